@@ -1,0 +1,75 @@
+package memory
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxSlugLen bounds an entity slug, so that bank/entities/<Slug>.md is a
+// reasonable file name on every system.
+const MaxSlugLen = 64
+
+// EntityPage is a page under bank/entities/: the entity's slug (its file
+// name without .md), display name and aliases from front matter.
+type EntityPage struct {
+	Slug    string
+	Name    string
+	Aliases []string
+}
+
+// ErrUnsafeSlug is wrapped by ValidateSlug for slugs that cannot safely
+// name a file in bank/entities/.
+var ErrUnsafeSlug = errors.New("unsafe entity slug")
+
+// ValidateSlug accepts slugs made of letters and digits of any script plus
+// the separators '-', '_' and '.', beginning with a letter or digit and
+// at most MaxSlugLen bytes. Anything that could escape bank/entities/
+// ("../x", "a/b", a leading dot) is rejected, never followed.
+func ValidateSlug(slug string) error {
+	switch {
+	case slug == "":
+		return fmt.Errorf("%w: empty", ErrUnsafeSlug)
+	case len(slug) > MaxSlugLen:
+		return fmt.Errorf("%w %q: longer than %d bytes", ErrUnsafeSlug, slug, MaxSlugLen)
+	case !utf8.ValidString(slug):
+		return fmt.Errorf("%w %q: invalid UTF-8", ErrUnsafeSlug, slug)
+	case strings.Contains(slug, ".."):
+		return fmt.Errorf("%w %q: contains \"..\"", ErrUnsafeSlug, slug)
+	}
+	first, _ := utf8.DecodeRuneInString(slug)
+	if !isSlugLetter(first) {
+		return fmt.Errorf("%w %q: must start with a letter or digit", ErrUnsafeSlug, slug)
+	}
+	for _, r := range slug {
+		if !isSlugLetter(r) && r != '-' && r != '_' && r != '.' {
+			return fmt.Errorf("%w %q: character %q not allowed", ErrUnsafeSlug, slug, r)
+		}
+	}
+	last, _ := utf8.DecodeLastRuneInString(slug)
+	if last == '.' {
+		return fmt.Errorf("%w %q: ends with '.'", ErrUnsafeSlug, slug)
+	}
+	return nil
+}
+
+func isSlugLetter(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+// IsSlugRune reports whether r may appear inside a slug; parsers use it to
+// find where an @mention ends.
+func IsSlugRune(r rune) bool { return isSlugLetter(r) || r == '-' || r == '_' || r == '.' }
+
+// EntityName is the display name of a slug: '-' and '_' read as spaces.
+func EntityName(slug string) string {
+	return strings.NewReplacer("-", " ", "_", " ").Replace(slug)
+}
+
+// EntityKey is the case-folded form under which slugs, names and aliases
+// are matched: "The-Castle", "the castle" and "THE_CASTLE" share one key.
+func EntityKey(name string) string {
+	return strings.ToLower(strings.Join(strings.Fields(EntityName(name)), " "))
+}

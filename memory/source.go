@@ -1,0 +1,93 @@
+package memory
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Source cites the lines that hold a piece of memory: a workspace-relative,
+// slash-separated path and an inclusive 1-based line range.
+type Source struct {
+	Path  string
+	Start int
+	End   int
+}
+
+// String formats the citation as path#Lx, or path#Lx-Ly for several lines.
+func (s Source) String() string {
+	switch {
+	case s.Start <= 0:
+		return s.Path
+	case s.End <= s.Start:
+		return fmt.Sprintf("%s#L%d", s.Path, s.Start)
+	default:
+		return fmt.Sprintf("%s#L%d-L%d", s.Path, s.Start, s.End)
+	}
+}
+
+// Lines is how many lines the citation spans.
+func (s Source) Lines() int {
+	if s.Start <= 0 {
+		return 0
+	}
+	if s.End < s.Start {
+		return 1
+	}
+	return s.End - s.Start + 1
+}
+
+// Overlaps reports whether two citations share a line of the same file.
+func (s Source) Overlaps(o Source) bool {
+	return s.Path == o.Path && s.Start <= o.lastLine() && o.Start <= s.lastLine()
+}
+
+// Touches reports whether two citations of the same file overlap or are
+// adjacent, so that they can be merged into one range.
+func (s Source) Touches(o Source) bool {
+	return s.Path == o.Path && s.Start <= o.lastLine()+1 && o.Start <= s.lastLine()+1
+}
+
+func (s Source) lastLine() int {
+	if s.End < s.Start {
+		return s.Start
+	}
+	return s.End
+}
+
+// ParseSource reads "path", "path#L12", "path#L12-L15" or "path#L12-15".
+// A bare path cites the whole file (Start 0).
+func ParseSource(ref string) (Source, error) {
+	path, frag, found := strings.Cut(ref, "#")
+	if path == "" {
+		return Source{}, fmt.Errorf("source %q: empty path", ref)
+	}
+	if !found {
+		return Source{Path: path}, nil
+	}
+	bad := fmt.Errorf("source %q: want path#L12 or path#L12-L15", ref)
+	a, b, isRange := strings.Cut(frag, "-")
+	start, err := lineNumber(a)
+	if err != nil {
+		return Source{}, bad
+	}
+	end := start
+	if isRange {
+		if end, err = lineNumber(strings.TrimPrefix(b, "L")); err != nil {
+			return Source{}, bad
+		}
+		if b == "" || end < start {
+			return Source{}, bad
+		}
+	}
+	return Source{Path: path, Start: start, End: end}, nil
+}
+
+func lineNumber(s string) (int, error) {
+	s = strings.TrimPrefix(s, "L")
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("bad line number %q", s)
+	}
+	return n, nil
+}

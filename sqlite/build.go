@@ -1,0 +1,356 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"memoria/markdown"
+	"memoria/memory"
+	"memoria/workspace"
+)
+
+// Stats describes one build or sync.
+type Stats struct {
+	Files     int           // indexable files found in the workspace
+	Parsed    int           // files read and parsed
+	Unchanged int           // files whose content was already indexed
+	Removed   int           // files gone from the workspace, dropped from the index
+	Skipped   int           // files not indexable (binary, too large, unreadable)
+	Items     int           // facts and passages written
+	Warnings  int           // warnings reported through Options.Warn
+	Duration  time.Duration // wall time
+}
+
+// Changed reports whether the index content changed.
+func (s Stats) Changed() bool { return s.Parsed > 0 || s.Removed > 0 }
+
+// loaded is one file read, hashed and parsed (or the reason it was not).
+type loaded struct {
+	file   workspace.File
+	hash   string
+	lines  int
+	doc    *memory.Document
+	status string // why the file is not indexed; "" when it is
+}
+
+const dateLayout = "2006-01-02"
+
+func hashBytes(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:16])
+}
+
+// load reads and parses one file. Problems become a status, never an error:
+// a bad file must not stop the index of a good workspace.
+func load(ws string, f workspace.File, o Options) loaded {
+	l := loaded{file: f}
+	if f.Size > o.maxFileSize() {
+		l.status = fmt.Sprintf("too large (%d MB > %d MB limit)", f.Size>>20, o.maxFileSize()>>20)
+		return l
+	}
+	fh, err := os.Open(filepath.Join(ws, filepath.FromSlash(f.Rel)))
+	if err != nil {
+		l.status = "unreadable: " + errText(err)
+		return l
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, o.maxFileSize()+1))
+	fh.Close()
+	switch {
+	case err != nil:
+		l.status = "unreadable: " + errText(err)
+		return l
+	case int64(len(data)) > o.maxFileSize():
+		l.status = fmt.Sprintf("too large (over the %d MB limit)", o.maxFileSize()>>20)
+		return l
+	}
+	l.hash = hashBytes(data)
+	l.lines = bytes.Count(data, []byte{'\n'})
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		l.lines++
+	}
+	doc, err := markdown.ParseWith(f.Rel, data, markdown.Options{MaxPassageLines: o.passageLines()})
+	if err != nil {
+		if errors.Is(err, markdown.ErrBinary) {
+			l.status = "binary, not Markdown"
+		} else {
+			l.status = errText(err)
+		}
+		return l
+	}
+	l.doc = doc
+	return l
+}
+
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// loadAll loads files in parallel and hands them to fn in input order, so
+// that a build is deterministic whatever the scheduling.
+func loadAll(ctx context.Context, ws string, files []workspace.File, o Options, fn func(i int, l loaded) error) error {
+	n := len(files)
+	results := make([]loaded, n)
+	done := make([]chan struct{}, n)
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	ctx, cancel := context.WithCancel(ctx)
+	defer func() { cancel(); wg.Wait() }()
+	for range max(1, min(runtime.GOMAXPROCS(0), n)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = load(ws, files[i], o)
+				close(done[i])
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := range n {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for i := range n {
+		select {
+		case <-done[i]:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		err := fn(i, results[i])
+		results[i] = loaded{} // let the parsed document go
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ftsInsert fills the full-text index from items. Besides its own text, a
+// passage is indexed with the text of its neighbours in the same section
+// (column "context", weighted low): a turn of a conversation is found by
+// the words of the question before it or the answer after it, while the
+// result still cites only its own lines.
+const ftsInsert = `INSERT INTO items_fts(rowid, content, section, entities, context)
+	SELECT id, content, section, replace(replace(entities, '-', ' '), '_', ' '),
+		CASE WHEN kind = 'passage' THEN coalesce(lag(content) OVER w, '') || ' ' || coalesce(lead(content) OVER w, '') ELSE '' END
+	FROM items`
+
+const ftsWindow = ` WINDOW w AS (PARTITION BY file_id, section ORDER BY start_line)`
+
+// writer inserts parsed files with prepared statements inside one
+// transaction.
+type writer struct {
+	tx                                      *sql.Tx
+	file, item, itemEntity, page, name, fts *sql.Stmt
+	withFTS                                 bool // insert FTS rows now (sync) or in bulk at the end (build)
+	items                                   int
+}
+
+func newWriter(ctx context.Context, tx *sql.Tx, withFTS bool) (*writer, error) {
+	w := &writer{tx: tx, withFTS: withFTS}
+	stmts := []struct {
+		dst **sql.Stmt
+		sql string
+	}{
+		{&w.file, `INSERT INTO files(path, kind, day, size, mtime, hash, lines, status) VALUES(?,?,?,?,?,?,?,?)`},
+		{&w.item, `INSERT INTO items(file_id, kind, fact_id, confidence, start_line, end_line, written, event_start, event_end, section, entities, content) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)`},
+		{&w.itemEntity, `INSERT OR IGNORE INTO item_entities(slug_key, item_id) VALUES(?,?)`},
+		{&w.page, `INSERT INTO entity_pages(file_id, slug, name, aliases) VALUES(?,?,?,?)`},
+		{&w.name, `INSERT INTO entity_names(key, slug, file_id) VALUES(?,?,?)`},
+		{&w.fts, ftsInsert + ` WHERE file_id = ?` + ftsWindow},
+	}
+	for _, s := range stmts {
+		st, err := tx.PrepareContext(ctx, s.sql)
+		if err != nil {
+			return nil, fmt.Errorf("prepare: %w", err)
+		}
+		*s.dst = st
+	}
+	return w, nil
+}
+
+func dayString(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(dateLayout)
+}
+
+// add writes one loaded file and everything parsed from it.
+func (w *writer) add(ctx context.Context, l loaded) error {
+	f := l.file
+	day := ""
+	if l.doc != nil {
+		day = dayString(l.doc.Date)
+	}
+	res, err := w.file.ExecContext(ctx, f.Rel, string(f.Kind), day, f.Size, f.ModTime, l.hash, l.lines, l.status)
+	if err != nil {
+		return fmt.Errorf("file %s: %w", f.Rel, err)
+	}
+	if l.doc == nil {
+		return nil
+	}
+	fileID, _ := res.LastInsertId()
+	for _, fact := range l.doc.Facts {
+		var conf any
+		if fact.HasConfidence {
+			conf = fact.Confidence
+		}
+		var evStart, evEnd string
+		if fact.Event != nil {
+			evStart, evEnd = dayString(fact.Event.Start), dayString(fact.Event.End)
+		}
+		if err := w.addItem(ctx, fileID, fact.Kind, fact.ID, conf, fact.Source, fact.Written, evStart, evEnd, "", fact.Entities, fact.Text); err != nil {
+			return fmt.Errorf("file %s: %w", f.Rel, err)
+		}
+	}
+	for _, p := range l.doc.Passages {
+		if err := w.addItem(ctx, fileID, memory.KindPassage, nil, nil, p.Source, p.Written, "", "", p.Section, p.Entities, p.Text); err != nil {
+			return fmt.Errorf("file %s: %w", f.Rel, err)
+		}
+	}
+	if w.withFTS {
+		if _, err := w.fts.ExecContext(ctx, fileID); err != nil {
+			return fmt.Errorf("file %s: full-text: %w", f.Rel, err)
+		}
+	}
+	if e := l.doc.Entity; e != nil {
+		if _, err := w.page.ExecContext(ctx, fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n")); err != nil {
+			return fmt.Errorf("file %s: %w", f.Rel, err)
+		}
+		keys := map[string]bool{}
+		for _, n := range append([]string{e.Slug, e.Name}, e.Aliases...) {
+			k := memory.EntityKey(n)
+			if k == "" || keys[k] {
+				continue
+			}
+			keys[k] = true
+			if _, err := w.name.ExecContext(ctx, k, e.Slug, fileID); err != nil {
+				return fmt.Errorf("file %s: %w", f.Rel, err)
+			}
+		}
+	}
+	return nil
+}
+
+func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, factID, conf any, src memory.Source, written time.Time, evStart, evEnd, section string, entities []string, content string) error {
+	res, err := w.item.ExecContext(ctx, fileID, string(kind), factID, conf, src.Start, src.End, dayString(written), evStart, evEnd, section, strings.Join(entities, " "), content)
+	if err != nil {
+		return err
+	}
+	id, _ := res.LastInsertId()
+	w.items++
+	for _, e := range entities {
+		if _, err := w.itemEntity.ExecContext(ctx, strings.ToLower(e), id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// build creates a complete index at path from the workspace in ws.
+func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
+	start := time.Now()
+	var st Stats
+	removeDB(path)
+	// The file is private until renamed into place, so durability settings
+	// can be off while it is filled; a crash leaves only a temp file.
+	db, err := sql.Open("sqlite", dsn(path, "journal_mode(OFF)", "synchronous(OFF)", "cache_size(-65536)", "locking_mode(EXCLUSIVE)", "temp_store(MEMORY)"))
+	if err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	files, skipped, err := workspace.List(ws)
+	if err != nil {
+		return st, err
+	}
+	for _, s := range skipped {
+		st.Warnings++
+		o.warn("%s: skipped: %s", s.Rel, s.Reason)
+	}
+	st.Files = len(files)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, schema); err != nil {
+		return st, fmt.Errorf("index %s: schema: %w", path, err)
+	}
+	w, err := newWriter(ctx, tx, false)
+	if err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	err = loadAll(ctx, ws, files, o, func(i int, l loaded) error {
+		st.note(l, o)
+		if o.Progress != nil {
+			o.Progress(i+1, len(files))
+		}
+		return w.add(ctx, l)
+	})
+	if err != nil {
+		return st, err
+	}
+	st.Items = w.items
+	if _, err := tx.ExecContext(ctx, ftsInsert+ftsWindow); err != nil {
+		return st, fmt.Errorf("index %s: full-text: %w", path, err)
+	}
+	meta := fmt.Sprintf(`INSERT INTO meta(key, value) VALUES('identity', %s), ('built', %s); PRAGMA application_id=%d;`,
+		quote(identity(o)), quote(time.Now().UTC().Format(time.RFC3339)), applicationID)
+	if _, err := tx.ExecContext(ctx, meta); err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	if _, err := db.ExecContext(ctx, "INSERT INTO items_fts(items_fts) VALUES('optimize'); PRAGMA journal_mode=WAL;"); err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	if err := db.Close(); err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	st.Duration = time.Since(start)
+	return st, nil
+}
+
+// note counts a loaded file in the stats and reports its warnings.
+func (st *Stats) note(l loaded, o Options) {
+	if l.status != "" {
+		st.Skipped++
+		st.Warnings++
+		o.warn("%s: skipped: %s", l.file.Rel, l.status)
+		return
+	}
+	st.Parsed++
+	for _, w := range l.doc.Warnings {
+		st.Warnings++
+		o.warn("%s:%d: %s", l.file.Rel, w.Line, w.Message)
+	}
+}
+
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -1,0 +1,271 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"memoria/flock"
+	"memoria/workspace"
+)
+
+// DefaultMaxFileSize is the largest Markdown file indexed by default; a
+// larger one is skipped with a warning rather than stalling every recall.
+const DefaultMaxFileSize = 64 << 20
+
+// DefaultPassageLines is how many lines a passage spans at most (chosen by
+// measurement on the development set; see docs/recall.md).
+const DefaultPassageLines = 3
+
+// Options tune the index. The zero value is ready to use.
+type Options struct {
+	PassageLines int                   // longest passage in lines; 0 means DefaultPassageLines
+	MaxFileSize  int64                 // larger files are skipped; 0 means DefaultMaxFileSize
+	Warn         func(msg string)      // receives one-line warnings; nil discards them
+	Progress     func(done, total int) // called while a build parses files; may be nil
+	LockTimeout  time.Duration         // how long to wait for another process; 0 means 30s
+}
+
+func (o Options) passageLines() int {
+	if o.PassageLines > 0 {
+		return o.PassageLines
+	}
+	return DefaultPassageLines
+}
+
+func (o Options) maxFileSize() int64 {
+	if o.MaxFileSize > 0 {
+		return o.MaxFileSize
+	}
+	return DefaultMaxFileSize
+}
+
+func (o Options) lockTimeout() time.Duration {
+	if o.LockTimeout > 0 {
+		return o.LockTimeout
+	}
+	return 30 * time.Second
+}
+
+func (o Options) warn(format string, args ...any) {
+	if o.Warn != nil {
+		o.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
+// Index is an open derived index of one workspace.
+type Index struct {
+	db   *sql.DB
+	ws   string // workspace folder
+	path string // index file
+	opts Options
+	lock *flock.Lock // shared while open; keeps a rebuild from swapping the file under us
+
+	// Rebuilt says why Open had to build the index from scratch ("" if it
+	// did not): "new", "corrupt", "foreign", "outdated" or "requested".
+	Rebuilt string
+}
+
+// Open opens (creating or rebuilding as needed) the index of the workspace
+// in dir at dir/.memory/index.sqlite.
+func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
+	return OpenAt(ctx, dir, filepath.Join(dir, filepath.FromSlash(workspace.IndexFile)), opts)
+}
+
+// OpenAt is Open with the index file somewhere else, for workspaces that
+// are read-only (evaluation sets) or kept apart from their index.
+func OpenAt(ctx context.Context, dir, indexPath string, opts Options) (*Index, error) {
+	if err := workspace.Check(dir); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(indexPath), 0o755); err != nil {
+		return nil, fmt.Errorf("index %s: %w", indexPath, err)
+	}
+	ix := &Index{ws: dir, path: indexPath, opts: opts}
+	if err := ix.lockShared(); err != nil {
+		return nil, err
+	}
+	reason, err := ix.openExisting(ctx)
+	if err == nil && reason == "" {
+		return ix, nil
+	}
+	if err != nil {
+		ix.Close()
+		return nil, err
+	}
+	switch reason {
+	case "corrupt", "foreign":
+		opts.warn("index %s is %s; rebuilding it from the Markdown", indexPath, reason)
+	}
+	if _, err := ix.rebuild(ctx); err != nil {
+		ix.Close()
+		return nil, err
+	}
+	ix.Rebuilt = reason
+	return ix, nil
+}
+
+// Path is the index file's path.
+func (ix *Index) Path() string { return ix.path }
+
+// Workspace is the workspace folder the index derives from.
+func (ix *Index) Workspace() string { return ix.ws }
+
+// Close releases the database and the lock.
+func (ix *Index) Close() error {
+	var err error
+	if ix.db != nil {
+		err = ix.db.Close()
+		ix.db = nil
+	}
+	return errors.Join(err, ix.lock.Unlock())
+}
+
+func (ix *Index) lockShared() error {
+	l, err := flock.Shared(ix.path+".lock", ix.opts.lockTimeout())
+	if err != nil {
+		return err
+	}
+	ix.lock = l
+	return nil
+}
+
+func dsn(path string, pragmas ...string) string {
+	v := url.Values{}
+	for _, p := range pragmas {
+		v.Add("_pragma", p)
+	}
+	v.Set("_txlock", "immediate")
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + v.Encode()
+}
+
+// openExisting opens the index file and checks it is a current Memoria
+// index. It returns a rebuild reason, or "" when the file is usable.
+func (ix *Index) openExisting(ctx context.Context) (string, error) {
+	if _, err := os.Stat(ix.path); errors.Is(err, os.ErrNotExist) {
+		return "new", nil
+	}
+	db, err := sql.Open("sqlite", dsn(ix.path, "busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)"))
+	if err != nil {
+		return "", fmt.Errorf("index %s: %w", ix.path, err)
+	}
+	db.SetMaxOpenConns(1)
+	reason, err := check(ctx, db, ix.opts)
+	if err != nil || reason != "" {
+		db.Close()
+		if isCorrupt(err) {
+			return "corrupt", nil
+		}
+		return reason, err
+	}
+	ix.db = db
+	return "", nil
+}
+
+// check classifies an open database: "" when current, else a reason.
+func check(ctx context.Context, db *sql.DB, o Options) (string, error) {
+	var app int64
+	if err := db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&app); err != nil {
+		return "", fmt.Errorf("check: %w", err)
+	}
+	if app != applicationID {
+		var n int
+		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
+			return "", fmt.Errorf("check: %w", err)
+		}
+		if n == 0 {
+			return "new", nil // an empty file, e.g. left by a crash before the first build
+		}
+		return "foreign", nil
+	}
+	var id string
+	err := db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key='identity'").Scan(&id)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return "corrupt", nil
+	case err != nil:
+		return "", fmt.Errorf("check: %w", err)
+	case id != identity(o):
+		return "outdated", nil
+	}
+	return "", nil
+}
+
+// sqliteError is what modernc.org/sqlite's errors offer.
+type sqliteError interface{ Code() int }
+
+const (
+	sqliteCorrupt = 11
+	sqliteNotADB  = 26
+)
+
+func isCorrupt(err error) bool {
+	var se sqliteError
+	if errors.As(err, &se) {
+		c := se.Code() & 0xff
+		return c == sqliteCorrupt || c == sqliteNotADB
+	}
+	return false
+}
+
+// Rebuild builds the whole index afresh from the Markdown into a temporary
+// file and swaps it in by rename. Readers in other processes finish first.
+func (ix *Index) Rebuild(ctx context.Context) (Stats, error) {
+	st, err := ix.rebuild(ctx)
+	if err == nil {
+		ix.Rebuilt = "requested"
+	}
+	return st, err
+}
+
+func (ix *Index) rebuild(ctx context.Context) (Stats, error) {
+	tmp := fmt.Sprintf("%s.build-%d", ix.path, os.Getpid())
+	defer removeDB(tmp)
+	st, err := build(ctx, tmp, ix.ws, ix.opts)
+	if err != nil {
+		return st, err
+	}
+	if ix.db != nil {
+		ix.db.Close()
+		ix.db = nil
+	}
+	// Swap under an exclusive lock so no other process has the old file
+	// (and its -wal/-shm) open while they are replaced.
+	if err := ix.lock.Unlock(); err != nil {
+		return st, err
+	}
+	ex, err := flock.Exclusive(ix.path+".lock", ix.opts.lockTimeout())
+	if err != nil {
+		return st, fmt.Errorf("index %s: replacing the index: %w", ix.path, err)
+	}
+	removeDB(ix.path)
+	err = os.Rename(tmp, ix.path)
+	if uerr := ex.Unlock(); err == nil {
+		err = uerr
+	}
+	if err != nil {
+		return st, fmt.Errorf("index %s: %w", ix.path, err)
+	}
+	if err := ix.lockShared(); err != nil {
+		return st, err
+	}
+	reason, err := ix.openExisting(ctx)
+	if err == nil && reason != "" {
+		err = fmt.Errorf("index %s: freshly built index is %s", ix.path, reason)
+	}
+	return st, err
+}
+
+// removeDB deletes a database file and its WAL companions.
+func removeDB(path string) {
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		os.Remove(path + suffix)
+	}
+}

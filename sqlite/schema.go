@@ -1,0 +1,79 @@
+package sqlite
+
+import (
+	"crypto/sha256"
+	"fmt"
+)
+
+// SchemaVersion changes whenever the tables or the way Markdown is cut into
+// items change; an index of another version is rebuilt.
+const SchemaVersion = 1
+
+// applicationID marks a SQLite file as Memoria's ("MEMO"), so a foreign
+// database at the index path is recognised and replaced, not misread.
+const applicationID = 0x4d454d4f
+
+// identity is stored in meta; any difference forces a rebuild.
+// It covers the schema text and the full-text fill, so that changing
+// either during development also rebuilds existing indexes.
+func identity(o Options) string {
+	sum := sha256.Sum256([]byte(schema + ftsInsert + ftsWindow))
+	return fmt.Sprintf("schema=%d/%x passage_lines=%d", SchemaVersion, sum[:4], o.passageLines())
+}
+
+const schema = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE files(
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  day TEXT NOT NULL DEFAULT '',
+  size INTEGER NOT NULL,
+  mtime INTEGER NOT NULL,
+  hash TEXT NOT NULL,
+  lines INTEGER NOT NULL,
+  status TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE items(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  fact_id TEXT,
+  confidence REAL,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  written TEXT NOT NULL DEFAULT '',
+  event_start TEXT NOT NULL DEFAULT '',
+  event_end TEXT NOT NULL DEFAULT '',
+  section TEXT NOT NULL DEFAULT '',
+  entities TEXT NOT NULL DEFAULT '',
+  content TEXT NOT NULL
+);
+CREATE INDEX items_file ON items(file_id, start_line);
+CREATE INDEX items_fact ON items(fact_id) WHERE fact_id IS NOT NULL;
+CREATE INDEX items_written ON items(written);
+CREATE TABLE item_entities(
+  slug_key TEXT NOT NULL,
+  item_id INTEGER NOT NULL,
+  PRIMARY KEY(slug_key, item_id)
+) WITHOUT ROWID;
+CREATE INDEX item_entities_item ON item_entities(item_id);
+CREATE TABLE entity_pages(
+  file_id INTEGER PRIMARY KEY,
+  slug TEXT NOT NULL,
+  name TEXT NOT NULL,
+  aliases TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE entity_names(
+  key TEXT NOT NULL,
+  slug TEXT NOT NULL,
+  file_id INTEGER NOT NULL
+);
+CREATE INDEX entity_names_key ON entity_names(key);
+CREATE INDEX entity_names_file ON entity_names(file_id);
+CREATE VIRTUAL TABLE items_fts USING fts5(
+  content, section, entities, context,
+  content='', contentless_delete=1,
+  tokenize='porter unicode61 remove_diacritics 2'
+);
+`

@@ -1,0 +1,277 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"memoria/memory"
+)
+
+// Item is one indexed fact or passage, as stored.
+type Item struct {
+	RowID      int64
+	Kind       memory.Kind
+	FactID     string   // "" for passages
+	Confidence *float64 // nil when unknown
+	Source     memory.Source
+	Written    time.Time // zero when the file is not a daily log
+	Event      *memory.TimeRange
+	Section    string
+	Entities   []string
+	Content    string
+}
+
+// Hit is an item found by a full-text search, with its bm25 score
+// (higher is better here: SQLite's bm25 is negated).
+type Hit struct {
+	Item
+	Score float64
+}
+
+// Filter narrows a search. The zero Filter matches everything.
+type Filter struct {
+	// Since and Until bound a window of days (inclusive, zero = open). An
+	// item is in the window when the day it was written, or its event time,
+	// falls in it; undated items (bank pages, memory.md) are then left out.
+	Since, Until time.Time
+	Kinds        []memory.Kind // any of these kinds
+	Entities     []string      // mentions any of these slugs (case-insensitive)
+}
+
+// Weights of the full-text columns in bm25: the text itself, the heading
+// above it, the names of the entities it mentions, and its neighbours.
+const (
+	weightContent  = 1.0
+	weightSection  = 0.25
+	weightEntities = 0.5
+	weightContext  = 0.3
+)
+
+const itemColumns = `i.id, i.kind, coalesce(i.fact_id, ''), i.confidence, f.path, i.start_line, i.end_line, i.written, i.event_start, i.event_end, i.section, i.entities, i.content`
+
+// where renders the filter as SQL conditions on items i.
+func (f Filter) where() (string, []any) {
+	var conds []string
+	var args []any
+	if !f.Since.IsZero() || !f.Until.IsZero() {
+		lo, hi := "0000-00-00", "9999-99-99"
+		if !f.Since.IsZero() {
+			lo = f.Since.Format(dateLayout)
+		}
+		if !f.Until.IsZero() {
+			hi = f.Until.Format(dateLayout)
+		}
+		conds = append(conds, `((i.written != '' AND i.written BETWEEN ? AND ?) OR (i.event_start != '' AND i.event_start <= ? AND i.event_end >= ?))`)
+		args = append(args, lo, hi, hi, lo)
+	}
+	if len(f.Kinds) > 0 {
+		conds = append(conds, "i.kind IN ("+placeholders(len(f.Kinds))+")")
+		for _, k := range f.Kinds {
+			args = append(args, string(k))
+		}
+	}
+	if len(f.Entities) > 0 {
+		conds = append(conds, "i.id IN (SELECT item_id FROM item_entities WHERE slug_key IN ("+placeholders(len(f.Entities))+"))")
+		for _, e := range f.Entities {
+			args = append(args, strings.ToLower(e))
+		}
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " AND " + strings.Join(conds, " AND "), args
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
+
+// MatchAny builds an FTS5 expression matching any of the terms. Each term
+// is a quoted string, so FTS5 operators and punctuation in user text
+// ("NEAR", "-", ":", "*", "(") are plain words, never syntax.
+func MatchAny(terms []string) string {
+	parts := make([]string, 0, len(terms))
+	for _, t := range terms {
+		if t = strings.TrimSpace(t); t != "" {
+			parts = append(parts, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
+		}
+	}
+	return strings.Join(parts, " OR ")
+}
+
+// Search runs a full-text query (an FTS5 expression, see MatchAny) with a
+// filter and returns the best limit items by bm25.
+func (ix *Index) Search(ctx context.Context, match string, f Filter, limit int) ([]Hit, error) {
+	if strings.TrimSpace(match) == "" || limit <= 0 {
+		return nil, nil
+	}
+	cond, args := f.where()
+	q := fmt.Sprintf(`SELECT %s, -bm25(items_fts, %g, %g, %g, %g) AS score
+		FROM items_fts JOIN items i ON i.id = items_fts.rowid JOIN files f ON f.id = i.file_id
+		WHERE items_fts MATCH ?%s ORDER BY score DESC LIMIT ?`,
+		itemColumns, weightContent, weightSection, weightEntities, envWeight("W_CTX", weightContext), cond)
+	args = append(append([]any{match}, args...), limit)
+	rows, err := ix.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	defer rows.Close()
+	var hits []Hit
+	for rows.Next() {
+		var h Hit
+		if err := scanItem(rows, &h.Item, &h.Score); err != nil {
+			return nil, ix.wrapErr(err)
+		}
+		hits = append(hits, h)
+	}
+	return hits, ix.wrapErrNil(rows.Err())
+}
+
+// Items lists items matching a filter without full-text search, ordered by
+// day (newest first when newest is set) then file and line.
+func (ix *Index) Items(ctx context.Context, f Filter, newest bool, limit int) ([]Item, error) {
+	cond, args := f.where()
+	order := "ASC"
+	if newest {
+		order = "DESC"
+	}
+	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id WHERE 1%s
+		ORDER BY coalesce(nullif(i.event_start, ''), i.written) %s, f.path, i.start_line LIMIT ?`, itemColumns, cond, order)
+	rows, err := ix.db.QueryContext(ctx, q, append(args, limit)...)
+	if err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	defer rows.Close()
+	var items []Item
+	for rows.Next() {
+		var it Item
+		if err := scanItem(rows, &it); err != nil {
+			return nil, ix.wrapErr(err)
+		}
+		items = append(items, it)
+	}
+	return items, ix.wrapErrNil(rows.Err())
+}
+
+func (ix *Index) wrapErrNil(err error) error {
+	if err == nil {
+		return nil
+	}
+	return ix.wrapErr(err)
+}
+
+func scanItem(rows *sql.Rows, it *Item, extra ...any) error {
+	var kind, written, evStart, evEnd, ents string
+	var conf sql.NullFloat64
+	dst := append([]any{&it.RowID, &kind, &it.FactID, &conf, &it.Source.Path, &it.Source.Start, &it.Source.End,
+		&written, &evStart, &evEnd, &it.Section, &ents, &it.Content}, extra...)
+	if err := rows.Scan(dst...); err != nil {
+		return err
+	}
+	it.Kind = memory.Kind(kind)
+	if conf.Valid {
+		c := conf.Float64
+		it.Confidence = &c
+	}
+	it.Written, _ = time.Parse(dateLayout, written)
+	if evStart != "" {
+		s, err1 := time.Parse(dateLayout, evStart)
+		e, err2 := time.Parse(dateLayout, evEnd)
+		if err1 == nil && err2 == nil {
+			it.Event = &memory.TimeRange{Start: s, End: e}
+		}
+	}
+	if ents != "" {
+		it.Entities = strings.Fields(ents)
+	}
+	return nil
+}
+
+// Adjacent returns the passages right before and right after an item: in
+// the same file and section, ending on the line before its first line, or
+// starting on the line after its last. Either may be nil (a blank line, a
+// heading or the file's edge is in between).
+func (ix *Index) Adjacent(ctx context.Context, it Item) (prev, next *Item, err error) {
+	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id
+		WHERE i.file_id = (SELECT file_id FROM items WHERE id = ?) AND i.kind = 'passage' AND i.section = ?
+		AND (i.end_line = ? OR i.start_line = ?)`, itemColumns)
+	rows, err := ix.db.QueryContext(ctx, q, it.RowID, it.Section, it.Source.Start-1, it.Source.End+1)
+	if err != nil {
+		return nil, nil, ix.wrapErr(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n Item
+		if err := scanItem(rows, &n); err != nil {
+			return nil, nil, ix.wrapErr(err)
+		}
+		if n.Source.End == it.Source.Start-1 {
+			prev = &n
+		} else {
+			next = &n
+		}
+	}
+	return prev, next, ix.wrapErrNil(rows.Err())
+}
+
+// EntityName is a name under which an entity is known: its slug, display
+// name or an alias, as a case-folded key (memory.EntityKey).
+type EntityName struct {
+	Key  string
+	Slug string
+}
+
+// EntityNames lists every known entity name: page slugs, names and aliases,
+// and the slugs of entities mentioned anywhere.
+func (ix *Index) EntityNames(ctx context.Context) ([]EntityName, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT key, slug FROM entity_names
+		UNION SELECT DISTINCT slug_key, slug_key FROM item_entities`)
+	if err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	defer rows.Close()
+	var out []EntityName
+	for rows.Next() {
+		var n EntityName
+		if err := rows.Scan(&n.Key, &n.Slug); err != nil {
+			return nil, ix.wrapErr(err)
+		}
+		n.Key = memory.EntityKey(n.Key)
+		out = append(out, n)
+	}
+	return out, ix.wrapErrNil(rows.Err())
+}
+
+// ResolveEntity maps a name, alias or slug (any case) to the entity's slug
+// as written on its page, or as mentioned when it has no page.
+func (ix *Index) ResolveEntity(ctx context.Context, name string) (string, bool, error) {
+	key := memory.EntityKey(name)
+	var slug string
+	err := ix.db.QueryRowContext(ctx, `SELECT slug FROM entity_names WHERE key=? LIMIT 1`, key).Scan(&slug)
+	if err == nil {
+		return slug, true, nil
+	}
+	if err != sql.ErrNoRows {
+		return "", false, ix.wrapErr(err)
+	}
+	err = ix.db.QueryRowContext(ctx, `SELECT slug_key FROM item_entities WHERE slug_key=? LIMIT 1`, strings.ToLower(name)).Scan(&slug)
+	if err == sql.ErrNoRows {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, ix.wrapErr(err)
+	}
+	return name, true, nil
+}
+
+func envWeight(name string, def float64) float64 {
+	if v, err := strconv.ParseFloat(os.Getenv(name), 64); err == nil {
+		return v
+	}
+	return def
+}

@@ -1,0 +1,90 @@
+package sqlite
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"memoria/memory"
+)
+
+// Status summarises what the index holds.
+type Status struct {
+	Path        string
+	Bytes       int64 // index file plus its WAL
+	Built       time.Time
+	Files       map[memory.FileKind]int
+	Skipped     map[string]string // path → why it is not indexed
+	Facts       map[memory.Kind]int
+	Passages    int
+	Entities    int // distinct entities mentioned or with a page
+	EntityPages int
+	FirstDay    time.Time // earliest daily log
+	LastDay     time.Time // latest daily log
+	Pending     int       // files changed on disk since the index saw them
+}
+
+// Status reports the index's contents and freshness (without updating it).
+func (ix *Index) Status(ctx context.Context) (Status, error) {
+	st := Status{Path: ix.path, Files: map[memory.FileKind]int{}, Skipped: map[string]string{}, Facts: map[memory.Kind]int{}}
+	for _, suffix := range []string{"", "-wal"} {
+		if fi, err := os.Stat(ix.path + suffix); err == nil {
+			st.Bytes += fi.Size()
+		}
+	}
+	var built string
+	if err := ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='built'`).Scan(&built); err == nil {
+		st.Built, _ = time.Parse(time.RFC3339, built)
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT kind, path, status FROM files`)
+	if err != nil {
+		return st, ix.wrapErr(err)
+	}
+	for rows.Next() {
+		var kind, path, status string
+		if err := rows.Scan(&kind, &path, &status); err != nil {
+			rows.Close()
+			return st, ix.wrapErr(err)
+		}
+		st.Files[memory.FileKind(kind)]++
+		if status != "" {
+			st.Skipped[path] = status
+		}
+	}
+	rows.Close()
+	rows, err = ix.db.QueryContext(ctx, `SELECT kind, count(*) FROM items GROUP BY kind`)
+	if err != nil {
+		return st, ix.wrapErr(err)
+	}
+	for rows.Next() {
+		var kind string
+		var n int
+		if err := rows.Scan(&kind, &n); err != nil {
+			rows.Close()
+			return st, ix.wrapErr(err)
+		}
+		if memory.Kind(kind) == memory.KindPassage {
+			st.Passages = n
+		} else {
+			st.Facts[memory.Kind(kind)] = n
+		}
+	}
+	rows.Close()
+	var first, last string
+	err = ix.db.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM (SELECT slug_key FROM item_entities UNION SELECT lower(slug) FROM entity_pages)),
+		(SELECT count(*) FROM entity_pages),
+		coalesce((SELECT min(day) FROM files WHERE day != ''), ''),
+		coalesce((SELECT max(day) FROM files WHERE day != ''), '')`).Scan(&st.Entities, &st.EntityPages, &first, &last)
+	if err != nil {
+		return st, ix.wrapErr(err)
+	}
+	st.FirstDay, _ = time.Parse(dateLayout, first)
+	st.LastDay, _ = time.Parse(dateLayout, last)
+	d, err := ix.diff(ctx)
+	if err != nil {
+		return st, err
+	}
+	st.Pending = len(d.todo) + len(d.gone)
+	return st, nil
+}

@@ -1,0 +1,165 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"memoria/workspace"
+)
+
+// storedFile is what the index remembers of a file.
+type storedFile struct {
+	id          int64
+	size, mtime int64
+	hash        string
+}
+
+// Sync brings the index up to date with the workspace: the cheap freshness
+// check (one stat per file, compared with the stored size and mtime) and,
+// for files that differ, a re-read; only files whose content hash changed
+// are re-parsed. Deleted files leave the index. Safe to call from several
+// processes at once: writes are serialised by SQLite and are idempotent.
+func (ix *Index) Sync(ctx context.Context) (Stats, error) {
+	start := time.Now()
+	var st Stats
+	d, err := ix.diff(ctx)
+	if err != nil {
+		return st, err
+	}
+	files, todo, gone, stored := d.files, d.todo, d.gone, d.stored
+	st.Files = len(files)
+	// Files skipped by the listing (symlinks out of the workspace…) are not
+	// indexed; if they were before, they go.
+	for _, s := range d.skipped {
+		if _, ok := stored[s.Rel]; ok {
+			ix.opts.warn("%s: skipped: %s", s.Rel, s.Reason)
+			st.Warnings++
+		}
+	}
+	st.Unchanged = len(files) - len(todo)
+	if len(todo) == 0 && len(gone) == 0 {
+		st.Duration = time.Since(start)
+		return st, nil
+	}
+	tx, err := ix.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (see dsn)
+	if err != nil {
+		return st, ix.wrapErr(err)
+	}
+	defer tx.Rollback()
+	for _, p := range gone {
+		if err := deleteFile(ctx, tx, p); err != nil {
+			return st, ix.wrapErr(err)
+		}
+		st.Removed++
+	}
+	w, err := newWriter(ctx, tx, true)
+	if err != nil {
+		return st, ix.wrapErr(err)
+	}
+	err = loadAll(ctx, ix.ws, todo, ix.opts, func(i int, l loaded) error {
+		if s, ok := stored[l.file.Rel]; ok && l.status == "" && s.hash == l.hash {
+			// Touched but not changed: remember the new stat, keep the items.
+			st.Unchanged++
+			_, err := tx.ExecContext(ctx, `UPDATE files SET size=?, mtime=? WHERE id=?`, l.file.Size, l.file.ModTime, s.id)
+			return err
+		}
+		st.note(l, ix.opts)
+		if err := deleteFile(ctx, tx, l.file.Rel); err != nil {
+			return err
+		}
+		return w.add(ctx, l)
+	})
+	if err != nil {
+		return st, ix.wrapErr(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return st, ix.wrapErr(err)
+	}
+	st.Items = w.items
+	st.Duration = time.Since(start)
+	return st, nil
+}
+
+// diffResult is the freshness check: what the disk holds against what the
+// index saw.
+type diffResult struct {
+	files   []workspace.File
+	skipped []workspace.Skipped
+	stored  map[string]storedFile
+	todo    []workspace.File // new, or stat differs
+	gone    []string         // indexed, no longer on disk
+}
+
+func (ix *Index) diff(ctx context.Context) (diffResult, error) {
+	var d diffResult
+	var err error
+	if d.files, d.skipped, err = workspace.List(ix.ws); err != nil {
+		return d, err
+	}
+	if d.stored, err = ix.storedFiles(ctx); err != nil {
+		return d, ix.wrapErr(err)
+	}
+	seen := make(map[string]bool, len(d.files))
+	for _, f := range d.files {
+		seen[f.Rel] = true
+		if s, ok := d.stored[f.Rel]; ok && s.size == f.Size && s.mtime == f.ModTime {
+			continue
+		}
+		d.todo = append(d.todo, f)
+	}
+	for p := range d.stored {
+		if !seen[p] {
+			d.gone = append(d.gone, p)
+		}
+	}
+	return d, nil
+}
+
+func (ix *Index) wrapErr(err error) error {
+	return fmt.Errorf("index %s: %w", ix.path, err)
+}
+
+func (ix *Index) storedFiles(ctx context.Context) (map[string]storedFile, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, size, mtime, hash FROM files`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	m := make(map[string]storedFile)
+	for rows.Next() {
+		var s storedFile
+		var p string
+		if err := rows.Scan(&s.id, &p, &s.size, &s.mtime, &s.hash); err != nil {
+			return nil, err
+		}
+		m[p] = s
+	}
+	return m, rows.Err()
+}
+
+// deleteFile drops a file and everything derived from it.
+func deleteFile(ctx context.Context, tx *sql.Tx, path string) error {
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM files WHERE path=?`, path).Scan(&id)
+	if err == sql.ErrNoRows {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, q := range []string{
+		`DELETE FROM items_fts WHERE rowid IN (SELECT id FROM items WHERE file_id=?1)`,
+		`DELETE FROM item_entities WHERE item_id IN (SELECT id FROM items WHERE file_id=?1)`,
+		`DELETE FROM items WHERE file_id=?1`,
+		`DELETE FROM entity_pages WHERE file_id=?1`,
+		`DELETE FROM entity_names WHERE file_id=?1`,
+		`DELETE FROM files WHERE id=?1`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, id); err != nil {
+			return fmt.Errorf("delete %s: %w", path, err)
+		}
+	}
+	return nil
+}

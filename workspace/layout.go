@@ -1,0 +1,66 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// IndexDir is the folder, inside the workspace, of the derived index.
+const IndexDir = ".memory"
+
+// IndexFile is the derived index's path relative to the workspace.
+const IndexFile = ".memory/index.sqlite"
+
+// starter files written by Init when absent.
+var starter = []struct{ path, text string }{
+	{"memory.md", "# Core memory\n\nDurable facts and preferences, kept small. One `##` section per block.\n\n## About\n\n## Preferences\n"},
+	{"bank/world.md", "# World\n\nObjective facts about the world, one bullet each (`- W @Entity: …`).\n"},
+	{"bank/experience.md", "# Experience\n\nWhat I did, first person, one bullet each (`- B @Entity: …`).\n"},
+	{"bank/opinions.md", "# Opinions\n\nBeliefs with confidence and evidence (`- O(c=0.8) @Entity: …`).\n"},
+}
+
+// InitResult lists what Init created and what it left alone.
+type InitResult struct {
+	Created []string
+	Kept    []string
+}
+
+// Init creates the workspace layout in dir: memory/, bank/entities/,
+// .memory/ and starter files. An existing file is never overwritten; it is
+// reported in Kept.
+func Init(dir string) (InitResult, error) {
+	var res InitResult
+	for _, d := range []string{"memory", "bank/entities", IndexDir} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
+			return res, fmt.Errorf("init %s: %w", dir, err)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "MEMORY.md")); err == nil {
+		res.Kept = append(res.Kept, "MEMORY.md")
+	}
+	for _, f := range starter {
+		if f.path == "memory.md" && len(res.Kept) > 0 {
+			continue // MEMORY.md already plays this role
+		}
+		p := filepath.Join(dir, filepath.FromSlash(f.path))
+		// O_EXCL: never overwrite, even if the file appears between a check and the write.
+		fh, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			res.Kept = append(res.Kept, f.path)
+			continue
+		}
+		if err != nil {
+			return res, fmt.Errorf("init %s: %w", p, err)
+		}
+		_, werr := fh.WriteString(f.text)
+		cerr := fh.Close()
+		if werr != nil || cerr != nil {
+			return res, fmt.Errorf("init %s: %w", p, errors.Join(werr, cerr))
+		}
+		res.Created = append(res.Created, f.path)
+	}
+	return res, nil
+}

@@ -1,0 +1,75 @@
+package workspace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"memoria/memory"
+)
+
+// ErrNoLines is wrapped when a citation points past the end of its file.
+var ErrNoLines = errors.New("no such lines")
+
+// MaxGetBytes bounds what ReadLines reads of a file.
+const MaxGetBytes = 64 << 20
+
+// ReadLines reads the lines a citation ("memory/2025-11-27.md#L12-L15")
+// points at, from the Markdown on disk. A citation without a line range
+// returns the whole file. The path must stay inside the workspace.
+func ReadLines(dir, ref string) (Lines, error) {
+	src, err := memory.ParseSource(ref)
+	if err != nil {
+		return Lines{}, err
+	}
+	p, err := Path(dir, src.Path)
+	if err != nil {
+		return Lines{}, err
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return Lines{}, fmt.Errorf("get %s: %w", src.Path, err)
+	}
+	if fi.Size() > MaxGetBytes {
+		return Lines{}, fmt.Errorf("get %s: file is %d MB, over the %d MB limit", src.Path, fi.Size()>>20, MaxGetBytes>>20)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return Lines{}, fmt.Errorf("get %s: %w", src.Path, err)
+	}
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	text = strings.TrimSuffix(text, "\n")
+	lines := strings.Split(text, "\n")
+	if len(data) == 0 {
+		lines = nil
+	}
+	if src.Start == 0 {
+		src.Start, src.End = 1, len(lines)
+		if len(lines) == 0 {
+			return Lines{Source: memory.Source{Path: src.Path}}, nil
+		}
+	}
+	if src.End < src.Start {
+		src.End = src.Start
+	}
+	if src.Start > len(lines) {
+		return Lines{}, fmt.Errorf("get %s: %w: line %d is past the end (the file has %d lines)", src.Path, ErrNoLines, src.Start, len(lines))
+	}
+	src.End = min(src.End, len(lines))
+	var b bytes.Buffer
+	for i, l := range lines[src.Start-1 : src.End] {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+	}
+	return Lines{Source: src, Text: b.String()}, nil
+}
+
+// Lines is text read from a workspace file with its citation.
+type Lines struct {
+	Source memory.Source
+	Text   string
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"memoria/memory"
 	"memoria/sqlite"
@@ -23,12 +24,14 @@ type Index interface {
 // Plan is a query made concrete for the index: which terms, which filter,
 // how many results and how much text.
 type Plan struct {
-	Terms   []string      // lexical terms, OR-ed
-	Filter  sqlite.Filter // hard constraints: window, kinds, entities
-	K       int           // results wanted (DefaultK if 0)
-	Lines   int           // a passage is widened with its neighbours up to this many lines (DefaultLines if 0; 1 = never)
-	Budget  int           // token budget for all results (0: none)
-	Explain bool          // attach per-result explanations
+	Terms   []string          // lexical terms, OR-ed
+	Filter  sqlite.Filter     // hard constraints: window, kinds, entities
+	Window  *memory.TimeRange // soft: the time the query text speaks of; items in it rank higher
+	K       int               // results wanted (DefaultK if 0)
+	Lines   int               // a passage is widened with its neighbours up to this many lines (DefaultLines if 0; 1 = never)
+	Lines   int               // a passage is widened with its neighbours up to this many lines (DefaultLines if 0; 1 = never)
+	Budget  int               // token budget for all results (0: none)
+	Explain bool              // attach per-result explanations
 }
 
 // candidate is an item as ranked by one or more channels.
@@ -59,18 +62,34 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		}
 	}
 	depth := max(4*k, 100)
+	windowed := p.Filter
+	if p.Window != nil {
+		windowed.Since, windowed.Until = intersect(p.Filter, *p.Window)
+	}
 	if len(p.Terms) > 0 {
-		hits, err := ix.Search(ctx, sqlite.MatchAny(p.Terms), p.Filter, depth)
+		match := sqlite.MatchAny(p.Terms)
+		hits, err := ix.Search(ctx, match, p.Filter, depth)
 		if err != nil {
 			return nil, fmt.Errorf("recall: lexical: %w", err)
 		}
 		for i, h := range hits {
 			add("lexical", i+1, h.Item, h.Score)
 		}
+		if p.Window != nil {
+			// Temporal channel: the same words, within the time the query
+			// speaks of. Fusion lifts what is in both.
+			hits, err := ix.Search(ctx, match, windowed, depth)
+			if err != nil {
+				return nil, fmt.Errorf("recall: temporal: %w", err)
+			}
+			for i, h := range hits {
+				add("temporal", i+1, h.Item, h.Score)
+			}
+		}
 	} else {
-		// Nothing to search for: list what the filter selects, newest first
-		// ("what happened since last week", "everything about @Peter").
-		items, err := ix.Items(ctx, p.Filter, true, depth)
+		// Nothing to search for: list what the filter and the time selects,
+		// newest first ("what happened since last week", "@Peter").
+		items, err := ix.Items(ctx, windowed, true, depth)
 		if err != nil {
 			return nil, fmt.Errorf("recall: listing: %w", err)
 		}
@@ -88,6 +107,19 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		lines = DefaultLines
 	}
 	return pack(ctx, ix, ranked, k, lines, p.Budget, p.Explain)
+}
+
+// intersect narrows a filter's hard window with a soft one; the result may
+// be empty (Since after Until), which then selects nothing.
+func intersect(f sqlite.Filter, w memory.TimeRange) (since, until time.Time) {
+	since, until = w.Start, w.End
+	if !f.Since.IsZero() && f.Since.After(since) {
+		since = f.Since
+	}
+	if !f.Until.IsZero() && (until.IsZero() || f.Until.Before(until)) {
+		until = f.Until
+	}
+	return since, until
 }
 
 // rrfK is reciprocal-rank fusion's constant (Cormack et al. 2009; 60 is

@@ -20,9 +20,11 @@ import (
 // larger one is skipped with a warning rather than stalling every recall.
 const DefaultMaxFileSize = 64 << 20
 
-// DefaultPassageLines is how many lines a passage spans at most (chosen by
-// measurement on the development set; see docs/recall.md).
-const DefaultPassageLines = 3
+// DefaultPassageLines is how many lines a passage spans at most in the
+// index. Small passages rank most precisely; recall widens them with their
+// neighbours when it returns them (recall.DefaultLines). Chosen by
+// measurement on the development set; see docs/recall.md.
+const DefaultPassageLines = 1
 
 // Options tune the index. The zero value is ready to use.
 type Options struct {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -114,7 +112,7 @@ func (ix *Index) Search(ctx context.Context, match string, f Filter, limit int) 
 	q := fmt.Sprintf(`SELECT %s, -bm25(items_fts, %g, %g, %g, %g) AS score
 		FROM items_fts JOIN items i ON i.id = items_fts.rowid JOIN files f ON f.id = i.file_id
 		WHERE items_fts MATCH ?%s ORDER BY score DESC LIMIT ?`,
-		itemColumns, weightContent, weightSection, weightEntities, envWeight("W_CTX", weightContext), cond)
+		itemColumns, weightContent, weightSection, weightEntities, weightContext, cond)
 	args = append(append([]any{match}, args...), limit)
 	rows, err := ix.db.QueryContext(ctx, q, args...)
 	if err != nil {
@@ -267,11 +265,4 @@ func (ix *Index) ResolveEntity(ctx context.Context, name string) (string, bool, 
 		return "", false, ix.wrapErr(err)
 	}
 	return name, true, nil
-}
-
-func envWeight(name string, def float64) float64 {
-	if v, err := strconv.ParseFloat(os.Getenv(name), 64); err == nil {
-		return v
-	}
-	return def
 }

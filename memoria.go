@@ -1,0 +1,157 @@
+package memoria
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"memoria/datephrase"
+	"memoria/query"
+	"memoria/recall"
+	"memoria/sqlite"
+	"memoria/workspace"
+)
+
+// Options configure how a workspace is opened. The zero value is ready to use.
+type Options struct {
+	// IndexPath puts the derived index somewhere other than
+	// <workspace>/.memory/index.sqlite (for read-only workspaces).
+	IndexPath string
+	// Warn receives one-line warnings (skipped files, malformed lines).
+	Warn func(msg string)
+	// Progress is called while files are parsed during a build.
+	Progress func(done, total int)
+	// PassageLines overrides how many lines a passage spans at most.
+	PassageLines int
+	// MaxFileSize overrides the largest file indexed (bytes).
+	MaxFileSize int64
+}
+
+// Workspace is an open Memoria workspace.
+type Workspace struct {
+	dir string
+	ix  *sqlite.Index
+}
+
+// Open opens the workspace in dir, creating or repairing its index as
+// needed (a corrupt or outdated index is rebuilt from the Markdown).
+func Open(ctx context.Context, dir string, opts Options) (*Workspace, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("workspace %s: %w", dir, err)
+	}
+	iopts := sqlite.Options{
+		PassageLines: opts.PassageLines,
+		MaxFileSize:  opts.MaxFileSize,
+		Warn:         opts.Warn,
+		Progress:     opts.Progress,
+	}
+	var ix *sqlite.Index
+	if opts.IndexPath != "" {
+		ix, err = sqlite.OpenAt(ctx, abs, opts.IndexPath, iopts)
+	} else {
+		ix, err = sqlite.Open(ctx, abs, iopts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Workspace{dir: abs, ix: ix}, nil
+}
+
+// Dir is the workspace folder.
+func (w *Workspace) Dir() string { return w.dir }
+
+// IndexPath is the derived index file.
+func (w *Workspace) IndexPath() string { return w.ix.Path() }
+
+// Rebuilt says why Open built the index from scratch: "" if it did not,
+// else "new", "corrupt", "foreign" or "outdated".
+func (w *Workspace) Rebuilt() string { return w.ix.Rebuilt }
+
+// Close releases the index.
+func (w *Workspace) Close() error { return w.ix.Close() }
+
+// Sync brings the index up to date with the Markdown (only changed files
+// are re-parsed). Recall does this itself.
+func (w *Workspace) Sync(ctx context.Context) (sqlite.Stats, error) { return w.ix.Sync(ctx) }
+
+// Rebuild builds the index afresh from the Markdown.
+func (w *Workspace) Rebuild(ctx context.Context) (sqlite.Stats, error) { return w.ix.Rebuild(ctx) }
+
+// Status reports what the index holds and whether it is fresh.
+func (w *Workspace) Status(ctx context.Context) (sqlite.Status, error) { return w.ix.Status(ctx) }
+
+// RecallOptions shape a recall. The zero value asks for DefaultK results
+// with no filters, "now" being the wall clock.
+type RecallOptions struct {
+	K        int       // results wanted; 0 means recall.DefaultK
+	Budget   int       // token budget for all results; 0 means none
+	Since    string    // lower bound: 30d, 2w, 6m, 1y, YYYY-MM-DD, yesterday…
+	Until    string    // upper bound, same forms
+	Kinds    []string  // world, experience, opinion, observation, passage (or W/B/O/S)
+	Entities []string  // only items mentioning one of these (names, aliases or slugs)
+	Now      time.Time // "now" for relative times; zero means time.Now()
+	Explain  bool      // attach why each result ranks where it does
+}
+
+// Recall answers a query from the workspace's memory. It first brings the
+// index up to date, so results are never stale.
+func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([]recall.Result, error) {
+	if _, err := w.ix.Sync(ctx); err != nil {
+		return nil, err
+	}
+	now := o.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	names, err := w.ix.EntityNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	table := query.NewNameTable(nil)
+	for _, n := range names {
+		table.Add(n.Slug, n.Key)
+	}
+	q, err := query.Parse(text, query.Options{Now: now, Kinds: o.Kinds, Names: table})
+	if err != nil {
+		return nil, err
+	}
+	plan := recall.Plan{Terms: q.Words, K: o.K, Budget: o.Budget, Explain: o.Explain, Window: q.Window}
+	plan.Filter.Kinds = q.Kinds
+	// --since and --until are hard limits; a time the text speaks of only
+	// ranks what falls in it higher.
+	if o.Since != "" {
+		if plan.Filter.Since, err = datephrase.ParseBound(o.Since, now); err != nil {
+			return nil, fmt.Errorf("--since: %w", err)
+		}
+	}
+	if o.Until != "" {
+		if plan.Filter.Until, err = datephrase.ParseBound(o.Until, now); err != nil {
+			return nil, fmt.Errorf("--until: %w", err)
+		}
+	}
+	for _, e := range o.Entities {
+		slug, ok, err := w.ix.ResolveEntity(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("unknown entity %q (see `memoria status` for known entities)", e)
+		}
+		plan.Filter.Entities = append(plan.Filter.Entities, slug)
+	}
+	return recall.Run(ctx, w.ix, plan)
+}
+
+// ParseNow reads a --now value (YYYY-MM-DD or YYYY-MM-DDTHH:MM).
+func ParseNow(s string) (time.Time, error) { return datephrase.ParseNow(s) }
+
+// Lines is text read back from a workspace file with its citation.
+type Lines = workspace.Lines
+
+// Get reads the lines a citation points at ("memory/2025-11-27.md#L12-L15"),
+// straight from the Markdown. A citation without lines reads the whole file.
+func (w *Workspace) Get(ref string) (Lines, error) {
+	return workspace.ReadLines(w.dir, ref)
+}

@@ -29,7 +29,6 @@ type Plan struct {
 	Window  *memory.TimeRange // soft: the time the query text speaks of; items in it rank higher
 	K       int               // results wanted (DefaultK if 0)
 	Lines   int               // a passage is widened with its neighbours up to this many lines (DefaultLines if 0; 1 = never)
-	Lines   int               // a passage is widened with its neighbours up to this many lines (DefaultLines if 0; 1 = never)
 	Budget  int               // token budget for all results (0: none)
 	Explain bool              // attach per-result explanations
 }

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"memoria/sqlite"
+)
+
+// runIndex brings the index up to date, or rebuilds it with --rebuild.
+func runIndex(ctx context.Context, e *env, args []string) error {
+	var c common
+	fs := newFlags("index", e, &c)
+	rebuild := fs.Bool("rebuild", false, "build the index afresh from the Markdown")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("index takes no arguments, got %q", pos[0])
+	}
+	start := time.Now()
+	ws, err := c.open(ctx, e, true)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	var st sqlite.Stats
+	action := "updated"
+	switch {
+	case *rebuild && ws.Rebuilt() == "":
+		st, err = ws.Rebuild(ctx)
+		c.bar.done()
+		action = "rebuilt"
+	case ws.Rebuilt() != "":
+		action = "built"
+		st, err = ws.Sync(ctx)
+	default:
+		st, err = ws.Sync(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	status, err := ws.Status(ctx)
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	if c.json {
+		return json.NewEncoder(e.stdout).Encode(map[string]any{
+			"action": action, "files": status.Files, "facts": status.Facts, "passages": status.Passages,
+			"entities": status.Entities, "skipped": len(status.Skipped), "parsed": st.Parsed, "removed": st.Removed,
+			"warnings": st.Warnings, "seconds": elapsed.Seconds(), "index": ws.IndexPath(),
+		})
+	}
+	facts := 0
+	for _, n := range status.Facts {
+		facts += n
+	}
+	files := 0
+	for _, n := range status.Files {
+		files += n
+	}
+	fmt.Fprintf(e.stdout, "index %s: %d files (%d re-parsed, %d removed, %d skipped), %d facts, %d passages, %d entities in %s\n",
+		action, files, st.Parsed, st.Removed, len(status.Skipped), facts, status.Passages, status.Entities, elapsed.Round(time.Millisecond))
+	return nil
+}

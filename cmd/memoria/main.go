@@ -1,0 +1,210 @@
+// Command memoria gives an AI agent's Markdown workspace a long-term memory:
+// a derived SQLite index and cited recall. Run `memoria help` for usage.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"memoria"
+	"memoria/workspace"
+)
+
+// Exit codes, documented in the README and in `memoria help`.
+const (
+	exitOK       = 0 // success (a recall with no results is a success)
+	exitError    = 1 // the operation failed: I/O, index, bad data
+	exitUsage    = 2 // bad command line: unknown flag, missing argument, bad value
+	exitNoSpace  = 3 // no workspace at the resolved path
+	exitNotFound = 4 // `get` of lines or a file that does not exist
+)
+
+// env is the process environment a command runs in, injectable for tests.
+type env struct {
+	stdout, stderr io.Writer
+	stdin          io.Reader
+	getenv         func(string) string
+	home           func() (string, error)
+	isTerminal     bool // stderr is a terminal: progress bars allowed
+}
+
+type command struct {
+	name, args, summary string
+	run                 func(ctx context.Context, e *env, args []string) error
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"init", "[--workspace DIR]", "create the workspace layout (never overwrites a file)", runInit},
+		{"index", "[--rebuild]", "bring the index up to date (or rebuild it from the Markdown)", runIndex},
+		{"status", "[--json]", "files, facts by kind, entities, passages, index size and freshness", runStatus},
+		{"recall", "QUERY [--k 25] [--since 30d] [--until DATE] [--kind K] [--entity E] [--budget N] [--json]", "search memory; every result cites its lines", runRecall},
+		{"get", "PATH#Lx[-Ly]", "print the cited lines of a workspace file", runGet},
+		{"eval", "QUERIES.jsonl [--baseline]", "score recall on a set of queries with gold lines", runEval},
+		{"help", "", "show this help", nil},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	fi, _ := os.Stderr.Stat()
+	e := &env{
+		stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin,
+		getenv: os.Getenv, home: os.UserHomeDir,
+		isTerminal: fi != nil && fi.Mode()&os.ModeCharDevice != 0,
+	}
+	os.Exit(run(ctx, e, os.Args[1:]))
+}
+
+// run executes one command line and returns the exit code. Errors are one
+// line on stderr.
+func run(ctx context.Context, e *env, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(e.stdout)
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.name == args[0] && c.run != nil {
+			err := c.run(ctx, e, args[1:])
+			if err == nil {
+				return exitOK
+			}
+			code := exitCode(err)
+			if !errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintf(e.stderr, "memoria %s: %s\n", c.name, oneLine(err.Error()))
+			}
+			return code
+		}
+	}
+	fmt.Fprintf(e.stderr, "memoria: unknown command %q (run `memoria help`)\n", args[0])
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "memoria: long-term memory for AI agents, kept as Markdown, recalled with citations.")
+	fmt.Fprintln(w, "\nUsage: memoria COMMAND [flags]")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-7s %s\n          %s\n", c.name, c.args, c.summary)
+	}
+	fmt.Fprintln(w, "\nEvery command takes --workspace DIR; otherwise $MEMORIA_WORKSPACE, OpenClaw's")
+	fmt.Fprintln(w, "agents.defaults.workspace (~/.openclaw/openclaw.json) or ~/.openclaw/workspace.")
+	fmt.Fprintln(w, "Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no workspace, 4 not found.")
+}
+
+// usageError marks a bad command line (exit 2).
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// notFoundError marks a missing file or line range (exit 4).
+type notFoundError struct{ err error }
+
+func (n notFoundError) Error() string { return n.err.Error() }
+func (n notFoundError) Unwrap() error { return n.err }
+
+func exitCode(err error) int {
+	var u usageError
+	var nf notFoundError
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.As(err, &u):
+		return exitUsage
+	case errors.Is(err, workspace.ErrNotFound):
+		return exitNoSpace
+	case errors.As(err, &nf):
+		return exitNotFound
+	}
+	return exitError
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// common holds the flags every workspace command takes.
+type common struct {
+	workspace string
+	index     string
+	json      bool
+	bar       *progressBar // drawn while files are parsed, on a terminal only
+}
+
+func newFlags(name string, e *env, c *common) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	// Errors are reported in one line by run; the flag list is printed
+	// only when asked for with -h.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.StringVar(&c.workspace, "workspace", "", "workspace `DIR` (default: $MEMORIA_WORKSPACE, OpenClaw config, ~/.openclaw/workspace)")
+	fs.StringVar(&c.workspace, "w", "", "shorthand for --workspace")
+	fs.StringVar(&c.index, "index", "", "index file `PATH` (default: DIR/.memory/index.sqlite)")
+	fs.BoolVar(&c.json, "json", false, "print JSON")
+	return fs
+}
+
+// parseFlags parses flags that may come before or after positional
+// arguments (`memoria recall "x" --k 5` as well as `memoria recall --k 5 "x"`).
+func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintf(e.stdout, "Usage of memoria %s:\n", fs.Name())
+				fs.SetOutput(e.stdout)
+				fs.PrintDefaults()
+				return nil, err
+			}
+			msg := err.Error()
+			if strings.HasPrefix(msg, "flag provided but not defined") {
+				msg += " (to search for text that starts with '-', put it after --)"
+			}
+			return nil, usageError{msg}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// open resolves and opens the workspace for a command.
+func (c *common) open(ctx context.Context, e *env, progress bool) (*memoria.Workspace, error) {
+	res, err := workspace.Resolve(c.workspace, workspace.Env{Getenv: e.getenv, HomeDir: e.home})
+	if err != nil {
+		return nil, err
+	}
+	opts := memoria.Options{
+		IndexPath: c.index,
+		Warn:      func(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(msg)) },
+	}
+	if progress && e.isTerminal {
+		c.bar = &progressBar{w: e.stderr, label: "indexing"}
+		opts.Progress = c.bar.update
+	}
+	ws, err := memoria.Open(ctx, res.Dir, opts)
+	c.bar.done()
+	if err != nil {
+		return nil, err
+	}
+	if r := ws.Rebuilt(); r != "" && r != "new" && r != "requested" {
+		fmt.Fprintf(e.stderr, "note: the index was %s and has been rebuilt from the Markdown\n", r)
+	}
+	return ws, nil
+}

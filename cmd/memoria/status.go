@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"memoria/memory"
+)
+
+// runStatus prints what the index holds and whether it is fresh.
+func runStatus(ctx context.Context, e *env, args []string) error {
+	var c common
+	fs := newFlags("status", e, &c)
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("status takes no arguments, got %q", pos[0])
+	}
+	ws, err := c.open(ctx, e, true)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	st, err := ws.Status(ctx)
+	if err != nil {
+		return err
+	}
+	fresh := "up to date"
+	if st.Pending > 0 {
+		fresh = fmt.Sprintf("%d files changed since indexed (the next recall catches up)", st.Pending)
+	}
+	if c.json {
+		return json.NewEncoder(e.stdout).Encode(map[string]any{
+			"workspace": ws.Dir(), "index": st.Path, "index_bytes": st.Bytes, "built": st.Built,
+			"files": st.Files, "skipped": st.Skipped, "facts": st.Facts, "passages": st.Passages,
+			"entities": st.Entities, "entity_pages": st.EntityPages,
+			"first_day": day(st.FirstDay), "last_day": day(st.LastDay),
+			"pending": st.Pending, "fresh": st.Pending == 0,
+		})
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "workspace  %s\n", ws.Dir())
+	fmt.Fprintf(w, "index      %s (%.1f MB, %s)\n", st.Path, float64(st.Bytes)/(1<<20), fresh)
+	fmt.Fprintf(w, "files      %d daily logs (%s … %s), %d core, %d bank, %d opinions, %d entity pages, %d other\n",
+		st.Files[memory.FileLog], day(st.FirstDay), day(st.LastDay), st.Files[memory.FileCore], st.Files[memory.FileBank],
+		st.Files[memory.FileOpinions], st.Files[memory.FileEntity], st.Files[memory.FileOther])
+	total := 0
+	for _, n := range st.Facts {
+		total += n
+	}
+	fmt.Fprintf(w, "facts      %d (world %d, experience %d, opinion %d, observation %d)\n", total,
+		st.Facts[memory.KindWorld], st.Facts[memory.KindExperience], st.Facts[memory.KindOpinion], st.Facts[memory.KindObservation])
+	fmt.Fprintf(w, "passages   %d\n", st.Passages)
+	fmt.Fprintf(w, "entities   %d (%d with a page)\n", st.Entities, st.EntityPages)
+	if len(st.Skipped) > 0 {
+		paths := make([]string, 0, len(st.Skipped))
+		for p := range st.Skipped {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		fmt.Fprintf(w, "skipped    %d files\n", len(paths))
+		for _, p := range paths {
+			fmt.Fprintf(w, "  %s: %s\n", p, st.Skipped[p])
+		}
+	}
+	return nil
+}
+
+func day(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.Format("2006-01-02")
+}

@@ -1,0 +1,850 @@
+package datephrase
+
+import (
+	"time"
+
+	"memoria/memory"
+)
+
+// Relation says how a phrase constrains time.
+type Relation uint8
+
+// The relations. On and During both mean "within Range"; they differ only in
+// whether Range is a single day.
+const (
+	On     Relation = iota + 1 // within Range, a single day ("on Nov 27", "yesterday")
+	During                     // within Range, several days ("in October", "last week", "Nov 27–Dec 1")
+	Since                      // from the start of X through today ("since last week")
+	Until                      // up to X: through X's first day ("until"), or the day before it ("before")
+	After                      // from the day after X ends, open-ended ("after Nov 3")
+	Around                     // near Anchor; Range is the window around it ("around Nov 27", "2 weeks ago")
+)
+
+// String is the relation's lower-case name.
+func (r Relation) String() string {
+	switch r {
+	case On:
+		return "on"
+	case During:
+		return "during"
+	case Since:
+		return "since"
+	case Until:
+		return "until"
+	case After:
+		return "after"
+	case Around:
+		return "around"
+	}
+	return "none"
+}
+
+// AroundDays is the half-width of the window of an "around X" phrase: the
+// window is X's range widened by AroundDays on each side.
+const AroundDays = 3
+
+// RecentDays is how far back "recently" and "lately" reach.
+const RecentDays = 14
+
+// Open ends of a range: "before X" starts at MinDay and "after X" ends at
+// MaxDay. Both are valid days, so memory.TimeRange's Contains and Overlaps
+// work on open ranges unchanged.
+var (
+	MinDay = time.Time{}                                   // 0001-01-01 UTC
+	MaxDay = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC) // 9999-12-31 UTC
+)
+
+// Phrase is a date or time phrase found in a text, resolved against "now".
+type Phrase struct {
+	Start, End int    // byte offsets of the phrase in the text: text[Start:End] == Text
+	Text       string // the phrase as written, including its relation word ("since last week")
+	// Range is the inclusive range of days the phrase selects, each at UTC
+	// midnight; an open end is MinDay or MaxDay. For Around, it is the
+	// window around Anchor.
+	Range    memory.TimeRange
+	Relation Relation
+	// Anchor is the day the phrase points near, for Relation Around only:
+	// the middle of X for "around X", the day N units back for "N weeks ago".
+	Anchor time.Time
+}
+
+// Find returns the date and time phrases in text, resolved against now, in
+// order and without overlaps. At each position the longest phrase wins, and
+// the scan resumes after it. Find never panics and never reads the clock.
+//
+// A month and day without a year ("Nov 27") resolve to the most recent such
+// day not after now; for text written on a day (a daily log), pass that day
+// as now. A month without a year resolves to the most recent month that has
+// begun by now. Weeks start on Monday.
+func Find(text string, now time.Time) []Phrase {
+	var buf [48]token
+	p := parser{toks: tokenize(text, buf[:0]), now: now, today: memory.Day(now)}
+	var out []Phrase
+	for i := 0; i < len(p.toks); {
+		if p.canStart(i) {
+			if ph, j, ok := p.phrase(i); ok {
+				ph.Start, ph.End = p.toks[i].start, p.toks[j-1].end
+				ph.Text = text[ph.Start:ph.End]
+				out = append(out, ph)
+				i = j
+				continue
+			}
+		}
+		i++
+	}
+	return out
+}
+
+// parser matches the phrase grammar over the tokens of one text.
+type parser struct {
+	toks  []token
+	now   time.Time
+	today time.Time
+}
+
+// Context bits: what a preceding relation word licenses.
+const (
+	ctxAbbr = 1 << iota // bare abbreviated months and weekdays ("in Oct", "on Sat")
+	ctxYear             // bare years ("in 2024")
+	ctxAll  = ctxAbbr | ctxYear
+)
+
+// parts is a calendar date, month or year before its year is known.
+type parts struct {
+	y, m, d int // y == 0: unknown; m == 0: the whole year; d == 0: the whole month
+	sub     int // 1 early, 2 mid, 3 late: a third of the month or year
+}
+
+// span is a parsed time expression: calendar parts awaiting their year
+// (abs), or an already resolved range.
+type span struct {
+	abs    bool
+	a, b   parts // b is used when hasB: a range from a to b
+	hasB   bool
+	r      memory.TimeRange
+	around bool // r is a window around anchor
+	anchor time.Time
+}
+
+func (p *parser) canStart(i int) bool {
+	t := &p.toks[i]
+	switch t.kind {
+	case tNum, tISO:
+		return true
+	case tWord:
+		return t.w.class != cNone
+	}
+	return false
+}
+
+// word reports whether token i is keyword (class, val).
+func (p *parser) word(i int, class wclass, val int) bool {
+	return i < len(p.toks) && p.toks[i].kind == tWord && p.toks[i].w.class == class && int(p.toks[i].w.val) == val
+}
+
+func (p *parser) kind(i int, k tokKind) bool { return i < len(p.toks) && p.toks[i].kind == k }
+
+// dayNum reports whether token i is a day-of-month number (1..31, one or two digits).
+func (p *parser) dayNum(i int) (int, bool) {
+	if i < len(p.toks) && p.toks[i].kind == tNum && p.toks[i].nd <= 2 && p.toks[i].n >= 1 && p.toks[i].n <= 31 {
+		return int(p.toks[i].n), true
+	}
+	return 0, false
+}
+
+// yearNum reports whether token i is a four-digit year in 1900..2199.
+func (p *parser) yearNum(i int) (int, bool) {
+	if i < len(p.toks) && p.toks[i].kind == tNum && !p.toks[i].ord && p.toks[i].nd == 4 && p.toks[i].n >= 1900 && p.toks[i].n <= 2199 {
+		return int(p.toks[i].n), true
+	}
+	return 0, false
+}
+
+// connector reports whether token i joins the two ends of a range: a dash,
+// "to", "through", "thru", "until" or "till".
+func (p *parser) connector(i int) bool {
+	return p.kind(i, tDash) || p.word(i, cWord, wTo) || p.word(i, cRel, relUntil)
+}
+
+// phrase matches a phrase starting at token i: an optional relation word and
+// a time expression. It returns the phrase and the index after it.
+func (p *parser) phrase(i int) (Phrase, int, bool) {
+	t := &p.toks[i]
+	if t.kind != tWord || t.w.class != cRel {
+		sp, j, ok := p.coreTail(i, 0, true)
+		if !ok {
+			return Phrase{}, 0, false
+		}
+		return p.plain(sp, j)
+	}
+	rel := int(t.w.val)
+	switch rel {
+	case relBetween:
+		x, k, ok := p.coreTail(i+1, ctxAll, false)
+		if !ok || !p.word(k, cWord, wAnd) {
+			return Phrase{}, 0, false
+		}
+		y, j, ok := p.coreTail(k+1, ctxAll, false)
+		if !ok {
+			return Phrase{}, 0, false
+		}
+		r, ok := p.join(x, y)
+		return p.make(r, During, time.Time{}, j, ok)
+	case relFrom:
+		x, k, ok := p.coreTail(i+1, ctxAll, true)
+		if !ok {
+			return Phrase{}, 0, false
+		}
+		if !x.hasB && p.connector(k) {
+			if y, j, ok := p.coreTail(k+1, ctxAll, false); ok {
+				if r, ok := p.join(x, y); ok {
+					return p.make(r, During, time.Time{}, j, true)
+				}
+			}
+		}
+		if x.hasB {
+			return p.plain(x, k)
+		}
+		rel = relSince
+	case relPrior:
+		if !p.word(i+1, cWord, wTo) {
+			return Phrase{}, 0, false
+		}
+		i++
+		rel = relBefore
+	}
+	ctx := ctxAll
+	switch rel {
+	case relOn:
+		ctx = ctxAbbr
+	case relOver:
+		ctx = 0 // "over", "within": no bare years or abbreviations ("over 2000 items")
+	}
+	sp, j, ok := p.coreTail(i+1, ctx, true)
+	if !ok {
+		return Phrase{}, 0, false
+	}
+	if sp.hasB && rel == relSince {
+		return p.plain(sp, j) // "since Oct 1 until Nov 3" is the range itself
+	}
+	r, ok := p.finish(sp)
+	if !ok {
+		return Phrase{}, 0, false
+	}
+	switch rel {
+	case relSince:
+		end := p.today
+		if end.Before(r.Start) {
+			end = r.Start
+		}
+		return p.make(memory.TimeRange{Start: r.Start, End: end}, Since, time.Time{}, j, true)
+	case relBefore:
+		return p.make(memory.TimeRange{Start: MinDay, End: r.Start.AddDate(0, 0, -1)}, Until, time.Time{}, j, true)
+	case relUntil:
+		return p.make(memory.TimeRange{Start: MinDay, End: r.Start}, Until, time.Time{}, j, true)
+	case relAfter:
+		return p.make(memory.TimeRange{Start: r.End.AddDate(0, 0, 1), End: MaxDay}, After, time.Time{}, j, true)
+	case relAround:
+		anchor := sp.anchor
+		if !sp.around {
+			anchor = midpoint(r)
+		}
+		w := memory.TimeRange{Start: r.Start.AddDate(0, 0, -AroundDays), End: r.End.AddDate(0, 0, AroundDays)}
+		return p.make(w, Around, anchor, j, true)
+	}
+	return p.plain(sp, j)
+}
+
+// plain makes a phrase of a span without a relation word (or with "on",
+// "in", "during"): On for a single day, During for more, Around for "ago".
+func (p *parser) plain(sp span, j int) (Phrase, int, bool) {
+	r, ok := p.finish(sp)
+	if sp.around {
+		return p.make(r, Around, sp.anchor, j, ok)
+	}
+	rel := During
+	if r.Start.Equal(r.End) {
+		rel = On
+	}
+	return p.make(r, rel, time.Time{}, j, ok)
+}
+
+func (p *parser) make(r memory.TimeRange, rel Relation, anchor time.Time, j int, ok bool) (Phrase, int, bool) {
+	if !ok || r.Start.After(r.End) {
+		return Phrase{}, 0, false
+	}
+	return Phrase{Range: r, Relation: rel, Anchor: anchor}, j, true
+}
+
+func midpoint(r memory.TimeRange) time.Time {
+	days := int(r.End.Sub(r.Start).Hours() / 24)
+	return r.Start.AddDate(0, 0, days/2)
+}
+
+// join makes the range "from x to y".
+func (p *parser) join(x, y span) (memory.TimeRange, bool) {
+	if x.abs && !x.hasB && y.abs && !y.hasB {
+		return p.finish(span{abs: true, a: x.a, b: y.a, hasB: true})
+	}
+	rx, ok1 := p.finish(x)
+	ry, ok2 := p.finish(y)
+	if !ok1 || !ok2 || ry.End.Before(rx.Start) {
+		return memory.TimeRange{}, false
+	}
+	return memory.TimeRange{Start: rx.Start, End: ry.End}, true
+}
+
+// coreTail matches a time expression and, if tails, a range tail after a
+// calendar date: "Nov 27–Dec 1, 2025", "Oct 14–16", "2025-11-03 to 2025-11-05".
+func (p *parser) coreTail(i, ctx int, tails bool) (span, int, bool) {
+	sp, k, ok := p.core(i, ctx)
+	if !ok || !tails || !sp.abs || sp.hasB || !p.connector(k) {
+		return sp, k, ok
+	}
+	if sp2, k2, ok := p.core(k+1, ctxAll); ok && sp2.abs && !sp2.hasB && (sp.a.d == 0) == (sp2.a.d == 0) {
+		both := span{abs: true, a: sp.a, b: sp2.a, hasB: true}
+		if _, ok := p.finish(both); ok {
+			return both, k2, true
+		}
+		return sp, k, true
+	}
+	if d, ok := p.dayNum(k + 1); ok && sp.a.d > 0 && sp.a.m > 0 {
+		b := parts{y: sp.a.y, m: sp.a.m, d: d}
+		k2 := k + 2
+		y, k3, okY := p.optYear(k2)
+		if okY && sp.a.y == 0 {
+			sp.a.y, b.y, k2 = y, y, k3
+		}
+		both := span{abs: true, a: sp.a, b: b, hasB: true}
+		if d > sp.a.d {
+			if _, ok := p.finish(both); ok {
+				return both, k2, true
+			}
+		}
+	}
+	return sp, k, true
+}
+
+// optYear matches ", 2025" or " 2025" at i.
+func (p *parser) optYear(i int) (int, int, bool) {
+	if p.kind(i, tComma) {
+		if y, ok := p.yearNum(i + 1); ok {
+			return y, i + 2, true
+		}
+		return 0, i, false
+	}
+	if y, ok := p.yearNum(i); ok {
+		return y, i + 1, true
+	}
+	return 0, i, false
+}
+
+// core matches one time expression at token i.
+func (p *parser) core(i, ctx int) (span, int, bool) {
+	if i >= len(p.toks) {
+		return span{}, 0, false
+	}
+	t := &p.toks[i]
+	switch t.kind {
+	case tISO:
+		return span{abs: true, a: parts{y: int(t.n), m: int(t.m), d: int(t.d)}}, i + 1, true
+	case tNum:
+		if sp, j, ok := p.dayMonth(i); ok {
+			return sp, j, true
+		}
+		if y, ok := p.yearNum(i); ok && ctx&ctxYear != 0 {
+			return span{abs: true, a: parts{y: y}}, i + 1, true
+		}
+		if !t.ord && t.nd <= 5 && t.n >= 0 {
+			return p.ago(int(t.n), i+1)
+		}
+		return span{}, 0, false
+	case tWord:
+	default:
+		return span{}, 0, false
+	}
+	w := t.w
+	switch w.class {
+	case cMonth:
+		return p.month(i, ctx)
+	case cWeekday:
+		k := i + 1
+		if w.flags&fAbbrev != 0 && p.kind(k, tDot) {
+			k++
+		}
+		if p.kind(k, tComma) {
+			k++
+		}
+		if sp, j, ok := p.core(k, ctxAll); ok && sp.abs && sp.a.d > 0 {
+			return sp, j, true // "Thursday, Nov 27, 2025": the date decides
+		}
+		if w.flags&fAbbrev != 0 && ctx&ctxAbbr == 0 {
+			return span{}, 0, false
+		}
+		return p.day(p.weekday(time.Weekday(w.val), 0)), i + 1, true
+	case cNumWord:
+		n, k := p.count(i)
+		return p.ago(n, k)
+	case cUnit:
+		if w.val == unitYear {
+			if y, ok := p.yearNum(i + 1); ok {
+				return span{abs: true, a: parts{y: y}}, i + 2, true // "the year 2024"
+			}
+		}
+		return span{}, 0, false
+	case cWord:
+	default:
+		return span{}, 0, false
+	}
+	switch w.val {
+	case wToday, wTonight:
+		return p.day(p.today), i + 1, true
+	case wYesterday:
+		return p.day(p.today.AddDate(0, 0, -1)), i + 1, true
+	case wTomorrow:
+		return p.day(p.today.AddDate(0, 0, 1)), i + 1, true
+	case wRecently:
+		return p.rng(p.today.AddDate(0, 0, -RecentDays), p.today), i + 1, true
+	case wThe:
+		k := i + 1
+		switch {
+		case p.word(k, cUnit, unitDay) && p.word(k+1, cRel, relBefore) && p.word(k+2, cWord, wYesterday):
+			return p.day(p.today.AddDate(0, 0, -2)), k + 3, true
+		case p.word(k, cUnit, unitDay) && p.word(k+1, cRel, relAfter) && p.word(k+2, cWord, wTomorrow):
+			return p.day(p.today.AddDate(0, 0, 2)), k + 3, true
+		case p.word(k, cWord, wLast) || p.word(k, cWord, wPast):
+			return p.relative(k, true)
+		case p.kind(k, tNum):
+			return p.dayMonth(k) // "the 27th of November"
+		case p.word(k, cUnit, unitYear):
+			return p.core(k, ctx)
+		}
+		return span{}, 0, false
+	case wLast, wPast, wThis, wNext:
+		return p.relative(i, false)
+	case wEarlier:
+		if p.word(i+1, cWord, wToday) || p.word(i+1, cWord, wThis) {
+			return p.core(i+1, ctx) // "earlier today", "earlier this week"
+		}
+	case wEarly, wMid, wLate:
+		sub := 1
+		if w.val == wMid {
+			sub = 2
+		} else if w.val == wLate {
+			sub = 3
+		}
+		k := i + 1
+		if p.kind(k, tDash) {
+			k++ // "mid-November"
+		}
+		if y, ok := p.yearNum(k); ok {
+			return span{abs: true, a: parts{y: y, sub: sub}}, k + 1, true // "early 2024"
+		}
+		if k < len(p.toks) && p.toks[k].kind == tWord && p.toks[k].w.class == cMonth {
+			a := parts{m: int(p.toks[k].w.val), sub: sub}
+			k++
+			if p.toks[k-1].w.flags&fAbbrev != 0 && p.kind(k, tDot) {
+				k++
+			}
+			if _, ok := p.dayNum(k); ok {
+				return span{}, 0, false // "late March 3": the date, not a third of March
+			}
+			if y, j, ok := p.optYear(k); ok {
+				a.y, k = y, j
+			} else if p.word(k, cWord, wOf) {
+				if y, ok := p.yearNum(k + 1); ok {
+					a.y, k = y, k+2
+				}
+			}
+			return span{abs: true, a: a}, k, true
+		}
+	}
+	return span{}, 0, false
+}
+
+// month matches a month name and what follows it: "Nov 27", "November 27th,
+// 2025", "Nov 2025", or a bare month where that is unambiguous.
+func (p *parser) month(i, ctx int) (span, int, bool) {
+	w := p.toks[i].w
+	a := parts{m: int(w.val)}
+	k := i + 1
+	if w.flags&fAbbrev != 0 && p.kind(k, tDot) {
+		k++
+	}
+	if d, ok := p.dayNum(k); ok {
+		a.d = d
+		k++
+		if y, j, ok := p.optYear(k); ok {
+			a.y, k = y, j
+		}
+		if !validDay(a) {
+			return span{}, 0, false
+		}
+		return span{abs: true, a: a}, k, true
+	}
+	if y, ok := p.yearNum(k); ok {
+		a.y = y
+		return span{abs: true, a: a}, k + 1, true
+	}
+	if p.word(k, cWord, wOf) {
+		if y, ok := p.yearNum(k + 1); ok {
+			a.y = y
+			return span{abs: true, a: a}, k + 2, true
+		}
+	}
+	if w.flags&fAmbiguous != 0 || (w.flags&fAbbrev != 0 && ctx&ctxAbbr == 0) {
+		return span{}, 0, false
+	}
+	return span{abs: true, a: a}, k, true
+}
+
+// dayMonth matches "27 Nov", "27th of November 2025", "27–30 Nov".
+func (p *parser) dayMonth(i int) (span, int, bool) {
+	d, ok := p.dayNum(i)
+	if !ok {
+		return span{}, 0, false
+	}
+	k := i + 1
+	d2 := 0
+	if p.connector(k) {
+		if n, ok := p.dayNum(k + 1); ok && n > d {
+			d2 = n
+			k += 2
+		}
+	}
+	if p.word(k, cWord, wOf) {
+		k++
+	}
+	if k >= len(p.toks) || p.toks[k].kind != tWord || p.toks[k].w.class != cMonth {
+		return span{}, 0, false
+	}
+	mw := p.toks[k].w
+	k++
+	if mw.flags&fAbbrev != 0 && p.kind(k, tDot) {
+		k++
+	}
+	a := parts{m: int(mw.val), d: d}
+	if y, j, ok := p.optYear(k); ok {
+		a.y, k = y, j
+	}
+	if !validDay(a) {
+		return span{}, 0, false
+	}
+	if d2 == 0 {
+		return span{abs: true, a: a}, k, true
+	}
+	b := a
+	b.d = d2
+	if !validDay(b) {
+		return span{}, 0, false
+	}
+	return span{abs: true, a: a, b: b, hasB: true}, k, true
+}
+
+// count reads a spelled-out count at i: "a", "two", "a couple of", "a few".
+func (p *parser) count(i int) (int, int) {
+	n := int(p.toks[i].w.val)
+	k := i + 1
+	if n == 1 && k < len(p.toks) && p.toks[k].kind == tWord && p.toks[k].w.class == cNumWord && p.toks[k].w.val >= 2 {
+		n = int(p.toks[k].w.val) // "a couple", "a few"
+		k++
+	}
+	if p.word(k, cWord, wOf) {
+		k++ // "a couple of"
+	}
+	return n, k
+}
+
+// ago matches "<unit> ago" at k, for a count n already read.
+func (p *parser) ago(n, k int) (span, int, bool) {
+	if k+1 >= len(p.toks) || p.toks[k].kind != tWord || p.toks[k].w.class != cUnit || !p.word(k+1, cWord, wAgo) || n > 10000 {
+		return span{}, 0, false
+	}
+	j := k + 2
+	switch p.toks[k].w.val {
+	case unitMinute:
+		return p.day(memory.Day(p.now.Add(-time.Duration(n) * time.Minute))), j, true
+	case unitHour:
+		return p.day(memory.Day(p.now.Add(-time.Duration(n) * time.Hour))), j, true
+	case unitDay:
+		return p.day(p.today.AddDate(0, 0, -n)), j, true
+	case unitWeek:
+		return p.near(p.today.AddDate(0, 0, -7*n), 3), j, true
+	case unitMonth:
+		return p.near(p.today.AddDate(0, -n, 0), 15), j, true
+	case unitYear:
+		return p.near(p.today.AddDate(-n, 0, 0), 182), j, true
+	}
+	return span{}, 0, false
+}
+
+// relative matches expressions led by last, past, this or next at i:
+// "last week", "past 3 weeks", "next Tuesday", "last November". After
+// "the", "last N" and "last week" are rolling windows ending today.
+func (p *parser) relative(i int, afterThe bool) (span, int, bool) {
+	lead := int(p.toks[i].w.val)
+	k := i + 1
+	if k >= len(p.toks) {
+		return span{}, 0, false
+	}
+	t := &p.toks[k]
+	n, hasCount := 0, false
+	switch {
+	case t.kind == tNum && !t.ord && t.nd <= 5:
+		n, hasCount = int(t.n), true
+		k++
+	case t.kind == tWord && t.w.class == cNumWord && t.w.val != 1: // not "last a"
+		n, k = p.count(k)
+		hasCount = true
+	}
+	if hasCount {
+		if k >= len(p.toks) || p.toks[k].kind != tWord || p.toks[k].w.class != cUnit || p.toks[k].w.val == unitWeekend || n > 10000 {
+			return span{}, 0, false
+		}
+		return p.rolling(lead, n, int(p.toks[k].w.val)), k + 1, true
+	}
+	switch t.w.class {
+	case cUnit:
+		unit := int(t.w.val)
+		if lead == wPast || (afterThe && lead == wLast) {
+			if unit == unitWeekend {
+				return span{}, 0, false
+			}
+			return p.rolling(wLast, 1, unit), k + 1, true
+		}
+		return p.calendar(lead, unit), k + 1, true
+	case cWeekday:
+		if lead == wPast {
+			lead = wLast
+		}
+		return p.day(p.weekday(time.Weekday(t.w.val), lead)), k + 1, true
+	case cMonth:
+		if lead == wPast {
+			return span{}, 0, false
+		}
+		m := int(t.w.val)
+		y, cur := p.today.Year(), int(p.today.Month())
+		switch {
+		case lead == wLast && m >= cur:
+			y--
+		case lead == wNext && m <= cur:
+			y++
+		}
+		return span{abs: true, a: parts{y: y, m: m}}, k + 1, true
+	case cWord:
+		switch {
+		case t.w.val == wNight && lead == wLast:
+			return p.day(p.today.AddDate(0, 0, -1)), k + 1, true
+		case t.w.val == wPartOfDay && lead == wThis:
+			return p.day(p.today), k + 1, true
+		}
+	}
+	return span{}, 0, false
+}
+
+// rolling is the window of n units ending today (last, past) or starting
+// today (next).
+func (p *parser) rolling(lead, n, unit int) span {
+	var other time.Time
+	sign := -1
+	if lead == wNext || lead == wThis {
+		sign = 1
+	}
+	switch unit {
+	case unitMinute:
+		other = memory.Day(p.now.Add(time.Duration(sign*n) * time.Minute))
+	case unitHour:
+		other = memory.Day(p.now.Add(time.Duration(sign*n) * time.Hour))
+	case unitDay:
+		other = p.today.AddDate(0, 0, sign*n)
+	case unitWeek:
+		other = p.today.AddDate(0, 0, sign*7*n)
+	case unitMonth:
+		other = p.today.AddDate(0, sign*n, 0)
+	default:
+		other = p.today.AddDate(sign*n, 0, 0)
+	}
+	if sign < 0 {
+		return p.rng(other, p.today)
+	}
+	return p.rng(p.today, other)
+}
+
+// calendar is the calendar unit before (last), containing (this) or after
+// (next) today.
+func (p *parser) calendar(lead, unit int) span {
+	off := 0
+	switch lead {
+	case wLast:
+		off = -1
+	case wNext:
+		off = 1
+	}
+	t := p.today
+	ws := t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7)) // Monday
+	switch unit {
+	case unitMinute, unitHour:
+		return p.day(t)
+	case unitDay:
+		return p.day(t.AddDate(0, 0, off))
+	case unitWeek:
+		s := ws.AddDate(0, 0, 7*off)
+		return p.rng(s, s.AddDate(0, 0, 6))
+	case unitWeekend:
+		s := ws.AddDate(0, 0, 7*off+5)
+		return p.rng(s, s.AddDate(0, 0, 1))
+	case unitMonth:
+		s := time.Date(t.Year(), t.Month()+time.Month(off), 1, 0, 0, 0, 0, time.UTC)
+		return p.rng(s, s.AddDate(0, 1, -1))
+	}
+	return span{abs: true, a: parts{y: t.Year() + off}}
+}
+
+// weekday finds a day of the week: lead wLast is the latest one before
+// today, wNext the first one after, wThis the one in this Monday-based week,
+// and 0 (a bare weekday) the latest one not after today.
+func (p *parser) weekday(wd time.Weekday, lead int) time.Time {
+	t := p.today
+	switch lead {
+	case wThis:
+		ws := t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7))
+		return ws.AddDate(0, 0, (int(wd)+6)%7)
+	case wNext:
+		t = t.AddDate(0, 0, 1)
+		return t.AddDate(0, 0, (int(wd)-int(t.Weekday())+7)%7)
+	case wLast:
+		t = t.AddDate(0, 0, -1)
+	}
+	return t.AddDate(0, 0, -((int(t.Weekday()) - int(wd) + 7) % 7))
+}
+
+func (p *parser) day(t time.Time) span {
+	return span{r: memory.TimeRange{Start: t, End: t}}
+}
+
+func (p *parser) rng(s, e time.Time) span {
+	return span{r: memory.TimeRange{Start: s, End: e}}
+}
+
+// near is the window of ±half days around anchor, clipped at today.
+func (p *parser) near(anchor time.Time, half int) span {
+	e := anchor.AddDate(0, 0, half)
+	if e.After(p.today) && !anchor.After(p.today) {
+		e = p.today
+	}
+	return span{r: memory.TimeRange{Start: anchor.AddDate(0, 0, -half), End: e}, around: true, anchor: anchor}
+}
+
+// finish resolves a span to its range, filling in missing years: a lone date
+// takes the latest year that puts it not after today; in a range, a year
+// written on one end applies to the other.
+func (p *parser) finish(sp span) (memory.TimeRange, bool) {
+	if !sp.abs {
+		return sp.r, true
+	}
+	a, b := sp.a, sp.b
+	if !sp.hasB {
+		if a.y == 0 {
+			a = p.resolveYear(a)
+		}
+		return a.rangeOf()
+	}
+	switch {
+	case a.y == 0 && b.y == 0:
+		a = p.resolveYear(a)
+		b.y = a.y
+		if b.first().Before(a.first()) {
+			b.y++
+		}
+	case a.y == 0:
+		a.y = b.y
+		if a.first().After(b.first()) {
+			a.y--
+		}
+	case b.y == 0:
+		b.y = a.y
+		if b.first().Before(a.first()) {
+			b.y++
+		}
+	}
+	ra, ok1 := a.rangeOf()
+	rb, ok2 := b.rangeOf()
+	if !ok1 || !ok2 || rb.End.Before(ra.Start) {
+		return memory.TimeRange{}, false
+	}
+	return memory.TimeRange{Start: ra.Start, End: rb.End}, true
+}
+
+// resolveYear gives a the latest year that puts its start not after today.
+func (p *parser) resolveYear(a parts) parts {
+	y := p.today.Year()
+	if a.m == 0 {
+		a.y = y
+		return a
+	}
+	for k := 0; k < 8; k++ {
+		a.y = y - k
+		if (a.d == 0 || a.d <= daysIn(a.y, a.m)) && !a.first().After(p.today) {
+			return a
+		}
+	}
+	return a
+}
+
+// first is the first day of a's range (which may not be valid yet).
+func (a parts) first() time.Time {
+	d := max(a.d, 1)
+	return time.Date(a.y, time.Month(max(a.m, 1)), d, 0, 0, 0, 0, time.UTC)
+}
+
+// rangeOf is the range of days a covers, once its year is known.
+func (a parts) rangeOf() (memory.TimeRange, bool) {
+	if a.y < 1 || a.y > 9999 {
+		return memory.TimeRange{}, false
+	}
+	switch {
+	case a.m == 0:
+		s, e := time.Date(a.y, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(a.y, 12, 31, 0, 0, 0, 0, time.UTC)
+		switch a.sub {
+		case 1:
+			e = time.Date(a.y, 4, 30, 0, 0, 0, 0, time.UTC)
+		case 2:
+			s, e = time.Date(a.y, 5, 1, 0, 0, 0, 0, time.UTC), time.Date(a.y, 8, 31, 0, 0, 0, 0, time.UTC)
+		case 3:
+			s = time.Date(a.y, 9, 1, 0, 0, 0, 0, time.UTC)
+		}
+		return memory.TimeRange{Start: s, End: e}, true
+	case a.d == 0:
+		last := daysIn(a.y, a.m)
+		s, e := 1, last
+		switch a.sub {
+		case 1:
+			e = 10
+		case 2:
+			s, e = 11, 20
+		case 3:
+			s = 21
+		}
+		m := time.Month(a.m)
+		return memory.TimeRange{Start: time.Date(a.y, m, s, 0, 0, 0, 0, time.UTC), End: time.Date(a.y, m, e, 0, 0, 0, 0, time.UTC)}, true
+	}
+	if a.d > daysIn(a.y, a.m) {
+		return memory.TimeRange{}, false
+	}
+	t := time.Date(a.y, time.Month(a.m), a.d, 0, 0, 0, 0, time.UTC)
+	return memory.TimeRange{Start: t, End: t}, true
+}
+
+// validDay reports whether a's day can exist in its month (in some year,
+// when the year is unknown: Feb 29 is valid).
+func validDay(a parts) bool {
+	if a.y == 0 {
+		return a.d <= daysIn(2000, a.m)
+	}
+	return a.d <= daysIn(a.y, a.m)
+}
+
+// daysIn is the number of days in month m of year y.
+func daysIn(y, m int) int {
+	return time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}

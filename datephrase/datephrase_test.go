@@ -1,0 +1,300 @@
+package datephrase
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// now is the fixed "now" of the tests: Thursday, 27 November 2025, 15:04 UTC.
+var now = time.Date(2025, 11, 27, 15, 4, 0, 0, time.UTC)
+
+func day(s string) time.Time {
+	if s == "min" {
+		return MinDay
+	}
+	if s == "max" {
+		return MaxDay
+	}
+	t, err := time.Parse("2006-01-02", s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func TestFind(t *testing.T) {
+	tests := []struct {
+		text       string
+		phrase     string // the matched text
+		rel        Relation
+		start, end string
+		anchor     string // for Around
+	}{
+		// Calendar dates.
+		{"2025-11-03", "2025-11-03", On, "2025-11-03", "2025-11-03", ""},
+		{"at 2025-11-03T14:30 we met", "2025-11-03T14:30", On, "2025-11-03", "2025-11-03", ""},
+		{"2025/11/03", "2025/11/03", On, "2025-11-03", "2025-11-03", ""},
+		{"2025-11", "2025-11", During, "2025-11-01", "2025-11-30", ""},
+		{"Nov 27", "Nov 27", On, "2025-11-27", "2025-11-27", ""},
+		{"November 27", "November 27", On, "2025-11-27", "2025-11-27", ""},
+		{"27 Nov", "27 Nov", On, "2025-11-27", "2025-11-27", ""},
+		{"Nov 27, 2025", "Nov 27, 2025", On, "2025-11-27", "2025-11-27", ""},
+		{"Nov 27th", "Nov 27th", On, "2025-11-27", "2025-11-27", ""},
+		{"Nov. 3", "Nov. 3", On, "2025-11-03", "2025-11-03", ""},
+		{"the 3rd of May", "the 3rd of May", On, "2025-05-03", "2025-05-03", ""},
+		{"27th of November 2024", "27th of November 2024", On, "2024-11-27", "2024-11-27", ""},
+		{"Thursday, November 27, 2025", "Thursday, November 27, 2025", On, "2025-11-27", "2025-11-27", ""},
+		{"Nov 28", "Nov 28", On, "2024-11-28", "2024-11-28", ""}, // not after now
+		{"Feb 29", "Feb 29", On, "2024-02-29", "2024-02-29", ""},
+		{"May 3", "May 3", On, "2025-05-03", "2025-05-03", ""},
+		{"march 2024", "march 2024", During, "2024-03-01", "2024-03-31", ""},
+		// Ranges.
+		{"Nov 27–Dec 1, 2025", "Nov 27–Dec 1, 2025", During, "2025-11-27", "2025-12-01", ""},
+		{"Nov 27 - Dec 1", "Nov 27 - Dec 1", During, "2025-11-27", "2025-12-01", ""},
+		{"Nov 27—Dec 1", "Nov 27—Dec 1", During, "2025-11-27", "2025-12-01", ""},
+		{"Oct 14–16, 2025", "Oct 14–16, 2025", During, "2025-10-14", "2025-10-16", ""},
+		{"Oct 14-16", "Oct 14-16", During, "2025-10-14", "2025-10-16", ""},
+		{"27–30 Nov 2024", "27–30 Nov 2024", During, "2024-11-27", "2024-11-30", ""},
+		{"Dec 28 – Jan 3, 2026", "Dec 28 – Jan 3, 2026", During, "2025-12-28", "2026-01-03", ""},
+		{"2025-11-03 to 2025-11-05", "2025-11-03 to 2025-11-05", During, "2025-11-03", "2025-11-05", ""},
+		{"Nov 3 through Nov 5", "Nov 3 through Nov 5", During, "2025-11-03", "2025-11-05", ""},
+		{"between Oct 3 and Oct 9", "between Oct 3 and Oct 9", During, "2025-10-03", "2025-10-09", ""},
+		{"from Oct 3 to Oct 9", "from Oct 3 to Oct 9", During, "2025-10-03", "2025-10-09", ""},
+		{"from yesterday to today", "from yesterday to today", During, "2025-11-26", "2025-11-27", ""},
+		{"between 2023 and 2024", "between 2023 and 2024", During, "2023-01-01", "2024-12-31", ""},
+		{"from September to October", "from September to October", During, "2025-09-01", "2025-10-31", ""},
+		// Months and years.
+		{"in October", "in October", During, "2025-10-01", "2025-10-31", ""},
+		{"in Oct", "in Oct", During, "2025-10-01", "2025-10-31", ""},
+		{"in December", "in December", During, "2024-12-01", "2024-12-31", ""},
+		{"during Nov 2025", "during Nov 2025", During, "2025-11-01", "2025-11-30", ""},
+		{"November 2025", "November 2025", During, "2025-11-01", "2025-11-30", ""},
+		{"in 2024", "in 2024", During, "2024-01-01", "2024-12-31", ""},
+		{"the year 2024", "the year 2024", During, "2024-01-01", "2024-12-31", ""},
+		{"mid-November", "mid-November", During, "2025-11-11", "2025-11-20", ""},
+		{"in late Oct 2024", "in late Oct 2024", During, "2024-10-21", "2024-10-31", ""},
+		{"early 2024", "early 2024", During, "2024-01-01", "2024-04-30", ""},
+		{"last November", "last November", During, "2024-11-01", "2024-11-30", ""},
+		{"this November", "this November", During, "2025-11-01", "2025-11-30", ""},
+		{"next March", "next March", During, "2026-03-01", "2026-03-31", ""},
+		// Relative days, weeks, months, years.
+		{"today", "today", On, "2025-11-27", "2025-11-27", ""},
+		{"yesterday", "yesterday", On, "2025-11-26", "2025-11-26", ""},
+		{"tomorrow", "tomorrow", On, "2025-11-28", "2025-11-28", ""},
+		{"the day before yesterday", "the day before yesterday", On, "2025-11-25", "2025-11-25", ""},
+		{"last night", "last night", On, "2025-11-26", "2025-11-26", ""},
+		{"this morning", "this morning", On, "2025-11-27", "2025-11-27", ""},
+		{"earlier this week", "earlier this week", During, "2025-11-24", "2025-11-30", ""},
+		{"last week", "last week", During, "2025-11-17", "2025-11-23", ""},
+		{"this week", "this week", During, "2025-11-24", "2025-11-30", ""},
+		{"next week", "next week", During, "2025-12-01", "2025-12-07", ""},
+		{"last weekend", "last weekend", During, "2025-11-22", "2025-11-23", ""},
+		{"last month", "last month", During, "2025-10-01", "2025-10-31", ""},
+		{"this month", "this month", During, "2025-11-01", "2025-11-30", ""},
+		{"last year", "last year", During, "2024-01-01", "2024-12-31", ""},
+		{"this year", "this year", During, "2025-01-01", "2025-12-31", ""},
+		{"since last week", "since last week", Since, "2025-11-17", "2025-11-27", ""},
+		{"last Tuesday", "last Tuesday", On, "2025-11-25", "2025-11-25", ""},
+		{"last Thursday", "last Thursday", On, "2025-11-20", "2025-11-20", ""},
+		{"on Tuesday", "on Tuesday", On, "2025-11-25", "2025-11-25", ""},
+		{"on Thursday", "on Thursday", On, "2025-11-27", "2025-11-27", ""},
+		{"on Sat", "on Sat", On, "2025-11-22", "2025-11-22", ""},
+		{"Friday", "Friday", On, "2025-11-21", "2025-11-21", ""},
+		{"this Monday", "this Monday", On, "2025-11-24", "2025-11-24", ""},
+		{"next Tuesday", "next Tuesday", On, "2025-12-02", "2025-12-02", ""},
+		{"3 days ago", "3 days ago", On, "2025-11-24", "2025-11-24", ""},
+		{"five hours ago", "five hours ago", On, "2025-11-27", "2025-11-27", ""},
+		{"2 weeks ago", "2 weeks ago", Around, "2025-11-10", "2025-11-16", "2025-11-13"},
+		{"a couple of weeks ago", "a couple of weeks ago", Around, "2025-11-10", "2025-11-16", "2025-11-13"},
+		{"a month ago", "a month ago", Around, "2025-10-12", "2025-11-11", "2025-10-27"},
+		{"a week ago", "a week ago", Around, "2025-11-17", "2025-11-23", "2025-11-20"},
+		{"in the last 10 days", "in the last 10 days", During, "2025-11-17", "2025-11-27", ""},
+		{"over the past two weeks", "over the past two weeks", During, "2025-11-13", "2025-11-27", ""},
+		{"last 3 days", "last 3 days", During, "2025-11-24", "2025-11-27", ""},
+		{"past 3 weeks", "past 3 weeks", During, "2025-11-06", "2025-11-27", ""},
+		{"the past week", "the past week", During, "2025-11-20", "2025-11-27", ""},
+		{"in the last month", "in the last month", During, "2025-10-27", "2025-11-27", ""},
+		{"next 3 days", "next 3 days", During, "2025-11-27", "2025-11-30", ""},
+		{"recently", "recently", During, "2025-11-13", "2025-11-27", ""},
+		// Relations.
+		{"since Nov 3", "since Nov 3", Since, "2025-11-03", "2025-11-27", ""},
+		{"since 2024", "since 2024", Since, "2024-01-01", "2025-11-27", ""},
+		{"from Nov 3", "from Nov 3", Since, "2025-11-03", "2025-11-27", ""},
+		{"before Nov 3", "before Nov 3", Until, "min", "2025-11-02", ""},
+		{"prior to Nov 3", "prior to Nov 3", Until, "min", "2025-11-02", ""},
+		{"until Nov 3", "until Nov 3", Until, "min", "2025-11-03", ""},
+		{"after Nov 3", "after Nov 3", After, "2025-11-04", "max", ""},
+		{"after October", "after October", After, "2025-11-01", "max", ""},
+		{"around Nov 27", "around Nov 27", Around, "2025-11-24", "2025-11-30", "2025-11-27"},
+		{"around Nov 27–29", "around Nov 27–29", Around, "2025-11-24", "2025-12-02", "2025-11-28"},
+		{"since Oct 1 until Nov 3", "since Oct 1 until Nov 3", During, "2025-10-01", "2025-11-03", ""},
+		{"I'll be late March 3", "March 3", On, "2025-03-03", "2025-03-03", ""},
+		{"on 2025-11-03", "on 2025-11-03", On, "2025-11-03", "2025-11-03", ""},
+		// In context.
+		{"- W @Peter: Currently in Marrakech (Nov 27–Dec 1, 2025) for Andy's birthday.", "Nov 27–Dec 1, 2025", During, "2025-11-27", "2025-12-01", ""},
+		{"what did Peter say about the trip yesterday?", "yesterday", On, "2025-11-26", "2025-11-26", ""},
+		{"I fixed it (see memory/2025-11-03.md).", "2025-11-03", On, "2025-11-03", "2025-11-03", ""},
+		{"NOV 3", "NOV 3", On, "2025-11-03", "2025-11-03", ""},
+	}
+	for _, tt := range tests {
+		got := Find(tt.text, now)
+		if len(got) != 1 {
+			t.Errorf("Find(%q) = %v, want one phrase %q", tt.text, got, tt.phrase)
+			continue
+		}
+		p := got[0]
+		want := Phrase{Start: strings.Index(tt.text, tt.phrase), Text: tt.phrase, Relation: tt.rel}
+		want.End = want.Start + len(tt.phrase)
+		want.Range.Start, want.Range.End = day(tt.start), day(tt.end)
+		if tt.anchor != "" {
+			want.Anchor = day(tt.anchor)
+		}
+		if p != want {
+			t.Errorf("Find(%q)\n got %v\nwant %v", tt.text, fmtPhrase(p), fmtPhrase(want))
+		}
+	}
+}
+
+func fmtPhrase(p Phrase) string {
+	s := fmt.Sprintf("[%d:%d] %q %s %s..%s", p.Start, p.End, p.Text, p.Relation,
+		p.Range.Start.Format("2006-01-02"), p.Range.End.Format("2006-01-02"))
+	if !p.Anchor.IsZero() {
+		s += " anchor " + p.Anchor.Format("2006-01-02")
+	}
+	return s
+}
+
+func TestFindNone(t *testing.T) {
+	for _, text := range []string{
+		"", "Mayday", "may I ask", "March on", "I may go", "we march on Berlin", "in Paris",
+		"Jan said hi", "over 2000 items", "the cat sat on the mat", "2025-13-01", "Feb 30",
+		"version 2.0", "at 10:30", "3 people", "abc2025-11-03", "2025-11-03x", "2025-11-3",
+		"wed the couple", "Sun is bright", "the last time", "in 3", "a week", "Oct", "Decimal",
+		"@@@", "next", "last", "between us and them", "from Peter",
+		"2025-11-00", "2025-02-30", "Nov 31", "32 Nov", "since", "around the corner",
+		"the day after", "last a day", "2 weekends ago", "10000000000 days ago",
+	} {
+		if got := Find(text, now); len(got) != 0 {
+			var s []string
+			for _, p := range got {
+				s = append(s, fmtPhrase(p))
+			}
+			t.Errorf("Find(%q) = %v, want none", text, s)
+		}
+	}
+}
+
+func TestFindSeveral(t *testing.T) {
+	text := "Met Peter on Nov 3 and again last week; trip from Oct 3 to Oct 9, back 2 weeks ago."
+	var got []string
+	for _, p := range Find(text, now) {
+		if text[p.Start:p.End] != p.Text {
+			t.Errorf("offsets [%d:%d] do not match %q", p.Start, p.End, p.Text)
+		}
+		got = append(got, p.Text)
+	}
+	want := []string{"on Nov 3", "last week", "from Oct 3 to Oct 9", "2 weeks ago"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Find = %q, want %q", got, want)
+	}
+}
+
+func TestFindNowTimeZone(t *testing.T) {
+	// "now" late on the 27th in UTC-8 is still the 27th there.
+	loc := time.FixedZone("PST", -8*3600)
+	got := Find("today", time.Date(2025, 11, 27, 23, 0, 0, 0, loc))
+	if len(got) != 1 || !got[0].Range.Start.Equal(day("2025-11-27")) {
+		t.Errorf("Find(today) in PST = %v", got)
+	}
+}
+
+func TestParseBound(t *testing.T) {
+	tests := []struct {
+		in   string
+		want time.Time
+	}{
+		{"30d", now.AddDate(0, 0, -30)},
+		{"2w", now.AddDate(0, 0, -14)},
+		{"6m", now.AddDate(0, -6, 0)},
+		{"1y", now.AddDate(-1, 0, 0)},
+		{"12h", now.Add(-12 * time.Hour)},
+		{" 0D ", now},
+		{"2025-11-03", day("2025-11-03")},
+		{"2025-11-03T14:30", time.Date(2025, 11, 3, 14, 30, 0, 0, time.UTC)},
+		{"2025-11-03 14:30", time.Date(2025, 11, 3, 14, 30, 0, 0, time.UTC)},
+		{"today", day("2025-11-27")},
+		{"Yesterday", day("2025-11-26")},
+	}
+	for _, tt := range tests {
+		got, err := ParseBound(tt.in, now)
+		if err != nil || !got.Equal(tt.want) {
+			t.Errorf("ParseBound(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"", "30", "d", "30x", "-3d", "3.5d", "2025-13-01", "2025-11-3", "last week", "9999999d"} {
+		_, err := ParseBound(bad, now)
+		if err == nil {
+			t.Errorf("ParseBound(%q): no error", bad)
+		} else if !strings.Contains(err.Error(), "30d") || !strings.Contains(err.Error(), "2025-11-03T14:30") {
+			t.Errorf("ParseBound(%q): error %q does not list the accepted forms", bad, err)
+		}
+	}
+}
+
+func TestParseNow(t *testing.T) {
+	for in, want := range map[string]time.Time{
+		"2025-11-27":       day("2025-11-27"),
+		"2025-11-27T09:15": time.Date(2025, 11, 27, 9, 15, 0, 0, time.UTC),
+	} {
+		got, err := ParseNow(in)
+		if err != nil || !got.Equal(want) {
+			t.Errorf("ParseNow(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "now", "27/11/2025", "2025-11-27T9:15", "30d"} {
+		if _, err := ParseNow(bad); err == nil || !strings.Contains(err.Error(), "YYYY-MM-DD") {
+			t.Errorf("ParseNow(%q): error %v", bad, err)
+		}
+	}
+}
+
+func FuzzFind(f *testing.F) {
+	for _, s := range []string{
+		"Nov 27–Dec 1, 2025", "between Oct 3 and Oct 9", "since last week", "2 weeks ago",
+		"in the last 10 days", "2025-11-03T14:30", "27–30 Nov 2025", "Thursday, Nov 27",
+		"mid-", "the", "from 2024 to", "a couple of", "9999-12-31", "after 9999-12-31",
+		"before 1000-01-01", "Feb 29 - Mar 1", "\xff\xfe Nov \u2013 3", "last 99999 years",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		last := 0
+		for _, p := range Find(s, now) {
+			if p.Start < last || p.End <= p.Start || p.End > len(s) || s[p.Start:p.End] != p.Text {
+				t.Fatalf("bad phrase %+v in %q", p, s)
+			}
+			if p.Range.Start.After(p.Range.End) {
+				t.Fatalf("empty range %v in %q", fmtPhrase(p), s)
+			}
+			if p.Relation < On || p.Relation > Around || (p.Relation == Around) == p.Anchor.IsZero() {
+				t.Fatalf("bad relation/anchor %v in %q", fmtPhrase(p), s)
+			}
+			last = p.End
+		}
+		_, _ = ParseBound(s, now)
+		_, _ = ParseNow(s)
+	})
+}
+
+var benchSentence = "- W @Peter: Currently in Marrakech (Nov 27–Dec 1, 2025) for Andy's birthday; " +
+	"we met last Tuesday and he said he'd be back around Dec 3, maybe a couple of weeks later than planned."
+
+func BenchmarkFind(b *testing.B) {
+	b.SetBytes(int64(len(benchSentence)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Find(benchSentence, now)
+	}
+}

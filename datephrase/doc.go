@@ -1,0 +1,78 @@
+// Package datephrase finds date and time phrases in English text and
+// resolves them to ranges of days against an injected "now". It never reads
+// the clock, so results are deterministic for a given now, and it uses the
+// standard library only.
+//
+// Find scans a text once (a hand-written tokenizer and a small recursive
+// grammar; no regular expressions) and returns the phrases it found, with
+// byte offsets, a memory.TimeRange of UTC-midnight days and a Relation.
+// ParseBound and ParseNow read command-line flag values (--since, --until,
+// --now).
+//
+// # Phrases
+//
+// Examples resolve against Thursday, 27 November 2025.
+//
+//	2025-11-03, 2025/11/03, 2025-11-03T14:30   that day
+//	2025-11                                     that month
+//	Nov 27, November 27, 27 Nov, Nov 27th,      a day; a year may follow ("Nov 27, 2025");
+//	  Nov. 27, the 27th of November,            a leading weekday is skipped
+//	  Thursday, November 27, 2025
+//	Nov 27–Dec 1, 2025; Nov 27 - Dec 1;         ranges: a dash (- – —), to, through, thru,
+//	  Oct 14–16, 2025; 27–30 Nov;               until or till joins two dates; a year on
+//	  2025-11-03 to 2025-11-05                  either end applies to both
+//	between Oct 3 and Oct 9, from Oct 3 to Oct 9, from yesterday to today
+//	October, in Oct, November 2025, Nov 2025    a month
+//	in 2024, the year 2024                      a year (a bare number needs in, since, …)
+//	early/mid/late November, mid-Nov, early 2024  days 1–10/11–20/21–end; Jan–Apr/May–Aug/Sep–Dec
+//	last/this/next November                     the latest November before this month, …
+//	today, tonight, yesterday, tomorrow, last night, this morning,
+//	  the day before yesterday, the day after tomorrow
+//	last/this/next week|month|year|weekend      calendar units; weeks run Monday–Sunday
+//	earlier today, earlier this week            as "today", "this week"
+//	Tuesday, on Tuesday                         the latest Tuesday not after today
+//	last Tuesday / next Tuesday / this Tuesday  the latest before today / first after / in this week
+//	3 days ago, five hours ago                  that day (Relation On)
+//	2 weeks ago, a month ago, a year ago,       Relation Around: Anchor is that day, Range is
+//	  a couple of weeks ago                     Anchor ± half a unit (3, 15, 182 days), not past today
+//	past 3 weeks, last 10 days, the past week,  rolling windows ending today (Start = today
+//	  in the last 10 days, over the last month  minus N units); "next 3 days" starts today
+//	recently, lately                            the last RecentDays (14) days
+//
+// A relation word may lead the phrase:
+//
+//	on, in, during, throughout, over, within    Range is the phrase's range (On or During)
+//	since X, from X                             X's start through today (Since)
+//	until X, till X                             MinDay through X's first day (Until)
+//	before X, prior to X                        MinDay through the day before X starts (Until)
+//	after X                                     the day after X ends through MaxDay (After)
+//	around X, circa X, approximately X          Around: Anchor is X's middle day, Range is X ± AroundDays
+//
+// # Resolution rules
+//
+// "Now" is reduced to its calendar day in its own location (memory.Day). A
+// month and day without a year ("Nov 27") resolve to the most recent such
+// day not after now, so in a daily log, whose "now" is the log's day, "Nov
+// 28" written on 2025-11-27 means 2024-11-28. A month without a year is the
+// most recent month that has begun ("December" in November 2025 is December
+// 2024). In a range, a year written on one end applies to the other, and
+// "Dec 28 – Jan 3, 2026" starts in 2025. Open ends are MinDay and MaxDay.
+//
+// # Ambiguity
+//
+// Matching works on whole words, so "Mayday" or "Decimal" never match. Words
+// that are also ordinary English ("may", "march") are months only next to a
+// day number or a year ("May 3", "3 May", "March 2024"). Abbreviated months
+// and weekdays ("Oct", "Sat", "Wed") stand alone only after a relation word
+// ("in Oct", "on Sat"); so do bare years ("in 2024"), except after "over"
+// and "within" ("over 2000 items"). Full month and weekday names match on
+// their own ("June", "Friday"): a caller that knows "June" is a person should
+// drop phrases that overlap a known name.
+//
+// # Not handled
+//
+// Numeric day/month forms (11/27/2025, 27.11.2025), times of day beyond an
+// ISO timestamp ("at 3pm"), ordinal weeks ("the first week of May"), "the
+// week of Nov 3", "end of last month", quarters, future offsets ("in 3
+// days"), and other languages.
+package datephrase

@@ -1,0 +1,50 @@
+// Package query turns recall query text and flags into a small typed query,
+// the first stage of recall (parse → plan → run channels → fuse → pack).
+//
+// Parse reads arbitrary user text and never fails on it: quotes, dashes,
+// colons, stars, parentheses and search operators such as AND, OR and NEAR
+// are words or nothing. It extracts:
+//
+//   - Terms: lower-cased words, deduplicated in order, without stop words
+//     (see IsStopWord), @mentions, time phrases and quoted phrases;
+//   - Phrases: "quoted phrases", each as its words;
+//   - Entities: explicit @mentions and known names and aliases, found by an
+//     EntityMatcher such as NameTable ("Pete" → Peter, "the castle" →
+//     The-Castle), plus --entity flags;
+//   - Window and Around: the days the query is about, from time phrases
+//     found by package datephrase ("since last week", "around Nov 27",
+//     "during Nov 2025", "yesterday") intersected with --since/--until;
+//   - Kinds: --kind filters, read by memory.ParseKind;
+//   - Intent: Search, About, Opinion, Decision, Current or Past, read from
+//     the original text (stop words included).
+//
+// Precedence where spans overlap: a quoted phrase keeps its words (a date
+// inside quotes is not a time window), and a known name beats a time phrase
+// (an entity called June is not the month). Known names written without @
+// stay in Terms, because raw passages name people without the @.
+//
+// # Stop words
+//
+// The list is small and English: articles, conjunctions and prepositions
+// (a, an, the, and, or, of, to, in, on, about, …), auxiliaries (is, was, do,
+// did, have, can, would, …), pronouns (i, me, my, we, you, he, she, it,
+// they, …), question words (what, which, who, when, where, why, how), verbs
+// of asking (tell, say, know, remember, recall, think, mention), a few
+// quantifiers (any, some, all, anything, everything) and contraction
+// fragments (s, t, don, didn, …). Negations are kept.
+//
+// # Intents
+//
+//	Decision  decide, decided, decision, agreed, agree on, chose, settled on, concluded
+//	Opinion   prefer, preference, favorite, opinion, think, feel about, likes, love,
+//	          hate, enjoy, believe, taste; "like" after do/does/did/would
+//	Current   now, currently, current, nowadays, these days, at the moment, still, latest
+//	Past      used to, previously, formerly, back then, at the time, in the past,
+//	          what was true; or was/were/had with a window that has begun
+//	About     tell me about, who is, who was, know about, everything about, describe,
+//	          or a query that is only entity names
+//	Search    anything else
+//
+// Decision and Opinion win over the rest; between them, whichever marker
+// comes first ("what does Peter think of the decision" is an opinion).
+package query

@@ -1,0 +1,153 @@
+package query
+
+import "strings"
+
+// Intent is what kind of answer a query asks for; recall uses it to weigh
+// its channels.
+type Intent uint8
+
+// The intents.
+const (
+	Search   Intent = iota // anything else: a plain search
+	About                  // "tell me about X", "who is X", or just a name
+	Opinion                // "what does X prefer / think / like"
+	Decision               // "what did we decide about X"
+	Current                // "what is X now", "where is X currently"
+	Past                   // "what was true during …", "where did X use to live"
+)
+
+var intentNames = [...]string{"search", "about", "opinion", "decision", "current", "past"}
+
+// String is the intent's lower-case name.
+func (i Intent) String() string {
+	if int(i) < len(intentNames) {
+		return intentNames[i]
+	}
+	return "search"
+}
+
+// Markers of each intent, as lower-cased word sequences. A trailing '*'
+// matches any word with that prefix.
+var (
+	decisionMarkers = [][]string{
+		{"decid*"}, {"decision*"}, {"agreed"}, {"agree", "on"}, {"chose"}, {"chosen"},
+		{"settled", "on"}, {"concluded"}, {"conclusion*"}, {"resolved"},
+	}
+	opinionMarkers = [][]string{
+		{"prefer*"}, {"favorite*"}, {"favourite*"}, {"opinion*"}, {"think"}, {"thinks"},
+		{"thought", "about"}, {"thought", "of"}, {"feel", "about"}, {"feels", "about"},
+		{"felt", "about"}, {"likes"}, {"liked"}, {"dislike*"}, {"love"}, {"loves"},
+		{"loved"}, {"hate"}, {"hates"}, {"hated"}, {"enjoy*"}, {"believe*"}, {"belief*"},
+		{"view", "on"}, {"views", "on"}, {"stance"}, {"taste*"}, {"rather"},
+	}
+	currentMarkers = [][]string{
+		{"now"}, {"currently"}, {"current"}, {"nowadays"}, {"presently"}, {"these", "days"},
+		{"at", "the", "moment"}, {"at", "present"}, {"still"}, {"anymore"}, {"latest"},
+	}
+	pastMarkers = [][]string{
+		{"used", "to"}, {"use", "to"}, {"previously"}, {"formerly"}, {"former"},
+		{"back", "then"}, {"at", "the", "time"}, {"in", "the", "past"}, {"originally"},
+		{"what", "was", "true"}, {"what", "were"},
+	}
+	aboutMarkers = [][]string{
+		{"tell", "me", "about"}, {"tell", "me", "more", "about"}, {"who", "is"}, {"who", "s"},
+		{"who", "was"}, {"who", "are"}, {"who", "were"}, {"know", "about"},
+		{"everything", "about"}, {"anything", "about"}, {"info", "on"}, {"info", "about"},
+		{"information", "on"}, {"information", "about"}, {"background", "on"},
+		{"describe"}, {"summary", "of"}, {"summarize"}, {"summarise"}, {"profile", "of"},
+	}
+	// "like" is an opinion only after do/does/did/would ("does Peter like
+	// …"), not in "what is Marrakech like".
+	likeAux = map[string]bool{"do": true, "does": true, "did": true, "would": true, "d": true}
+	// pastVerbs with a time window make a question about the past.
+	pastVerbs = map[string]bool{"was": true, "were": true, "had": true}
+)
+
+// intentInput is what detectIntent looks at.
+type intentInput struct {
+	words      []string // every word of the text, lower-cased, in order
+	hasWindow  bool     // a time phrase or flag gave a window
+	pastWindow bool     // … that does not start after today
+	onlyNames  bool     // the text names entities and has no other content words
+}
+
+// detectIntent reads the intent from the original words. Decision and
+// Opinion come first, whichever is named earlier ("what does Peter think
+// of the decision" is an opinion); then Current, Past, About, Search.
+func detectIntent(in intentInput) Intent {
+	dec := firstMarker(in.words, decisionMarkers)
+	op := firstMarker(in.words, opinionMarkers)
+	if i := likeOpinion(in.words); i >= 0 && (op < 0 || i < op) {
+		op = i
+	}
+	switch {
+	case dec >= 0 && (op < 0 || dec <= op):
+		return Decision
+	case op >= 0:
+		return Opinion
+	case firstMarker(in.words, currentMarkers) >= 0:
+		return Current
+	case firstMarker(in.words, pastMarkers) >= 0:
+		return Past
+	case in.pastWindow && hasAny(in.words, pastVerbs):
+		return Past
+	case firstMarker(in.words, aboutMarkers) >= 0:
+		return About
+	case in.onlyNames && !in.hasWindow:
+		return About
+	}
+	return Search
+}
+
+// firstMarker returns the index of the first word where any marker starts, or -1.
+func firstMarker(ws []string, markers [][]string) int {
+	for i := range ws {
+		for _, m := range markers {
+			if matchAt(ws, i, m) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func matchAt(ws []string, i int, m []string) bool {
+	if i+len(m) > len(ws) {
+		return false
+	}
+	for k, p := range m {
+		w := ws[i+k]
+		if pre, ok := strings.CutSuffix(p, "*"); ok {
+			if !strings.HasPrefix(w, pre) {
+				return false
+			}
+		} else if w != p {
+			return false
+		}
+	}
+	return true
+}
+
+// likeOpinion finds "like" after an auxiliary of a question: "does Peter
+// like", "what would she like". It returns the index of "like" or -1.
+func likeOpinion(ws []string) int {
+	aux := false
+	for i, w := range ws {
+		if likeAux[w] {
+			aux = true
+		}
+		if w == "like" && aux {
+			return i
+		}
+	}
+	return -1
+}
+
+func hasAny(ws []string, set map[string]bool) bool {
+	for _, w := range ws {
+		if set[w] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,188 @@
+package query
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"memoria/memory"
+)
+
+// EntityMatch is a known entity named in a text: text[Start:End] names the
+// entity whose slug is Slug.
+type EntityMatch struct {
+	Start, End int
+	Slug       string
+}
+
+// EntityMatcher finds the names of known entities in a text. NameTable is
+// the usual implementation; the index may provide another.
+type EntityMatcher interface {
+	// MatchEntities returns non-overlapping matches in text order.
+	MatchEntities(text string) []EntityMatch
+}
+
+// NameTable maps entity names and aliases to slugs and finds them in text:
+// case-insensitively, on whole words, the longest name first. A name is
+// compared as its sequence of words, so "The-Castle", "the castle" and
+// "THE CASTLE" are one name. A name that is a single stop word ("Will")
+// matches only where the text capitalises it.
+type NameTable struct {
+	names    map[string]nameEntry // words of a name, lower-cased, joined by ' '
+	maxWords int
+}
+
+type nameEntry struct {
+	slug    string
+	primary bool // the slug's own name, which beats another entity's alias
+	stop    bool // a single stop word: needs a capital letter in the text
+}
+
+// NewNameTable builds a table from slugs to their aliases. Each slug's own
+// display name (memory.EntityName) is included. Slugs that fail
+// memory.ValidateSlug are skipped. When two entities claim a name, an
+// entity's own name beats an alias, and otherwise the slug that sorts first
+// wins.
+func NewNameTable(entities map[string][]string) *NameTable {
+	t := &NameTable{}
+	for _, slug := range slices.Sorted(maps.Keys(entities)) {
+		_ = t.Add(slug, entities[slug]...)
+	}
+	return t
+}
+
+// NewNameTableFromPages builds a table from entity pages (slug, name and
+// aliases), as the Markdown parser produces them.
+func NewNameTableFromPages(pages []memory.EntityPage) *NameTable {
+	m := make(map[string][]string, len(pages))
+	for _, p := range pages {
+		names := m[p.Slug]
+		if p.Name != "" {
+			names = append(names, p.Name)
+		}
+		m[p.Slug] = append(names, p.Aliases...)
+	}
+	return NewNameTable(m)
+}
+
+// Add adds an entity's slug, with its display name, and further names. It
+// fails only for a slug that memory.ValidateSlug rejects.
+func (t *NameTable) Add(slug string, names ...string) error {
+	if err := memory.ValidateSlug(slug); err != nil {
+		return err
+	}
+	if t.names == nil {
+		t.names = make(map[string]nameEntry)
+	}
+	t.add(slug, memory.EntityName(slug), true)
+	for _, n := range names {
+		t.add(slug, n, false)
+	}
+	return nil
+}
+
+func (t *NameTable) add(slug, name string, primary bool) {
+	ws := words(name)
+	if len(ws) == 0 {
+		return
+	}
+	key := joinLower(ws)
+	if old, ok := t.names[key]; ok && (old.primary || !primary) {
+		return
+	}
+	t.names[key] = nameEntry{slug: slug, primary: primary, stop: len(ws) == 1 && IsStopWord(key)}
+	t.maxWords = max(t.maxWords, len(ws))
+}
+
+// Lookup returns the slug that a name, alias or slug (in any case, with
+// spaces or dashes) belongs to.
+func (t *NameTable) Lookup(name string) (string, bool) {
+	if t == nil {
+		return "", false
+	}
+	ws := words(name)
+	if len(ws) == 0 {
+		return "", false
+	}
+	e, ok := t.names[joinLower(ws)]
+	return e.slug, ok
+}
+
+// Len is the number of names in the table.
+func (t *NameTable) Len() int {
+	if t == nil {
+		return 0
+	}
+	return len(t.names)
+}
+
+// MatchEntities finds known names in text, whole words only, longest first.
+func (t *NameTable) MatchEntities(text string) []EntityMatch {
+	if t == nil || len(t.names) == 0 {
+		return nil
+	}
+	ws := words(text)
+	var out []EntityMatch
+	var key strings.Builder
+	for i := 0; i < len(ws); {
+		matched := 0
+		for n := min(t.maxWords, len(ws)-i); n >= 1; n-- {
+			if !adjacent(text, ws[i:i+n]) {
+				continue
+			}
+			key.Reset()
+			for k, w := range ws[i : i+n] {
+				if k > 0 {
+					key.WriteByte(' ')
+				}
+				key.WriteString(strings.ToLower(w.text))
+			}
+			e, ok := t.names[key.String()]
+			if !ok || (e.stop && !capitalised(ws[i].text)) {
+				continue
+			}
+			out = append(out, EntityMatch{Start: ws[i].start, End: ws[i+n-1].end, Slug: e.slug})
+			matched = n
+			break
+		}
+		i += max(matched, 1)
+	}
+	return out
+}
+
+// adjacent reports whether consecutive words are separated only by white
+// space and at most one joining character (- _ . ' ’ & / +), so that a name
+// does not run across a comma or a sentence break ("Peter, Andy").
+func adjacent(text string, ws []word) bool {
+	for k := 1; k < len(ws); k++ {
+		punct := 0
+		for _, r := range text[ws[k-1].end:ws[k].start] {
+			switch {
+			case unicode.IsSpace(r):
+			case strings.ContainsRune("-_.'’&/+", r):
+				punct++
+			default:
+				return false
+			}
+		}
+		if punct > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+func capitalised(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}
+
+func joinLower(ws []word) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = strings.ToLower(w.text)
+	}
+	return strings.Join(parts, " ")
+}

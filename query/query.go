@@ -1,0 +1,527 @@
+package query
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"memoria/datephrase"
+	"memoria/memory"
+)
+
+// Query is a recall request in typed form.
+type Query struct {
+	Text string // the query text as given
+
+	// Terms are the lexical terms: lower-cased words of the text in order,
+	// deduplicated, without stop words, @mentions, time phrases and quoted
+	// phrases. Names of known entities written without @ stay in Terms
+	// (raw passages mention "Peter" without the @). Terms are plain words,
+	// never search syntax: quote them before building an FTS5 MATCH.
+	Terms []string
+	// Words are the lexical words with stop words kept: every word of the
+	// text outside @mentions, time phrases and quoted phrases, lower-cased,
+	// deduplicated, in order. Ranking with bm25 over Words lets IDF weigh
+	// the common words instead of a fixed list dropping them; pronouns such
+	// as "I" and "my" then help find a person's own statements (measured
+	// in docs/recall.md).
+	Words []string
+	// Phrases are the "quoted phrases" of the text, each as its lower-cased
+	// words; stop words are kept. Empty quotes are dropped.
+	Phrases [][]string
+	// Entities are slugs: those given in Options.Entities, then explicit
+	// @mentions and known names (via Options.Names) in text order,
+	// deduplicated by memory.EntityKey. A mention of a known alias is
+	// reported under the entity's slug.
+	Entities []string
+	// Window is the range of days the query is about, from its time
+	// phrases and the --since/--until flags; nil if neither gave one. Open
+	// ends are datephrase.MinDay and datephrase.MaxDay.
+	Window *memory.TimeRange
+	// Around is the day the query points near ("around Nov 27", "2 weeks
+	// ago"): recall ranks by proximity to it. Window is then the window
+	// around it.
+	Around *time.Time
+	Kinds  []memory.Kind // kind filters from Options.Kinds; empty means all
+	Intent Intent
+	Now    time.Time
+
+	// TimePhrases are the time phrases that shaped Window, for --explain.
+	TimePhrases []datephrase.Phrase
+	// Notes explain choices made along the way, for --explain: a time
+	// phrase that was ignored, for example.
+	Notes []string
+}
+
+// Options are the flags and context of a query.
+type Options struct {
+	Now      time.Time     // required: resolves relative phrases; no clock is read
+	Since    string        // --since, in a form datephrase.ParseBound reads ("30d", "2025-11-03")
+	Until    string        // --until, likewise; the day it names is included
+	Kinds    []string      // --kind values, each a kind or a comma-separated list (memory.ParseKind)
+	Entities []string      // --entity values: slugs, with or without a leading @
+	Names    EntityMatcher // known entity names and aliases; nil finds only @mentions
+}
+
+// Parse turns query text and flags into a Query. Any text is accepted:
+// quotes, dashes, colons, stars, parentheses and words like AND, OR, NEAR
+// are words or nothing, never an error. Errors come only from Options:
+// a zero Now, a bad --since/--until, a --since after --until, an unknown
+// kind, or an unsafe entity slug.
+func Parse(text string, opts Options) (*Query, error) {
+	if opts.Now.IsZero() {
+		return nil, errors.New("query: Options.Now is required")
+	}
+	q := &Query{Text: text, Now: opts.Now}
+	if err := q.parseKinds(opts.Kinds); err != nil {
+		return nil, err
+	}
+	flagWindow, err := parseFlags(opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range opts.Entities {
+		slug := strings.TrimPrefix(strings.TrimSpace(e), "@")
+		if err := memory.ValidateSlug(slug); err != nil {
+			return nil, fmt.Errorf("--entity: %w", err)
+		}
+		q.addEntity(canonical(slug, opts.Names))
+	}
+
+	var skip spans // bytes that are not terms
+	quotes := findQuotes(text)
+	for _, s := range quotes {
+		skip = append(skip, s)
+		if ws := words(text[s.start+s.open : s.end-s.close]); len(ws) > 0 {
+			q.Phrases = append(q.Phrases, lowerWords(ws))
+		}
+	}
+
+	// Entities: @mentions, then known names outside them.
+	mentions := findMentions(text)
+	var named spans // mentions and kept names
+	var ents []EntityMatch
+	for _, m := range mentions {
+		skip = append(skip, span{start: m.Start, end: m.End})
+		named = append(named, span{start: m.Start, end: m.End})
+		ents = append(ents, EntityMatch{m.Start, m.End, canonical(m.Slug, opts.Names)})
+	}
+	var implicit []EntityMatch
+	if opts.Names != nil {
+		for _, m := range opts.Names.MatchEntities(text) {
+			if m.Start < 0 || m.End > len(text) || m.Start >= m.End || named.overlaps(span{start: m.Start, end: m.End}) ||
+				memory.ValidateSlug(m.Slug) != nil {
+				continue
+			}
+			implicit = append(implicit, m)
+		}
+	}
+
+	// Time phrases, outside quotes and mentions. Where a phrase and a known
+	// name overlap, the name wins ("June" the person), unless the phrase
+	// has digits ("June 2024"), which no name explains.
+	var phrases []datephrase.Phrase
+	for _, p := range datephrase.Find(text, opts.Now) {
+		s := span{start: p.Start, end: p.End}
+		if quotes.overlaps(s) || named.overlaps(s) {
+			continue
+		}
+		if !strings.ContainsAny(p.Text, "0123456789") && overlapsMatch(implicit, s) {
+			continue
+		}
+		skip = append(skip, s)
+		phrases = append(phrases, p)
+	}
+	for _, m := range implicit {
+		s := span{start: m.Start, end: m.End}
+		if !skip.overlaps(s) || quotes.overlaps(s) {
+			named = append(named, s)
+			ents = append(ents, m)
+		}
+	}
+	sortMatches(ents)
+	for _, m := range ents {
+		q.addEntity(m.Slug)
+	}
+	q.setWindow(phrases, flagWindow)
+
+	// Terms and the words intent detection reads.
+	all := words(text)
+	lower := make([]string, len(all))
+	content := 0
+	for i, w := range all {
+		lower[i] = strings.ToLower(w.text)
+		if skip.overlaps(span{start: w.start, end: w.end}) {
+			continue
+		}
+		q.addWord(lower[i])
+		if stopWords[lower[i]] {
+			continue
+		}
+		if !named.overlaps(span{start: w.start, end: w.end}) {
+			content++
+		}
+		q.addTerm(lower[i])
+	}
+	in := intentInput{words: lower, hasWindow: q.Window != nil, onlyNames: len(q.Entities) > 0 && content == 0 && len(q.Phrases) == 0}
+	if q.Window != nil {
+		in.pastWindow = !q.Window.Start.After(memory.Day(opts.Now))
+	}
+	q.Intent = detectIntent(in)
+	return q, nil
+}
+
+func (q *Query) parseKinds(values []string) error {
+	for _, v := range values {
+		for _, s := range strings.Split(v, ",") {
+			if strings.TrimSpace(s) == "" {
+				continue
+			}
+			k, err := memory.ParseKind(s)
+			if err != nil {
+				return fmt.Errorf("--kind: %w", err)
+			}
+			if !containsKind(q.Kinds, k) {
+				q.Kinds = append(q.Kinds, k)
+			}
+		}
+	}
+	return nil
+}
+
+func containsKind(ks []memory.Kind, k memory.Kind) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// parseFlags reads --since and --until into a window of days (both
+// included), or nil.
+func parseFlags(opts Options) (*memory.TimeRange, error) {
+	if strings.TrimSpace(opts.Since) == "" && strings.TrimSpace(opts.Until) == "" {
+		return nil, nil
+	}
+	w := memory.TimeRange{Start: datephrase.MinDay, End: datephrase.MaxDay}
+	if strings.TrimSpace(opts.Since) != "" {
+		t, err := datephrase.ParseBound(opts.Since, opts.Now)
+		if err != nil {
+			return nil, fmt.Errorf("--since: %w", err)
+		}
+		w.Start = memory.Day(t)
+	}
+	if strings.TrimSpace(opts.Until) != "" {
+		t, err := datephrase.ParseBound(opts.Until, opts.Now)
+		if err != nil {
+			return nil, fmt.Errorf("--until: %w", err)
+		}
+		w.End = memory.Day(t)
+	}
+	if w.Start.After(w.End) {
+		return nil, fmt.Errorf("--since %s is after --until %s", opts.Since, opts.Until)
+	}
+	return &w, nil
+}
+
+// setWindow combines the time phrases, left to right, and the flags. Two
+// phrases that select days (on, during, around) make their union ("in
+// October or November"); a bound (since, until, after) narrows what is
+// there ("last year before June"). A phrase that would leave no days is
+// ignored with a note; so is a text window outside the flags, which win.
+func (q *Query) setWindow(phrases []datephrase.Phrase, flags *memory.TimeRange) {
+	var w *memory.TimeRange
+	var around *time.Time
+	var used []datephrase.Phrase
+	for _, p := range phrases {
+		r := p.Range
+		switch {
+		case w == nil:
+			w = &r
+		case isPoint(used[len(used)-1]) && isPoint(p):
+			u := memory.TimeRange{Start: minTime(w.Start, r.Start), End: maxTime(w.End, r.End)}
+			w = &u
+		default:
+			x, ok := intersect(*w, r)
+			if !ok {
+				q.Notes = append(q.Notes, fmt.Sprintf("ignored time phrase %q: no days in common with %q", p.Text, used[len(used)-1].Text))
+				continue
+			}
+			w = &x
+		}
+		used = append(used, p)
+		if p.Relation == datephrase.Around && around == nil {
+			a := p.Anchor
+			around = &a
+		}
+	}
+	if flags != nil {
+		if w == nil {
+			w = flags
+		} else if x, ok := intersect(*w, *flags); ok {
+			w = &x
+		} else {
+			q.Notes = append(q.Notes, "ignored the time phrases: no days in common with --since/--until")
+			w, around, used = flags, nil, nil
+		}
+	}
+	q.Window, q.Around, q.TimePhrases = w, around, used
+}
+
+func isPoint(p datephrase.Phrase) bool {
+	return p.Relation == datephrase.On || p.Relation == datephrase.During || p.Relation == datephrase.Around
+}
+
+func intersect(a, b memory.TimeRange) (memory.TimeRange, bool) {
+	r := memory.TimeRange{Start: maxTime(a.Start, b.Start), End: minTime(a.End, b.End)}
+	return r, !r.Start.After(r.End)
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func (q *Query) addEntity(slug string) {
+	key := memory.EntityKey(slug)
+	for _, e := range q.Entities {
+		if memory.EntityKey(e) == key {
+			return
+		}
+	}
+	q.Entities = append(q.Entities, slug)
+}
+
+func (q *Query) addWord(w string) {
+	if !slices.Contains(q.Words, w) {
+		q.Words = append(q.Words, w)
+	}
+}
+
+func (q *Query) addTerm(t string) {
+	for _, x := range q.Terms {
+		if x == t {
+			return
+		}
+	}
+	q.Terms = append(q.Terms, t)
+}
+
+// canonical is the slug a known-names table gives for slug's name, or slug
+// itself: "@pete" becomes "Peter" when Pete is Peter's alias.
+func canonical(slug string, names EntityMatcher) string {
+	if names == nil {
+		return slug
+	}
+	if t, ok := names.(*NameTable); ok {
+		if s, ok := t.Lookup(slug); ok {
+			return s
+		}
+		return slug
+	}
+	name := memory.EntityName(slug)
+	for _, m := range names.MatchEntities(name) {
+		if m.Start == 0 && m.End == len(name) && memory.ValidateSlug(m.Slug) == nil {
+			return m.Slug
+		}
+	}
+	return slug
+}
+
+// findMentions finds @mentions: an '@' not preceded by a letter or digit
+// (so e-mail addresses are not mentions), followed by a safe slug. Trailing
+// '.', '-' and '_' are punctuation, not part of the slug ("ask @Peter.").
+func findMentions(text string) []EntityMatch {
+	var out []EntityMatch
+	for i := 0; i < len(text); i++ {
+		if text[i] != '@' {
+			continue
+		}
+		if i > 0 {
+			r, _ := utf8.DecodeLastRuneInString(text[:i])
+			if isWordRune(r) {
+				continue
+			}
+		}
+		j := i + 1
+		for j < len(text) {
+			r, size := utf8.DecodeRuneInString(text[j:])
+			if !memory.IsSlugRune(r) {
+				break
+			}
+			j += size
+		}
+		slug := strings.TrimRight(text[i+1:j], ".-_")
+		if memory.ValidateSlug(slug) != nil {
+			continue
+		}
+		out = append(out, EntityMatch{Start: i, End: i + 1 + len(slug), Slug: slug})
+		i += len(slug)
+	}
+	return out
+}
+
+// span is a byte range of the text; for quotes, open and close are the
+// byte lengths of the quote marks at either end.
+type span struct {
+	start, end  int
+	open, close int
+}
+
+type spans []span
+
+func (ss spans) overlaps(s span) bool {
+	for _, x := range ss {
+		if x.start < s.end && s.start < x.end {
+			return true
+		}
+	}
+	return false
+}
+
+// findQuotes finds "quoted" and “curly quoted” stretches. An unmatched
+// quote mark is ignored.
+func findQuotes(text string) spans {
+	var out spans
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		var closer rune
+		switch r {
+		case '"':
+			closer = '"'
+		case '“':
+			closer = '”'
+		case '„':
+			closer = '“'
+		default:
+			i += size
+			continue
+		}
+		rest := text[i+size:]
+		k := strings.IndexRune(rest, closer)
+		if closer == '”' && k < 0 {
+			k = strings.IndexByte(rest, '"')
+			if k >= 0 {
+				closer = '"'
+			}
+		}
+		if k < 0 {
+			i += size
+			continue
+		}
+		end := i + size + k + utf8.RuneLen(closer)
+		out = append(out, span{start: i, end: end, open: size, close: utf8.RuneLen(closer)})
+		i = end
+	}
+	return out
+}
+
+func overlapsMatch(ms []EntityMatch, s span) bool {
+	for _, m := range ms {
+		if m.Start < s.end && s.start < m.End {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerWords(ws []word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = strings.ToLower(w.text)
+	}
+	return out
+}
+
+func sortMatches(ms []EntityMatch) {
+	// Insertion sort: few matches, and stable.
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && ms[j].Start < ms[j-1].Start; j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
+}
+
+// String renders the query in one line for --explain and debugging, e.g.
+//
+//	intent:opinion entities:[Peter] terms:[replies] window:2025-11-17..2025-11-27 now:2025-11-27T15:04
+func (q *Query) String() string {
+	var b strings.Builder
+	b.WriteString("intent:")
+	b.WriteString(q.Intent.String())
+	list := func(name string, xs []string) {
+		if len(xs) > 0 {
+			fmt.Fprintf(&b, " %s:[%s]", name, strings.Join(xs, " "))
+		}
+	}
+	list("entities", q.Entities)
+	list("terms", quoteOdd(q.Terms))
+	if len(q.Phrases) > 0 {
+		ps := make([]string, len(q.Phrases))
+		for i, p := range q.Phrases {
+			ps[i] = strconv.Quote(strings.Join(p, " "))
+		}
+		list("phrases", ps)
+	}
+	if q.Window != nil {
+		b.WriteString(" window:")
+		if !q.Window.Start.Equal(datephrase.MinDay) {
+			b.WriteString(q.Window.Start.Format(time.DateOnly))
+		}
+		b.WriteString("..")
+		if !q.Window.End.Equal(datephrase.MaxDay) {
+			b.WriteString(q.Window.End.Format(time.DateOnly))
+		}
+	}
+	if q.Around != nil {
+		b.WriteString(" around:" + q.Around.Format(time.DateOnly))
+	}
+	if len(q.Kinds) > 0 {
+		ks := make([]string, len(q.Kinds))
+		for i, k := range q.Kinds {
+			ks[i] = string(k)
+		}
+		list("kinds", ks)
+	}
+	if len(q.TimePhrases) > 0 {
+		ps := make([]string, len(q.TimePhrases))
+		for i, p := range q.TimePhrases {
+			ps[i] = strconv.Quote(p.Text)
+		}
+		list("time", ps)
+	}
+	if !q.Now.IsZero() {
+		b.WriteString(" now:" + q.Now.Format("2006-01-02T15:04"))
+	}
+	for _, n := range q.Notes {
+		b.WriteString(" note:" + strconv.Quote(n))
+	}
+	return b.String()
+}
+
+// quoteOdd quotes terms that would not read as one token in String (none
+// should, since terms are alphanumeric runs, but String must be honest).
+func quoteOdd(ts []string) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		if t == "" || strings.ContainsAny(t, " []\"") {
+			t = strconv.Quote(t)
+		}
+		out[i] = t
+	}
+	return out
+}

@@ -117,7 +117,10 @@ func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([
 	if err != nil {
 		return nil, err
 	}
-	plan := recall.Plan{Terms: q.Words, K: o.K, Budget: o.Budget, Explain: o.Explain, Window: q.Window}
+	plan := recall.Plan{Terms: q.Words, K: o.K, Budget: o.Budget, Explain: o.Explain}
+	if q.Window != nil && !allVague(q.TimePhrases) {
+		plan.Window = q.Window
+	}
 	plan.Filter.Kinds = q.Kinds
 	// --since and --until are hard limits; a time the text speaks of only
 	// ranks what falls in it higher.
@@ -154,4 +157,15 @@ type Lines = workspace.Lines
 // straight from the Markdown. A citation without lines reads the whole file.
 func (w *Workspace) Get(ref string) (Lines, error) {
 	return workspace.ReadLines(w.dir, ref)
+}
+
+// allVague reports whether every time phrase is vague ("recently"): such a
+// query asks for recency, not for a window of days.
+func allVague(ps []datephrase.Phrase) bool {
+	for _, p := range ps {
+		if !p.Vague() {
+			return false
+		}
+	}
+	return true
 }

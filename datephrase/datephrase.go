@@ -1,6 +1,7 @@
 package datephrase
 
 import (
+	"strings"
 	"time"
 
 	"memoria/memory"
@@ -847,4 +848,15 @@ func validDay(a parts) bool {
 // daysIn is the number of days in month m of year y.
 func daysIn(y, m int) int {
 	return time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// Vague reports whether the phrase names no definite time, only a sense of
+// recency ("recently", "lately"): its Range is a convention (RecentDays),
+// so callers should not let it exclude or strongly favour anything.
+func (p Phrase) Vague() bool {
+	switch strings.ToLower(strings.TrimSpace(p.Text)) {
+	case "recently", "lately", "most recently", "more recently":
+		return true
+	}
+	return false
 }

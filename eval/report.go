@@ -207,7 +207,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 // WriteComparison writes two reports side by side: per category and
-// overall, each metric of a, of b, and the delta b−a. Categories present in
+// overall, each metric of a, of b, and the delta a−b (positive: a is higher). Categories present in
 // only one report show zeros for the other; n shows "na/nb" if they differ.
 func WriteComparison(w io.Writer, a, b *Report) error {
 	byCat := func(r *Report) map[string]Aggregate {
@@ -250,7 +250,7 @@ func WriteComparison(w io.Writer, a, b *Report) error {
 	}
 	const col = 7
 	var out strings.Builder
-	fmt.Fprintf(&out, "A = %s, B = %s, Δ = B − A\n", nameA, nameB)
+	fmt.Fprintf(&out, "A = %s, B = %s, Δ = A − B\n", nameA, nameB)
 	var head strings.Builder
 	fmt.Fprintf(&head, "%-*s %7s", width, "", "")
 	for _, m := range metrics {
@@ -271,7 +271,7 @@ func WriteComparison(w io.Writer, a, b *Report) error {
 		fmt.Fprintf(&out, "%-*s %7s", width, c, n)
 		for _, m := range metrics {
 			va, vb := m.get(x), m.get(y)
-			fmt.Fprintf(&out, " | %*s %*s %*s", col, fmt.Sprintf(m.format, va), col, fmt.Sprintf(m.format, vb), col, fmt.Sprintf("%+"+m.format[1:], vb-va))
+			fmt.Fprintf(&out, " | %*s %*s %*s", col, fmt.Sprintf(m.format, va), col, fmt.Sprintf(m.format, vb), col, fmt.Sprintf("%+"+m.format[1:], va-vb))
 		}
 		out.WriteString("\n")
 	}

@@ -93,11 +93,11 @@ func TestComparison(t *testing.T) {
 	}
 	// y: R@5 0.5 → 1.0; MRR (0.25+0)/2 → (0.25+1)/2.
 	y := strings.Fields(lines[4])
-	wantY := []string{"y", "2", "|", "0.500", "1.000", "+0.500", "|", "0.500", "1.000", "+0.500", "|", "0.125", "0.625", "+0.500"}
+	wantY := []string{"y", "2", "|", "0.500", "1.000", "-0.500", "|", "0.500", "1.000", "-0.500", "|", "0.125", "0.625", "-0.500"}
 	if !reflect.DeepEqual(y[:len(wantY)], wantY) {
 		t.Errorf("row y = %v, want prefix %v", y, wantY)
 	}
-	if !strings.HasPrefix(lines[5], "overall") || !strings.HasSuffix(lines[5], "6.5     4.2    -2.2") {
+	if !strings.HasPrefix(lines[5], "overall") || !strings.HasSuffix(lines[5], "6.5     4.2    +2.2") {
 		t.Errorf("overall row = %q, want Lines@10 6.5 → 4.2 (e cites 1 line instead of 10)", lines[5])
 	}
 }

@@ -133,7 +133,11 @@ func Parse(text string, opts Options) (*Query, error) {
 		if !strings.ContainsAny(p.Text, "0123456789") && overlapsMatch(implicit, s) {
 			continue
 		}
-		skip = append(skip, s)
+		if !p.Vague() {
+			// Vague phrases ("lately") keep their words: they are how
+			// people say it in the notes too ("on Spotify lately").
+			skip = append(skip, s)
+		}
 		phrases = append(phrases, p)
 	}
 	for _, m := range implicit {

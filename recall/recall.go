@@ -171,6 +171,10 @@ func pack(ctx context.Context, ix Index, ranked []scored, k, lines, budget int, 
 	var out []Result
 	seenFacts := map[string]bool{}
 	var cited []memory.Source
+	byRow := make(map[int64]float64, len(ranked))
+	for _, s := range ranked {
+		byRow[s.c.item.RowID] = s.score
+	}
 	spent := 0
 	top := 0.0
 	if len(ranked) > 0 {
@@ -192,7 +196,7 @@ func pack(ctx context.Context, ix Index, ranked []scored, k, lines, budget int, 
 		}
 		if it.Kind == memory.KindPassage && it.Source.Lines() < lines {
 			var err error
-			if it, err = widen(ctx, ix, it, lines); err != nil {
+			if it, err = widen(ctx, ix, it, lines, byRow); err != nil {
 				return nil, err
 			}
 		}
@@ -214,22 +218,36 @@ func pack(ctx context.Context, ix Index, ranked []scored, k, lines, budget int, 
 	return out, nil
 }
 
-// widen grows a passage with the passages right before and after it, while
-// it stays within max lines; the content stays exactly the cited lines.
-func widen(ctx context.Context, ix Index, it sqlite.Item, max int) (sqlite.Item, error) {
-	prev, next, err := ix.Adjacent(ctx, it)
-	if err != nil {
-		return it, fmt.Errorf("recall: context: %w", err)
-	}
-	if prev != nil && it.Source.Lines()+prev.Source.Lines() <= max {
-		it.Source.Start = prev.Source.Start
-		it.Content = prev.Content + "\n" + it.Content
-		it.Entities = mergeEntities(prev.Entities, it.Entities)
-	}
-	if next != nil && it.Source.Lines()+next.Source.Lines() <= max {
-		it.Source.End = next.Source.End
-		it.Content = it.Content + "\n" + next.Content
-		it.Entities = mergeEntities(it.Entities, next.Entities)
+// widen grows a passage, one neighbour at a time, with the passage right
+// before or after it while it stays within max lines; the content stays
+// exactly the cited lines. It grows towards the neighbour that itself
+// ranked higher for the query (score holds the fused scores by row), so
+// the context it adds is the part most likely to matter; between equals,
+// it grows backwards first (the question before an answer).
+func widen(ctx context.Context, ix Index, it sqlite.Item, max int, score map[int64]float64) (sqlite.Item, error) {
+	for it.Source.Lines() < max {
+		prev, next, err := ix.Adjacent(ctx, it)
+		if err != nil {
+			return it, fmt.Errorf("recall: context: %w", err)
+		}
+		if prev != nil && it.Source.Lines()+prev.Source.Lines() > max {
+			prev = nil
+		}
+		if next != nil && it.Source.Lines()+next.Source.Lines() > max {
+			next = nil
+		}
+		switch {
+		case prev != nil && (next == nil || score[prev.RowID] >= score[next.RowID]):
+			it.Source.Start = prev.Source.Start
+			it.Content = prev.Content + "\n" + it.Content
+			it.Entities = mergeEntities(prev.Entities, it.Entities)
+		case next != nil:
+			it.Source.End = next.Source.End
+			it.Content = it.Content + "\n" + next.Content
+			it.Entities = mergeEntities(it.Entities, next.Entities)
+		default:
+			return it, nil
+		}
 	}
 	return it, nil
 }

@@ -8,7 +8,10 @@
 // "now" (question_date, layout YYYY-MM-DDTHH:MM), category (or its alias
 // "type"), abstention, scored (default true), and gold, gold_sessions as
 // memory.Source citations. A relative workspace is resolved against the
-// JSONL file's directory.
+// JSONL file's directory. Optional fields serve typed sets such as
+// bench/evalset: window {"start","end"} (days, both included) for temporal
+// queries, and superseded (citations of the competing versions of a fact)
+// with asof ("now" or YYYY-MM-DD) for queries about facts that changed.
 //
 // # Metrics
 //
@@ -28,10 +31,22 @@
 //     gains at ranks 1, 2, …;
 //   - Lines@10: the total number of lines cited by the top 10 results
 //     (Source.Lines summed, duplicates included; Run counts a whole-file
-//     citation at its file's length).
+//     citation at its file's length);
+//   - in-window share (InWin@10), for queries with a window: the share of
+//     the top 10 results whose cited day (the date of a daily log
+//     memory/YYYY-MM-DD.md, see SourceDay) falls inside the window; results
+//     without a day (core memory, bank pages) count as outside, and no
+//     results score 0;
+//   - current-first (CurFirst), for queries with superseded lines: 1 if,
+//     within the top 10, the first result hitting gold ranks strictly above
+//     the first result hitting a superseded line (a gold hit with no
+//     superseded hit counts; no gold hit, or one result hitting both, does
+//     not), else 0.
 //
 // Aggregates are means over scored queries only (Scored false is left
-// out), per category and overall.
+// out), per category and overall; the two optional metrics average over
+// the scored queries that have them, and tables show them only when some
+// query does.
 //
 // # Running
 //

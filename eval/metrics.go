@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"time"
 
 	"memoria/memory"
 )
@@ -151,6 +152,12 @@ type Scores struct {
 	NDCG10 float64 `json:"ndcg10"`
 	// Lines10 is how many lines the top 10 results cite.
 	Lines10 int `json:"lines10"`
+	// InWindow is the in-window share of the top 10 (see InWindowShare);
+	// nil unless the query has a window.
+	InWindow *float64 `json:"in_window,omitempty"`
+	// CurrentFirst tells whether the valid fact outranks the superseded
+	// one (see CurrentFirst); nil unless the query has superseded lines.
+	CurrentFirst *bool `json:"current_first,omitempty"`
 }
 
 // Score computes all metrics of one ranked result list against gold.
@@ -166,6 +173,70 @@ func Score(results, gold []memory.Source) Scores {
 	}
 	if first > 0 {
 		s.RR = 1 / float64(first)
+	}
+	return s
+}
+
+// WindowCutoff is how many top results the in-window share looks at, and
+// UpdateCutoff how deep the update ordering looks.
+const (
+	WindowCutoff = 10
+	UpdateCutoff = 10
+)
+
+// SourceDay is the day a citation is dated by: the date of a daily log
+// memory/YYYY-MM-DD.md. It reports false for every other file (core memory,
+// bank pages), which carry no day of their own.
+func SourceDay(s memory.Source) (time.Time, bool) {
+	kind, day, ok := memory.ClassifyPath(s.Path)
+	if !ok || kind != memory.FileLog {
+		return time.Time{}, false
+	}
+	return day, true
+}
+
+// InWindowShare is the share of the top k results whose cited day (see
+// SourceDay) falls inside window, both ends included. Every one of the top
+// k results counts in the denominator: a result without a day (core
+// memory, bank pages) counts as outside. No results score 0.
+func InWindowShare(results []memory.Source, window memory.TimeRange, k int) float64 {
+	top := results[:min(len(results), k)]
+	if len(top) == 0 {
+		return 0
+	}
+	in := 0
+	for _, r := range top {
+		if day, ok := SourceDay(r); ok && window.Contains(day) {
+			in++
+		}
+	}
+	return float64(in) / float64(len(top))
+}
+
+// CurrentFirst reports whether, among the top k results, the first one that
+// hits gold (the version of a fact valid at the asked time) ranks strictly
+// above the first one that hits superseded (the competing versions). If no
+// result hits superseded, a gold hit is enough; without a gold hit it is
+// false. A single result hitting both ranks neither above the other: false.
+func CurrentFirst(results, gold, superseded []memory.Source, k int) bool {
+	top := results[:min(len(results), k)]
+	g := FirstHit(top, gold)
+	s := FirstHit(top, superseded)
+	return g > 0 && (s == 0 || g < s)
+}
+
+// ScoreQuery is Score plus the metrics that depend on the query's optional
+// fields: InWindow when q has a Window, CurrentFirst when q has Superseded
+// lines.
+func ScoreQuery(results []memory.Source, q Query) Scores {
+	s := Score(results, q.Gold)
+	if q.Window != nil {
+		share := InWindowShare(results, *q.Window, WindowCutoff)
+		s.InWindow = &share
+	}
+	if len(q.Superseded) > 0 {
+		ok := CurrentFirst(results, q.Gold, q.Superseded, UpdateCutoff)
+		s.CurrentFirst = &ok
 	}
 	return s
 }

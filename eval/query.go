@@ -16,6 +16,12 @@ import (
 // DateLayout is the layout of a query's question_date: its "now".
 const DateLayout = "2006-01-02T15:04"
 
+// DayLayout is the layout of a day: a window's start and end, a past asof.
+const DayLayout = "2006-01-02"
+
+// AsOfNow is the asof value of a query about the present state of a fact.
+const AsOfNow = "now"
+
 // Query is one evaluation question, as read from a line of a queries.jsonl
 // file.
 type Query struct {
@@ -43,6 +49,18 @@ type Query struct {
 	GoldSessions []memory.Source `json:"gold_sessions,omitempty"`
 	// GoldDays are the days (YYYY-MM-DD) of the evidence sessions.
 	GoldDays []string `json:"gold_days,omitempty"`
+	// Window is the range of days a temporal query asks about ("window":
+	// {"start": "YYYY-MM-DD", "end": "YYYY-MM-DD"}, both included); nil if
+	// absent. It drives the in-window share (InWindowShare).
+	Window *memory.TimeRange `json:"window,omitempty"`
+	// Superseded are, for a query about a fact that changed, the lines of
+	// the version(s) of the fact that do not answer for the asked time: the
+	// outdated ones when AsOf is "now", the later ones when it is a past
+	// day. They drive CurrentFirst.
+	Superseded []memory.Source `json:"superseded,omitempty"`
+	// AsOf is the time an update query asks about: "now" (AsOfNow) or a
+	// day YYYY-MM-DD; empty if absent.
+	AsOf string `json:"asof,omitempty"`
 }
 
 // rawQuery is the wire form of a queries.jsonl line.
@@ -59,6 +77,15 @@ type rawQuery struct {
 	Gold         []string        `json:"gold"`
 	GoldSessions []string        `json:"gold_sessions"`
 	GoldDays     []string        `json:"gold_days"`
+	Window       *rawWindow      `json:"window"`
+	Superseded   []string        `json:"superseded"`
+	AsOf         string          `json:"asof"`
+}
+
+// rawWindow is the wire form of a query's window.
+type rawWindow struct {
+	Start string `json:"start"`
+	End   string `json:"end"`
 }
 
 // LoadQueries reads a JSONL file of queries, one JSON object per line (blank
@@ -130,7 +157,41 @@ func parseQuery(line []byte, dir string) (Query, error) {
 	if q.GoldSessions, err = parseSources(r.GoldSessions); err != nil {
 		return Query{}, fmt.Errorf("query %s: gold_sessions: %w", r.ID, err)
 	}
+	if q.Superseded, err = parseSources(r.Superseded); err != nil {
+		return Query{}, fmt.Errorf("query %s: superseded: %w", r.ID, err)
+	}
+	if r.Window != nil {
+		w, err := parseWindow(*r.Window)
+		if err != nil {
+			return Query{}, fmt.Errorf("query %s: window: %w", r.ID, err)
+		}
+		q.Window = &w
+	}
+	if r.AsOf != "" {
+		if r.AsOf != AsOfNow {
+			if _, err := time.Parse(DayLayout, r.AsOf); err != nil {
+				return Query{}, fmt.Errorf("query %s: asof %q: want %q or YYYY-MM-DD", r.ID, r.AsOf, AsOfNow)
+			}
+		}
+		q.AsOf = r.AsOf
+	}
 	return q, nil
+}
+
+// parseWindow parses a window's days; start must not be after end.
+func parseWindow(w rawWindow) (memory.TimeRange, error) {
+	start, err := time.Parse(DayLayout, w.Start)
+	if err != nil {
+		return memory.TimeRange{}, fmt.Errorf("start: %w", err)
+	}
+	end, err := time.Parse(DayLayout, w.End)
+	if err != nil {
+		return memory.TimeRange{}, fmt.Errorf("end: %w", err)
+	}
+	if end.Before(start) {
+		return memory.TimeRange{}, fmt.Errorf("end %s before start %s", w.End, w.Start)
+	}
+	return memory.TimeRange{Start: start, End: end}, nil
 }
 
 // answerText returns a JSON string's value, or the raw JSON text of any

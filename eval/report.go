@@ -49,6 +49,8 @@ type QueryResult struct {
 	Results Citations `json:"results"`
 	// Gold are the query's gold ranges.
 	Gold Citations `json:"gold"`
+	// Superseded are the query's superseded ranges, if any.
+	Superseded Citations `json:"superseded,omitempty"`
 	Scores
 	// Latency is how long the recall call took.
 	Latency time.Duration `json:"latency_ns"`
@@ -69,6 +71,15 @@ type Aggregate struct {
 	Lines10 float64 `json:"lines10"`
 	// Latency is the mean recall latency.
 	Latency time.Duration `json:"latency_ns"`
+	// InWindowN is how many of the queries have a window, and InWindow
+	// their mean in-window share of the top 10 (nil when there are none).
+	InWindowN int      `json:"in_window_n,omitempty"`
+	InWindow  *float64 `json:"in_window,omitempty"`
+	// CurrentFirstN is how many of the queries have superseded lines, and
+	// CurrentFirst the share of them where the valid fact ranks above the
+	// superseded one (nil when there are none).
+	CurrentFirstN int      `json:"current_first_n,omitempty"`
+	CurrentFirst  *float64 `json:"current_first,omitempty"`
 }
 
 // Overall is the Category of the aggregate over all categories.
@@ -133,6 +144,35 @@ func (a *Aggregate) add(q QueryResult) {
 	a.NDCG10 += q.NDCG10
 	a.Lines10 += float64(q.Lines10)
 	a.Latency += q.Latency
+	if q.InWindow != nil {
+		a.InWindowN++
+		a.InWindow = addTo(a.InWindow, *q.InWindow)
+	}
+	if q.CurrentFirst != nil {
+		a.CurrentFirstN++
+		v := 0.0
+		if *q.CurrentFirst {
+			v = 1
+		}
+		a.CurrentFirst = addTo(a.CurrentFirst, v)
+	}
+}
+
+// addTo returns a new pointer to *sum + v (sum nil counts as 0).
+func addTo(sum *float64, v float64) *float64 {
+	if sum != nil {
+		v += *sum
+	}
+	return &v
+}
+
+// meanOf returns a new pointer to *sum / n, or nil.
+func meanOf(sum *float64, n int) *float64 {
+	if sum == nil || n == 0 {
+		return nil
+	}
+	v := *sum / float64(n)
+	return &v
 }
 
 // mean turns sums into means.
@@ -147,6 +187,8 @@ func (a Aggregate) mean() Aggregate {
 	a.NDCG10 /= n
 	a.Lines10 /= n
 	a.Latency /= time.Duration(a.N)
+	a.InWindow = meanOf(a.InWindow, a.InWindowN)
+	a.CurrentFirst = meanOf(a.CurrentFirst, a.CurrentFirstN)
 	return a
 }
 
@@ -166,21 +208,72 @@ func (r *Report) rows() []Aggregate {
 	return append(append([]Aggregate(nil), r.Categories...), r.Overall)
 }
 
+// Column names of the optional metrics.
+const (
+	// InWindowColumn heads the mean in-window share of the top 10.
+	InWindowColumn = "InWin@10"
+	// CurrentFirstColumn heads the share of update queries whose valid
+	// fact ranks above the superseded one.
+	CurrentFirstColumn = "CurFirst"
+)
+
+// optional are the optional metrics, in column order.
+var optional = []struct {
+	name string
+	get  func(Aggregate) *float64
+}{
+	{InWindowColumn, func(a Aggregate) *float64 { return a.InWindow }},
+	{CurrentFirstColumn, func(a Aggregate) *float64 { return a.CurrentFirst }},
+}
+
+// optionalShown returns the optional metrics that some row of rows has.
+func optionalShown(rows ...[]Aggregate) []int {
+	var out []int
+	for i, m := range optional {
+	search:
+		for _, rs := range rows {
+			for _, a := range rs {
+				if m.get(a) != nil {
+					out = append(out, i)
+					break search
+				}
+			}
+		}
+	}
+	return out
+}
+
 // WriteTable writes the aggregates as an aligned text table: one row per
-// category, then overall.
+// category, then overall. When some queries have a window or superseded
+// lines, the columns InWin@10 (mean in-window share) and CurFirst (share of
+// update queries ranking the valid fact first) follow, with "-" in rows
+// that have no such queries.
 func (r *Report) WriteTable(w io.Writer) error {
 	rows := r.rows()
 	width := len("category")
 	for _, a := range rows {
 		width = max(width, len(a.Category))
 	}
+	extra := optionalShown(rows)
 	var b strings.Builder
 	if r.Name != "" {
 		fmt.Fprintf(&b, "%s\n", r.Name)
 	}
-	fmt.Fprintf(&b, "%-*s %4s %6s %6s %6s %8s %9s\n", width, "category", "n", "R@5", "R@10", "MRR", "NDCG@10", "Lines@10")
+	fmt.Fprintf(&b, "%-*s %4s %6s %6s %6s %8s %9s", width, "category", "n", "R@5", "R@10", "MRR", "NDCG@10", "Lines@10")
+	for _, i := range extra {
+		fmt.Fprintf(&b, " %9s", optional[i].name)
+	}
+	b.WriteString("\n")
 	for _, a := range rows {
-		fmt.Fprintf(&b, "%-*s %4d %6.3f %6.3f %6.3f %8.3f %9.1f\n", width, a.Category, a.N, a.R5, a.R10, a.MRR, a.NDCG10, a.Lines10)
+		fmt.Fprintf(&b, "%-*s %4d %6.3f %6.3f %6.3f %8.3f %9.1f", width, a.Category, a.N, a.R5, a.R10, a.MRR, a.NDCG10, a.Lines10)
+		for _, i := range extra {
+			if v := optional[i].get(a); v != nil {
+				fmt.Fprintf(&b, " %9.3f", *v)
+			} else {
+				fmt.Fprintf(&b, " %9s", "-")
+			}
+		}
+		b.WriteString("\n")
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write table: %w", err)
@@ -209,6 +302,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // WriteComparison writes two reports side by side: per category and
 // overall, each metric of a, of b, and the delta a−b (positive: a is higher). Categories present in
 // only one report show zeros for the other; n shows "na/nb" if they differ.
+// The optional metrics of WriteTable follow when either report has them,
+// "-" where a row has none.
 func WriteComparison(w io.Writer, a, b *Report) error {
 	byCat := func(r *Report) map[string]Aggregate {
 		m := map[string]Aggregate{}
@@ -237,16 +332,26 @@ func WriteComparison(w io.Writer, a, b *Report) error {
 		width = max(width, len(c))
 	}
 	nameA, nameB := orDefault(a.Name, "a"), orDefault(b.Name, "b")
+	always := func(get func(Aggregate) float64) func(Aggregate) *float64 {
+		return func(x Aggregate) *float64 { v := get(x); return &v }
+	}
 	metrics := []struct {
 		name   string
 		format string
-		get    func(Aggregate) float64
+		get    func(Aggregate) *float64
 	}{
-		{"R@5", "%.3f", func(x Aggregate) float64 { return x.R5 }},
-		{"R@10", "%.3f", func(x Aggregate) float64 { return x.R10 }},
-		{"MRR", "%.3f", func(x Aggregate) float64 { return x.MRR }},
-		{"NDCG@10", "%.3f", func(x Aggregate) float64 { return x.NDCG10 }},
-		{"Lines@10", "%.1f", func(x Aggregate) float64 { return x.Lines10 }},
+		{"R@5", "%.3f", always(func(x Aggregate) float64 { return x.R5 })},
+		{"R@10", "%.3f", always(func(x Aggregate) float64 { return x.R10 })},
+		{"MRR", "%.3f", always(func(x Aggregate) float64 { return x.MRR })},
+		{"NDCG@10", "%.3f", always(func(x Aggregate) float64 { return x.NDCG10 })},
+		{"Lines@10", "%.1f", always(func(x Aggregate) float64 { return x.Lines10 })},
+	}
+	for _, i := range optionalShown(a.rows(), b.rows()) {
+		metrics = append(metrics, struct {
+			name   string
+			format string
+			get    func(Aggregate) *float64
+		}{optional[i].name, "%.3f", optional[i].get})
 	}
 	const col = 7
 	var out strings.Builder
@@ -271,7 +376,17 @@ func WriteComparison(w io.Writer, a, b *Report) error {
 		fmt.Fprintf(&out, "%-*s %7s", width, c, n)
 		for _, m := range metrics {
 			va, vb := m.get(x), m.get(y)
-			fmt.Fprintf(&out, " | %*s %*s %*s", col, fmt.Sprintf(m.format, va), col, fmt.Sprintf(m.format, vb), col, fmt.Sprintf("%+"+m.format[1:], va-vb))
+			sa, sb, sd := "-", "-", "-"
+			if va != nil {
+				sa = fmt.Sprintf(m.format, *va)
+			}
+			if vb != nil {
+				sb = fmt.Sprintf(m.format, *vb)
+			}
+			if va != nil && vb != nil {
+				sd = fmt.Sprintf("%+"+m.format[1:], *va-*vb)
+			}
+			fmt.Fprintf(&out, " | %*s %*s %*s", col, sa, col, sb, col, sd)
 		}
 		out.WriteString("\n")
 	}

@@ -108,6 +108,7 @@ func runOne(ctx context.Context, q Query, recall RecallFunc, lines *lineCounter)
 		Scored:     q.Scored,
 		Abstention: q.Abstention,
 		Gold:       Citations(q.Gold),
+		Superseded: Citations(q.Superseded),
 	}
 	t0 := time.Now()
 	got, err := recall(ctx, q)
@@ -118,7 +119,7 @@ func runOne(ctx context.Context, q Query, recall RecallFunc, lines *lineCounter)
 		got = nil
 	}
 	res.Results = Citations(got)
-	res.Scores = Score(got, q.Gold)
+	res.Scores = ScoreQuery(got, q)
 	res.Lines10 = 0
 	for _, s := range got[:min(len(got), LinesCutoff)] {
 		res.Lines10 += lines.lines(q.Workspace, s)

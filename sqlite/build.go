@@ -151,34 +151,83 @@ func loadAll(ctx context.Context, ws string, files []workspace.File, o Options, 
 
 // ftsInsert fills the full-text index from items. Besides its own text, a
 // passage is indexed with the text of its neighbours in the same section
-// (column "context", weighted low): a turn of a conversation is found by
-// the words of the question before it or the answer after it, while the
-// result still cites only its own lines.
+// (column "context", weighted low; 120 bytes of each, which measured as
+// good as all of it): a turn of a conversation is found by the words of the
+// question before it or the answer after it, while the result still cites
+// only its own lines.
 const ftsInsert = `INSERT INTO items_fts(rowid, content, section, entities, context)
 	SELECT id, content, section, replace(replace(entities, '-', ' '), '_', ' '),
-		CASE WHEN kind = 'passage' THEN coalesce(lag(content) OVER w, '') || ' ' || coalesce(lead(content) OVER w, '') ELSE '' END
+		CASE WHEN kind = 'passage' THEN coalesce(substr(lag(content) OVER w, -120), '') || ' ' || coalesce(substr(lead(content) OVER w, 1, 120), '') ELSE '' END
 	FROM items`
 
-const ftsWindow = ` WINDOW w AS (PARTITION BY file_id, section ORDER BY start_line)`
+const ftsWindow = ` WINDOW w AS (PARTITION BY file_id, section ORDER BY start_line) ORDER BY id`
 
-// writer inserts parsed files with prepared statements inside one
-// transaction.
+// writer inserts parsed files inside one transaction. Items and their
+// entity links are buffered and written many rows per statement: per-row
+// statements through database/sql cost more than SQLite's own work.
 type writer struct {
-	tx                                      *sql.Tx
-	file, item, itemEntity, page, name, fts *sql.Stmt
-	withFTS                                 bool // insert FTS rows now (sync) or in bulk at the end (build)
-	items                                   int
+	tx                    *sql.Tx
+	file, page, name, fts *sql.Stmt
+	items, itemEntities   *batch
+	withFTS               bool  // insert FTS rows per file (sync) or in bulk at the end (build)
+	nextID                int64 // item ids are assigned here, so links need no round trip
+	count                 int
+}
+
+// batch buffers rows for a multi-row INSERT.
+type batch struct {
+	head    string // INSERT … VALUES
+	cols    int
+	full    *sql.Stmt // a statement for batchRows rows
+	pending []any
+}
+
+const batchRows = 64
+
+func newBatch(ctx context.Context, tx *sql.Tx, head string, cols int) (*batch, error) {
+	b := &batch{head: head, cols: cols}
+	st, err := tx.PrepareContext(ctx, b.sql(batchRows))
+	if err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	b.full = st
+	return b, nil
+}
+
+func (b *batch) sql(rows int) string {
+	row := "(" + placeholders(b.cols) + ")"
+	return b.head + strings.TrimSuffix(strings.Repeat(row+",", rows), ",")
+}
+
+func (b *batch) add(ctx context.Context, tx *sql.Tx, values ...any) error {
+	b.pending = append(b.pending, values...)
+	if len(b.pending) >= batchRows*b.cols {
+		_, err := b.full.ExecContext(ctx, b.pending...)
+		b.pending = b.pending[:0]
+		return err
+	}
+	return nil
+}
+
+func (b *batch) flush(ctx context.Context, tx *sql.Tx) error {
+	if len(b.pending) == 0 {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, b.sql(len(b.pending)/b.cols), b.pending...)
+	b.pending = b.pending[:0]
+	return err
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx, withFTS bool) (*writer, error) {
 	w := &writer{tx: tx, withFTS: withFTS}
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM items`).Scan(&w.nextID); err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
 	stmts := []struct {
 		dst **sql.Stmt
 		sql string
 	}{
 		{&w.file, `INSERT INTO files(path, kind, day, size, mtime, hash, lines, status) VALUES(?,?,?,?,?,?,?,?)`},
-		{&w.item, `INSERT INTO items(file_id, kind, fact_id, confidence, start_line, end_line, written, event_start, event_end, section, entities, content) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)`},
-		{&w.itemEntity, `INSERT OR IGNORE INTO item_entities(slug_key, item_id) VALUES(?,?)`},
 		{&w.page, `INSERT INTO entity_pages(file_id, slug, name, aliases) VALUES(?,?,?,?)`},
 		{&w.name, `INSERT INTO entity_names(key, slug, file_id) VALUES(?,?,?)`},
 		{&w.fts, ftsInsert + ` WHERE file_id = ?` + ftsWindow},
@@ -190,7 +239,22 @@ func newWriter(ctx context.Context, tx *sql.Tx, withFTS bool) (*writer, error) {
 		}
 		*s.dst = st
 	}
+	var err error
+	if w.items, err = newBatch(ctx, tx, `INSERT INTO items(id, file_id, kind, fact_id, confidence, start_line, end_line, written, event_start, event_end, section, entities, content) VALUES`, 13); err != nil {
+		return nil, err
+	}
+	if w.itemEntities, err = newBatch(ctx, tx, `INSERT OR IGNORE INTO item_entities(slug_key, item_id) VALUES`, 2); err != nil {
+		return nil, err
+	}
 	return w, nil
+}
+
+// flush writes what is buffered.
+func (w *writer) flush(ctx context.Context) error {
+	if err := w.items.flush(ctx, w.tx); err != nil {
+		return err
+	}
+	return w.itemEntities.flush(ctx, w.tx)
 }
 
 func dayString(t time.Time) string {
@@ -234,6 +298,9 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 		}
 	}
 	if w.withFTS {
+		if err := w.flush(ctx); err != nil {
+			return fmt.Errorf("file %s: %w", f.Rel, err)
+		}
 		if _, err := w.fts.ExecContext(ctx, fileID); err != nil {
 			return fmt.Errorf("file %s: full-text: %w", f.Rel, err)
 		}
@@ -258,14 +325,14 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 }
 
 func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, factID, conf any, src memory.Source, written time.Time, evStart, evEnd, section string, entities []string, content string) error {
-	res, err := w.item.ExecContext(ctx, fileID, string(kind), factID, conf, src.Start, src.End, dayString(written), evStart, evEnd, section, strings.Join(entities, " "), content)
-	if err != nil {
+	id := w.nextID
+	w.nextID++
+	w.count++
+	if err := w.items.add(ctx, w.tx, id, fileID, string(kind), factID, conf, src.Start, src.End, dayString(written), evStart, evEnd, section, strings.Join(entities, " "), content); err != nil {
 		return err
 	}
-	id, _ := res.LastInsertId()
-	w.items++
 	for _, e := range entities {
-		if _, err := w.itemEntity.ExecContext(ctx, strings.ToLower(e), id); err != nil {
+		if err := w.itemEntities.add(ctx, w.tx, strings.ToLower(e), id); err != nil {
 			return err
 		}
 	}
@@ -316,7 +383,18 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	st.Items = w.items
+	if err := w.flush(ctx); err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	st.Items = w.count
+	if _, err := tx.ExecContext(ctx, indexes); err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	// One bulk insert with merging deferred to the final 'optimize': FTS5's
+	// incremental merges would otherwise rewrite the segments many times.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO items_fts(items_fts, rank) VALUES('automerge', 0); INSERT INTO items_fts(items_fts, rank) VALUES('hashsize', 268435456)`); err != nil {
+		return st, fmt.Errorf("index %s: full-text: %w", path, err)
+	}
 	if _, err := tx.ExecContext(ctx, ftsInsert+ftsWindow); err != nil {
 		return st, fmt.Errorf("index %s: full-text: %w", path, err)
 	}
@@ -328,7 +406,7 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 	if err := tx.Commit(); err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
-	if _, err := db.ExecContext(ctx, "INSERT INTO items_fts(items_fts) VALUES('optimize'); PRAGMA journal_mode=WAL;"); err != nil {
+	if _, err := db.ExecContext(ctx, "INSERT INTO items_fts(items_fts) VALUES('optimize'); INSERT INTO items_fts(items_fts, rank) VALUES('automerge', 4); PRAGMA journal_mode=WAL;"); err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	if err := db.Close(); err != nil {

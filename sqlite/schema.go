@@ -17,9 +17,20 @@ const applicationID = 0x4d454d4f
 // It covers the schema text and the full-text fill, so that changing
 // either during development also rebuilds existing indexes.
 func identity(o Options) string {
-	sum := sha256.Sum256([]byte(schema + ftsInsert + ftsWindow))
+	sum := sha256.Sum256([]byte(schema + indexes + ftsInsert + ftsWindow))
 	return fmt.Sprintf("schema=%d/%x passage_lines=%d", SchemaVersion, sum[:4], o.passageLines())
 }
+
+// indexes are created after a build has filled the tables: building a
+// B-tree from sorted data is much cheaper than maintaining it row by row.
+const indexes = `
+CREATE INDEX items_file ON items(file_id, start_line);
+CREATE INDEX items_fact ON items(fact_id) WHERE fact_id IS NOT NULL;
+CREATE INDEX items_written ON items(written);
+CREATE INDEX item_entities_item ON item_entities(item_id);
+CREATE INDEX entity_names_key ON entity_names(key);
+CREATE INDEX entity_names_file ON entity_names(file_id);
+`
 
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -49,15 +60,11 @@ CREATE TABLE items(
   entities TEXT NOT NULL DEFAULT '',
   content TEXT NOT NULL
 );
-CREATE INDEX items_file ON items(file_id, start_line);
-CREATE INDEX items_fact ON items(fact_id) WHERE fact_id IS NOT NULL;
-CREATE INDEX items_written ON items(written);
 CREATE TABLE item_entities(
   slug_key TEXT NOT NULL,
   item_id INTEGER NOT NULL,
   PRIMARY KEY(slug_key, item_id)
 ) WITHOUT ROWID;
-CREATE INDEX item_entities_item ON item_entities(item_id);
 CREATE TABLE entity_pages(
   file_id INTEGER PRIMARY KEY,
   slug TEXT NOT NULL,
@@ -69,8 +76,6 @@ CREATE TABLE entity_names(
   slug TEXT NOT NULL,
   file_id INTEGER NOT NULL
 );
-CREATE INDEX entity_names_key ON entity_names(key);
-CREATE INDEX entity_names_file ON entity_names(file_id);
 CREATE VIRTUAL TABLE items_fts USING fts5(
   content, section, entities, context,
   content='', contentless_delete=1,

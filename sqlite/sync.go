@@ -74,10 +74,13 @@ func (ix *Index) Sync(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
+	if err := w.flush(ctx); err != nil {
+		return st, ix.wrapErr(err)
+	}
 	if err := tx.Commit(); err != nil {
 		return st, ix.wrapErr(err)
 	}
-	st.Items = w.items
+	st.Items = w.count
 	st.Duration = time.Since(start)
 	return st, nil
 }

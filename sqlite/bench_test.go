@@ -1,0 +1,115 @@
+package sqlite
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"memoria/bench/synth"
+)
+
+var (
+	tenYearsOnce sync.Once
+	tenYearsDir  string
+	tenYearsErr  error
+)
+
+// tenYears generates the synthetic 10-year workspace (3,650 daily logs)
+// once per test binary, in a folder removed at exit by the OS temp cleaner
+// (TestMain is not needed: benchmarks only read it).
+func tenYears(b *testing.B) string {
+	b.Helper()
+	tenYearsOnce.Do(func() {
+		tenYearsDir, tenYearsErr = os.MkdirTemp("", "memoria-ten-years-")
+		if tenYearsErr == nil {
+			_, tenYearsErr = synth.Generate(tenYearsDir, synth.Options{})
+		}
+	})
+	if tenYearsErr != nil {
+		b.Fatal(tenYearsErr)
+	}
+	return tenYearsDir
+}
+
+// BenchmarkBuild10Years is a full index of the 10-year workspace from
+// scratch (parse every file, fill every table and the full-text index).
+func BenchmarkBuild10Years(b *testing.B) {
+	ws := tenYears(b)
+	ctx := context.Background()
+	cpu := cpuTime()
+	defer func() { b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op") }()
+	for b.Loop() {
+		path := filepath.Join(b.TempDir(), "index.sqlite")
+		st, err := build(ctx, path, ws, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(st.Items), "items")
+	}
+}
+
+// cpuTime is the process's user+system CPU time: on a shared, loaded
+// machine it varies far less than wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkSyncOneFile is the incremental update after one daily log
+// changed: the freshness check over 3,754 files plus re-parsing one.
+func BenchmarkSyncOneFile(b *testing.B) {
+	ws := tenYears(b)
+	ctx := context.Background()
+	ix, err := OpenAt(ctx, ws, filepath.Join(b.TempDir(), "index.sqlite"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	log := filepath.Join(ws, "memory", "2020-06-15.md")
+	orig, err := os.ReadFile(log)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer os.WriteFile(log, orig, 0o644)
+	i := 0
+	for b.Loop() {
+		b.StopTimer()
+		i++
+		data := append(append([]byte{}, orig...), []byte("\n- an edit, number "+time.Duration(i).String()+"\n")...)
+		if err := os.WriteFile(log, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		ts := time.Unix(1_900_000_000+int64(i), 0)
+		os.Chtimes(log, ts, ts)
+		b.StartTimer()
+		st, err := ix.Sync(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if st.Parsed != 1 {
+			b.Fatalf("parsed %d files, want 1", st.Parsed)
+		}
+	}
+}
+
+// BenchmarkSyncNoChange is the freshness check alone, as every recall
+// does it.
+func BenchmarkSyncNoChange(b *testing.B) {
+	ws := tenYears(b)
+	ctx := context.Background()
+	ix, err := OpenAt(ctx, ws, filepath.Join(b.TempDir(), "index.sqlite"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	for b.Loop() {
+		if _, err := ix.Sync(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package memoria_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"memoria"
+)
+
+// A workspace is a folder of Markdown; Open indexes it and Recall answers
+// from it, each result citing the lines it came from.
+func Example() {
+	dir, _ := os.MkdirTemp("", "memoria-example-")
+	defer os.RemoveAll(dir)
+	os.MkdirAll(filepath.Join(dir, "memory"), 0o755)
+	os.WriteFile(filepath.Join(dir, "memory", "2025-11-27.md"), []byte(`# 2025-11-27
+
+Fixed the websocket crash in warelay this morning.
+
+## Retain
+- O(c=0.9) @Peter: Prefers concise replies on WhatsApp.
+`), 0o644)
+
+	ctx := context.Background()
+	ws, err := memoria.Open(ctx, dir, memoria.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ws.Close()
+	results, err := ws.Recall(ctx, "how does Peter like his replies?", memoria.RecallOptions{
+		K:   1,
+		Now: time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC),
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range results {
+		fmt.Printf("%s %s c=%.2f %v: %s\n", r.Source, r.Kind, *r.Confidence, r.Entities, r.Content)
+	}
+	// Output:
+	// memory/2025-11-27.md#L6 opinion c=0.90 [Peter]: Prefers concise replies on WhatsApp.
+}
+
+// Get reads cited lines back from the Markdown.
+func ExampleWorkspace_Get() {
+	dir, _ := os.MkdirTemp("", "memoria-example-")
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "memory.md"), []byte("# Core\n\n## Preferences\n- Tea, not coffee.\n"), 0o644)
+	ws, err := memoria.Open(context.Background(), dir, memoria.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ws.Close()
+	lines, err := ws.Get("memory.md#L3-L4")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(lines.Source)
+	fmt.Println(lines.Text)
+	// Output:
+	// memory.md#L3-L4
+	// ## Preferences
+	// - Tea, not coffee.
+}

@@ -1,0 +1,275 @@
+package memoria_test
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"memoria"
+	"memoria/memory"
+)
+
+// copyExample copies examples/workspace into a temporary folder.
+func copyExample(t testing.TB) string {
+	t.Helper()
+	src := filepath.Join("examples", "workspace")
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			if d.Name() == ".memory" {
+				return fs.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func open(t testing.TB, dir string, warn func(string)) *memoria.Workspace {
+	t.Helper()
+	ws, err := memoria.Open(context.Background(), dir, memoria.Options{Warn: warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return ws
+}
+
+var now = time.Date(2025, 12, 1, 9, 0, 0, 0, time.UTC)
+
+// TestCitationsAreExact is a property test over the example workspace:
+// for many queries, every result's content is exactly what its citation
+// reads back from the Markdown (passages), or is contained in those lines
+// (typed facts, whose content drops the kind prefix and joins continuation
+// lines).
+func TestCitationsAreExact(t *testing.T) {
+	dir := copyExample(t)
+	ws := open(t, dir, nil)
+	// Queries: every distinct word of a sample of lines, plus fixed ones,
+	// so the property is checked over a wide spread of results.
+	queries := []string{"Peter", "warelay crash", "Biscuit vet", "WhatsApp replies", "Hetzner", "Marrakech", "Clara", "Telegram", "", "deploy"}
+	words := map[string]bool{}
+	for _, f := range []string{"memory/2025-10-24.md", "memory/2025-11-04.md", "bank/world.md", "memory.md"} {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range strings.Fields(string(data)) {
+			if len(w) > 5 && !words[w] && len(words) < 150 {
+				words[w] = true
+				queries = append(queries, w)
+			}
+		}
+	}
+	checked := 0
+	for _, q := range queries {
+		res, err := ws.Recall(context.Background(), q, memoria.RecallOptions{K: 25, Now: now, Since: sinceFor(q)})
+		if err != nil {
+			t.Fatalf("recall %q: %v", q, err)
+		}
+		for _, r := range res {
+			lines, err := ws.Get(r.Source)
+			if err != nil {
+				t.Fatalf("%q: get %s: %v", q, r.Source, err)
+			}
+			if lines.Source.String() != r.Source {
+				t.Errorf("%q: get %s read %s", q, r.Source, lines.Source)
+			}
+			switch {
+			case r.Kind == memory.KindPassage:
+				if lines.Text != r.Content {
+					t.Errorf("%q: %s\ncontent %q\nlines   %q", q, r.Source, r.Content, lines.Text)
+				}
+			default:
+				for _, part := range strings.Split(r.Content, "\n") {
+					if !strings.Contains(lines.Text, strings.TrimSpace(part)) {
+						t.Errorf("%q: fact %s: %q not in its lines %q", q, r.Source, part, lines.Text)
+					}
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 500 {
+		t.Errorf("only %d results checked", checked)
+	}
+}
+
+func sinceFor(q string) string {
+	if q == "" {
+		return "60d" // an empty query lists what the window holds
+	}
+	return ""
+}
+
+func TestDeletedFileLeavesRecall(t *testing.T) {
+	dir := copyExample(t)
+	ws := open(t, dir, nil)
+	ctx := context.Background()
+	res, err := ws.Recall(ctx, "Marrakech", memoria.RecallOptions{Now: now, K: 1000})
+	if err != nil || len(res) == 0 {
+		t.Fatalf("no results (%v)", err)
+	}
+	for _, r := range res {
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(r.Cite().Path))); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	res, err = ws.Recall(ctx, "Marrakech", memoria.RecallOptions{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 0 {
+		t.Errorf("deleted files still recalled: %v", res[0].Source)
+	}
+}
+
+func TestCorruptIndexRebuilt(t *testing.T) {
+	dir := copyExample(t)
+	ws := open(t, dir, nil)
+	ws.Close()
+	idx := filepath.Join(dir, ".memory", "index.sqlite")
+	data, err := os.ReadFile(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Scribble over the middle of the file, as a disk error might.
+	for i := len(data) / 3; i < len(data)/3+8192 && i < len(data); i++ {
+		data[i] = 0xA5
+	}
+	copy(data, []byte("garbage, not a SQLite header"))
+	if err := os.WriteFile(idx, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	ws = open(t, dir, func(m string) { warnings = append(warnings, m) })
+	if ws.Rebuilt() != "corrupt" {
+		t.Errorf("Rebuilt() = %q, want corrupt", ws.Rebuilt())
+	}
+	res, err := ws.Recall(context.Background(), "Marrakech", memoria.RecallOptions{Now: now})
+	if err != nil || len(res) == 0 {
+		t.Errorf("rebuilt index: %d results, %v", len(res), err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "rebuilding") {
+		t.Errorf("warnings %q", warnings)
+	}
+}
+
+// TestBadInput: bad files are skipped with one warning each, never a panic,
+// and nothing is written outside .memory/.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel string, data []byte) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("memory.md", []byte("# Core\n\n- Likes tea.\n"))
+	write("memory/2025-01-01.md", []byte("# 2025-01-01\n\nbroken \xff\xfe\xfd utf-8 with a keyword zanzibar\n"))
+	write("memory/2025-01-02.md", append([]byte("PNG\x00\x01\x02"), bytes.Repeat([]byte{0, 1, 2, 3}, 1000)...))
+	write("memory/photo.png", []byte("\x89PNG\x00\x00"))
+	big := bytes.Repeat([]byte("- a line of a very long log about nothing in particular\n"), 50<<20/56+1)
+	write("memory/2025-01-03.md", big)
+	write("memory/2025-01-04.md", []byte("## Retain\n- W @../../x: tries to escape\n- W @Good-Slug: fine\n"))
+	write("memory/2025-01-05.md", []byte{})
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	os.WriteFile(outside, []byte("outside secret quokka\n"), 0o644)
+	if err := os.Symlink(outside, filepath.Join(dir, "memory", "2025-01-06.md")); err != nil {
+		t.Fatal(err)
+	}
+	unreadable := filepath.Join(dir, "memory", "2025-01-07.md")
+	write("memory/2025-01-07.md", []byte("hidden\n"))
+	os.Chmod(unreadable, 0)
+	before := snapshot(t, dir)
+
+	var warnings []string
+	ws := open(t, dir, func(m string) { warnings = append(warnings, m) })
+	res, err := ws.Recall(context.Background(), "zanzibar", memoria.RecallOptions{Now: now})
+	if err != nil || len(res) != 1 {
+		t.Fatalf("invalid UTF-8 file: %d results, %v", len(res), err)
+	}
+	if res, _ := ws.Recall(context.Background(), "quokka", memoria.RecallOptions{Now: now}); len(res) != 0 {
+		t.Error("a symlink out of the workspace was followed")
+	}
+	res, _ = ws.Recall(context.Background(), "escape", memoria.RecallOptions{Now: now})
+	for _, r := range res {
+		for _, e := range r.Entities {
+			if strings.Contains(e, "/") || strings.Contains(e, "..") {
+				t.Errorf("unsafe entity %q accepted", e)
+			}
+		}
+	}
+	all := strings.Join(warnings, "\n")
+	for _, want := range []string{"2025-01-02.md: skipped: binary", "2025-01-03.md: skipped: too large", "2025-01-06.md: skipped: symlink points outside", "unsafe entity", "invalid UTF-8"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no warning %q in:\n%s", want, all)
+		}
+	}
+	for _, w := range warnings {
+		if strings.Contains(w, "\n") {
+			t.Errorf("warning is not one line: %q", w)
+		}
+	}
+	after := snapshot(t, dir)
+	for p, sum := range before {
+		if after[p] != sum {
+			t.Errorf("%s changed", p)
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok && !strings.HasPrefix(p, ".memory/") {
+			t.Errorf("%s written outside .memory/", p)
+		}
+	}
+}
+
+// snapshot maps every file under dir to its content.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		data, _ := os.ReadFile(p)
+		m[filepath.ToSlash(rel)] = string(data)
+		return nil
+	})
+	return m
+}
+
+func TestEmptyAndMissingWorkspace(t *testing.T) {
+	empty := t.TempDir()
+	ws := open(t, empty, nil)
+	res, err := ws.Recall(context.Background(), "anything", memoria.RecallOptions{Now: now})
+	if err != nil || len(res) != 0 {
+		t.Errorf("empty workspace: %v, %v", res, err)
+	}
+	_, err = memoria.Open(context.Background(), filepath.Join(empty, "missing"), memoria.Options{})
+	if err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("missing workspace: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(empty, "missing")); !os.IsNotExist(err) {
+		t.Error("opening a missing workspace created it")
+	}
+}

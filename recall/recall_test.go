@@ -1,0 +1,176 @@
+package recall
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"memoria/memory"
+	"memoria/sqlite"
+)
+
+func index(t *testing.T, files map[string]string) *sqlite.Index {
+	t.Helper()
+	dir := t.TempDir()
+	for rel, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := sqlite.Open(context.Background(), dir, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+func run(t *testing.T, ix *sqlite.Index, p Plan) []Result {
+	t.Helper()
+	res, err := Run(context.Background(), ix, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func sources(rs []Result) string {
+	var s []string
+	for _, r := range rs {
+		s = append(s, r.Source)
+	}
+	return strings.Join(s, " ")
+}
+
+const chat = `# 2025-11-27
+
+## Session 1
+
+- **User**: I adopted a greyhound called Comet last spring.
+- **Assistant**: Congratulations on Comet!
+- **User**: Which harness fits a greyhound?
+- **Assistant**: A martingale collar is the usual choice.
+- **User**: Thanks.
+`
+
+func TestWidenTowardsMatchingNeighbour(t *testing.T) {
+	ix := index(t, map[string]string{"memory/2025-11-27.md": chat})
+	res := run(t, ix, Plan{Terms: []string{"greyhound", "harness"}, K: 1})
+	if len(res) != 1 {
+		t.Fatalf("%d results", len(res))
+	}
+	r := res[0]
+	// The best line is L7 (both words); it grows towards L5 (greyhound)
+	// rather than L8, and content is exactly the cited lines.
+	if r.Source != "memory/2025-11-27.md#L5-L7" {
+		t.Errorf("source %s, want #L5-L7", r.Source)
+	}
+	lines := strings.Split(chat, "\n")
+	if want := strings.Join(lines[4:7], "\n"); r.Content != want {
+		t.Errorf("content %q, want %q", r.Content, want)
+	}
+	if r.Kind != memory.KindPassage || r.Timestamp != "2025-11-27" || !strings.HasPrefix(r.ID, "p_") {
+		t.Errorf("result %+v", r)
+	}
+	// Lines 1 means no widening.
+	if res := run(t, ix, Plan{Terms: []string{"harness"}, K: 1, Lines: 1}); res[0].Source != "memory/2025-11-27.md#L7" {
+		t.Errorf("Lines 1: %s", res[0].Source)
+	}
+}
+
+func TestDuplicatesAndOverlapsDropped(t *testing.T) {
+	ix := index(t, map[string]string{
+		"memory/2025-11-01.md": "# 2025-11-01\n\n## Retain\n- W @Peter: Lives in Vienna.\n",
+		"memory/2025-11-02.md": "# 2025-11-02\n\n## Retain\n- W @Peter: lives in   VIENNA.\n",
+		"memory/2025-11-03.md": "# 2025-11-03\n\nVienna line one.\nVienna line two.\nVienna line three.\n",
+	})
+	res := run(t, ix, Plan{Terms: []string{"vienna"}, K: 10})
+	facts := 0
+	for _, r := range res {
+		if r.Kind == memory.KindWorld {
+			facts++
+		}
+	}
+	if facts != 1 {
+		t.Errorf("the same fact in two logs gave %d results: %s", facts, sources(res))
+	}
+	for i := range res {
+		for j := range i {
+			if res[i].Cite().Overlaps(res[j].Cite()) {
+				t.Errorf("results %s and %s overlap", res[i].Source, res[j].Source)
+			}
+		}
+	}
+}
+
+func TestBudgetAndK(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# 2025-11-27\n\n")
+	for i := range 40 {
+		b.WriteString("- walked the dog along the river, stop number " + strings.Repeat("x", i) + "\n\n")
+	}
+	ix := index(t, map[string]string{"memory/2025-11-27.md": b.String()})
+	if res := run(t, ix, Plan{Terms: []string{"dog"}, K: 7}); len(res) != 7 {
+		t.Errorf("K 7 gave %d", len(res))
+	}
+	res := run(t, ix, Plan{Terms: []string{"dog"}, K: 40, Budget: 150})
+	spent := 0
+	for _, r := range res {
+		spent += EstimateTokens(r)
+	}
+	if len(res) == 0 || spent > 150 {
+		t.Errorf("budget 150: %d results costing %d tokens", len(res), spent)
+	}
+}
+
+func TestTemporalChannelLiftsTheWindow(t *testing.T) {
+	ix := index(t, map[string]string{
+		"memory/2025-10-01.md": "# 2025-10-01\n\nThe boiler made a noise and the boiler was loud, boiler again.\n",
+		"memory/2025-11-20.md": "# 2025-11-20\n\nA boiler engineer came.\n",
+	})
+	day := func(s string) time.Time { d, _ := time.Parse("2006-01-02", s); return d }
+	res := run(t, ix, Plan{Terms: []string{"boiler"}, K: 2})
+	if !strings.HasPrefix(res[0].Source, "memory/2025-10-01.md") {
+		t.Fatalf("without a window the denser line should win: %s", sources(res))
+	}
+	res = run(t, ix, Plan{Terms: []string{"boiler"}, K: 2, Window: &memory.TimeRange{Start: day("2025-11-17"), End: day("2025-11-23")}, Explain: true})
+	if !strings.HasPrefix(res[0].Source, "memory/2025-11-20.md") {
+		t.Errorf("the window should lift 11-20: %s", sources(res))
+	}
+	if res[0].Explain == nil || res[0].Explain.Channels["temporal"] != 1 {
+		t.Errorf("explain %+v", res[0].Explain)
+	}
+	// A hard filter excludes instead.
+	res = run(t, ix, Plan{Terms: []string{"boiler"}, K: 5, Filter: sqlite.Filter{Since: day("2025-11-01")}})
+	if len(res) != 1 {
+		t.Errorf("filter: %s", sources(res))
+	}
+}
+
+func TestNoTermsListsNewestFirst(t *testing.T) {
+	ix := index(t, map[string]string{
+		"memory/2025-11-01.md": "# 2025-11-01\n\nOld news.\n",
+		"memory/2025-11-20.md": "# 2025-11-20\n\nNewer news.\n",
+		"memory.md":            "# Core\n\n- Undated.\n",
+	})
+	day := func(s string) time.Time { d, _ := time.Parse("2006-01-02", s); return d }
+	res := run(t, ix, Plan{K: 10, Window: &memory.TimeRange{Start: day("2025-10-01"), End: day("2025-11-30")}})
+	if got := sources(res); got != "memory/2025-11-20.md#L3 memory/2025-11-01.md#L3" {
+		t.Errorf("got %s", got)
+	}
+}
+
+func TestTypedFactBoost(t *testing.T) {
+	ix := index(t, map[string]string{
+		"memory/2025-11-01.md": "# 2025-11-01\n\nThe espresso machine.\n\n## Retain\n- W: The espresso machine.\n",
+	})
+	res := run(t, ix, Plan{Terms: []string{"espresso", "machine"}, K: 2, Explain: true})
+	if len(res) != 2 || res[0].Kind != memory.KindWorld || res[0].Explain.Boosts["typed_fact"] == 0 {
+		t.Errorf("a typed fact should outrank the same words as a passage: %+v", res)
+	}
+}

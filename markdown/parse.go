@@ -31,6 +31,10 @@ type Options struct {
 	// windows of at most this many lines. Zero or less means
 	// DefaultMaxPassageLines.
 	MaxPassageLines int
+
+	// headings, when set, collects the headings the parser reads (see
+	// Headings).
+	headings *[]Heading
 }
 
 // Parse reads the Markdown file at the workspace-relative, slash-separated
@@ -57,6 +61,8 @@ func ParseWith(rel string, data []byte, opts Options) (*memory.Document, error) 
 	p := &parser{
 		doc: &memory.Document{Path: rel, Kind: kind, Date: date},
 		max: opts.MaxPassageLines,
+
+		headings: opts.headings,
 	}
 	if p.max <= 0 {
 		p.max = DefaultMaxPassageLines
@@ -133,6 +139,7 @@ type parser struct {
 	typedAnywhere bool        // typed facts are recognised outside Retain sections
 	defaultKind   memory.Kind // the kind of an untyped top-level bullet, if any
 	page          string      // the entity page's slug; "" if none
+	headings      *[]Heading  // collects headings when set
 
 	section string // the text of the nearest heading above
 	retain  bool   // inside a Retain section
@@ -181,6 +188,9 @@ func (p *parser) run(start int) {
 			}
 			if level, text, ok := heading(s); ok {
 				p.heading(level, text)
+				if p.headings != nil {
+					*p.headings = append(*p.headings, Heading{Line: i + 1, Level: level, Text: p.section, Retain: level == 2 && p.retain})
+				}
 				i++
 				continue
 			}

@@ -19,6 +19,7 @@ type Index interface {
 	Search(ctx context.Context, match string, f sqlite.Filter, limit int) ([]sqlite.Hit, error)
 	Items(ctx context.Context, f sqlite.Filter, newest bool, limit int) ([]sqlite.Item, error)
 	Adjacent(ctx context.Context, it sqlite.Item) (prev, next *sqlite.Item, err error)
+	TermStats(ctx context.Context, words []string) ([]sqlite.TermStat, int, error)
 }
 
 // Plan is a query made concrete for the index: which terms, which filter,
@@ -65,8 +66,15 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	if p.Window != nil {
 		windowed.Since, windowed.Until = intersect(p.Filter, *p.Window)
 	}
-	if len(p.Terms) > 0 {
-		match := sqlite.MatchAny(p.Terms)
+	terms, err := planTerms(ctx, ix, p.Terms)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Terms) > 0 && len(terms) == 0 {
+		return nil, nil // words were asked for and no item has any of them
+	}
+	if len(terms) > 0 {
+		match := sqlite.MatchAny(terms)
 		hits, err := ix.Search(ctx, match, p.Filter, depth)
 		if err != nil {
 			return nil, fmt.Errorf("recall: lexical: %w", err)
@@ -106,6 +114,52 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		lines = DefaultLines
 	}
 	return pack(ctx, ix, ranked, k, lines, p.Budget, p.Explain)
+}
+
+// MaxScanRows bounds the rows one full-text query may have to score: FTS5
+// ranks every row an OR-query matches, and common words match most of a
+// large index. Words are kept rarest first until their rows add up to this.
+const MaxScanRows = 4000
+
+// planTerms chooses the words worth searching for. Words in more than half
+// of the items go: bm25 gives them no weight (FTS5 floors their IDF), so
+// they only make rows match. The rest are kept rarest first within
+// MaxScanRows; the rarest always stays. Words no item contains cost
+// nothing and go too.
+func planTerms(ctx context.Context, ix Index, words []string) ([]string, error) {
+	if len(words) == 0 {
+		return nil, nil
+	}
+	stats, total, err := ix.TermStats(ctx, words)
+	if err != nil {
+		return nil, fmt.Errorf("recall: plan: %w", err)
+	}
+	var useful, common []sqlite.TermStat
+	for _, s := range stats {
+		switch {
+		case s.Rows > 0 && 2*s.Rows <= total:
+			useful = append(useful, s)
+		case s.Rows > 0:
+			common = append(common, s)
+		}
+	}
+	if len(useful) == 0 && len(common) > 0 {
+		// Only common words: search for the rarest of them, which still
+		// ranks by how often and how densely it occurs.
+		sort.SliceStable(common, func(i, j int) bool { return common[i].Rows < common[j].Rows })
+		useful = common[:1]
+	}
+	sort.SliceStable(useful, func(i, j int) bool { return useful[i].Rows < useful[j].Rows })
+	var terms []string
+	scan := 0
+	for _, s := range useful {
+		if len(terms) > 0 && scan+s.Rows > MaxScanRows {
+			break
+		}
+		scan += s.Rows
+		terms = append(terms, s.Word)
+	}
+	return terms, nil
 }
 
 // intersect narrows a filter's hard window with a soft one; the result may

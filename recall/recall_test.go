@@ -56,6 +56,14 @@ const chat = `# 2025-11-27
 - **User**: Which harness fits a greyhound?
 - **Assistant**: A martingale collar is the usual choice.
 - **User**: Thanks.
+
+## Session 2
+
+- **User**: What is the capital of Peru?
+- **Assistant**: Lima.
+- **User**: And of Chile?
+- **Assistant**: Santiago.
+- **User**: Good to know.
 `
 
 func TestWidenTowardsMatchingNeighbour(t *testing.T) {
@@ -65,13 +73,15 @@ func TestWidenTowardsMatchingNeighbour(t *testing.T) {
 		t.Fatalf("%d results", len(res))
 	}
 	r := res[0]
-	// The best line is L7 (both words); it grows towards L5 (greyhound)
-	// rather than L8, and content is exactly the cited lines.
-	if r.Source != "memory/2025-11-27.md#L5-L7" {
-		t.Errorf("source %s, want #L5-L7", r.Source)
+	// The best line is L7 (both words). It grows one line at a time towards
+	// the neighbour that ranked higher: L6 and then L8, the answer, which
+	// the question's words reach through its context column, over L5.
+	// Content is exactly the cited lines.
+	if r.Source != "memory/2025-11-27.md#L6-L8" {
+		t.Errorf("source %s, want #L6-L8", r.Source)
 	}
 	lines := strings.Split(chat, "\n")
-	if want := strings.Join(lines[4:7], "\n"); r.Content != want {
+	if want := strings.Join(lines[5:8], "\n"); r.Content != want {
 		t.Errorf("content %q, want %q", r.Content, want)
 	}
 	if r.Kind != memory.KindPassage || r.Timestamp != "2025-11-27" || !strings.HasPrefix(r.ID, "p_") {

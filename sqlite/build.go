@@ -398,6 +398,9 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 	if _, err := tx.ExecContext(ctx, ftsInsert+ftsWindow); err != nil {
 		return st, fmt.Errorf("index %s: full-text: %w", path, err)
 	}
+	if err := refreshSummaries(ctx, tx); err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
 	meta := fmt.Sprintf(`INSERT INTO meta(key, value) VALUES('identity', %s), ('built', %s); PRAGMA application_id=%d;`,
 		quote(identity(o)), quote(time.Now().UTC().Format(time.RFC3339)), applicationID)
 	if _, err := tx.ExecContext(ctx, meta); err != nil {

@@ -71,6 +71,8 @@ type Index struct {
 	opts Options
 	lock *flock.Lock // shared while open; keeps a rebuild from swapping the file under us
 
+	scratch bool // the temp tables of TermStats exist on the connection
+
 	// Rebuilt says why Open had to build the index from scratch ("" if it
 	// did not): "new", "corrupt", "foreign", "outdated" or "requested".
 	Rebuilt string
@@ -169,6 +171,7 @@ func (ix *Index) openExisting(ctx context.Context) (string, error) {
 		return reason, err
 	}
 	ix.db = db
+	ix.scratch = false
 	return "", nil
 }
 

@@ -32,6 +32,10 @@ CREATE INDEX entity_names_key ON entity_names(key);
 CREATE INDEX entity_names_file ON entity_names(file_id);
 `
 
+// tokenizer is the full-text tokenizer, shared by the index and the
+// scratch table that stems query words (terms.go).
+const tokenizer = `porter unicode61 remove_diacritics 2`
+
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE files(
@@ -81,4 +85,5 @@ CREATE VIRTUAL TABLE items_fts USING fts5(
   content='', contentless_delete=1,
   tokenize='porter unicode61 remove_diacritics 2'
 );
+CREATE VIRTUAL TABLE items_vocab USING fts5vocab(items_fts, row);
 `

@@ -109,11 +109,21 @@ func (ix *Index) Search(ctx context.Context, match string, f Filter, limit int) 
 		return nil, nil
 	}
 	cond, args := f.where()
-	q := fmt.Sprintf(`SELECT %s, -bm25(items_fts, %g, %g, %g, %g) AS score
-		FROM items_fts JOIN items i ON i.id = items_fts.rowid JOIN files f ON f.id = i.file_id
-		WHERE items_fts MATCH ?%s ORDER BY score DESC LIMIT ?`,
-		itemColumns, weightContent, weightSection, weightEntities, weightContext, cond)
-	args = append(append([]any{match}, args...), limit)
+	rank := fmt.Sprintf("-bm25(items_fts, %g, %g, %g, %g)", weightContent, weightSection, weightEntities, weightContext)
+	var q string
+	if cond == "" {
+		// Rank inside the full-text table first and join only the winners:
+		// joining every matching row before the sort costs more than the
+		// ranking itself.
+		q = fmt.Sprintf(`SELECT %s, h.score FROM (SELECT rowid, %s AS score FROM items_fts WHERE items_fts MATCH ? ORDER BY score DESC LIMIT ?) h
+			JOIN items i ON i.id = h.rowid JOIN files f ON f.id = i.file_id ORDER BY h.score DESC`, itemColumns, rank)
+		args = []any{match, limit}
+	} else {
+		q = fmt.Sprintf(`SELECT %s, %s AS score
+			FROM items_fts JOIN items i ON i.id = items_fts.rowid JOIN files f ON f.id = i.file_id
+			WHERE items_fts MATCH ?%s ORDER BY score DESC LIMIT ?`, itemColumns, rank, cond)
+		args = append(append([]any{match}, args...), limit)
+	}
 	rows, err := ix.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, ix.wrapErr(err)
@@ -227,22 +237,18 @@ type EntityName struct {
 // EntityNames lists every known entity name: page slugs, names and aliases,
 // and the slugs of entities mentioned anywhere.
 func (ix *Index) EntityNames(ctx context.Context) ([]EntityName, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT key, slug FROM entity_names
-		UNION SELECT DISTINCT slug_key, slug_key FROM item_entities`)
+	text, err := ix.metaValue(ctx, "entity_names")
 	if err != nil {
 		return nil, ix.wrapErr(err)
 	}
-	defer rows.Close()
-	var out []EntityName
-	for rows.Next() {
-		var n EntityName
-		if err := rows.Scan(&n.Key, &n.Slug); err != nil {
-			return nil, ix.wrapErr(err)
+	out := make([]EntityName, 0, strings.Count(text, "\n"))
+	for line := range strings.Lines(text) {
+		key, slug, ok := strings.Cut(strings.TrimSuffix(line, "\n"), "\t")
+		if ok {
+			out = append(out, EntityName{Key: memory.EntityKey(key), Slug: slug})
 		}
-		n.Key = memory.EntityKey(n.Key)
-		out = append(out, n)
 	}
-	return out, ix.wrapErrNil(rows.Err())
+	return out, nil
 }
 
 // ResolveEntity maps a name, alias or slug (any case) to the entity's slug

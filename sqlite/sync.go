@@ -77,6 +77,9 @@ func (ix *Index) Sync(ctx context.Context) (Stats, error) {
 	if err := w.flush(ctx); err != nil {
 		return st, ix.wrapErr(err)
 	}
+	if err := refreshSummaries(ctx, tx); err != nil {
+		return st, ix.wrapErr(err)
+	}
 	if err := tx.Commit(); err != nil {
 		return st, ix.wrapErr(err)
 	}
@@ -122,24 +125,6 @@ func (ix *Index) diff(ctx context.Context) (diffResult, error) {
 
 func (ix *Index) wrapErr(err error) error {
 	return fmt.Errorf("index %s: %w", ix.path, err)
-}
-
-func (ix *Index) storedFiles(ctx context.Context) (map[string]storedFile, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, size, mtime, hash FROM files`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	m := make(map[string]storedFile)
-	for rows.Next() {
-		var s storedFile
-		var p string
-		if err := rows.Scan(&s.id, &p, &s.size, &s.mtime, &s.hash); err != nil {
-			return nil, err
-		}
-		m[p] = s
-	}
-	return m, rows.Err()
 }
 
 // deleteFile drops a file and everything derived from it.

@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 
 	"memoria/memory"
 )
@@ -48,6 +50,10 @@ func Check(dir string) error {
 // not entered, symlinked folders are not followed, and a symlinked file is
 // listed only when it resolves inside the workspace; anything else passed
 // over is reported in skipped.
+//
+// List runs before every recall (the freshness check), so it is written for
+// speed: one directory read per folder and one lstat per file, spread over
+// the CPUs for large folders.
 func List(dir string) (files []File, skipped []Skipped, err error) {
 	if err := Check(dir); err != nil {
 		return nil, nil, err
@@ -56,75 +62,129 @@ func List(dir string) (files []File, skipped []Skipped, err error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("workspace %s: %w", dir, err)
 	}
-	add := func(rel string, d fs.DirEntry) {
-		kind, _, ok := memory.ClassifyPath(rel)
-		if !ok {
-			return
-		}
-		info, err := d.Info()
-		if err != nil {
-			skipped = append(skipped, Skipped{rel, err.Error()})
-			return
-		}
-		if info.Mode()&fs.ModeSymlink != 0 {
-			target, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
-			if err != nil {
-				skipped = append(skipped, Skipped{rel, "broken symlink"})
-				return
-			}
-			if !Within(root, target) {
-				skipped = append(skipped, Skipped{rel, "symlink points outside the workspace"})
-				return
-			}
-			if info, err = os.Stat(target); err != nil {
-				skipped = append(skipped, Skipped{rel, err.Error()})
-				return
-			}
-		}
-		if !info.Mode().IsRegular() {
-			skipped = append(skipped, Skipped{rel, "not a regular file"})
-			return
-		}
-		files = append(files, File{Rel: rel, Kind: kind, Size: info.Size(), ModTime: info.ModTime().UnixNano()})
-	}
+	l := lister{root: root}
 	for _, name := range []string{"memory.md", "MEMORY.md"} {
 		if info, err := os.Lstat(filepath.Join(root, name)); err == nil {
-			add(name, fs.FileInfoToDirEntry(info))
+			l.add(name, info)
 		}
 	}
-	for _, top := range []string{"memory", "bank"} {
-		base := filepath.Join(root, top)
-		err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) && p == base {
-					return fs.SkipDir
-				}
-				rel, _ := filepath.Rel(root, p)
-				skipped = append(skipped, Skipped{filepath.ToSlash(rel), err.Error()})
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() {
-				if p != base && strings.HasPrefix(d.Name(), ".") {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			rel, err := filepath.Rel(root, p)
-			if err != nil {
-				return nil
-			}
-			add(filepath.ToSlash(rel), d)
-			return nil
-		})
-		if err != nil {
+	for _, top := range []string{"bank", "memory"} {
+		if err := l.walk(top); err != nil {
 			return nil, nil, fmt.Errorf("workspace %s: %w", dir, err)
 		}
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Rel < files[j].Rel })
-	return files, skipped, nil
+	slices.SortFunc(l.files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
+	return l.files, l.skipped, nil
+}
+
+type lister struct {
+	root    string
+	mu      sync.Mutex
+	files   []File
+	skipped []Skipped
+}
+
+func (l *lister) skip(rel, reason string) {
+	l.mu.Lock()
+	l.skipped = append(l.skipped, Skipped{rel, reason})
+	l.mu.Unlock()
+}
+
+// walk lists one folder (workspace-relative, slash-separated) and its
+// subfolders.
+func (l *lister) walk(rel string) error {
+	abs := filepath.Join(l.root, filepath.FromSlash(rel))
+	entries, err := os.ReadDir(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !strings.Contains(rel, "/"):
+		return nil // no memory/ or bank/ folder yet
+	case err != nil:
+		l.skip(rel, errText(err))
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case e.IsDir():
+			if !strings.HasPrefix(name, ".") {
+				if err := l.walk(rel + "/" + name); err != nil {
+					return err
+				}
+			}
+		case hasMarkdownSuffix(name):
+			names = append(names, name)
+		}
+	}
+	stat := func(names []string) {
+		for _, name := range names {
+			p := rel + "/" + name
+			info, err := os.Lstat(filepath.Join(abs, name))
+			if err != nil {
+				l.skip(p, errText(err))
+				continue
+			}
+			l.add(p, info)
+		}
+	}
+	// One lstat per file is most of the freshness check: share a large
+	// folder (years of daily logs) between the CPUs.
+	if workers := min(runtime.GOMAXPROCS(0), len(names)/256); workers > 1 {
+		var wg sync.WaitGroup
+		chunk := (len(names) + workers - 1) / workers
+		for i := 0; i < len(names); i += chunk {
+			part := names[i:min(i+chunk, len(names))]
+			wg.Add(1)
+			go func() { defer wg.Done(); stat(part) }()
+		}
+		wg.Wait()
+	} else {
+		stat(names)
+	}
+	return nil
+}
+
+func hasMarkdownSuffix(name string) bool {
+	return len(name) > 3 && strings.EqualFold(name[len(name)-3:], ".md")
+}
+
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// add records one file found by a listing (info from lstat).
+func (l *lister) add(rel string, info fs.FileInfo) {
+	kind, _, ok := memory.ClassifyPath(rel)
+	if !ok {
+		return
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(filepath.Join(l.root, filepath.FromSlash(rel)))
+		if err != nil {
+			l.skip(rel, "broken symlink")
+			return
+		}
+		if !Within(l.root, target) {
+			l.skip(rel, "symlink points outside the workspace")
+			return
+		}
+		if info, err = os.Stat(target); err != nil {
+			l.skip(rel, errText(err))
+			return
+		}
+	}
+	if !info.Mode().IsRegular() {
+		l.skip(rel, "not a regular file")
+		return
+	}
+	f := File{Rel: rel, Kind: kind, Size: info.Size(), ModTime: info.ModTime().UnixNano()}
+	l.mu.Lock()
+	l.files = append(l.files, f)
+	l.mu.Unlock()
 }
 
 // Within reports whether path p lies inside (or is) folder root. Both must

@@ -49,6 +49,8 @@ func init() {
 		{"recall", "QUERY [--k 25] [--since 30d] [--until DATE] [--kind K] [--entity E] [--budget N] [--json]", "search memory; every result cites its lines", runRecall},
 		{"get", "PATH#Lx[-Ly]", "print the cited lines of a workspace file", runGet},
 		{"eval", "QUERIES.jsonl [--baseline]", "score recall on a set of queries with gold lines", runEval},
+		{"retain", "FACT... | - [--date YYYY-MM-DD] | --infer [--since 7d] | --accept", "append typed facts to a log's Retain section; propose and accept inferred ones", runRetain},
+		{"core", "show [BLOCK] | append BLOCK TEXT | replace BLOCK OLD NEW | insert BLOCK LINE TEXT", "show or edit core memory (memory.md), block by block", runCore},
 		{"help", "", "show this help", nil},
 	}
 }

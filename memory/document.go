@@ -48,7 +48,7 @@ func ClassifyPath(rel string) (FileKind, time.Time, bool) {
 	case dir == "" && (file == "memory.md" || file == "MEMORY.md"):
 		return FileCore, time.Time{}, true
 	case dir == "memory/":
-		if d, err := time.Parse("2006-01-02", strings.TrimSuffix(file, ".md")); err == nil {
+		if d, ok := parseDay(strings.TrimSuffix(file, ".md")); ok {
 			return FileLog, d, true
 		}
 		return FileOther, time.Time{}, true
@@ -62,4 +62,33 @@ func ClassifyPath(rel string) (FileKind, time.Time, bool) {
 		return FileOther, time.Time{}, true
 	}
 	return "", time.Time{}, false
+}
+
+// parseDay reads YYYY-MM-DD without time.Parse: the freshness check
+// classifies every daily log before every recall.
+func parseDay(s string) (time.Time, bool) {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return time.Time{}, false
+	}
+	num := func(s string) (int, bool) {
+		n := 0
+		for i := 0; i < len(s); i++ {
+			if s[i] < '0' || s[i] > '9' {
+				return 0, false
+			}
+			n = n*10 + int(s[i]-'0')
+		}
+		return n, true
+	}
+	y, ok1 := num(s[:4])
+	m, ok2 := num(s[5:7])
+	d, ok3 := num(s[8:])
+	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 || d > 31 {
+		return time.Time{}, false
+	}
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if t.Day() != d { // 2025-02-30 and the like
+		return time.Time{}, false
+	}
+	return t, true
 }

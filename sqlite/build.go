@@ -346,7 +346,7 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 	removeDB(path)
 	// The file is private until renamed into place, so durability settings
 	// can be off while it is filled; a crash leaves only a temp file.
-	db, err := sql.Open("sqlite", dsn(path, "journal_mode(OFF)", "synchronous(OFF)", "cache_size(-65536)", "locking_mode(EXCLUSIVE)", "temp_store(MEMORY)"))
+	db, err := sql.Open("sqlite", dsn(path, "page_size(16384)", "journal_mode(OFF)", "synchronous(OFF)", "cache_size(-65536)", "locking_mode(EXCLUSIVE)", "temp_store(MEMORY)"))
 	if err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}

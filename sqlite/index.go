@@ -71,7 +71,8 @@ type Index struct {
 	opts Options
 	lock *flock.Lock // shared while open; keeps a rebuild from swapping the file under us
 
-	scratch bool // the temp tables of TermStats exist on the connection
+	scratch bool                 // the temp tables of TermStats exist on the connection
+	stmts   map[string]*sql.Stmt // prepared statements, by their SQL
 
 	// Rebuilt says why Open had to build the index from scratch ("" if it
 	// did not): "new", "corrupt", "foreign", "outdated" or "requested".
@@ -125,11 +126,7 @@ func (ix *Index) Workspace() string { return ix.ws }
 
 // Close releases the database and the lock.
 func (ix *Index) Close() error {
-	var err error
-	if ix.db != nil {
-		err = ix.db.Close()
-		ix.db = nil
-	}
+	err := ix.closeDB()
 	return errors.Join(err, ix.lock.Unlock())
 }
 
@@ -172,6 +169,7 @@ func (ix *Index) openExisting(ctx context.Context) (string, error) {
 	}
 	ix.db = db
 	ix.scratch = false
+	ix.stmts = map[string]*sql.Stmt{}
 	return "", nil
 }
 
@@ -238,10 +236,7 @@ func (ix *Index) rebuild(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	if ix.db != nil {
-		ix.db.Close()
-		ix.db = nil
-	}
+	ix.closeDB()
 	// Swap under an exclusive lock so no other process has the old file
 	// (and its -wal/-shm) open while they are replaced.
 	if err := ix.lock.Unlock(); err != nil {
@@ -274,4 +269,50 @@ func removeDB(path string) {
 	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
 		os.Remove(path + suffix)
 	}
+}
+
+func (ix *Index) closeDB() error {
+	for _, st := range ix.stmts {
+		st.Close()
+	}
+	ix.stmts = nil
+	if ix.db == nil {
+		return nil
+	}
+	err := ix.db.Close()
+	ix.db = nil
+	return err
+}
+
+// prepared returns the statement for q, preparing it once per connection:
+// SQLite's parser is a visible share of a recall's time otherwise.
+func (ix *Index) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
+	if st, ok := ix.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := ix.db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	ix.stmts[q] = st
+	return st, nil
+}
+
+// query runs a read query through the statement cache.
+func (ix *Index) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	st, err := ix.prepared(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// queryRow is query for a single row.
+func (ix *Index) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	st, err := ix.prepared(ctx, q)
+	if err != nil {
+		// Let the error surface from Scan, as database/sql does.
+		return ix.db.QueryRowContext(ctx, q, args...)
+	}
+	return st.QueryRowContext(ctx, args...)
 }

@@ -60,7 +60,7 @@ func refreshSummaries(ctx context.Context, tx *sql.Tx) error {
 
 func (ix *Index) metaValue(ctx context.Context, key string) (string, error) {
 	var v string
-	err := ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	err := ix.queryRow(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
 	if err == sql.ErrNoRows {
 		return "", nil
 	}
@@ -74,18 +74,29 @@ func (ix *Index) storedFiles(ctx context.Context) (map[string]storedFile, error)
 		return nil, err
 	}
 	m := make(map[string]storedFile, strings.Count(text, "\n"))
-	for line := range strings.Lines(text) {
-		f := strings.SplitN(strings.TrimSuffix(line, "\n"), "\t", 5)
-		if len(f) != 5 {
-			return nil, fmt.Errorf("manifest: bad line %q", line)
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
 		}
+		var f [5]string
+		for k := range 4 {
+			i := strings.IndexByte(line, '\t')
+			if i < 0 {
+				return nil, fmt.Errorf("manifest: bad line %q", line)
+			}
+			f[k], line = line[:i], line[i+1:]
+		}
+		f[4] = line
 		var s storedFile
 		var e1, e2, e3 error
 		s.id, e1 = strconv.ParseInt(f[0], 10, 64)
 		s.size, e2 = strconv.ParseInt(f[1], 10, 64)
 		s.mtime, e3 = strconv.ParseInt(f[2], 10, 64)
 		if e1 != nil || e2 != nil || e3 != nil {
-			return nil, fmt.Errorf("manifest: bad line %q", line)
+			return nil, fmt.Errorf("manifest: bad line for %q", f[4])
 		}
 		s.hash = f[3]
 		m[f[4]] = s

@@ -124,7 +124,7 @@ func (ix *Index) Search(ctx context.Context, match string, f Filter, limit int) 
 			WHERE items_fts MATCH ?%s ORDER BY score DESC LIMIT ?`, itemColumns, rank, cond)
 		args = append(append([]any{match}, args...), limit)
 	}
-	rows, err := ix.db.QueryContext(ctx, q, args...)
+	rows, err := ix.query(ctx, q, args...)
 	if err != nil {
 		return nil, ix.wrapErr(err)
 	}
@@ -150,7 +150,7 @@ func (ix *Index) Items(ctx context.Context, f Filter, newest bool, limit int) ([
 	}
 	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id WHERE 1%s
 		ORDER BY coalesce(nullif(i.event_start, ''), i.written) %s, f.path, i.start_line LIMIT ?`, itemColumns, cond, order)
-	rows, err := ix.db.QueryContext(ctx, q, append(args, limit)...)
+	rows, err := ix.query(ctx, q, append(args, limit)...)
 	if err != nil {
 		return nil, ix.wrapErr(err)
 	}
@@ -208,7 +208,7 @@ func (ix *Index) Adjacent(ctx context.Context, it Item) (prev, next *Item, err e
 	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id
 		WHERE i.file_id = (SELECT file_id FROM items WHERE id = ?) AND i.kind = 'passage' AND i.section = ?
 		AND (i.end_line = ? OR i.start_line = ?)`, itemColumns)
-	rows, err := ix.db.QueryContext(ctx, q, it.RowID, it.Section, it.Source.Start-1, it.Source.End+1)
+	rows, err := ix.query(ctx, q, it.RowID, it.Section, it.Source.Start-1, it.Source.End+1)
 	if err != nil {
 		return nil, nil, ix.wrapErr(err)
 	}
@@ -256,14 +256,14 @@ func (ix *Index) EntityNames(ctx context.Context) ([]EntityName, error) {
 func (ix *Index) ResolveEntity(ctx context.Context, name string) (string, bool, error) {
 	key := memory.EntityKey(name)
 	var slug string
-	err := ix.db.QueryRowContext(ctx, `SELECT slug FROM entity_names WHERE key=? LIMIT 1`, key).Scan(&slug)
+	err := ix.queryRow(ctx, `SELECT slug FROM entity_names WHERE key=? LIMIT 1`, key).Scan(&slug)
 	if err == nil {
 		return slug, true, nil
 	}
 	if err != sql.ErrNoRows {
 		return "", false, ix.wrapErr(err)
 	}
-	err = ix.db.QueryRowContext(ctx, `SELECT slug_key FROM item_entities WHERE slug_key=? LIMIT 1`, strings.ToLower(name)).Scan(&slug)
+	err = ix.queryRow(ctx, `SELECT slug_key FROM item_entities WHERE slug_key=? LIMIT 1`, strings.ToLower(name)).Scan(&slug)
 	if err == sql.ErrNoRows {
 		return "", false, nil
 	}

@@ -29,7 +29,7 @@ func (ix *Index) TermStats(ctx context.Context, words []string) (stats []TermSta
 		}
 		ix.scratch = true
 	}
-	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'items'`).Scan(&total); err != nil {
+	if err := ix.queryRow(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'items'`).Scan(&total); err != nil {
 		return nil, 0, ix.wrapErr(err)
 	}
 	conn, err := ix.db.Conn(ctx)

@@ -1,0 +1,77 @@
+package memory
+
+import (
+	"testing"
+	"time"
+)
+
+func TestClassifyPath(t *testing.T) {
+	tests := []struct {
+		rel  string
+		kind FileKind
+		day  string
+		ok   bool
+	}{
+		{"memory.md", FileCore, "", true},
+		{"MEMORY.md", FileCore, "", true},
+		{"memory/2025-11-27.md", FileLog, "2025-11-27", true},
+		{"memory/2025-02-30.md", FileOther, "", true},
+		{"memory/2025-13-01.md", FileOther, "", true},
+		{"memory/notes.md", FileOther, "", true},
+		{"memory/2025-11-27.txt", "", "", false},
+		{"bank/opinions.md", FileOpinions, "", true},
+		{"bank/world.md", FileBank, "", true},
+		{"bank/entities/Peter.md", FileEntity, "", true},
+		{"bank/sub/x.md", FileOther, "", true},
+		{"elsewhere.md", "", "", false},
+	}
+	for _, tt := range tests {
+		kind, day, ok := ClassifyPath(tt.rel)
+		got := ""
+		if !day.IsZero() {
+			got = day.Format(time.DateOnly)
+		}
+		if kind != tt.kind || got != tt.day || ok != tt.ok {
+			t.Errorf("ClassifyPath(%q) = %q, %q, %v; want %q, %q, %v", tt.rel, kind, got, ok, tt.kind, tt.day, tt.ok)
+		}
+	}
+}
+
+func TestSourceRoundTrip(t *testing.T) {
+	for _, ref := range []string{"memory/2025-11-27.md#L12", "memory/2025-11-27.md#L12-L15", "memory.md"} {
+		s, err := ParseSource(ref)
+		if err != nil || s.String() != ref {
+			t.Errorf("%q: %v, %v", ref, s, err)
+		}
+	}
+	if s, err := ParseSource("a.md#L3-5"); err != nil || s.String() != "a.md#L3-L5" {
+		t.Errorf("short range: %v %v", s, err)
+	}
+	for _, bad := range []string{"#L1", "a.md#L0", "a.md#L5-L3", "a.md#Lx", "a.md#L1-"} {
+		if _, err := ParseSource(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestValidateSlug(t *testing.T) {
+	for _, ok := range []string{"Peter", "The-Castle", "warelay", "Пётр", "北京", "Zoë", "a.b_c-1"} {
+		if err := ValidateSlug(ok); err != nil {
+			t.Errorf("%q rejected: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "../../etc", "a/b", ".hidden", "a..b", "x.", "a b", "a\\b", string(make([]byte, 65))} {
+		if err := ValidateSlug(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestFactIDStable(t *testing.T) {
+	a := FactID(KindWorld, "Lives in  Vienna.", []string{"Peter"})
+	b := FactID(KindWorld, "lives in vienna.", []string{"peter"})
+	c := FactID(KindOpinion, "Lives in Vienna.", []string{"Peter"})
+	if a != b || a == c || len(a) != 14 {
+		t.Errorf("ids %s %s %s", a, b, c)
+	}
+}

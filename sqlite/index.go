@@ -71,8 +71,7 @@ type Index struct {
 	opts Options
 	lock *flock.Lock // shared while open; keeps a rebuild from swapping the file under us
 
-	scratch bool                 // the temp tables of TermStats exist on the connection
-	stmts   map[string]*sql.Stmt // prepared statements, by their SQL
+	stmts map[string]*sql.Stmt // prepared statements, by their SQL
 
 	// Rebuilt says why Open had to build the index from scratch ("" if it
 	// did not): "new", "corrupt", "foreign", "outdated" or "requested".
@@ -168,7 +167,6 @@ func (ix *Index) openExisting(ctx context.Context) (string, error) {
 		return reason, err
 	}
 	ix.db = db
-	ix.scratch = false
 	ix.stmts = map[string]*sql.Stmt{}
 	return "", nil
 }

@@ -52,6 +52,10 @@ func init() {
 		{"eval", "QUERIES.jsonl [--baseline]", "score recall on a set of queries with gold lines", runEval},
 		{"retain", "FACT... | - [--date YYYY-MM-DD] | --infer [--since 7d] | --accept", "append typed facts to a log's Retain section; propose and accept inferred ones", runRetain},
 		{"core", "show [BLOCK] | append BLOCK TEXT | replace BLOCK OLD NEW | insert BLOCK LINE TEXT", "show or edit core memory (memory.md), block by block", runCore},
+		{"context", "[QUERY] [--budget 2000] [--json]", "core memory plus the best recall for QUERY, within a token budget: text to inject at the start of a turn", runContext},
+		{"watch", "[--debounce 300ms] [--json]", "keep the index fresh while files change (until interrupted)", runWatch},
+		{"serve", "[--http 127.0.0.1:7377 [--token T] [--allow-remote]] [--watch]", "serve memory to agents over MCP (stdio, or streamable HTTP)", runServe},
+		{"reflect", "[--since 7d] [--dry-run] [--now DATE]", "update entity pages, opinions and core proposals from the logs", runReflect},
 		{"help", "", "show this help", nil},
 	}
 }

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"memoria"
+)
+
+// runContext prints the memory to inject at the start of a turn: core
+// memory, then the best recall for the query, within a token budget.
+func runContext(ctx context.Context, e *env, args []string) error {
+	var c common
+	fs := newFlags("context", e, &c)
+	var o memoria.ContextOptions
+	var kinds, entities stringList
+	var now string
+	fs.IntVar(&o.Budget, "budget", memoria.DefaultContextBudget, "token budget for everything printed, estimated as recall --budget estimates (conservatively)")
+	fs.IntVar(&o.Recall.K, "k", 25, "recall at most this many results")
+	fs.StringVar(&o.Recall.Since, "since", "", "recall only memory from this time on: 30d, 2w, YYYY-MM-DD")
+	fs.StringVar(&o.Recall.Until, "until", "", "recall only memory up to this time")
+	fs.Var(&kinds, "kind", "recall only these kinds (repeatable)")
+	fs.Var(&entities, "entity", "recall only items mentioning this entity (repeatable)")
+	fs.StringVar(&now, "now", "", "treat this as the current time: YYYY-MM-DD or YYYY-MM-DDTHH:MM")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if o.Budget <= 0 {
+		return usagef("--budget must be positive, got %d", o.Budget)
+	}
+	if o.Recall.K <= 0 {
+		return usagef("--k must be at least 1, got %d", o.Recall.K)
+	}
+	if now != "" {
+		if o.Recall.Now, err = memoria.ParseNow(now); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	o.Recall.Kinds, o.Recall.Entities = kinds, entities
+	ws, err := c.open(ctx, e, true)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	tc, err := ws.Context(ctx, strings.Join(pos, " "), o)
+	if err != nil {
+		if errors.Is(err, memoria.ErrInvalid) {
+			return usagef("%v", err)
+		}
+		return err
+	}
+	if c.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(tc)
+	}
+	_, err = fmt.Fprint(e.stdout, tc.Markdown())
+	return err
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"time"
+
+	"memoria/mcp"
+	"memoria/sqlite"
+	"memoria/watch"
+)
+
+// runServe serves the workspace over MCP: stdio by default, streamable HTTP
+// on a loopback address with --http.
+func runServe(ctx context.Context, e *env, args []string) error {
+	var c common
+	fs := newFlags("serve", e, &c)
+	httpAddr := fs.String("http", "", "serve streamable HTTP on `HOST:PORT` (e.g. 127.0.0.1:7377; port 0 picks a free one) instead of stdio")
+	token := fs.String("token", "", "with --http: require \"Authorization: Bearer `TOKEN`\" (default $MEMORIA_TOKEN)")
+	allowRemote := fs.Bool("allow-remote", false, "with --http: allow a non-loopback address (needs a token)")
+	watchFlag := fs.Bool("watch", false, "keep the index fresh while files change (as `memoria watch`)")
+	verbose := fs.Bool("v", false, "log requests and errors to stderr")
+	pos, err := parseFlags(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("serve takes no arguments, got %q", pos[0])
+	}
+	if *token == "" {
+		*token = e.getenv("MEMORIA_TOKEN")
+	}
+	if *httpAddr == "" && (*allowRemote || *token != "") {
+		if *allowRemote {
+			return usagef("--allow-remote goes with --http HOST:PORT")
+		}
+		*token = "" // a token in the environment does not matter on stdio
+	}
+	if *httpAddr != "" {
+		if err := mcp.CheckListenAddr(*httpAddr, *allowRemote); err != nil {
+			return usagef("%v", err)
+		}
+		if *allowRemote && *token == "" {
+			return usagef("--allow-remote needs a bearer token: pass --token or set MEMORIA_TOKEN")
+		}
+	}
+	ws, err := c.open(ctx, e, false)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+	srv := mcp.NewServer(ws, mcp.Options{Tools: mcp.Tools(), Logger: logger})
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	watchDone := make(chan struct{})
+	if *watchFlag {
+		go func() {
+			defer close(watchDone)
+			if err := watch.Run(ctx, ws, watch.Options{OnSync: syncLogger(e, e.stderr, false)}); err != nil {
+				fmt.Fprintf(e.stderr, "memoria serve: watch: %s\n", oneLine(err.Error()))
+			}
+		}()
+	} else {
+		close(watchDone)
+	}
+	defer func() { cancel(); <-watchDone }()
+
+	if *httpAddr == "" {
+		return srv.ServeStdio(ctx, e.stdin, e.stdout)
+	}
+	ln, err := net.Listen("tcp", *httpAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *httpAddr, err)
+	}
+	auth := "no token"
+	if *token != "" {
+		auth = "bearer token required"
+	}
+	fmt.Fprintf(e.stderr, "memoria: serving MCP for %s on http://%s%s (%s)\n", ws.Dir(), ln.Addr(), mcp.HTTPPath, auth)
+	return srv.ServeHTTP(ctx, ln, *token)
+}
+
+// syncLogger reports index syncs, the first one and then those that
+// changed the index: one line each on w (JSON with asJSON). Failures go to
+// stderr; the watch goes on.
+func syncLogger(e *env, w io.Writer, asJSON bool) func(sqlite.Stats, error) {
+	first := true
+	return func(st sqlite.Stats, err error) {
+		if err != nil {
+			fmt.Fprintf(e.stderr, "memoria: sync failed (retried at the next change): %s\n", oneLine(err.Error()))
+			return
+		}
+		if !first && !st.Changed() {
+			return
+		}
+		first = false
+		if asJSON {
+			fmt.Fprintf(w, "{\"files\":%d,\"parsed\":%d,\"removed\":%d,\"items\":%d,\"ms\":%d}\n",
+				st.Files, st.Parsed, st.Removed, st.Items, st.Duration.Milliseconds())
+			return
+		}
+		fmt.Fprintf(w, "memoria: index up to date: %d files, %d re-indexed, %d removed (%s)\n",
+			st.Files, st.Parsed, st.Removed, st.Duration.Round(time.Millisecond))
+	}
+}

@@ -1,0 +1,420 @@
+package reflect
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"memoria/memory"
+)
+
+// MatchThreshold is the lexical similarity (Similarity) from which an O
+// fact sharing an entity with an opinion is evidence about it; below it,
+// the fact starts a new opinion.
+const MatchThreshold = 0.3
+
+// Options shape a reflect computation. The zero value reflects on all
+// history.
+type Options struct {
+	// Since: only facts written on this day or later are new evidence
+	// for opinions and core proposals, and only the pages of entities they
+	// mention (or whose opinions changed) are refreshed. Zero means all.
+	Since time.Time
+	// Now: facts written after this day are ignored. Zero means no bound.
+	Now time.Time
+	// MinFacts is how many facts an entity needs before reflect creates
+	// its page; 0 means MinFactsForPage.
+	MinFacts int
+}
+
+// Change is one file reflect will write.
+type Change struct {
+	Path    string
+	Old     []byte
+	OldHash string // the hash of Old; the write is refused if the file no longer has it
+	New     []byte
+	Created bool
+}
+
+// OpinionChange reports what happened to one opinion.
+type OpinionChange struct {
+	Statement string   // the statement now
+	Entities  []string // as written
+	Before    float64  // confidence before (0 for a new opinion)
+	After     float64
+	Created   bool
+	Flipped   bool     // the old statement was superseded
+	Old       string   // the superseded statement, when Flipped
+	Evidence  []string // "supports f_… memory/…#L4 (c 0.8->0.83)", in order
+}
+
+// PageChange reports one entity page written.
+type PageChange struct {
+	Path    string
+	Created bool
+	// HandEdited: the managed block had been edited by hand; the edited
+	// block was kept, relabelled, and the new block written after it.
+	HandEdited bool
+}
+
+// Report says what a reflect computation found and will change.
+type Report struct {
+	Facts       int // typed facts read from daily logs
+	NewEvidence int // O facts applied to opinions this run
+	Opinions    []OpinionChange
+	Pages       []PageChange
+	Proposals   int      // core-memory proposals new in the review file
+	Warnings    []string // pages reflect could not manage, and why
+	Changed     []string // files to write, in write order
+}
+
+// Plan is a computed reflect: the files to write and the report.
+type Plan struct {
+	Changes []Change
+	Report  Report
+}
+
+// fact is a log fact with what reflect needs of it, precomputed.
+type fact struct {
+	memory.Fact
+	keys  []string // canonical entity slugs
+	terms terms
+}
+
+// Compute works out, without any I/O, what reflect changes: the opinions
+// file, the entity pages and the core proposals. Its output depends only on
+// in and o, so running it on its own output changes nothing.
+func Compute(in *Input, o Options) (*Plan, error) {
+	if o.MinFacts <= 0 {
+		o.MinFacts = MinFactsForPage
+	}
+	res := newResolver(in)
+	var facts []*fact
+	for _, d := range in.Logs {
+		if d.Kind != memory.FileLog {
+			continue
+		}
+		if !o.Now.IsZero() && d.Date.After(memory.Day(o.Now)) {
+			continue
+		}
+		for _, f := range d.Facts {
+			facts = append(facts, &fact{Fact: f})
+		}
+	}
+	slices.SortStableFunc(facts, func(a, b *fact) int {
+		return cmp.Or(a.Written.Compare(b.Written), cmp.Compare(a.Source.Path, b.Source.Path), cmp.Compare(a.Source.Start, b.Source.Start))
+	})
+	for _, f := range facts {
+		res.count(f.Entities)
+	}
+	for _, f := range facts {
+		for _, e := range f.Entities {
+			if k := res.slug(e); !slices.Contains(f.keys, k) {
+				f.keys = append(f.keys, k)
+			}
+		}
+	}
+	p := &Plan{}
+	p.Report.Facts = len(facts)
+	since := memory.Day(o.Since)
+	recent := func(f *fact) bool { return o.Since.IsZero() || !f.Written.Before(since) }
+
+	// 1. Opinions.
+	opf, err := ParseOpinions(in.Opinions.Data)
+	if err != nil {
+		return nil, err
+	}
+	touched := map[string]bool{} // entity slugs whose page must be refreshed
+	changes := reflectOpinions(opf, facts, recent, res, &p.Report)
+	for _, oc := range changes {
+		for _, e := range oc.Entities {
+			touched[res.slug(e)] = true
+		}
+	}
+	newOps := opf.Bytes()
+	if !bytes.Equal(newOps, in.Opinions.Data) {
+		p.add(OpinionsPath, in.Opinions, newOps)
+	}
+	// Line numbers of the opinions as written now, for the pages.
+	opf, err = ParseOpinions(newOps)
+	if err != nil {
+		return nil, err
+	}
+
+	// 2. Entity pages.
+	for _, f := range facts {
+		if recent(f) {
+			for _, k := range f.keys {
+				touched[k] = true
+			}
+		}
+	}
+	pages(in, facts, opf, res, touched, o, p)
+
+	// 3. Core proposals.
+	if data, n := proposeCore(in, facts, recent, res); n > 0 {
+		p.add(ProposalsPath, in.Proposals, data)
+		p.Report.Proposals = n
+	}
+	for _, c := range p.Changes {
+		p.Report.Changed = append(p.Report.Changed, c.Path)
+	}
+	return p, nil
+}
+
+func (p *Plan) add(rel string, old File, data []byte) {
+	if bytes.Equal(old.Data, data) && old.Exists {
+		return
+	}
+	p.Changes = append(p.Changes, Change{Path: rel, Old: old.Data, OldHash: old.Hash, New: data, Created: !old.Exists})
+}
+
+// cited is the set of facts an opinion file already cites, by fact ID and
+// path, and by source line for hand-written citations without an ID.
+type cited struct {
+	ids  map[string]bool // "f_…|path"
+	srcs map[string][]memory.Source
+}
+
+func citedIn(f *OpinionsFile) *cited {
+	c := &cited{ids: map[string]bool{}, srcs: map[string][]memory.Source{}}
+	for _, op := range f.Opinions() {
+		ev, _ := op.Evidence()
+		for _, e := range ev {
+			c.add(e)
+		}
+	}
+	return c
+}
+
+func (c *cited) add(e Evidence) {
+	if e.FactID != "" {
+		c.ids[e.FactID+"|"+e.Source.Path] = true
+	} else if e.Source.Path != "" {
+		c.srcs[e.Source.Path] = append(c.srcs[e.Source.Path], e.Source)
+	}
+}
+
+func (c *cited) has(f *fact) bool {
+	if c.ids[f.ID+"|"+f.Source.Path] {
+		return true
+	}
+	for _, s := range c.srcs[f.Source.Path] {
+		if s.Start > 0 && s.Overlaps(f.Source) {
+			return true
+		}
+	}
+	return false
+}
+
+// reflectOpinions applies the new O facts to the opinions file: each one
+// not cited yet reinforces or contradicts the most similar opinion sharing
+// an entity, or starts a new opinion.
+func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, res *resolver, r *Report) []*OpinionChange {
+	done := citedIn(opf)
+	byOp := map[*Opinion]*OpinionChange{}
+	var order []*OpinionChange
+	opTerms := map[*Opinion]terms{}
+	change := func(op *Opinion, created bool) *OpinionChange {
+		oc := byOp[op]
+		if oc == nil {
+			oc = &OpinionChange{Before: op.Confidence, Created: created}
+			if !op.HasConfidence {
+				oc.Before = DefaultConfidence
+			}
+			if created {
+				oc.Before = 0
+			}
+			byOp[op] = oc
+			order = append(order, oc)
+		}
+		return oc
+	}
+	for _, f := range facts {
+		if f.Kind != memory.KindOpinion || !recent(f) || done.has(f) {
+			continue
+		}
+		r.NewEvidence++
+		f.terms = termsOf(f.Text)
+		var best *Opinion
+		bestSim := 0.0
+		for _, op := range opf.Opinions() {
+			if !sharesEntity(op, f, res) {
+				continue
+			}
+			t, ok := opTerms[op]
+			if !ok {
+				t = termsOf(op.Statement)
+				opTerms[op] = t
+			}
+			if s := t.cosine(f.terms); s > bestSim {
+				best, bestSim = op, s
+			}
+		}
+		strength := DefaultStrength
+		if f.HasConfidence {
+			strength = f.Confidence
+		}
+		ev := Evidence{FactID: f.ID, Source: f.Source}
+		day := f.Written.Format(time.DateOnly)
+		if best == nil || bestSim < MatchThreshold {
+			c := DefaultConfidence
+			if f.HasConfidence {
+				c = f.Confidence
+			}
+			op := &Opinion{Statement: f.Text, Entities: slices.Clone(f.Entities), Confidence: round2(c), HasConfidence: true}
+			ev.Note = "new opinion, c=" + FormatConfidence(op.Confidence)
+			op.Items = []Item{{Key: KeyLastUpdated, Value: day}}
+			op.addEvidence(true, ev)
+			opf.Add(op)
+			done.add(ev)
+			oc := change(op, true)
+			oc.Evidence = append(oc.Evidence, KeySupports+" "+ev.String())
+			continue
+		}
+		op := best
+		oc := change(op, false)
+		c := op.Confidence
+		if !op.HasConfidence {
+			c = DefaultConfidence
+		}
+		step := Step{Supports: !Contradicts(op.Statement, f.Text), Strength: strength}
+		step.Strong = !step.Supports && (strength >= StrongAt || hasChangeMarker(f.Text))
+		out := Apply(c, streakOf(op), step)
+		ev.Note = out.Note(step)
+		if out.Flipped {
+			old := *op
+			oc.Flipped, oc.Old = true, strings.Join(strings.Fields(old.Statement), " ")
+			for i := range op.Items {
+				it := &op.Items[i]
+				if it.Evidence == nil {
+					continue
+				}
+				if it.Key == KeySupports {
+					it.Key = KeyContradicts
+				} else {
+					it.Key = KeySupports
+				}
+				it.raw = nil
+			}
+			sup := Item{Key: KeySuperseded, Value: fmt.Sprintf("O(c=%s)%s: %s (until %s, %s)",
+				FormatConfidence(out.After), mentions(old.Entities), oc.Old, day, f.Source)}
+			op.Items = append(op.Items, sup)
+			op.Statement, op.Entities, op.head = f.Text, slices.Clone(f.Entities), nil
+			op.Confidence, op.HasConfidence = out.NewConfidence, true
+			op.addEvidence(true, ev)
+		} else {
+			op.setConfidence(out.After)
+			op.addEvidence(step.Supports, ev)
+		}
+		done.add(ev)
+		key := KeyContradicts
+		if step.Supports || out.Flipped {
+			key = KeySupports
+		}
+		oc.Evidence = append(oc.Evidence, key+" "+ev.String())
+		if lu := op.LastUpdated(); lu < day {
+			op.setItem(KeyLastUpdated, day)
+		}
+	}
+	for op, oc := range byOp {
+		oc.Statement = strings.Join(strings.Fields(op.Statement), " ")
+		oc.Entities = op.Entities
+		oc.After = op.Confidence
+	}
+	for _, oc := range order {
+		r.Opinions = append(r.Opinions, *oc)
+	}
+	return order
+}
+
+func mentions(ents []string) string {
+	var b strings.Builder
+	for _, e := range ents {
+		b.WriteString(" @" + e)
+	}
+	return b.String()
+}
+
+func sharesEntity(op *Opinion, f *fact, res *resolver) bool {
+	if len(op.Entities) == 0 && len(f.keys) == 0 {
+		return true
+	}
+	for _, e := range op.Entities {
+		if slices.Contains(f.keys, res.slug(e)) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolver maps every spelling of an entity (slug, page name, alias, in
+// any case) to one canonical slug: the page's file name when there is a
+// page, else the most frequent spelling of the mention.
+type resolver struct {
+	byKey  map[string]string         // entity key → page slug
+	counts map[string]map[string]int // entity key → spelling → mentions
+	memo   map[string]string
+}
+
+func newResolver(in *Input) *resolver {
+	r := &resolver{byKey: map[string]string{}, counts: map[string]map[string]int{}, memo: map[string]string{}}
+	paths := make([]string, 0, len(in.PageDocs))
+	for p := range in.PageDocs {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	// Slugs first, then names and aliases, so that a page's own slug wins.
+	for _, p := range paths {
+		if e := in.PageDocs[p].Entity; e != nil {
+			r.byKey[memory.EntityKey(e.Slug)] = e.Slug
+		}
+	}
+	for _, p := range paths {
+		e := in.PageDocs[p].Entity
+		if e == nil {
+			continue
+		}
+		for _, n := range append([]string{e.Name}, e.Aliases...) {
+			if k := memory.EntityKey(n); k != "" {
+				if _, ok := r.byKey[k]; !ok {
+					r.byKey[k] = e.Slug
+				}
+			}
+		}
+	}
+	return r
+}
+
+func (r *resolver) count(ents []string) {
+	for _, e := range ents {
+		k := memory.EntityKey(e)
+		if r.counts[k] == nil {
+			r.counts[k] = map[string]int{}
+		}
+		r.counts[k][e]++
+	}
+}
+
+// slug is the canonical slug of a mention.
+func (r *resolver) slug(e string) string {
+	if s, ok := r.memo[e]; ok {
+		return s
+	}
+	k := memory.EntityKey(e)
+	s, ok := r.byKey[k]
+	if !ok {
+		s = e
+		best := 0
+		for sp, n := range r.counts[k] {
+			if n > best || (n == best && sp < s) {
+				s, best = sp, n
+			}
+		}
+	}
+	r.memo[e] = s
+	return s
+}

@@ -1,0 +1,120 @@
+package reflect
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRule is the confidence rule as a table: each case applies a
+// sequence of evidence to a starting confidence and checks where it ends
+// and how it got there.
+func TestRule(t *testing.T) {
+	sup := func(s float64) Step { return Step{Supports: true, Strength: s} }
+	weak := func(s float64) Step { return Step{Strength: s} }
+	strong := func(s float64) Step { return Step{Strength: s, Strong: true} }
+	tests := []struct {
+		name    string
+		start   float64
+		steps   []Step
+		want    []float64 // confidence after each step
+		flipAt  int       // 1-based step that flips; 0 none
+		newConf float64
+	}{
+		{"one support, small step", 0.7, []Step{sup(0.9)}, []float64{0.74}, 0, 0},
+		{"repeated support saturates below 1", 0.9, []Step{sup(1), sup(1), sup(1), sup(1), sup(1), sup(1), sup(1), sup(1)},
+			[]float64{0.91, 0.92, 0.93, 0.94, 0.95, 0.96, 0.96, 0.96}, 0, 0},
+		{"support without c uses the default strength", 0.5, []Step{sup(DefaultStrength)}, []float64{0.54}, 0, 0},
+		{"one weak contradiction lowers a little", 0.8, []Step{weak(0.6)}, []float64{0.75}, 0, 0},
+		{"one strong contradiction lowers a little", 0.8, []Step{strong(0.9)}, []float64{0.73}, 0, 0},
+		{"repeated weak contradiction never flips", 0.6, []Step{weak(0.6), weak(0.6), weak(0.6), weak(0.6), weak(0.6)},
+			[]float64{0.55, 0.5, 0.45, 0.4, 0.35}, 0, 0},
+		{"repeated strong contradiction moves far, then flips", 0.8, []Step{strong(0.9), strong(0.9), strong(0.9)},
+			[]float64{0.73, 0.59, 0.37}, 3, 0.63},
+		{"mixed evidence: support breaks the streak", 0.8, []Step{strong(0.9), strong(0.9), sup(0.9), strong(0.9), strong(0.9)},
+			[]float64{0.73, 0.59, 0.64, 0.57, 0.43}, 5, 0.57},
+		{"mixed evidence: alternating stays put", 0.7, []Step{strong(0.8), sup(0.8), strong(0.8), sup(0.8)},
+			[]float64{0.64, 0.68, 0.62, 0.66}, 0, 0},
+		{"never below the floor", 0.05, []Step{weak(1)}, []float64{0.01}, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, streak := tt.start, 0
+			for i, s := range tt.steps {
+				out := Apply(c, streak, s)
+				if out.After != tt.want[i] {
+					t.Fatalf("step %d (%+v): c %v -> %v, want %v", i+1, s, c, out.After, tt.want[i])
+				}
+				if s.Supports && out.After < out.Before || !s.Supports && out.After > out.Before {
+					t.Errorf("step %d moved the wrong way", i+1)
+				}
+				if out.After >= 1 {
+					t.Errorf("step %d reached 1", i+1)
+				}
+				if d := out.After - out.Before; s.Supports && d > 0.15 || !s.Supports && i == 0 && d < -0.1 {
+					t.Errorf("step %d: a single piece of evidence moved c by %v", i+1, d)
+				}
+				if out.Flipped != (i+1 == tt.flipAt) {
+					t.Fatalf("step %d: flipped %v, want flip at step %d", i+1, out.Flipped, tt.flipAt)
+				}
+				if out.Flipped && out.NewConfidence != tt.newConf {
+					t.Errorf("new confidence %v, want %v", out.NewConfidence, tt.newConf)
+				}
+				if note := out.Note(s); !strings.Contains(note, "c "+FormatConfidence(out.Before)+"->"+FormatConfidence(out.After)) {
+					t.Errorf("note %q does not explain the change", note)
+				}
+				c, streak = out.After, out.Streak
+			}
+		})
+	}
+}
+
+// TestRuleInFile: the same rule through bank/opinions.md, where every
+// change is written next to the evidence that caused it and the streak is
+// read back from the file.
+func TestRuleInFile(t *testing.T) {
+	tests := []struct {
+		name  string
+		facts []string // O facts, one log per day
+		want  []string // lines expected in bank/opinions.md
+	}{
+		{"repeated support",
+			[]string{"O(c=0.7) @Ann: Prefers tea in the morning.", "O(c=0.9) @Ann: Prefers tea in the morning, green.", "O(c=0.9) @Ann: Prefers tea in the morning, always."},
+			[]string{"- O(c=0.77) @Ann: Prefers tea in the morning.", "(new opinion, c=0.7)", "(c 0.7->0.74)", "(c 0.74->0.77)"}},
+		{"one contradiction",
+			[]string{"O(c=0.8) @Ann: Likes the night train to Rome.", "O(c=0.6) @Ann: Dislikes the night train to Rome."},
+			[]string{"- O(c=0.75) @Ann: Likes the night train to Rome.", "contradicts: f_", "(c 0.8->0.75)"}},
+		{"repeated strong contradiction flips",
+			[]string{"O(c=0.8) @Ann: Likes the night train to Rome.", "O(c=0.9) @Ann: No longer likes the night train to Rome.",
+				"O(c=0.9) @Ann: Dislikes the night train to Rome now.", "O(c=0.9) @Ann: Really dislikes the night train to Rome."},
+			[]string{"- O(c=0.63) @Ann: Really dislikes the night train to Rome.", "(strong; c 0.8->0.73)", "(strong; c 0.73->0.59)",
+				"(strong; c 0.59->0.37; flipped, new c=0.63)", "superseded: O(c=0.37) @Ann: Likes the night train to Rome. (until 2025-01-04"}},
+		{"mixed evidence",
+			[]string{"O(c=0.8) @Ann: Likes the night train to Rome.", "O(c=0.9) @Ann: No longer likes the night train to Rome.",
+				"O(c=0.9) @Ann: Likes the night train to Rome again.", "O(c=0.9) @Ann: No longer likes the night train to Rome."},
+			[]string{"- O(c=0.7) @Ann: Likes the night train to Rome.", "(strong; c 0.8->0.73)", "(c 0.73->0.77)", "(strong; c 0.77->0.7)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeLogs(t, dir, tt.facts)
+			run(t, dir, Options{})
+			data := files(t, dir)["bank/opinions.md"]
+			for _, w := range tt.want {
+				if !strings.Contains(data, w) {
+					t.Errorf("bank/opinions.md lacks %q:\n%s", w, data)
+				}
+			}
+			if strings.Count(data, "\n- O(") != 1 && !strings.HasPrefix(data, "- O(") {
+				t.Errorf("evidence started a second opinion:\n%s", data)
+			}
+		})
+	}
+}
+
+func writeLogs(t *testing.T, dir string, facts []string) {
+	t.Helper()
+	for i, f := range facts {
+		day := "2025-01-" + string(rune('0'+(i+1)/10)) + string(rune('0'+(i+1)%10))
+		writeFile(t, dir, "memory/"+day+".md", "# "+day+"\n\n## Retain\n- "+f+"\n")
+	}
+}

@@ -1,0 +1,284 @@
+package reflect
+
+import (
+	"math"
+	"strings"
+	"unicode"
+)
+
+// terms is the bag of words a statement is compared by: lower-cased,
+// lightly stemmed content words, stop words and negators left out, plus a
+// "~concept" term for every polarity word (so that "concise" and "long"
+// both carry "~length" and opposite statements still look alike).
+type terms map[string]struct{}
+
+// Similarity is the cosine of two statements' term sets, from 0 (nothing
+// shared) to 1 (the same terms). It is symmetric and deterministic.
+func Similarity(a, b string) float64 { return termsOf(a).cosine(termsOf(b)) }
+
+func (a terms) cosine(b terms) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	n := 0
+	for t := range a {
+		if _, ok := b[t]; ok {
+			n++
+		}
+	}
+	return float64(n) / math.Sqrt(float64(len(a))*float64(len(b)))
+}
+
+func termsOf(s string) terms {
+	ts := terms{}
+	for _, w := range words(s) {
+		if w.neg || w.end || stopWords[w.text] {
+			continue
+		}
+		st := stem(w.text)
+		if st == "" {
+			continue
+		}
+		ts[st] = struct{}{}
+		if p, ok := polarity[w.text]; ok {
+			ts["~"+p.concept] = struct{}{}
+		} else if p, ok := polarity[st]; ok {
+			ts["~"+p.concept] = struct{}{}
+		}
+	}
+	return ts
+}
+
+// word is one token of a statement.
+type word struct {
+	text string // lower case
+	neg  bool   // a negator ("not", "never", "no longer", "n't")
+	end  bool   // a clause boundary (",", ";", ".", "but")
+}
+
+// words splits s into lower-case words and clause boundaries, marking
+// negators; "n't" becomes its own negator and "no longer" one negator.
+func words(s string) []word {
+	var out []word
+	var cur strings.Builder
+	flush := func() {
+		if cur.Len() == 0 {
+			return
+		}
+		w := cur.String()
+		cur.Reset()
+		w = strings.Trim(w, "'’")
+		if w == "" {
+			return
+		}
+		if strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t") {
+			base := strings.TrimSuffix(strings.TrimSuffix(w, "n't"), "n’t")
+			if base == "ca" || base == "wo" || base == "do" || base == "does" || base == "did" || base == "is" || base == "was" || base == "are" || base == "were" || base == "have" || base == "has" || base == "had" || base == "should" || base == "would" || base == "could" {
+				out = append(out, word{text: "not", neg: true})
+				return
+			}
+			if base != "" {
+				out = append(out, word{text: base})
+			}
+			out = append(out, word{text: "not", neg: true})
+			return
+		}
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+		if n := len(out); n > 0 && w == "longer" && out[n-1].text == "no" {
+			out[n-1] = word{text: "no longer", neg: true}
+			return
+		}
+		out = append(out, word{text: w, neg: negators[w], end: w == "but" || w == "although" || w == "though"})
+	}
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’':
+			cur.WriteRune(unicode.ToLower(r))
+		case r == ',' || r == ';' || r == '.' || r == ':' || r == '!' || r == '?' || r == '(' || r == ')' || r == '\n' || r == '—' || r == '–':
+			flush()
+			out = append(out, word{text: string(r), end: true})
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// stem removes common English inflections, crudely but symmetrically.
+func stem(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 4 && strings.HasSuffix(w, "sses"):
+		return w[:len(w)-2]
+	case len(w) > 5 && strings.HasSuffix(w, "ing"):
+		return w[:len(w)-3]
+	case len(w) > 4 && strings.HasSuffix(w, "ed"):
+		return w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// pole is a polarity word's concept and sign: "concise" is (length, -1).
+type pole struct {
+	concept string
+	sign    int
+}
+
+// polarity lists opposite polarity words by concept.
+var polarity = func() map[string]pole {
+	m := map[string]pole{}
+	add := func(concept string, sign int, ws ...string) {
+		for _, w := range ws {
+			m[w] = pole{concept, sign}
+		}
+	}
+	add("like", +1, "prefer", "prefers", "preferred", "like", "likes", "liked", "love", "loves", "loved", "enjoy", "enjoys", "enjoyed", "want", "wants", "wanted", "favour", "favor", "favours", "favors", "fan", "fond")
+	add("like", -1, "dislike", "dislikes", "disliked", "hate", "hates", "hated", "avoid", "avoids", "avoided", "detest", "detests", "dread", "dreads", "refuse", "refuses", "refused")
+	add("length", +1, "long", "longer", "lengthy", "detailed", "verbose", "thorough", "elaborate", "wordy")
+	add("length", -1, "short", "shorter", "concise", "brief", "terse", "succinct", "compact")
+	add("quality", +1, "good", "great", "better", "best", "excellent", "reliable", "stable", "solid", "works", "suits", "fine", "helpful", "useful")
+	add("quality", -1, "bad", "worse", "worst", "poor", "broken", "unreliable", "unstable", "flaky", "buggy", "useless", "terrible", "awful")
+	add("speed", +1, "fast", "faster", "quick", "quicker", "rapid")
+	add("speed", -1, "slow", "slower", "sluggish")
+	add("size", +1, "big", "bigger", "large", "larger", "huge", "grand")
+	add("size", -1, "small", "smaller", "tiny", "little", "low-key", "intimate")
+	add("mood", +1, "happy", "happier", "glad", "pleased", "content", "cheerful", "fitter", "healthier")
+	add("mood", -1, "unhappy", "sad", "sadder", "upset", "annoyed", "angry", "miserable", "sicker")
+	add("amount", +1, "more", "most", "many", "often", "frequent", "frequently", "always")
+	add("amount", -1, "less", "least", "fewer", "few", "rarely", "seldom")
+	add("ease", +1, "easy", "easier", "simple", "simpler")
+	add("ease", -1, "hard", "harder", "difficult", "complicated", "complex")
+	add("cost", +1, "expensive", "pricey", "costly")
+	add("cost", -1, "cheap", "cheaper", "affordable", "inexpensive")
+	add("agree", +1, "agree", "agrees", "yes", "approve", "approves", "support", "supports")
+	add("agree", -1, "disagree", "disagrees", "oppose", "opposes", "against", "reject", "rejects")
+	return m
+}()
+
+var negators = map[string]bool{
+	"not": true, "no": true, "never": true, "without": true, "nor": true, "none": true,
+	"cannot": true, "nobody": true, "nothing": true, "neither": true, "stopped": true, "quit": true,
+}
+
+// changeMarkers make a contradiction strong: they say the old view is over.
+var changeMarkers = []string{"no longer", "anymore", "any more", "now prefers", "now wants", "now likes",
+	"switched", "instead", "changed his mind", "changed her mind", "changed their mind", "changed my mind", "used to", "not any longer"}
+
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the and or of to in on at for with by from into onto over
+		as is are was were be been being it its this that these those he she they we i you him her them
+		his their our my your me us so than then there here which who whom whose what when where why how
+		do does did has have had will would can could should may might must shall also just very too
+		about after before since until up down out off again once all any each both some such own same
+		only if because while during per via s t one two said says`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// hasChangeMarker reports whether s says a view changed ("no longer",
+// "now prefers", "switched").
+func hasChangeMarker(s string) bool {
+	l := strings.ToLower(s)
+	for _, m := range changeMarkers {
+		if strings.Contains(l, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// stance is a statement's polar content: for each polarity concept
+// ("~length") or plain content word, the sign of its first mention (a
+// statement's first clause usually carries its claim; "concise replies;
+// long content goes into files" is about concise replies).
+type stance map[string]int
+
+// stanceOf reads the polar content of s: polarity words have their sign,
+// flipped inside a negator's scope (to the end of the clause); plain
+// content words are +1, or -1 inside a negation scope.
+func stanceOf(s string) stance {
+	st := stance{}
+	neg := false
+	for _, w := range words(s) {
+		switch {
+		case w.end:
+			neg = false
+			continue
+		case w.neg:
+			neg = !neg
+			continue
+		case stopWords[w.text]:
+			continue
+		}
+		sign := 1
+		if neg {
+			sign = -1
+		}
+		k, v := stem(w.text), sign
+		if p, ok := polarity[w.text]; ok {
+			k, v = "~"+p.concept, sign*p.sign
+		}
+		if _, seen := st[k]; !seen && k != "" {
+			st[k] = v // the first mention carries the claim
+		}
+	}
+	if l := strings.ToLower(s); strings.Contains(l, "anymore") || strings.Contains(l, "any more") {
+		// "… anymore" negates its clause after the fact; approximate by
+		// treating the preference it states as reversed.
+		if v := st["~like"]; v > 0 {
+			st["~like"] = -v
+		}
+	}
+	return st
+}
+
+// Contradicts reports whether the fact text contradicts the statement,
+// offline: they disagree on a polarity concept (concise versus long,
+// happy versus unhappy, likes versus dislikes), or one negates a word the
+// other asserts ("likes Fly.io" versus "no longer likes Fly.io"), more
+// often than they agree on negated or negative-pole content, and at least
+// one conflict is on a polarity concept, or two are on plain words, or the
+// fact says the view changed ("no longer", "now prefers"). Stating the
+// same preference verb ("prefers" in both) is not counted as agreement,
+// since "prefers X" and "prefers Y" can oppose; opposing it ("likes"
+// against "dislikes", "wants" against "no longer wants") counts twice.
+func Contradicts(statement, fact string) bool {
+	a, b := stanceOf(statement), stanceOf(fact)
+	conflicts, agrees, polar := 0, 0, 0
+	for k, x := range a {
+		y, ok := b[k]
+		if !ok || x == 0 || y == 0 {
+			continue
+		}
+		concept := strings.HasPrefix(k, "~")
+		if !concept && x > 0 && y > 0 {
+			continue // a plain word both assert: neutral
+		}
+		switch {
+		case (x > 0) != (y > 0):
+			conflicts++
+			if k == "~like" {
+				conflicts++ // the stance itself weighs double
+			}
+			if concept {
+				polar++
+			}
+		case k == "~like" && x > 0:
+			// same preference verb, not agreement
+		default:
+			agrees++
+		}
+	}
+	// One negated plain word ("a disk nobody moves" against "move it")
+	// is too little on its own.
+	return conflicts > agrees && (polar > 0 || conflicts >= 2 || hasChangeMarker(fact))
+}

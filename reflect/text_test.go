@@ -1,0 +1,60 @@
+package reflect
+
+import "testing"
+
+func TestContradicts(t *testing.T) {
+	tests := []struct {
+		statement, fact string
+		want            bool
+	}{
+		{"Prefers concise replies on WhatsApp.", "Prefers long, detailed replies on WhatsApp.", true},
+		{"Prefers concise replies (<1500 chars) on WhatsApp; long content goes into files.",
+			"Prefers concise replies; he no longer wants long essays in chat, not even at the desk.", false},
+		{"Likes Fly.io for warelay.", "No longer likes Fly.io for warelay.", true},
+		{"Likes Fly.io for warelay.", "Now dislikes Fly.io for warelay; deploys are easy, the bills are not.", true},
+		{"Likes Fly.io for warelay.", "Doesn't like Fly.io for warelay.", true},
+		{"Likes Fly.io for warelay.", "Likes Fly.io for warelay a lot.", false},
+		{"Biscuit is happier since the move.", "Biscuit is unhappy since the move.", true},
+		{"Wants a small birthday; no big party.", "Now wants a big party for sixty people.", true},
+		{"Wants a small birthday; no big party.", "Wants a small, quiet birthday with close friends.", false},
+		{"A WhatsApp session needs a disk nobody moves.", "Decided to move the session to a disk of its own.", false},
+		{"Prefers tea.", "Prefers tea in the morning.", false},
+	}
+	for _, tt := range tests {
+		if got := Contradicts(tt.statement, tt.fact); got != tt.want {
+			t.Errorf("Contradicts(%q, %q) = %v, want %v (stances %v / %v)", tt.statement, tt.fact, got, tt.want, stanceOf(tt.statement), stanceOf(tt.fact))
+		}
+	}
+}
+
+func TestSimilarity(t *testing.T) {
+	tests := []struct {
+		a, b     string
+		min, max float64
+	}{
+		{"Prefers concise replies on WhatsApp.", "prefers CONCISE reply on whatsapp", 1, 1},
+		{"Prefers concise replies on WhatsApp.", "Prefers long replies on WhatsApp.", 0.6, 0.9},
+		{"Prefers concise replies on WhatsApp.", "Biscuit weighs 12.7 kg.", 0, 0},
+		{"", "anything", 0, 0},
+	}
+	for _, tt := range tests {
+		s := Similarity(tt.a, tt.b)
+		if s < tt.min-1e-9 || s > tt.max+1e-9 {
+			t.Errorf("Similarity(%q, %q) = %.2f, want %.2f..%.2f", tt.a, tt.b, s, tt.min, tt.max)
+		}
+		if s2 := Similarity(tt.b, tt.a); s2 != s {
+			t.Errorf("not symmetric: %v %v", s, s2)
+		}
+	}
+}
+
+func TestChangeMarker(t *testing.T) {
+	for s, want := range map[string]bool{
+		"No longer likes Fly.io": true, "now prefers Hetzner": true, "doesn't use it anymore": true,
+		"Likes Fly.io": false, "Prefers concise replies": false,
+	} {
+		if got := hasChangeMarker(s); got != want {
+			t.Errorf("hasChangeMarker(%q) = %v", s, got)
+		}
+	}
+}

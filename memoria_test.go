@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
+	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,34 +14,6 @@ import (
 	"memoria"
 	"memoria/memory"
 )
-
-// copyExample copies examples/workspace into a temporary folder.
-func copyExample(t testing.TB) string {
-	t.Helper()
-	src := filepath.Join("examples", "workspace")
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			if d.Name() == ".memory" {
-				return fs.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 func open(t testing.TB, dir string, warn func(string)) *memoria.Workspace {
 	t.Helper()
@@ -60,7 +33,7 @@ var now = time.Date(2025, 12, 1, 9, 0, 0, 0, time.UTC)
 // (typed facts, whose content drops the kind prefix and joins continuation
 // lines).
 func TestCitationsAreExact(t *testing.T) {
-	dir := copyExample(t)
+	dir := testworkspace.CopyExample(t)
 	ws := open(t, dir, nil)
 	// Queries: every distinct word of a sample of lines, plus fixed ones,
 	// so the property is checked over a wide spread of results.
@@ -120,7 +93,7 @@ func sinceFor(q string) string {
 }
 
 func TestDeletedFileLeavesRecall(t *testing.T) {
-	dir := copyExample(t)
+	dir := testworkspace.CopyExample(t)
 	ws := open(t, dir, nil)
 	ctx := context.Background()
 	res, err := ws.Recall(ctx, "Marrakech", memoria.RecallOptions{Now: now, K: 1000})
@@ -142,7 +115,7 @@ func TestDeletedFileLeavesRecall(t *testing.T) {
 }
 
 func TestCorruptIndexRebuilt(t *testing.T) {
-	dir := copyExample(t)
+	dir := testworkspace.CopyExample(t)
 	ws := open(t, dir, nil)
 	ws.Close()
 	idx := filepath.Join(dir, ".memory", "index.sqlite")

@@ -1,7 +1,6 @@
 package memoria
 
 import (
-	"bytes"
 	"cmp"
 	"net/http"
 	"path"
@@ -116,29 +115,13 @@ var errIndex = errors.New("index update failed")
 // errIndex, though the Markdown (the truth) is written and the next recall
 // catches up.
 func (w *Workspace) update(ctx context.Context, rel string, o safewrite.Options, fn func([]byte) ([]byte, error)) error {
-	k, err := safewrite.Lock(w.dir, o)
-	if err != nil {
-		return err
-	}
-	defer k.Unlock()
-	old, exists, err := k.ReadFile(rel)
-	if err != nil {
-		return err
-	}
-	data, err := fn(old)
-	if err != nil {
-		return err
-	}
-	if bytes.Equal(data, old) && (exists || len(data) == 0) {
+	o.AfterWrite = func() error {
+		if _, err := w.Sync(ctx); err != nil {
+			return fmt.Errorf("%s was written, but updating the index failed (the next recall retries): %w: %w", rel, errIndex, err)
+		}
 		return nil
 	}
-	if err := k.WriteFile(rel, data); err != nil {
-		return err
-	}
-	if _, err := w.Sync(ctx); err != nil {
-		return fmt.Errorf("%s was written, but updating the index failed (the next recall retries): %w: %w", rel, errIndex, err)
-	}
-	return nil
+	return safewrite.UpdateWith(w.dir, rel, o, fn)
 }
 
 // CoreOptions shape a core-memory edit. The zero value is ready to use.

@@ -68,7 +68,7 @@ func load(data []byte) (*doc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("core memory: %w", err)
 	}
-	d := &doc{data: data, lines: splitRaw(data), eol: lineEnding(data)}
+	d := &doc{data: data, lines: markdown.RawLines(data), eol: markdown.LineEnding(data)}
 	for i, h := range heads {
 		if h.Level != 2 {
 			continue
@@ -188,7 +188,7 @@ func Append(data []byte, block, text string, o Options) ([]byte, error) {
 	if b, ok := d.find(block); ok {
 		at := d.offset(d.lastNonBlank(b) + 1)
 		out.Write(data[:at])
-		if !endsWithNewline(data[:at]) {
+		if !markdown.EndsWithNewline(data[:at]) {
 			out.WriteString(d.eol)
 		}
 		out.WriteString(lines)
@@ -199,7 +199,7 @@ func Append(data []byte, block, text string, o Options) ([]byte, error) {
 			out.WriteString("# " + DefaultTitle + d.eol + d.eol)
 		default:
 			out.Write(data)
-			if !endsWithNewline(data) {
+			if !markdown.EndsWithNewline(data) {
 				out.WriteString(d.eol)
 			}
 			if len(bytes.TrimSpace(d.lines[len(d.lines)-1])) > 0 {
@@ -274,7 +274,7 @@ func Insert(data []byte, block string, n int, text string, o Options) ([]byte, e
 	at := d.offset(b.h + 1 + n)
 	var out bytes.Buffer
 	out.Write(data[:at])
-	if !endsWithNewline(data[:at]) {
+	if !markdown.EndsWithNewline(data[:at]) {
 		out.WriteString(d.eol)
 	}
 	out.WriteString(textLines(text, d.eol))
@@ -386,27 +386,4 @@ func quoteArg(s string) string {
 		return fmt.Sprintf("%q", s)
 	}
 	return s
-}
-
-func lineEnding(data []byte) string {
-	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
-		return "\r\n"
-	}
-	return "\n"
-}
-
-func endsWithNewline(b []byte) bool { return len(b) == 0 || b[len(b)-1] == '\n' }
-
-func splitRaw(data []byte) [][]byte {
-	var lines [][]byte
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			lines = append(lines, data)
-			break
-		}
-		lines = append(lines, data[:i+1])
-		data = data[i+1:]
-	}
-	return lines
 }

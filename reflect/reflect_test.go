@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"io/fs"
+	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,30 +24,7 @@ var goldenNow = time.Date(2025, 11, 30, 0, 0, 0, 0, time.UTC)
 // fixture copies testdata/ws into a temporary folder.
 func fixture(t testing.TB) string {
 	t.Helper()
-	dst := t.TempDir()
-	copyTree(t, filepath.Join("testdata", "ws"), dst)
-	return dst
-}
-
-func copyTree(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	return testworkspace.Copy(t, filepath.Join("testdata", "ws"))
 }
 
 // files returns every file under dir but .memory/, by slash path.

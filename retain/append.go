@@ -31,8 +31,8 @@ func Append(data []byte, title string, facts []Fact) (Appended, error) {
 		res.Data = data
 		return res, nil
 	}
-	eol := lineEnding(data)
-	lines := splitRaw(data)
+	eol := markdown.LineEnding(data)
+	lines := markdown.RawLines(data)
 	heads, err := markdown.Headings(data)
 	if err != nil {
 		return res, fmt.Errorf("retain: %w", err)
@@ -90,7 +90,7 @@ func Append(data []byte, title string, facts []Fact) (Appended, error) {
 		// No Retain section: add one at the end of the file.
 		out.Write(data)
 		at = len(lines)
-		if !endsWithNewline(data) {
+		if !markdown.EndsWithNewline(data) {
 			out.WriteString(eol)
 		}
 		if len(lines) > 0 && len(bytes.TrimSpace(lines[len(lines)-1])) > 0 {
@@ -112,7 +112,7 @@ func Append(data []byte, title string, facts []Fact) (Appended, error) {
 		}
 		head := data[:off]
 		out.Write(head)
-		if !endsWithNewline(head) {
+		if !markdown.EndsWithNewline(head) {
 			out.WriteString(eol)
 		}
 		writeLines(&out, add, eol)
@@ -153,30 +153,4 @@ func writeLines(b *bytes.Buffer, lines []string, eol string) {
 		b.WriteString(l)
 		b.WriteString(eol)
 	}
-}
-
-// lineEnding is "\r\n" when the file's first line ends so, else "\n".
-func lineEnding(data []byte) string {
-	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
-		return "\r\n"
-	}
-	return "\n"
-}
-
-func endsWithNewline(b []byte) bool { return len(b) == 0 || b[len(b)-1] == '\n' }
-
-// splitRaw splits data into lines, each keeping its ending; a final newline
-// does not start another line (as in package markdown).
-func splitRaw(data []byte) [][]byte {
-	var lines [][]byte
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			lines = append(lines, data)
-			break
-		}
-		lines = append(lines, data[:i+1])
-		data = data[i+1:]
-	}
-	return lines
 }

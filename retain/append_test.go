@@ -67,7 +67,7 @@ func TestAppendGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			lines := splitRaw(res.Data)
+			lines := markdown.RawLines(res.Data)
 			for i, l := range res.Lines {
 				got := strings.TrimRight(string(lines[l-1]), "\r\n")
 				if got != res.Added[i] {
@@ -114,7 +114,7 @@ func TestAppendPreservesExactlyWhenSectionExists(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines := splitRaw(res.Data)
+		lines := markdown.RawLines(res.Data)
 		var rest []byte
 		for i, l := range lines {
 			if i+1 < res.Lines[0] || i+1 > res.Lines[len(res.Lines)-1] {

@@ -3,6 +3,7 @@ package retain
 import (
 	"bytes"
 	"fmt"
+	"memoria/markdown"
 	"regexp"
 	"strconv"
 	"strings"
@@ -61,7 +62,7 @@ func AddToReview(data []byte, props []Proposal, note string) ([]byte, int) {
 		b.Reset()
 		b.WriteString(ReviewHeader)
 	}
-	eol := lineEnding(data)
+	eol := markdown.LineEnding(data)
 	added := 0
 	group := ""
 	for _, p := range props {
@@ -72,7 +73,7 @@ func AddToReview(data []byte, props []Proposal, note string) ([]byte, int) {
 		have[key] = true
 		if p.Source.Path != group {
 			group = p.Source.Path
-			if !endsWithNewline(b.Bytes()) {
+			if !markdown.EndsWithNewline(b.Bytes()) {
 				b.WriteString(eol)
 			}
 			fmt.Fprintf(&b, "%s## %s%s%s", eol, group, note, eol)
@@ -95,7 +96,7 @@ func RemoveReviewLines(data []byte, lines []int) []byte {
 	for _, l := range lines {
 		drop[l] = true
 	}
-	raw := splitRaw(data)
+	raw := markdown.RawLines(data)
 	keep := make([]bool, len(raw))
 	for i := range raw {
 		keep[i] = !drop[i+1]

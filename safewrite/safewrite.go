@@ -43,6 +43,10 @@ type Options struct {
 	// Holder describes this writer in the lock file ("memoria retain"), so
 	// that another writer that times out can name it.
 	Holder string
+	// AfterWrite, if set, runs under the lock once Update has written a
+	// changed file (the library brings its index up to date there, so
+	// writers never contend for the index).
+	AfterWrite func() error
 }
 
 func (o Options) timeout() time.Duration {
@@ -218,7 +222,13 @@ func UpdateWith(root, rel string, o Options, fn func(old []byte) ([]byte, error)
 	if bytes.Equal(data, old) && (exists || len(data) == 0) {
 		return nil
 	}
-	return k.WriteFile(rel, data)
+	if err := k.WriteFile(rel, data); err != nil {
+		return err
+	}
+	if o.AfterWrite != nil {
+		return o.AfterWrite()
+	}
+	return nil
 }
 
 // target confines rel to the workspace in root and resolves a symlink

@@ -2,7 +2,7 @@ package watch_test
 
 import (
 	"context"
-	"io/fs"
+	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,35 +13,6 @@ import (
 	"memoria/sqlite"
 	"memoria/watch"
 )
-
-// copyExample copies examples/workspace (without its index) to a
-// temporary folder.
-func copyExample(t *testing.T) string {
-	t.Helper()
-	src := filepath.Join("..", "examples", "workspace")
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			if d.Name() == ".memory" {
-				return fs.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 // harness runs watch.Run on a workspace and exposes its syncs.
 type harness struct {
@@ -136,7 +107,7 @@ func (h *harness) files() int {
 }
 
 func TestWatchWriteRenameAndNewFolder(t *testing.T) {
-	dir := copyExample(t)
+	dir := testworkspace.CopyExample(t)
 	h := start(t, dir)
 	n := h.files()
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"memoria/internal/testworkspace"
 	"strings"
 	"testing"
 
@@ -9,7 +10,7 @@ import (
 )
 
 func TestContextFitsBudgetAndStartsWithCore(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	for _, budget := range []int{2000, 1200, 300} {
 		args := []string{"context", "-w", ws, "--now", "2025-12-01", "what does Peter prefer on WhatsApp?"}
 		if budget != 2000 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +10,7 @@ import (
 )
 
 func TestCoreCommands(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	p := filepath.Join(ws, "memory.md")
 	orig, err := os.ReadFile(p)
 	if err != nil {
@@ -60,7 +61,7 @@ func TestCoreCommands(t *testing.T) {
 }
 
 func TestCoreErrors(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	before := snapshot(t, ws)
 	tests := []struct {
 		args []string

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +10,7 @@ import (
 )
 
 func TestGet(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	data, err := os.ReadFile(filepath.Join(ws, "memory", "2025-11-27.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +31,7 @@ func TestGet(t *testing.T) {
 }
 
 func TestGetErrors(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	tests := []struct {
 		ref  string
 		code int

@@ -3,41 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// exampleWorkspace copies examples/workspace into a temporary folder, so
-// tests index a private copy and never write into the repository.
-func exampleWorkspace(t *testing.T) string {
-	t.Helper()
-	src := filepath.Join("..", "..", "examples", "workspace")
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			if d.Name() == ".memory" {
-				return fs.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 // cli runs one command line in-process and returns the exit code, stdout
 // and stderr. The environment is empty and the home folder is temporary,

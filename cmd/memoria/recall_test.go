@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"memoria/internal/testworkspace"
 	"strings"
 	"testing"
 )
@@ -35,7 +36,7 @@ func recallJSON(t *testing.T, ws string, args ...string) []jsonResult {
 }
 
 func TestRecallJSONShape(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	res := recallJSON(t, ws, "what does Peter prefer on WhatsApp", "--k", "5")
 	if len(res) == 0 || len(res) > 5 {
 		t.Fatalf("%d results", len(res))
@@ -58,7 +59,7 @@ func TestRecallJSONShape(t *testing.T) {
 }
 
 func TestRecallFilters(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	for _, r := range recallJSON(t, ws, "Biscuit", "--since", "2025-11-01", "--until", "2025-11-15") {
 		if r.Timestamp < "2025-11-01" || r.Timestamp > "2025-11-15" {
 			inEvent := r.EventTime != nil && r.EventTime.End >= "2025-11-01" && r.EventTime.Start <= "2025-11-15"
@@ -91,7 +92,7 @@ func TestRecallFilters(t *testing.T) {
 }
 
 func TestRecallBudget(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	all := recallJSON(t, ws, "warelay crash fix", "--k", "25")
 	small := recallJSON(t, ws, "warelay crash fix", "--k", "25", "--budget", "200")
 	if len(small) == 0 || len(small) >= len(all) {
@@ -107,7 +108,7 @@ func TestRecallBudget(t *testing.T) {
 }
 
 func TestRecallAnyText(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	for _, q := range []string{`"unbalanced`, `NEAR(a b)`, `x -minus`, `col:value`, `star*`, `(paren`, `AND OR NOT`, `'; DROP TABLE items; --`, "\xff\xfe", "日本語", strings.Repeat("word ", 2000)} {
 		code, _, errOut := cli(t, "recall", "-w", ws, "--", q)
 		if code != exitOK {
@@ -117,7 +118,7 @@ func TestRecallAnyText(t *testing.T) {
 }
 
 func TestRecallUsageErrors(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	tests := [][]string{
 		{"--k", "0"},
 		{"--k", "many"},
@@ -135,7 +136,7 @@ func TestRecallUsageErrors(t *testing.T) {
 }
 
 func TestRecallReadable(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	code, out, _ := cli(t, "recall", "-w", ws, "Baileys crash", "--k", "3")
 	if code != exitOK {
 		t.Fatal(code)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +10,7 @@ import (
 )
 
 func TestReflectCLI(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	before := snapshot(t, ws)
 
 	// --dry-run prints a unified diff and writes nothing.
@@ -69,7 +70,7 @@ func TestReflectCLI(t *testing.T) {
 }
 
 func TestReflectUsage(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	for _, args := range [][]string{
 		{"reflect", "-w", ws, "--since", "soon"},
 		{"reflect", "-w", ws, "--now", "tomorrow-ish"},
@@ -86,7 +87,7 @@ func TestReflectUsage(t *testing.T) {
 }
 
 func TestReflectSince(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	for _, tt := range []struct {
 		since string
 		pages bool

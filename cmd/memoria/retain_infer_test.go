@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"memoria/internal/testworkspace"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,7 +12,7 @@ import (
 )
 
 func TestInferAndAccept(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	logsBefore := snapshot(t, ws)
 	code, out, errOut := cli(t, "retain", "-w", ws, "--infer", "--since", "14d", "--now", "2025-11-30", "--json")
 	if code != exitOK {
@@ -92,7 +93,7 @@ func TestInferAndAccept(t *testing.T) {
 }
 
 func TestInferWithLLM(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	var calls int
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls++

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"memoria/internal/testworkspace"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,7 +66,7 @@ func memoriaCmd(ctx context.Context, stdin string, env []string, args ...string)
 
 func indexedWorkspace(t *testing.T) string {
 	t.Helper()
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	if out, err := memoriaCmd(context.Background(), "", nil, "index", "-w", ws).CombinedOutput(); err != nil {
 		t.Fatalf("index: %v\n%s", err, out)
 	}

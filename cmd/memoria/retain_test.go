@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,7 +60,7 @@ func sameFiles(a, b map[string]string) bool {
 }
 
 func TestRetainAppendsAndRecalls(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	code, out, errOut := cli(t, "retain", "-w", ws, "--date", "2025-11-30", "O(c=0.9) @Peter: Prefers oat milk in flat whites.")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -87,7 +88,7 @@ func TestRetainAppendsAndRecalls(t *testing.T) {
 }
 
 func TestRetainNewLogAndStdin(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	in := "W @Andy: Turns 40 on 2025-11-28.\n\n- B @warelay: I shipped v0.4.1.\r\n"
 	code, out, errOut := cliStdin(t, in, "retain", "-w", ws, "--now", "2026-01-05", "-")
 	if code != exitOK {
@@ -107,7 +108,7 @@ func TestRetainNewLogAndStdin(t *testing.T) {
 }
 
 func TestRetainBadInputWritesNothing(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	before := snapshot(t, ws)
 	big := "W " + strings.Repeat("x", 10<<20)
 	tests := []struct {

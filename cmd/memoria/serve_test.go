@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"memoria/internal/testworkspace"
 	"net/http"
 	"os"
 	"os/exec"
@@ -202,7 +203,7 @@ func exerciseSession(t *testing.T, cs *sdk.ClientSession, ws string) {
 
 func TestServeStdioEndToEnd(t *testing.T) {
 	needBinary(t)
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	cs := startStdioClient(t, ws)
 	exerciseSession(t, cs, ws)
 }
@@ -282,7 +283,7 @@ func errorCode(m map[string]any) int {
 // Each gets an error reply (or a tool error) and the server keeps serving.
 func TestServeSurvivesMalformedInput(t *testing.T) {
 	needBinary(t)
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	r := startRaw(t, ws)
 	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
 	if m := r.reply(); m["result"] == nil {
@@ -407,7 +408,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func TestServeHTTPEndToEnd(t *testing.T) {
 	needBinary(t)
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	const token = "s3cret-token-for-tests"
 	url := startHTTP(t, ws, "--token", token)
 
@@ -458,7 +459,7 @@ func TestServeHTTPEndToEnd(t *testing.T) {
 }
 
 func TestServeRefusesRemoteAddress(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -485,7 +486,7 @@ func TestServeRefusesRemoteAddress(t *testing.T) {
 // TestServeStdioInProcess runs the serve command in-process on a pipe,
 // as the CLI tests do, and ends it by closing its stdin.
 func TestServeStdioInProcess(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	var errOut strings.Builder
@@ -561,7 +562,7 @@ func BenchmarkMCPRecall(b *testing.B) {
 // tool, which does not sync, is polled until the index has caught up.
 func TestServeWatch(t *testing.T) {
 	needBinary(t)
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	cs := startStdioClient(t, ws, "--watch")
 	var st mcp.StatusOutput
 	structured(t, callTool(t, cs, "status", nil), &st)

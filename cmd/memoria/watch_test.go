@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ import (
 // by rename, and waits for the sync line that reports it; then a recall
 // (in another process, had it been one) finds it.
 func TestWatchCommand(t *testing.T) {
-	ws := exampleWorkspace(t)
+	ws := testworkspace.CopyExample(t)
 	outR, outW := io.Pipe()
 	var errOut strings.Builder
 	e := &env{stdout: outW, stderr: &errOut, stdin: strings.NewReader(""), getenv: func(string) string { return "" },

@@ -1,0 +1,55 @@
+// Package testworkspace gives tests private copies of workspaces, so that
+// no test ever indexes or writes into the repository's own files.
+package testworkspace
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Example is the path of the bundled examples/workspace, wherever the
+// calling test's package lives.
+func Example() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "examples", "workspace")
+}
+
+// Copy copies the workspace in src, without its derived .memory/ folder,
+// into a new temporary folder and returns that folder.
+func Copy(t testing.TB, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".memory" {
+				return fs.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatalf("copy workspace %s: %v", src, err)
+	}
+	return dst
+}
+
+// CopyExample is Copy of the bundled example workspace.
+func CopyExample(t testing.TB) string {
+	t.Helper()
+	return Copy(t, Example())
+}

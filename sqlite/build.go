@@ -149,6 +149,13 @@ func loadAll(ctx context.Context, ws string, files []workspace.File, o Options, 
 	return nil
 }
 
+// TextHash keys an item's text for its embedding: items whose text did
+// not change keep their vector when their file is re-parsed.
+func TextHash(text string) string {
+	s := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(s[:8])
+}
+
 // ftsInsert fills the full-text index from items. Besides its own text, a
 // passage is indexed with the text of its neighbours in the same section
 // (column "context", weighted low; 120 bytes of each, which measured as
@@ -240,7 +247,7 @@ func newWriter(ctx context.Context, tx *sql.Tx, withFTS bool) (*writer, error) {
 		*s.dst = st
 	}
 	var err error
-	if w.items, err = newBatch(ctx, tx, `INSERT INTO items(id, file_id, kind, fact_id, confidence, start_line, end_line, written, event_start, event_end, section, entities, content) VALUES`, 13); err != nil {
+	if w.items, err = newBatch(ctx, tx, `INSERT INTO items(id, file_id, kind, fact_id, confidence, start_line, end_line, written, event_start, event_end, section, entities, content, text_hash) VALUES`, 14); err != nil {
 		return nil, err
 	}
 	if w.itemEntities, err = newBatch(ctx, tx, `INSERT OR IGNORE INTO item_entities(slug_key, item_id) VALUES`, 2); err != nil {
@@ -328,7 +335,7 @@ func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, fa
 	id := w.nextID
 	w.nextID++
 	w.count++
-	if err := w.items.add(ctx, w.tx, id, fileID, string(kind), factID, conf, src.Start, src.End, dayString(written), evStart, evEnd, section, strings.Join(entities, " "), content); err != nil {
+	if err := w.items.add(ctx, w.tx, id, fileID, string(kind), factID, conf, src.Start, src.End, dayString(written), evStart, evEnd, section, strings.Join(entities, " "), content, TextHash(content)); err != nil {
 		return err
 	}
 	for _, e := range entities {

@@ -76,6 +76,8 @@ type Index struct {
 	// Rebuilt says why Open had to build the index from scratch ("" if it
 	// did not): "new", "corrupt", "foreign", "outdated" or "requested".
 	Rebuilt string
+	// BuildStats describes that build.
+	BuildStats Stats
 }
 
 // Open opens (creating or rebuilding as needed) the index of the workspace
@@ -109,11 +111,12 @@ func OpenAt(ctx context.Context, dir, indexPath string, opts Options) (*Index, e
 	case "corrupt", "foreign":
 		opts.warn("index %s is %s; rebuilding it from the Markdown", indexPath, reason)
 	}
-	if _, err := ix.rebuild(ctx); err != nil {
+	st, err := ix.rebuild(ctx)
+	if err != nil {
 		ix.Close()
 		return nil, err
 	}
-	ix.Rebuilt = reason
+	ix.Rebuilt, ix.BuildStats = reason, st
 	return ix, nil
 }
 

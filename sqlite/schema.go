@@ -27,6 +27,7 @@ const indexes = `
 CREATE INDEX items_file ON items(file_id, start_line);
 CREATE INDEX items_fact ON items(fact_id) WHERE fact_id IS NOT NULL;
 CREATE INDEX items_written ON items(written);
+CREATE INDEX items_text_hash ON items(text_hash);
 CREATE INDEX item_entities_item ON item_entities(item_id);
 CREATE INDEX entity_names_key ON entity_names(key);
 CREATE INDEX entity_names_file ON entity_names(file_id);
@@ -62,8 +63,13 @@ CREATE TABLE items(
   event_end TEXT NOT NULL DEFAULT '',
   section TEXT NOT NULL DEFAULT '',
   entities TEXT NOT NULL DEFAULT '',
-  content TEXT NOT NULL
+  content TEXT NOT NULL,
+  text_hash TEXT NOT NULL
 );
+CREATE TABLE vectors(
+  text_hash TEXT PRIMARY KEY,
+  vec BLOB NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE item_entities(
   slug_key TEXT NOT NULL,
   item_id INTEGER NOT NULL,

@@ -84,7 +84,7 @@ func run(ws string, runs, nq int) error {
 	var rss []int64
 	for range runs {
 		os.Remove(index)
-		d, c, r, err := timeProcess(bin, "index", "-w", ws, "--index", index)
+		d, c, r, err := timeProcess(bin, "index", "-w", ws, "--index", index, "--no-embed")
 		if err != nil {
 			return err
 		}

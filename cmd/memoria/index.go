@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
+	"memoria"
 	"memoria/sqlite"
 )
 
@@ -14,6 +16,7 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	var c common
 	fs := newFlags("index", e, &c)
 	rebuild := fs.Bool("rebuild", false, "build the index afresh from the Markdown")
+	noEmbed := fs.Bool("no-embed", false, "skip embedding new text for semantic recall")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
@@ -36,12 +39,19 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 		action = "rebuilt"
 	case ws.Rebuilt() != "":
 		action = "built"
-		st, err = ws.Sync(ctx)
+		st = ws.BuildStats()
 	default:
 		st, err = ws.Sync(ctx)
 	}
 	if err != nil {
 		return err
+	}
+	semantic := "semantic recall off (--no-embed)"
+	var emb sqlite.EmbedStats
+	if !*noEmbed {
+		if emb, semantic, err = embedPending(ctx, e, ws); err != nil {
+			return err
+		}
 	}
 	status, err := ws.Status(ctx)
 	if err != nil {
@@ -53,6 +63,7 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 			"action": action, "files": status.Files, "facts": status.Facts, "passages": status.Passages,
 			"entities": status.Entities, "skipped": len(status.Skipped), "parsed": st.Parsed, "removed": st.Removed,
 			"warnings": st.Warnings, "seconds": elapsed.Seconds(), "index": ws.IndexPath(),
+			"embedded": emb.Embedded, "vector_model": emb.Model, "semantic": semantic,
 		})
 	}
 	facts := 0
@@ -63,7 +74,29 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	for _, n := range status.Files {
 		files += n
 	}
-	fmt.Fprintf(e.stdout, "index %s: %d files (%d re-parsed, %d removed, %d skipped), %d facts, %d passages, %d entities in %s\n",
-		action, files, st.Parsed, st.Removed, len(status.Skipped), facts, status.Passages, status.Entities, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(e.stdout, "index %s: %d files (%d re-parsed, %d removed, %d skipped), %d facts, %d passages, %d entities in %s; %s\n",
+		action, files, st.Parsed, st.Removed, len(status.Skipped), facts, status.Passages, status.Entities, elapsed.Round(time.Millisecond), semantic)
 	return nil
+}
+
+// embedPending embeds new text with the default model when it is
+// installed; without it, recall stays lexical and this says so.
+func embedPending(ctx context.Context, e *env, ws *memoria.Workspace) (sqlite.EmbedStats, string, error) {
+	model, err := memoria.DefaultEmbedder()
+	if errors.Is(err, memoria.ErrNoModel) {
+		return sqlite.EmbedStats{}, "semantic recall off: no embedding model (install it with `go run ./cmd/memoria-model fetch`)", nil
+	}
+	if err != nil {
+		return sqlite.EmbedStats{}, "", err
+	}
+	var bar *progressBar
+	if e.isTerminal {
+		bar = &progressBar{w: e.stderr, label: "embedding", unit: "texts"}
+	}
+	st, err := ws.Embed(ctx, model, bar.update)
+	bar.done()
+	if err != nil {
+		return st, "", err
+	}
+	return st, fmt.Sprintf("semantic: %d texts embedded now, %d in all (%s)", st.Embedded, st.Total, st.Model), nil
 }

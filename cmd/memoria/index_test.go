@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"memoria"
 	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
@@ -11,7 +13,7 @@ import (
 
 func TestIndex(t *testing.T) {
 	ws := testworkspace.CopyExample(t)
-	code, out, errOut := cli(t, "index", "-w", ws)
+	code, out, errOut := cli(t, "index", "-w", ws, "--no-embed")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -19,7 +21,7 @@ func TestIndex(t *testing.T) {
 	if strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, "index built:") || strings.Contains(errOut, "\r") {
 		t.Errorf("stdout %q stderr %q", out, errOut)
 	}
-	code, out, _ = cli(t, "index", "-w", ws, "--json")
+	code, out, _ = cli(t, "index", "-w", ws, "--json", "--no-embed")
 	var got struct {
 		Action string `json:"action"`
 		Parsed int    `json:"parsed"`
@@ -27,7 +29,7 @@ func TestIndex(t *testing.T) {
 	if code != exitOK || json.Unmarshal([]byte(out), &got) != nil || got.Action != "updated" || got.Parsed != 0 {
 		t.Errorf("second index: exit %d, %q", code, out)
 	}
-	code, out, _ = cli(t, "index", "-w", ws, "--rebuild")
+	code, out, _ = cli(t, "index", "-w", ws, "--rebuild", "--no-embed")
 	if code != exitOK || !strings.HasPrefix(out, "index rebuilt:") {
 		t.Errorf("rebuild: exit %d, %q", code, out)
 	}
@@ -40,5 +42,24 @@ func TestIndexBadFlag(t *testing.T) {
 	code, _, errOut := cli(t, "index", "--frobnicate")
 	if code != exitUsage || !strings.Contains(errOut, "frobnicate") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestIndexEmbeds runs the real embedding model (installed by
+// `go run ./cmd/memoria-model fetch`, as CI does) on a small workspace.
+func TestIndexEmbeds(t *testing.T) {
+	if _, err := memoria.DefaultEmbedder(); errors.Is(err, memoria.ErrNoModel) {
+		t.Skip("embedding model not installed: go run ./cmd/memoria-model fetch")
+	}
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, "memory"), 0o755)
+	os.WriteFile(filepath.Join(ws, "memory", "2025-11-27.md"), []byte("# 2025-11-27\n\nI shoot with a Sony A7 IV.\n\nBought oat milk.\n"), 0o644)
+	code, out, errOut := cli(t, "index", "-w", ws)
+	if code != exitOK || !strings.Contains(out, "semantic: 2 texts embedded now, 2 in all (uselite/") {
+		t.Fatalf("exit %d: %q %q", code, out, errOut)
+	}
+	code, out, _ = cli(t, "index", "-w", ws)
+	if code != exitOK || !strings.Contains(out, "semantic: 0 texts embedded now, 2 in all") {
+		t.Errorf("second index: %q", out)
 	}
 }

@@ -11,7 +11,8 @@ import (
 type progressBar struct {
 	w     io.Writer
 	label string
-	last  int // last percentage drawn
+	unit  string // what is counted; "files" when empty
+	last  int    // last percentage drawn
 	drawn bool
 }
 
@@ -26,7 +27,11 @@ func (p *progressBar) update(done, total int) {
 	p.last, p.drawn = pct, true
 	const width = 30
 	fill := pct * width / 100
-	fmt.Fprintf(p.w, "\r%s [%s%s] %3d%% %d/%d files", p.label, strings.Repeat("=", fill), strings.Repeat(" ", width-fill), pct, done, total)
+	unit := p.unit
+	if unit == "" {
+		unit = "files"
+	}
+	fmt.Fprintf(p.w, "\r%s [%s%s] %3d%% %d/%d %s", p.label, strings.Repeat("=", fill), strings.Repeat(" ", width-fill), pct, done, total, unit)
 }
 
 func (p *progressBar) done() {

@@ -1,0 +1,245 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strings"
+
+	"memoria/embed"
+)
+
+// Vectors are stored per distinct item text (TextHash), as int8 with one
+// float32 scale per vector: 4 + dim bytes, a quarter of float32, with a
+// cosine to the original above 0.999 (measured in docs/embeddings.md).
+// meta 'vector_model' names the model they came from; vectors of another
+// model are dropped and re-made, a batch at a time, while lexical recall
+// goes on working.
+
+// EmbedStats describes one embedding run.
+type EmbedStats struct {
+	Model    string
+	Embedded int // texts embedded in this run
+	Pending  int // texts still without a vector (when stopped early)
+	Total    int // distinct texts in the index
+}
+
+// EmbedOptions tune EmbedPending.
+type EmbedOptions struct {
+	Batch    int                   // texts per model call and per transaction; 0 means 64
+	Limit    int                   // stop after this many texts; 0 means all
+	Progress func(done, total int) // may be nil
+}
+
+// EmbedPending gives a vector to every item text that has none (or has one
+// from another model). Each batch is committed on its own, so an
+// interrupted run resumes where it stopped.
+func (ix *Index) EmbedPending(ctx context.Context, e embed.Embedder, o EmbedOptions) (EmbedStats, error) {
+	st := EmbedStats{Model: e.Identity()}
+	batch := o.Batch
+	if batch <= 0 {
+		batch = 64
+	}
+	if err := ix.useModel(ctx, e.Identity()); err != nil {
+		return st, ix.wrapErr(err)
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT i.text_hash, i.content FROM items i
+		WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.text_hash = i.text_hash)`)
+	if err != nil {
+		return st, ix.wrapErr(err)
+	}
+	var hashes, texts []string
+	for rows.Next() {
+		var h, t string
+		if err := rows.Scan(&h, &t); err != nil {
+			rows.Close()
+			return st, ix.wrapErr(err)
+		}
+		hashes, texts = append(hashes, h), append(texts, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return st, ix.wrapErr(err)
+	}
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(DISTINCT text_hash) FROM items`).Scan(&st.Total); err != nil {
+		return st, ix.wrapErr(err)
+	}
+	todo := len(texts)
+	if o.Limit > 0 {
+		todo = min(todo, o.Limit)
+	}
+	for start := 0; start < todo; start += batch {
+		end := min(start+batch, todo)
+		vecs, err := e.Embed(ctx, texts[start:end])
+		if err != nil {
+			return st, fmt.Errorf("embed: %w", err)
+		}
+		if err := ix.storeVectors(ctx, hashes[start:end], vecs); err != nil {
+			return st, ix.wrapErr(err)
+		}
+		st.Embedded += end - start
+		if o.Progress != nil {
+			o.Progress(end, todo)
+		}
+	}
+	st.Pending = len(texts) - st.Embedded
+	return st, nil
+}
+
+// useModel makes model the vectors' model, dropping vectors of any other.
+func (ix *Index) useModel(ctx context.Context, model string) error {
+	cur, err := ix.metaValue(ctx, "vector_model")
+	if err != nil || cur == model {
+		return err
+	}
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM vectors`); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES('vector_model', ?)`, model); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (ix *Index) storeVectors(ctx context.Context, hashes []string, vecs [][]float32) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO vectors(text_hash, vec) VALUES(?, ?)`)
+	if err != nil {
+		return err
+	}
+	for i, v := range vecs {
+		if _, err := st.ExecContext(ctx, hashes[i], EncodeVector(v)); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// EncodeVector stores v as a float32 scale and int8 components.
+func EncodeVector(v []float32) []byte {
+	var m float32
+	for _, x := range v {
+		m = max(m, float32(math.Abs(float64(x))))
+	}
+	scale := m / 127
+	b := make([]byte, 4+len(v))
+	binary.LittleEndian.PutUint32(b, math.Float32bits(scale))
+	if scale == 0 {
+		return b
+	}
+	for i, x := range v {
+		b[4+i] = byte(int8(math.Round(float64(x / scale))))
+	}
+	return b
+}
+
+// DecodeVector is EncodeVector's inverse (up to the int8 rounding), into dst.
+func DecodeVector(b []byte, dst []float32) error {
+	if len(b) != 4+len(dst) {
+		return fmt.Errorf("vector of %d bytes, want %d", len(b), 4+len(dst))
+	}
+	scale := math.Float32frombits(binary.LittleEndian.Uint32(b))
+	for i := range dst {
+		dst[i] = float32(int8(b[4+i])) * scale
+	}
+	return nil
+}
+
+// VectorModel is the model the stored vectors came from ("" if none).
+func (ix *Index) VectorModel(ctx context.Context) (string, error) {
+	m, err := ix.metaValue(ctx, "vector_model")
+	return m, ix.wrapErrNil(err)
+}
+
+// NearestItems ranks the items that pass the filter by the dot product of
+// their vector with q (a unit vector from the stored model), best first.
+// Items without a vector are not ranked. Brute force over int8 vectors:
+// fine to ~100k items (DESIGN §6).
+func (ix *Index) NearestItems(ctx context.Context, q []float32, f Filter, limit int) ([]Hit, error) {
+	cond, args := f.where()
+	rows, err := ix.query(ctx, `SELECT i.id, v.vec FROM items i JOIN vectors v ON v.text_hash = i.text_hash WHERE 1`+cond, args...)
+	if err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	defer rows.Close()
+	type scored struct {
+		id    int64
+		score float32
+	}
+	var best []scored // kept sorted, best first, at most limit long
+	vec := make([]float32, len(q))
+	for rows.Next() {
+		var id int64
+		var b []byte
+		if err := rows.Scan(&id, &b); err != nil {
+			return nil, ix.wrapErr(err)
+		}
+		if DecodeVector(b, vec) != nil {
+			continue // another dimension: a stale vector, ignore it
+		}
+		s := embed.Dot(q, vec)
+		if len(best) == limit && s <= best[len(best)-1].score {
+			continue
+		}
+		i := len(best)
+		for i > 0 && best[i-1].score < s {
+			i--
+		}
+		if len(best) < limit {
+			best = append(best, scored{})
+		}
+		copy(best[i+1:], best[i:len(best)-1])
+		best[i] = scored{id, s}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	if len(best) == 0 {
+		return nil, nil
+	}
+	ids := make([]any, len(best))
+	for i, b := range best {
+		ids[i] = b.id
+	}
+	items, err := ix.itemsByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]Hit, 0, len(best))
+	for _, b := range best {
+		if it, ok := items[b.id]; ok {
+			hits = append(hits, Hit{Item: it, Score: float64(b.score)})
+		}
+	}
+	return hits, nil
+}
+
+// itemsByID loads items by row id.
+func (ix *Index) itemsByID(ctx context.Context, ids []any) (map[int64]Item, error) {
+	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id WHERE i.id IN (%s)`,
+		itemColumns, strings.TrimSuffix(strings.Repeat("?,", len(ids)), ","))
+	rows, err := ix.db.QueryContext(ctx, q, ids...)
+	if err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	defer rows.Close()
+	out := make(map[int64]Item, len(ids))
+	for rows.Next() {
+		var it Item
+		if err := scanItem(rows, &it); err != nil {
+			return nil, ix.wrapErr(err)
+		}
+		out[it.RowID] = it
+	}
+	return out, ix.wrapErrNil(rows.Err())
+}

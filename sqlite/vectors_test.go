@@ -1,0 +1,118 @@
+package sqlite
+
+import (
+	"context"
+	"hash/fnv"
+	"math"
+	"strings"
+	"testing"
+
+	"memoria/embed"
+)
+
+// bagEmbedder is a real, deterministic embedder for tests: a hashed bag of
+// words, L2-normalised. Texts sharing words are near; others are not.
+type bagEmbedder struct {
+	id    string
+	calls int
+	texts int
+}
+
+func (b *bagEmbedder) Identity() string { return b.id }
+func (b *bagEmbedder) Dim() int         { return 64 }
+func (b *bagEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	b.calls++
+	b.texts += len(texts)
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, 64)
+		for _, w := range strings.Fields(strings.ToLower(t)) {
+			h := fnv.New32a()
+			h.Write([]byte(strings.Trim(w, ".,!?")))
+			v[h.Sum32()%64]++
+		}
+		embed.Normalize(v)
+		out[i] = v
+	}
+	return out, nil
+}
+
+func TestEncodeVector(t *testing.T) {
+	v := []float32{0.5, -0.25, 0.125, 0, -0.75}
+	got := make([]float32, len(v))
+	if err := DecodeVector(EncodeVector(v), got); err != nil {
+		t.Fatal(err)
+	}
+	for i := range v {
+		if math.Abs(float64(got[i]-v[i])) > 0.75/127 {
+			t.Errorf("component %d: %v → %v", i, v[i], got[i])
+		}
+	}
+	if DecodeVector(EncodeVector(v), make([]float32, 3)) == nil {
+		t.Error("a vector of another dimension decoded")
+	}
+}
+
+func TestEmbedPendingIncrementalAndModelChange(t *testing.T) {
+	dir := testWorkspace(t)
+	ix := openTest(t, dir, Options{})
+	ctx := context.Background()
+	e := &bagEmbedder{id: "bag/v1"}
+	st, err := ix.EmbedPending(ctx, e, EmbedOptions{Batch: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Embedded != st.Total || st.Total == 0 || st.Pending != 0 {
+		t.Fatalf("first run %+v", st)
+	}
+	// Nothing to do the second time.
+	if st, _ := ix.EmbedPending(ctx, e, EmbedOptions{}); st.Embedded != 0 {
+		t.Errorf("second run embedded %d", st.Embedded)
+	}
+	// An edit re-embeds only the new text.
+	writeFile(t, dir, "memory/2025-11-20.md", "# 2025-11-20\n\n- Walked Biscuit to the vet; the vaccination is due again in May.\n- A new line about kites.\n")
+	touch(t, dir, "memory/2025-11-20.md", 5)
+	if _, err := ix.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := ix.EmbedPending(ctx, e, EmbedOptions{}); st.Embedded != 1 {
+		t.Errorf("after adding one line: embedded %d, want 1", st.Embedded)
+	}
+	// An interrupted run resumes.
+	e2 := &bagEmbedder{id: "bag/v2"}
+	st, _ = ix.EmbedPending(ctx, e2, EmbedOptions{Batch: 2, Limit: 2})
+	if st.Embedded != 2 || st.Pending == 0 {
+		t.Fatalf("limited run %+v", st)
+	}
+	st, _ = ix.EmbedPending(ctx, e2, EmbedOptions{})
+	if st.Embedded+2 != st.Total {
+		t.Errorf("resumed run %+v", st)
+	}
+	if m, _ := ix.VectorModel(ctx); m != "bag/v2" {
+		t.Errorf("model %q", m)
+	}
+}
+
+func TestNearestItems(t *testing.T) {
+	dir := testWorkspace(t)
+	ix := openTest(t, dir, Options{})
+	ctx := context.Background()
+	e := &bagEmbedder{id: "bag/v1"}
+	if _, err := ix.EmbedPending(ctx, e, EmbedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	q, _ := e.Embed(ctx, []string{"biscuit vaccination vet"})
+	hits, err := ix.NearestItems(ctx, q[0], Filter{}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 3 || hits[0].Source.Path != "memory/2025-11-20.md" || hits[0].Score < hits[1].Score {
+		t.Errorf("hits %+v", hits)
+	}
+	hits, _ = ix.NearestItems(ctx, q[0], Filter{Entities: []string{"peter"}}, 10)
+	for _, h := range hits {
+		if !strings.Contains(strings.ToLower(strings.Join(h.Entities, " ")), "peter") {
+			t.Errorf("filter ignored: %+v", h)
+		}
+	}
+}

@@ -117,9 +117,14 @@ func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([
 	if err != nil {
 		return nil, err
 	}
-	plan := recall.Plan{Terms: q.Words, K: o.K, Budget: o.Budget, Explain: o.Explain}
+	plan := recall.Plan{
+		Terms: q.Words, K: o.K, Budget: o.Budget, Explain: o.Explain,
+		Entities: q.Entities, NameWords: q.NameWords, Intent: q.Intent, Now: now,
+	}
 	if q.Window != nil && !allVague(q.TimePhrases) {
 		plan.Window = q.Window
+		plan.Around = q.Around
+		plan.Browse = q.Browse
 	}
 	plan.Filter.Kinds = q.Kinds
 	// --since and --until are hard limits; a time the text speaks of only

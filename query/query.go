@@ -30,6 +30,10 @@ type Query struct {
 	// as "I" and "my" then help find a person's own statements (measured
 	// in docs/recall.md).
 	Words []string
+	// NameWords are the lower-cased words of the text that name an
+	// entity (in @mentions and known names), in order, deduplicated:
+	// recall leaves them out where the entity itself is the filter.
+	NameWords []string
 	// Phrases are the "quoted phrases" of the text, each as its lower-cased
 	// words; stop words are kept. Empty quotes are dropped.
 	Phrases [][]string
@@ -48,6 +52,12 @@ type Query struct {
 	Around *time.Time
 	Kinds  []memory.Kind // kind filters from Options.Kinds; empty means all
 	Intent Intent
+	// Browse is true when the query asks what happened in a window and
+	// names no topic: it has a window, no entities or quoted phrases, and
+	// its terms are only generic words ("what happened", "what did we get
+	// done", leftovers of time phrases such as "first week"). Recall then
+	// lists the window instead of searching it.
+	Browse bool
 	Now    time.Time
 
 	// TimePhrases are the time phrases that shaped Window, for --explain.
@@ -125,7 +135,14 @@ func Parse(text string, opts Options) (*Query, error) {
 	// name overlap, the name wins ("June" the person), unless the phrase
 	// has digits ("June 2024"), which no name explains.
 	var phrases []datephrase.Phrase
-	for _, p := range datephrase.Find(text, opts.Now) {
+	periods := findPeriods(text, opts.Now)
+	found := datephrase.Find(text, opts.Now)
+	if len(periods) > 0 {
+		// A part of a month or a named day wins over the phrases inside
+		// it ("October" in "the first week of October").
+		found = mergePeriods(found, periods)
+	}
+	for _, p := range found {
 		s := span{start: p.Start, end: p.End}
 		if quotes.overlaps(s) || named.overlaps(s) {
 			continue
@@ -156,9 +173,12 @@ func Parse(text string, opts Options) (*Query, error) {
 	// Terms and the words intent detection reads.
 	all := words(text)
 	lower := make([]string, len(all))
-	content := 0
+	content, topical := 0, 0
 	for i, w := range all {
 		lower[i] = strings.ToLower(w.text)
+		if named.overlaps(span{start: w.start, end: w.end}) && !slices.Contains(q.NameWords, lower[i]) {
+			q.NameWords = append(q.NameWords, lower[i])
+		}
 		if skip.overlaps(span{start: w.start, end: w.end}) {
 			continue
 		}
@@ -168,6 +188,9 @@ func Parse(text string, opts Options) (*Query, error) {
 		}
 		if !named.overlaps(span{start: w.start, end: w.end}) {
 			content++
+			if !genericWords[lower[i]] {
+				topical++
+			}
 		}
 		q.addTerm(lower[i])
 	}
@@ -176,6 +199,7 @@ func Parse(text string, opts Options) (*Query, error) {
 		in.pastWindow = !q.Window.Start.After(memory.Day(opts.Now))
 	}
 	q.Intent = detectIntent(in)
+	q.Browse = q.Window != nil && topical == 0 && len(q.Entities) == 0 && len(q.Phrases) == 0
 	return q, nil
 }
 
@@ -527,5 +551,30 @@ func quoteOdd(ts []string) []string {
 		}
 		out[i] = t
 	}
+	return out
+}
+
+// mergePeriods replaces the phrases that overlap a period with the period,
+// keeping text order.
+func mergePeriods(found, periods []datephrase.Phrase) []datephrase.Phrase {
+	var out []datephrase.Phrase
+	for _, p := range found {
+		keep := true
+		for _, q := range periods {
+			if p.Start < q.End && q.Start < p.End {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			out = append(out, p)
+		}
+	}
+	for _, q := range periods {
+		if !slices.ContainsFunc(out, func(p datephrase.Phrase) bool { return p.Start == q.Start && p.End == q.End }) {
+			out = append(out, q)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b datephrase.Phrase) int { return a.Start - b.Start })
 	return out
 }

@@ -73,3 +73,20 @@ func makeStopWords() map[string]bool {
 
 // IsStopWord reports whether the lower-cased word w is on the stop-word list.
 func IsStopWord(w string) bool { return stopWords[w] }
+
+// genericWords say that something happened without saying what: event
+// verbs and the leftovers of time phrases the parser reads only in part
+// ("the first week of October" leaves "first" and "week"). A query whose
+// terms are all generic browses its window (Query.Browse).
+var genericWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`
+		happen happened happens happening go goes going went gone get got getting
+		done doing up new news stuff thing things occur occurred occurring
+		during first second third fourth last half early late mid week weeks
+		weekend day days month months time
+	`) {
+		m[w] = true
+	}
+	return m
+}()

@@ -3,11 +3,14 @@ package recall
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"memoria/memory"
+	"memoria/query"
 	"memoria/sqlite"
 )
 
@@ -20,100 +23,504 @@ type Index interface {
 	Items(ctx context.Context, f sqlite.Filter, newest bool, limit int) ([]sqlite.Item, error)
 	Adjacent(ctx context.Context, it sqlite.Item) (prev, next *sqlite.Item, err error)
 	TermStats(ctx context.Context, words []string) ([]sqlite.TermStat, int, error)
+	EntityItems(ctx context.Context, slugs []string, f sqlite.Filter, limit int) ([]sqlite.EntityItem, error)
 }
 
 // Plan is a query made concrete for the index: which terms, which filter,
-// how many results and how much text.
+// which soft signals (window, entities, intent), how many results and how
+// much text.
 type Plan struct {
-	Terms   []string          // lexical terms, OR-ed
-	Filter  sqlite.Filter     // hard constraints: window, kinds, entities
-	Window  *memory.TimeRange // soft: the time the query text speaks of; items in it rank higher
-	K       int               // results wanted (DefaultK if 0)
-	Lines   int               // a passage is widened with its neighbours up to this many lines (DefaultLines if 0; 1 = never)
-	Budget  int               // token budget for all results (0: none)
-	Explain bool              // attach per-result explanations
+	Terms  []string          // lexical terms, OR-ed
+	Filter sqlite.Filter     // hard constraints: window, kinds, entities
+	Window *memory.TimeRange // soft: the time the query text speaks of; items in it rank higher
+	// Around is the day the query points near ("around Oct 14"): the
+	// temporal channel ranks by distance to it.
+	Around *time.Time
+	// Browse says the words carry no topic ("what happened last week"):
+	// the temporal channel then lists the window day by day instead of
+	// searching it.
+	Browse bool
+	// Entities are the entities the query names (slugs, explicit or
+	// implicit): the entity channel ranks what is known about them.
+	Entities []string
+	// NameWords are the words of the query that name those entities; the
+	// entity and opinion channels search without them, since every item
+	// linked to an entity carries its name.
+	NameWords []string
+	// Intent weighs the channels: About puts the entity page first,
+	// Opinion runs the opinion channel, Current asks for recency.
+	Intent query.Intent
+	// Now is the query's "now"; a Window ending before its day makes the
+	// query one about the past for update-awareness. Zero means unknown:
+	// every query is about the present.
+	Now     time.Time
+	K       int  // results wanted (DefaultK if 0)
+	Lines   int  // a passage is widened with its neighbours up to this many lines (DefaultLines if 0; 1 = never)
+	Budget  int  // token budget for all results (0: none)
+	Explain bool // attach per-result explanations
+}
+
+// pastWindow reports whether the plan asks about a window that ended
+// before today: what was true then, not now.
+func (p Plan) pastWindow() bool {
+	return p.Window != nil && !p.Now.IsZero() && p.Window.End.Before(memory.Day(p.Now))
 }
 
 // candidate is an item as ranked by one or more channels.
 type candidate struct {
-	item  sqlite.Item
-	ranks map[string]int
-	raw   map[string]float64
+	item   sqlite.Item
+	onPage bool // on the page of an entity the query names
+	listed bool // ranked by the entity listing ("tell me about X")
+	// entityWeight weighs the entity channel's vote for a search hit: its
+	// bm25 relative to the best lexical hit, so that a fact about the
+	// entity that matches only the query's weak words does not outvote
+	// the passage that matches its rare ones.
+	entityWeight float64
+	ranks        map[string]int
+	raw          map[string]float64
 }
 
-// Run executes a plan: run the channels, fuse their rankings, pack.
+// pool collects candidates from the channels, in first-seen order.
+type pool struct {
+	byRow map[int64]*candidate
+	order []int64
+}
+
+func newPool() *pool { return &pool{byRow: map[int64]*candidate{}} }
+
+// add records an item's rank in a channel; the first rank a channel gives
+// an item is kept.
+func (pl *pool) add(channel string, rank int, it sqlite.Item, raw float64) *candidate {
+	c, ok := pl.byRow[it.RowID]
+	if !ok {
+		c = &candidate{item: it, ranks: map[string]int{}, raw: map[string]float64{}}
+		pl.byRow[it.RowID] = c
+		pl.order = append(pl.order, it.RowID)
+	}
+	if _, seen := c.ranks[channel]; !seen {
+		c.ranks[channel] = rank
+		c.raw[channel] = raw
+	}
+	return c
+}
+
+func (pl *pool) list() []*candidate {
+	out := make([]*candidate, 0, len(pl.order))
+	for _, id := range pl.order {
+		out = append(out, pl.byRow[id])
+	}
+	return out
+}
+
+// Channel depths: how many items each channel may contribute.
+const (
+	// entityDepth bounds the items listed for the query's entities: their
+	// page lines and typed facts, which also feed update-awareness.
+	entityDepth = 400
+	// updateDepth bounds the facts read for update-awareness when the
+	// query names no entity.
+	updateDepth = 200
+	// browseDepth bounds the items listed for a window when browsing.
+	browseDepth = 600
+)
+
+// Run executes a plan: run the channels, detect superseded facts, fuse
+// the rankings, pack.
 func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	k := p.K
 	if k <= 0 {
 		k = DefaultK
 	}
-	pool := map[int64]*candidate{}
-	var order []int64
-	add := func(channel string, rank int, it sqlite.Item, raw float64) {
-		c, ok := pool[it.RowID]
-		if !ok {
-			c = &candidate{item: it, ranks: map[string]int{}, raw: map[string]float64{}}
-			pool[it.RowID] = c
-			order = append(order, it.RowID)
-		}
-		if _, seen := c.ranks[channel]; !seen {
-			c.ranks[channel] = rank
-			c.raw[channel] = raw
-		}
-	}
+	pl := newPool()
 	depth := max(4*k, 100)
 	windowed := p.Filter
 	if p.Window != nil {
 		windowed.Since, windowed.Until = intersect(p.Filter, *p.Window)
 	}
-	terms, err := planTerms(ctx, ix, p.Terms)
+	// Alias expansion: an entity named by an alias ("Pete", "WA relay")
+	// is also searched under its own name, which its facts carry in their
+	// entities column.
+	words := p.Terms
+	nameWords := p.NameWords
+	for _, e := range p.Entities {
+		for _, w := range strings.Fields(strings.ToLower(memory.EntityName(e))) {
+			if !slices.Contains(words, w) {
+				words = append(slices.Clip(words), w)
+			}
+			if !slices.Contains(nameWords, w) {
+				nameWords = append(slices.Clip(nameWords), w)
+			}
+		}
+	}
+	terms, err := planTerms(ctx, ix, words)
 	if err != nil {
 		return nil, err
 	}
-	if len(p.Terms) > 0 && len(terms) == 0 {
+	if len(p.Terms) > 0 && len(terms) == 0 && len(p.Entities) == 0 && !p.Browse {
 		return nil, nil // words were asked for and no item has any of them
 	}
-	if len(terms) > 0 {
-		match := sqlite.MatchAny(terms)
+	match := sqlite.MatchAny(terms)
+	// The entity and opinion channels filter by entity, so the words that
+	// name it would match every item they see.
+	var topic []string
+	for _, t := range terms {
+		if !slices.Contains(nameWords, t) {
+			topic = append(topic, t)
+		}
+	}
+	topicMatch := sqlite.MatchAny(topic)
+	if len(p.Entities) == 0 {
+		topicMatch = match
+	}
+
+	// Lexical channel: bm25 over every item (not when browsing a window:
+	// the words then name no topic).
+	lexTop := 0.0
+	if match != "" && !p.Browse {
 		hits, err := ix.Search(ctx, match, p.Filter, depth)
 		if err != nil {
 			return nil, fmt.Errorf("recall: lexical: %w", err)
 		}
 		for i, h := range hits {
-			add("lexical", i+1, h.Item, h.Score)
+			pl.add("lexical", i+1, h.Item, h.Score)
 		}
-		if p.Window != nil {
-			// Temporal channel: the same words, within the time the query
-			// speaks of. Fusion lifts what is in both.
-			hits, err := ix.Search(ctx, match, windowed, depth)
-			if err != nil {
-				return nil, fmt.Errorf("recall: temporal: %w", err)
-			}
-			for i, h := range hits {
-				add("temporal", i+1, h.Item, h.Score)
-			}
+		if len(hits) > 0 {
+			lexTop = hits[0].Score
 		}
-	} else {
-		// Nothing to search for: list what the filter and the time selects,
-		// newest first ("what happened since last week", "@Peter").
-		items, err := ix.Items(ctx, windowed, true, depth)
+	}
+
+	// Temporal channel: what falls in the window the query speaks of.
+	if p.Window != nil {
+		if err := temporal(ctx, ix, p, pl, match, windowed, depth); err != nil {
+			return nil, err
+		}
+	} else if match == "" && len(p.Entities) == 0 {
+		// Nothing to search for: list what the filter selects, newest
+		// first ("--since 7d" alone).
+		items, err := ix.Items(ctx, p.Filter, true, depth)
 		if err != nil {
 			return nil, fmt.Errorf("recall: listing: %w", err)
 		}
 		for i, it := range items {
-			add("recent", i+1, it, 0)
+			pl.add("recent", i+1, it, 0)
 		}
 	}
-	cands := make([]*candidate, 0, len(order))
-	for _, id := range order {
-		cands = append(cands, pool[id])
+
+	// Entity channel, which also gives update-awareness the facts it
+	// compares.
+	var known []sqlite.Item
+	if len(p.Entities) > 0 {
+		if known, err = entityChannel(ctx, ix, p, pl, topicMatch, lexTop, depth); err != nil {
+			return nil, err
+		}
 	}
-	ranked := fuse(cands)
+
+	// Opinion channel.
+	if p.Intent == query.Opinion {
+		if err := opinionChannel(ctx, ix, p, pl, topicMatch, known, depth); err != nil {
+			return nil, err
+		}
+	}
+
+	// Update-awareness: link facts about the same entity and attribute.
+	if len(p.Entities) == 0 && (p.Intent == query.Current || p.Intent == query.Past || p.pastWindow()) {
+		// A question about a time that names no entity: compare the best
+		// facts with what else is known about their entities (one query).
+		// Other questions compare the candidates among themselves only,
+		// which costs no query.
+		if slugs := topFactEntities(pl.list(), 3); len(slugs) > 0 {
+			f := p.Filter
+			if len(f.Kinds) == 0 {
+				f.Kinds = []memory.Kind{memory.KindWorld, memory.KindOpinion}
+			}
+			its, err := ix.EntityItems(ctx, slugs, f, updateDepth)
+			if err != nil {
+				return nil, fmt.Errorf("recall: update: %w", err)
+			}
+			for _, it := range its {
+				if it.Kind.IsFact() {
+					known = append(known, it.Item)
+				}
+			}
+		}
+	}
+	links := supersede(pl.list(), known)
+	injectVersions(p, pl, links)
+
+	ranked := fuse(p, pl.list(), links)
 	lines := p.Lines
 	if lines <= 0 {
 		lines = DefaultLines
 	}
-	return pack(ctx, ix, ranked, k, lines, p.Budget, p.Explain)
+	return pack(ctx, ix, ranked, links, k, lines, p.Budget, p.Explain)
+}
+
+// temporal runs the temporal channel. With words, it searches them within
+// the window; "around" then ranks by distance to the day. When browsing
+// (no topic words), it lists the window day by day: each day's typed facts
+// in line order, then its passages, taking one item from each day in turn
+// so the top results cover the window.
+func temporal(ctx context.Context, ix Index, p Plan, pl *pool, match string, windowed sqlite.Filter, depth int) error {
+	if windowed.Until.Before(windowed.Since) && !windowed.Until.IsZero() {
+		return nil
+	}
+	if match != "" && !p.Browse {
+		hits, err := ix.Search(ctx, match, windowed, depth)
+		if err != nil {
+			return fmt.Errorf("recall: temporal: %w", err)
+		}
+		if p.Around != nil {
+			sort.SliceStable(hits, func(i, j int) bool {
+				return distance(hits[i].Item, *p.Around) < distance(hits[j].Item, *p.Around)
+			})
+		}
+		for i, h := range hits {
+			pl.add("temporal", i+1, h.Item, h.Score)
+		}
+		return nil
+	}
+	items, err := ix.Items(ctx, windowed, false, browseDepth)
+	if err != nil {
+		return fmt.Errorf("recall: temporal: %w", err)
+	}
+	for i, it := range browseOrder(items, memory.TimeRange{Start: windowed.Since, End: windowed.Until}, p.Around) {
+		if i >= depth {
+			break
+		}
+		pl.add("temporal", i+1, it, 0)
+	}
+	return nil
+}
+
+// browseOrder orders a window's items for reading. Items group by the
+// day they were written (items in the window by their event time only,
+// written on another day or undated in bank/ and memory.md, come last as
+// one group); days nearest the
+// anchor come first (newest first without one); the ranking takes one
+// item per day in turn so the top results cover the window. Within a day:
+// the opening passage of the log (what the day was about), then its typed
+// facts (the day's summary) in line order, then the other passages.
+func browseOrder(items []sqlite.Item, w memory.TimeRange, around *time.Time) []sqlite.Item {
+	byDay := map[time.Time][]sqlite.Item{}
+	var days []time.Time
+	for _, it := range items {
+		d := memory.Day(it.Written)
+		if it.Written.IsZero() || !w.Contains(it.Written) {
+			d = time.Time{} // in the window by its event time only
+		}
+		if _, ok := byDay[d]; !ok {
+			days = append(days, d)
+		}
+		byDay[d] = append(byDay[d], it)
+	}
+	sort.SliceStable(days, func(i, j int) bool {
+		if days[i].IsZero() != days[j].IsZero() {
+			return days[j].IsZero()
+		}
+		if around != nil {
+			di, dj := absDays(days[i], *around), absDays(days[j], *around)
+			if di != dj {
+				return di < dj
+			}
+		}
+		return days[i].After(days[j])
+	})
+	for _, d := range days {
+		its := byDay[d]
+		opening := map[string]int{} // path → first passage line
+		for _, it := range its {
+			if it.Kind == memory.KindPassage {
+				if l, ok := opening[it.Source.Path]; !ok || it.Source.Start < l {
+					opening[it.Source.Path] = it.Source.Start
+				}
+			}
+		}
+		class := func(it sqlite.Item) int {
+			switch {
+			case it.Kind == memory.KindPassage && opening[it.Source.Path] == it.Source.Start:
+				return 0
+			case it.Kind.IsFact():
+				return 1
+			}
+			return 2
+		}
+		sort.SliceStable(its, func(i, j int) bool {
+			if ci, cj := class(its[i]), class(its[j]); ci != cj {
+				return ci < cj
+			}
+			if its[i].Source.Path != its[j].Source.Path {
+				return its[i].Source.Path < its[j].Source.Path
+			}
+			return its[i].Source.Start < its[j].Source.Start
+		})
+	}
+	var out []sqlite.Item
+	for n := 0; len(out) < len(items); n++ {
+		for _, d := range days {
+			if its := byDay[d]; n < len(its) {
+				out = append(out, its[n])
+			}
+		}
+	}
+	return out
+}
+
+// distance is how many days lie between an item and a day: zero when the
+// day falls in its event or is the day it was written.
+func distance(it sqlite.Item, day time.Time) int {
+	best := -1
+	if !it.Written.IsZero() {
+		best = absDays(it.Written, day)
+	}
+	if it.Event != nil {
+		d := 0
+		if day.Before(it.Event.Start) {
+			d = absDays(it.Event.Start, day)
+		} else if day.After(it.Event.End) {
+			d = absDays(it.Event.End, day)
+		}
+		if best < 0 || d < best {
+			best = d
+		}
+	}
+	if best < 0 {
+		return 1 << 20
+	}
+	return best
+}
+
+func absDays(a, b time.Time) int {
+	d := memory.Day(a).Sub(memory.Day(b)).Hours() / 24
+	if d < 0 {
+		d = -d
+	}
+	return int(d + 0.5)
+}
+
+// entityChannel ranks what is known about the query's entities and returns
+// their typed facts for update-awareness. For "tell me about X" (or a
+// query that is only names) it lists the entity page first, in page
+// order, then the facts newest first; otherwise it ranks the items linked
+// to the entities by the query's words (bm25), which lifts facts about the
+// entity over the same words said of something else.
+func entityChannel(ctx context.Context, ix Index, p Plan, pl *pool, match string, lexTop float64, depth int) ([]sqlite.Item, error) {
+	its, err := ix.EntityItems(ctx, p.Entities, p.Filter, entityDepth)
+	if err != nil {
+		return nil, fmt.Errorf("recall: entity: %w", err)
+	}
+	var facts []sqlite.Item
+	for _, it := range its {
+		if it.Kind.IsFact() {
+			facts = append(facts, it.Item)
+		}
+	}
+	if p.Intent == query.About || match == "" {
+		rank := 0
+		for _, it := range its {
+			if rank >= depth {
+				break
+			}
+			if p.Window != nil && !inWindow(it.Written, it.Event, *p.Window) {
+				continue // "anything about X in November"
+			}
+			rank++
+			c := pl.add("entity", rank, it.Item, 0)
+			c.onPage = c.onPage || it.OnPage
+			c.listed = true
+		}
+		return facts, nil
+	}
+	f := p.Filter
+	f.Entities = append(append([]string(nil), f.Entities...), p.Entities...)
+	hits, err := ix.Search(ctx, match, f, depth)
+	if err != nil {
+		return nil, fmt.Errorf("recall: entity: %w", err)
+	}
+	for i, h := range hits {
+		c := pl.add("entity", i+1, h.Item, h.Score)
+		c.entityWeight = 1
+		if lexTop > 0 {
+			c.entityWeight = math.Min(1, math.Pow(h.Score/lexTop, entityWeightPower))
+		}
+	}
+	return facts, nil
+}
+
+// opinionChannel ranks typed opinions: those matching the query's words
+// (of the named entities, when there are any) by bm25, then the named
+// entities' other opinions by confidence and recency.
+func opinionChannel(ctx context.Context, ix Index, p Plan, pl *pool, match string, known []sqlite.Item, depth int) error {
+	f := p.Filter
+	f.Kinds = []memory.Kind{memory.KindOpinion}
+	if len(p.Entities) > 0 {
+		f.Entities = append(append([]string(nil), f.Entities...), p.Entities...)
+	}
+	rank := 0
+	seen := map[int64]bool{}
+	if match != "" {
+		hits, err := ix.Search(ctx, match, f, depth)
+		if err != nil {
+			return fmt.Errorf("recall: opinion: %w", err)
+		}
+		for _, h := range hits {
+			rank++
+			seen[h.RowID] = true
+			pl.add("opinion", rank, h.Item, h.Score)
+		}
+	}
+	var rest []sqlite.Item
+	for _, it := range known {
+		if it.Kind == memory.KindOpinion && !seen[it.RowID] {
+			rest = append(rest, it)
+		}
+	}
+	sort.SliceStable(rest, func(i, j int) bool {
+		ci, cj := conf(rest[i]), conf(rest[j])
+		if ci != cj {
+			return ci > cj
+		}
+		return rest[i].Written.After(rest[j].Written)
+	})
+	for _, it := range rest {
+		if rank >= depth {
+			break
+		}
+		rank++
+		pl.add("opinion", rank, it, 0)
+	}
+	return nil
+}
+
+// conf is an item's confidence, 0.5 when it has none.
+func conf(it sqlite.Item) float64 {
+	if it.Confidence == nil {
+		return 0.5
+	}
+	return *it.Confidence
+}
+
+// topFactEntities are the entities of the first typed facts in the pool,
+// at most n, for update-awareness when the query names none.
+func topFactEntities(cands []*candidate, n int) []string {
+	best := append([]*candidate(nil), cands...)
+	sort.SliceStable(best, func(i, j int) bool { return rrf(best[i]) > rrf(best[j]) })
+	var out []string
+	seen := map[string]bool{}
+	for i, c := range best {
+		if i >= 20 || len(out) >= n {
+			break
+		}
+		if !c.item.Kind.IsFact() {
+			continue
+		}
+		for _, e := range c.item.Entities {
+			if k := memory.EntityKey(e); !seen[k] && len(out) < n {
+				seen[k] = true
+				out = append(out, e)
+			}
+		}
+	}
+	return out
 }
 
 // MaxScanRows bounds the rows one full-text query may have to score: FTS5
@@ -173,181 +580,4 @@ func intersect(f sqlite.Filter, w memory.TimeRange) (since, until time.Time) {
 		until = f.Until
 	}
 	return since, until
-}
-
-// rrfK is reciprocal-rank fusion's constant (Cormack et al. 2009; 60 is
-// the customary value): a channel's rank r contributes 1/(rrfK+r).
-const rrfK = 60
-
-// Boosts: small, named, multiplicative.
-const (
-	boostTypedFact = 1.10 // a typed, curated fact over a raw passage
-)
-
-type scored struct {
-	c      *candidate
-	score  float64
-	boosts map[string]float64
-}
-
-func fuse(cands []*candidate) []scored {
-	out := make([]scored, 0, len(cands))
-	for _, c := range cands {
-		s := 0.0
-		for _, r := range c.ranks {
-			s += 1.0 / float64(rrfK+r)
-		}
-		boosts := map[string]float64{}
-		if c.item.Kind.IsFact() {
-			boosts["typed_fact"] = boostTypedFact
-		}
-		for _, b := range boosts {
-			s *= b
-		}
-		out = append(out, scored{c: c, score: s, boosts: boosts})
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
-	return out
-}
-
-// DefaultLines is how many lines a passage result spans at most once
-// widened with its neighbours. Passages are indexed small (precise ranking)
-// and returned with the lines around them (the context an agent needs to
-// read them): "small to big". Measured on the development set, see
-// docs/recall.md.
-const DefaultLines = 3
-
-// pack takes the best results in order, widens passages with their
-// neighbours, drops duplicates (the same fact cited twice, or lines already
-// covered by a better result), and stops at k results or when the token
-// budget is spent.
-func pack(ctx context.Context, ix Index, ranked []scored, k, lines, budget int, explain bool) ([]Result, error) {
-	var out []Result
-	seenFacts := map[string]bool{}
-	var cited []memory.Source
-	byRow := make(map[int64]float64, len(ranked))
-	for _, s := range ranked {
-		byRow[s.c.item.RowID] = s.score
-	}
-	spent := 0
-	top := 0.0
-	if len(ranked) > 0 {
-		top = ranked[0].score
-	}
-	for _, s := range ranked {
-		if len(out) >= k {
-			break
-		}
-		it := s.c.item
-		if it.FactID != "" {
-			if seenFacts[it.FactID] {
-				continue
-			}
-			seenFacts[it.FactID] = true
-		}
-		if overlapsAny(cited, it.Source) {
-			continue
-		}
-		if it.Kind == memory.KindPassage && it.Source.Lines() < lines {
-			var err error
-			if it, err = widen(ctx, ix, it, lines, byRow); err != nil {
-				return nil, err
-			}
-		}
-		r := toResult(it)
-		if top > 0 {
-			r.Score = round3(s.score / top)
-		}
-		if explain {
-			r.Explain = &Explain{Channels: s.c.ranks, Boosts: s.boosts, Fused: s.score}
-		}
-		cost := EstimateTokens(r)
-		if budget > 0 && spent+cost > budget {
-			continue // does not fit; a smaller, lower-ranked result may
-		}
-		spent += cost
-		cited = append(cited, it.Source)
-		out = append(out, r)
-	}
-	return out, nil
-}
-
-// widen grows a passage, one neighbour at a time, with the passage right
-// before or after it while it stays within max lines; the content stays
-// exactly the cited lines. It grows towards the neighbour that itself
-// ranked higher for the query (score holds the fused scores by row), so
-// the context it adds is the part most likely to matter; between equals,
-// it grows backwards first (the question before an answer).
-func widen(ctx context.Context, ix Index, it sqlite.Item, max int, score map[int64]float64) (sqlite.Item, error) {
-	for it.Source.Lines() < max {
-		prev, next, err := ix.Adjacent(ctx, it)
-		if err != nil {
-			return it, fmt.Errorf("recall: context: %w", err)
-		}
-		if prev != nil && it.Source.Lines()+prev.Source.Lines() > max {
-			prev = nil
-		}
-		if next != nil && it.Source.Lines()+next.Source.Lines() > max {
-			next = nil
-		}
-		switch {
-		case prev != nil && (next == nil || score[prev.RowID] >= score[next.RowID]):
-			it.Source.Start = prev.Source.Start
-			it.Content = prev.Content + "\n" + it.Content
-			it.Entities = mergeEntities(prev.Entities, it.Entities)
-		case next != nil:
-			it.Source.End = next.Source.End
-			it.Content = it.Content + "\n" + next.Content
-			it.Entities = mergeEntities(it.Entities, next.Entities)
-		default:
-			return it, nil
-		}
-	}
-	return it, nil
-}
-
-func mergeEntities(a, b []string) []string {
-	out := append([]string(nil), a...)
-	for _, e := range b {
-		if !slices.Contains(out, e) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-func overlapsAny(list []memory.Source, s memory.Source) bool {
-	for _, c := range list {
-		if c.Overlaps(s) {
-			return true
-		}
-	}
-	return false
-}
-
-func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
-
-func toResult(it sqlite.Item) Result {
-	r := Result{
-		ID:         it.FactID,
-		Kind:       it.Kind,
-		Entities:   it.Entities,
-		Content:    it.Content,
-		Confidence: it.Confidence,
-		Source:     it.Source.String(),
-		src:        it.Source,
-	}
-	if r.Entities == nil {
-		r.Entities = []string{}
-	}
-	if r.ID == "" {
-		r.ID = PassageID(it.Source.Path, it.Content)
-	}
-	if !it.Written.IsZero() {
-		r.Timestamp = it.Written.Format("2006-01-02")
-	}
-	if it.Event != nil {
-		r.EventTime = &EventTime{Start: it.Event.Start.Format("2006-01-02"), End: it.Event.End.Format("2006-01-02")}
-	}
-	return r
 }

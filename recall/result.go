@@ -15,9 +15,20 @@ type Result struct {
 	Confidence *float64    `json:"confidence,omitempty"`
 	Source     string      `json:"source"` // path#Lx or path#Lx-Ly, exactly the lines of Content
 	Score      float64     `json:"score"`  // relative: 1 for the best result
-	Explain    *Explain    `json:"explain,omitempty"`
+	// SupersededBy are the later facts about the same entity and attribute
+	// that replace this one; Supersedes the earlier ones it replaces.
+	SupersededBy []Link   `json:"superseded_by,omitempty"`
+	Supersedes   []Link   `json:"supersedes,omitempty"`
+	Explain      *Explain `json:"explain,omitempty"`
 
 	src memory.Source
+}
+
+// Link points at another version of a fact (update-awareness).
+type Link struct {
+	ID        string `json:"id"`
+	Source    string `json:"source"`
+	Timestamp string `json:"timestamp,omitempty"` // the day it was written; "" for bank/ and memory.md
 }
 
 // EventTime is a fact's event time as days.

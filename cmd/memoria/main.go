@@ -48,6 +48,7 @@ func init() {
 		{"index", "[--rebuild]", "bring the index up to date (or rebuild it from the Markdown)", runIndex},
 		{"status", "[--json]", "files, facts by kind, entities, passages, index size and freshness", runStatus},
 		{"recall", "QUERY [--k 25] [--since 30d] [--until DATE] [--kind K] [--entity E] [--budget N] [--json]", "search memory; every result cites its lines", runRecall},
+		{"entity", "NAME [--json]", "an entity's page, current facts, timeline and opinions, each cited", runEntity},
 		{"get", "PATH#Lx[-Ly]", "print the cited lines of a workspace file", runGet},
 		{"eval", "QUERIES.jsonl [--baseline]", "score recall on a set of queries with gold lines", runEval},
 		{"retain", "FACT... | - [--date YYYY-MM-DD] | --infer [--since 7d] | --accept", "append typed facts to a log's Retain section; propose and accept inferred ones", runRetain},

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"memoria"
+	"memoria/recall"
 )
 
 // stringList is a repeatable or comma-separated flag.
@@ -37,6 +39,7 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 	fs.Var(&entities, "entity", "only items mentioning this entity (name, alias or slug; repeatable)")
 	fs.StringVar(&now, "now", "", "treat this as the current time: YYYY-MM-DD or YYYY-MM-DDTHH:MM (for reproducible relative times)")
 	fs.BoolVar(&o.Explain, "explain", false, "show why each result ranks where it does")
+	format := fs.String("format", "text", "output: text, compact (one line per result, for agents) or json")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
@@ -51,6 +54,13 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 		if o.Now, err = memoria.ParseNow(now); err != nil {
 			return usageError{err.Error()}
 		}
+	}
+	switch *format {
+	case "text", "compact":
+	case "json":
+		c.json = true
+	default:
+		return usagef("--format must be text, compact or json, got %q", *format)
 	}
 	o.Kinds, o.Entities = kinds, entities
 	text := strings.Join(pos, " ")
@@ -75,6 +85,15 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stderr, "no results")
 		return nil
 	}
+	if *format == "compact" {
+		for _, r := range results {
+			fmt.Fprintln(e.stdout, compactLine(r))
+			if r.Explain != nil {
+				fmt.Fprintf(e.stdout, "  [score %.3f; ranks %v; boosts %v]\n", r.Score, r.Explain.Channels, r.Explain.Boosts)
+			}
+		}
+		return nil
+	}
 	for i, r := range results {
 		if i > 0 {
 			fmt.Fprintln(e.stdout)
@@ -96,9 +115,65 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 		for _, line := range strings.Split(r.Content, "\n") {
 			fmt.Fprintf(e.stdout, "  %s\n", line)
 		}
+		for _, l := range r.SupersededBy {
+			fmt.Fprintf(e.stdout, "  superseded by %s\n", l.Source)
+		}
+		for _, l := range r.Supersedes {
+			fmt.Fprintf(e.stdout, "  supersedes %s\n", l.Source)
+		}
 		if r.Explain != nil {
 			fmt.Fprintf(e.stdout, "  [score %.3f; fused %.5f; ranks %v; boosts %v]\n", r.Score, r.Explain.Fused, r.Explain.Channels, r.Explain.Boosts)
 		}
 	}
 	return nil
+}
+
+// compactMax is how many bytes of a result's content a compact line keeps.
+const compactMax = 200
+
+// compactLine renders a result on one line for agents, e.g.
+//
+//	[opinion c=0.95 2025-11-27 @Peter] Prefers concise replies… (memory/2025-11-27.md#L97)
+//
+// Content is folded to one line (list markers and indentation dropped)
+// and cut at compactMax bytes with "…"; a superseded fact says by what.
+func compactLine(r recall.Result) string {
+	meta := []string{string(r.Kind)}
+	if r.Confidence != nil {
+		meta = append(meta, fmt.Sprintf("c=%.2f", *r.Confidence))
+	}
+	if r.Timestamp != "" {
+		meta = append(meta, r.Timestamp)
+	}
+	if r.EventTime != nil && (r.EventTime.Start != r.Timestamp || r.EventTime.End != r.Timestamp) {
+		ev := r.EventTime.Start
+		if r.EventTime.End != r.EventTime.Start {
+			ev += "…" + r.EventTime.End
+		}
+		meta = append(meta, "event "+ev)
+	}
+	for _, en := range r.Entities {
+		meta = append(meta, "@"+en)
+	}
+	var parts []string
+	for _, line := range strings.Split(r.Content, "\n") {
+		line = strings.TrimSpace(line)
+		line = strings.TrimSpace(strings.TrimLeft(line, "-*+>"))
+		if line != "" {
+			parts = append(parts, line)
+		}
+	}
+	text := strings.Join(parts, " ")
+	if len(text) > compactMax {
+		cut := compactMax
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = strings.TrimSpace(text[:cut]) + "…"
+	}
+	line := fmt.Sprintf("[%s] %s (%s)", strings.Join(meta, " "), text, r.Source)
+	if len(r.SupersededBy) > 0 {
+		line += " superseded by " + r.SupersededBy[0].Source
+	}
+	return line
 }

@@ -1,0 +1,274 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"memoria/memory"
+	"memoria/query"
+	"memoria/sqlite"
+)
+
+func day(s string) time.Time {
+	d, err := time.Parse("2006-01-02", s)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+// people is a small workspace with an entity page, facts that change, and
+// opinions of different confidence.
+var people = map[string]string{
+	"bank/entities/Peter.md": "---\naliases: [Pete]\n---\n# Peter\n\nThe person I work for, a developer in Vienna.\n\n- Early riser.\n",
+	"memory/2025-09-15.md": "# 2025-09-15\n\nPete rang from the flat in Neubaugasse about the lease.\n\n## Retain\n" +
+		"- W @Peter: Lives in a rented flat at Neubaugasse 12, Vienna.\n" +
+		"- W @Peter: Phone number is +43 660 555 0142.\n" +
+		"- O(c=0.8) @Peter: Prefers long, detailed replies on Telegram.\n" +
+		"- O(c=0.6) @Peter: Likes green tea in the morning.\n",
+	"memory/2025-11-03.md": "# 2025-11-03\n\nA quiet day with the new phone.\n\n## Retain\n" +
+		"- W @Peter: Since 2025-11-03 his mobile number is +43 676 555 0199.\n" +
+		"- W @Peter: Lives at The Castle, Lainzer Straße 88, since the move.\n" +
+		"- O(c=0.95) @Peter: Prefers concise replies on WhatsApp.\n",
+	"memory/2025-10-20.md": "# 2025-10-20\n\nThe boiler in the office broke again.\n",
+}
+
+func TestEntityChannel(t *testing.T) {
+	ix := index(t, people)
+	tests := []struct {
+		name    string
+		plan    Plan
+		first   string // prefix of the first result's source
+		within  []string
+		channel string // a channel that ranked the first result
+	}{
+		{"about lists the page first", Plan{Terms: []string{"pete"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Intent: query.About},
+			"bank/entities/Peter.md#L6", []string{"memory/2025-11-03.md"}, "entity"},
+		{"a name alone lists the page too", Plan{Entities: []string{"Peter"}, Intent: query.About},
+			"bank/entities/Peter.md#L6", []string{"bank/entities/Peter.md#L8"}, "entity"},
+		{"words rank the entity's facts", Plan{Terms: []string{"pete", "phone"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01")},
+			"memory/2025-11-03.md#L6", []string{"memory/2025-09-15.md#L7"}, "update"},
+		// The new number never says "phone": it comes in as the successor
+		// of the old one, in the update channel.
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.plan.K, tc.plan.Explain = 10, true
+			res := run(t, ix, tc.plan)
+			if len(res) == 0 || !strings.HasPrefix(res[0].Source, tc.first) {
+				t.Fatalf("first %q, want %s: %s", first(res), tc.first, sources(res))
+			}
+			for _, w := range tc.within {
+				if !strings.Contains(sources(res), w) {
+					t.Errorf("missing %s: %s", w, sources(res))
+				}
+			}
+			if _, ok := res[0].Explain.Channels[tc.channel]; !ok {
+				t.Errorf("explain %+v has no %s rank", res[0].Explain, tc.channel)
+			}
+		})
+	}
+}
+
+func first(rs []Result) string {
+	if len(rs) == 0 {
+		return ""
+	}
+	return rs[0].Source
+}
+
+func TestTemporalChannel(t *testing.T) {
+	ix := index(t, map[string]string{
+		"memory/2025-10-10.md": "# 2025-10-10\n\nThe tram strike started.\n\nMore about the tram.\n",
+		"memory/2025-10-13.md": "# 2025-10-13\n\nThe tram strike went on.\n",
+		"memory/2025-10-14.md": "# 2025-10-14\n\nThe tram strike ended.\n\n## Retain\n- W: The tram strike ended on 2025-10-14.\n",
+		"memory/2025-10-30.md": "# 2025-10-30\n\nTram tram tram strike strike.\n",
+	})
+	around := day("2025-10-14")
+	win := memory.TimeRange{Start: day("2025-10-11"), End: day("2025-10-17")}
+	tests := []struct {
+		name  string
+		plan  Plan
+		first string   // the first result's file
+		cover []string // files the first len(cover) results come from, in any order
+	}{
+		{"around ranks by proximity", Plan{Terms: []string{"tram", "strike"}, Window: &win, Around: &around},
+			"memory/2025-10-14.md", []string{"memory/2025-10-14.md", "memory/2025-10-14.md", "memory/2025-10-13.md"}},
+		{"browse lists the window, one day at a time", Plan{Terms: []string{"happened"}, Window: &win, Around: &around, Browse: true},
+			"memory/2025-10-14.md", []string{"memory/2025-10-14.md", "memory/2025-10-14.md", "memory/2025-10-13.md"}},
+		{"browse without an anchor covers every day first", Plan{Window: &memory.TimeRange{Start: day("2025-10-01"), End: day("2025-10-31")}, Browse: true},
+			"", []string{"memory/2025-10-30.md", "memory/2025-10-14.md", "memory/2025-10-13.md", "memory/2025-10-10.md", "memory/2025-10-14.md"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.plan.K, tc.plan.Lines = 10, 1
+			res := run(t, ix, tc.plan)
+			if len(res) < len(tc.cover) {
+				t.Fatalf("%d results: %s", len(res), sources(res))
+			}
+			if tc.first != "" && !strings.HasPrefix(res[0].Source, tc.first+"#") {
+				t.Errorf("first %s, want %s", res[0].Source, tc.first)
+			}
+			var got []string
+			for _, r := range res[:len(tc.cover)] {
+				got = append(got, r.Cite().Path)
+			}
+			slices.Sort(got)
+			want := slices.Sorted(slices.Values(tc.cover))
+			if !slices.Equal(got, want) {
+				t.Errorf("first results from %v, want %v: %s", got, want, sources(res))
+			}
+			for _, r := range res {
+				if !tc.plan.Browse {
+					break // searching: results outside the window are demoted, not dropped
+				}
+				if r.Timestamp == "" || !tc.plan.Window.Contains(day(r.Timestamp)) {
+					t.Errorf("%s is outside the window", r.Source)
+				}
+			}
+		})
+	}
+}
+
+func TestOpinionChannel(t *testing.T) {
+	ix := index(t, people)
+	res := run(t, ix, Plan{Terms: []string{"what", "does", "pete", "prefer"}, Entities: []string{"Peter"}, NameWords: []string{"pete"},
+		Intent: query.Opinion, Now: day("2025-12-01"), K: 5, Explain: true})
+	if len(res) == 0 || res[0].Kind != memory.KindOpinion || !strings.Contains(res[0].Content, "concise") {
+		t.Fatalf("first should be the current, confident opinion: %s", sources(res))
+	}
+	if res[0].Explain.Channels["opinion"] == 0 || res[0].Explain.Boosts["confidence"] <= 1 {
+		t.Errorf("explain %+v", res[0].Explain)
+	}
+	if len(res[0].Supersedes) != 1 || !strings.HasPrefix(res[0].Supersedes[0].Source, "memory/2025-09-15.md") {
+		t.Errorf("supersedes %+v", res[0].Supersedes)
+	}
+	// The tea opinion matches no words but is Peter's: it is listed, after.
+	if !strings.Contains(sources(res), "memory/2025-09-15.md#L9") {
+		t.Errorf("the entity's other opinions should follow: %s", sources(res))
+	}
+}
+
+func fact(kind memory.Kind, written string, content string, ents ...string) sqlite.Item {
+	it := sqlite.Item{Kind: kind, Content: content, Entities: ents, FactID: "f_" + content, Source: memory.Source{Path: "memory/" + written + ".md", Start: 5, End: 5}}
+	if written != "" {
+		it.Written = day(written)
+	} else {
+		it.Source.Path = "bank/world.md"
+	}
+	return it
+}
+
+func TestSameAttribute(t *testing.T) {
+	W, O, B := memory.KindWorld, memory.KindOpinion, memory.KindExperience
+	tests := []struct {
+		name string
+		a, b sqlite.Item
+		want bool
+	}{
+		{"residence cue", fact(W, "2025-09-15", "Lives in a rented flat at Neubaugasse 12.", "Peter"), fact(W, "2025-11-03", "Moved to The Castle on Saturday.", "Peter"), true},
+		{"phone cue", fact(W, "2025-09-15", "Phone number is +43 660 555 0142.", "Peter"), fact(W, "2025-11-03", "His mobile is now +43 676 555 0199.", "Peter"), true},
+		{"head word and one more", fact(O, "2025-09-15", "Prefers long, detailed replies.", "Peter"), fact(O, "2025-11-03", "Prefers concise replies on WhatsApp.", "Peter"), true},
+		{"word overlap", fact(W, "2025-09-15", "The weekly sync with Clara is on Thursdays at 16:00.", "Peter"), fact(W, "2025-11-30", "From December the weekly sync with Clara moves to Tuesdays at 16:00.", "Peter"), true},
+		{"other entity", fact(W, "2025-09-15", "Lives in Vienna.", "Peter"), fact(W, "2025-11-03", "Lives in Lisbon.", "Clara"), false},
+		{"other attribute", fact(W, "2025-09-15", "Lives in Vienna.", "Peter"), fact(W, "2025-11-03", "Owns a beagle called Biscuit.", "Peter"), false},
+		{"events never supersede", fact(B, "2025-09-15", "I fixed the crash on the phone build.", "Peter"), fact(B, "2025-11-03", "I fixed the phone pairing.", "Peter"), false},
+		{"opinion and world fact", fact(O, "2025-09-15", "Prefers Vienna.", "Peter"), fact(W, "2025-11-03", "Prefers Vienna's trams.", "Peter"), false},
+		{"a restatement is one version", fact(W, "2025-11-03", "Mobile number +43 676 555 0199 since 2025-11-03.", "Peter"), fact(W, "", "Since 2025-11-03 his mobile number is +43 676 555 0199 (eSIM).", "Peter"), false},
+		{"cue too late in the sentence", fact(W, "2025-09-15", "Biscuit stays with Ingrid while Peter is away, in the flat downstairs.", "Peter"), fact(W, "2025-11-03", "Moved to The Castle.", "Peter"), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := sameAttribute(signature(tc.a), signature(tc.b)); got != tc.want {
+				t.Errorf("sameAttribute = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSupersessionOrder(t *testing.T) {
+	W := memory.KindWorld
+	old := fact(W, "2025-09-15", "Lives in a rented flat at Neubaugasse 12.", "Peter")
+	newer := fact(W, "2025-11-03", "Lives at The Castle since the move.", "Peter")
+	curated := fact(W, "", "Lives on the top floor of The Castle, Lainzer Straße 88.", "Peter")
+	old.RowID, newer.RowID, curated.RowID = 1, 2, 3
+	rs := Versions([]sqlite.Item{old, newer, curated})
+	if len(rs[0].SupersededBy) != 2 {
+		t.Errorf("the oldest fact should be superseded by both others: %+v", rs[0].SupersededBy)
+	}
+	if len(rs[1].SupersededBy) != 1 || rs[1].SupersededBy[0].Source != "bank/world.md#L5" {
+		t.Errorf("an undated curated fact is the current state: %+v", rs[1].SupersededBy)
+	}
+	if len(rs[2].SupersededBy) != 0 || len(rs[2].Supersedes) != 2 {
+		t.Errorf("curated facts are never superseded: %+v", rs[2])
+	}
+}
+
+func TestUpdateAwareness(t *testing.T) {
+	ix := index(t, people)
+	sept := memory.TimeRange{Start: day("2025-09-01"), End: day("2025-09-30")}
+	tests := []struct {
+		name            string
+		plan            Plan
+		current, staled string // the version that must rank first, and the other
+	}{
+		{"now: the current fact first", Plan{Terms: []string{"where", "does", "pete", "live"}, Now: day("2025-12-01")},
+			"memory/2025-11-03.md#L7", "memory/2025-09-15.md#L6"},
+		{"now, explicit entity", Plan{Terms: []string{"pete", "phone", "number"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01"), Intent: query.Current},
+			"memory/2025-11-03.md#L6", "memory/2025-09-15.md#L7"},
+		{"past window: what was true then", Plan{Terms: []string{"pete", "phone", "number"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01"), Window: &sept},
+			"memory/2025-09-15.md#L7", "memory/2025-11-03.md#L6"},
+		{"past window after the change: still the old number in October", Plan{Terms: []string{"pete", "phone", "number"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01"),
+			Window: &memory.TimeRange{Start: day("2025-10-01"), End: day("2025-10-31")}},
+			"memory/2025-09-15.md#L7", "memory/2025-11-03.md#L6"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.plan.K, tc.plan.Lines, tc.plan.Explain = 10, 1, true
+			res := run(t, ix, tc.plan)
+			ci, si := index0(res, tc.current), index0(res, tc.staled)
+			if ci < 0 || (si >= 0 && si < ci) {
+				t.Fatalf("%s (at %d) should rank above %s (at %d): %s", tc.current, ci, tc.staled, si, sources(res))
+			}
+			if si >= 0 && res[si].Explain.Boosts["superseded"] == 0 {
+				t.Errorf("%s should be demoted: %+v", tc.staled, res[si].Explain)
+			}
+			r := res[ci]
+			if len(r.Supersedes)+len(r.SupersededBy) == 0 {
+				t.Errorf("%s carries no link to its other version", r.Source)
+			}
+		})
+	}
+}
+
+func index0(rs []Result, src string) int {
+	for i, r := range rs {
+		if r.Source == src {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestPackMergesTouchingPassages(t *testing.T) {
+	ix := index(t, map[string]string{"memory/2025-11-27.md": chat})
+	// Lines 5 and 6 both match; widened to 3 lines each they would
+	// overlap. They come back as one result, never as overlapping ones.
+	res := run(t, ix, Plan{Terms: []string{"comet"}, K: 5, Lines: 3})
+	for i := range res {
+		for j := range i {
+			if res[i].Cite().Touches(res[j].Cite()) && res[i].Kind == memory.KindPassage && res[j].Kind == memory.KindPassage &&
+				max(res[i].Cite().End, res[j].Cite().End)-min(res[i].Cite().Start, res[j].Cite().Start)+1 <= 3 {
+				t.Errorf("%s and %s touch and fit in 3 lines: not merged", res[i].Source, res[j].Source)
+			}
+			if res[i].Cite().Overlaps(res[j].Cite()) {
+				t.Errorf("%s overlaps %s", res[i].Source, res[j].Source)
+			}
+		}
+	}
+	if len(res) == 0 || !strings.Contains(res[0].Content, "Comet last spring") || !strings.Contains(res[0].Content, "Congratulations on Comet") {
+		t.Errorf("the two Comet lines should be one result: %+v", res)
+	}
+}

@@ -1,0 +1,178 @@
+package recall
+
+import (
+	"math"
+	"sort"
+	"time"
+
+	"memoria/memory"
+	"memoria/query"
+)
+
+// rrfK is reciprocal-rank fusion's constant (Cormack et al. 2009; 60 is
+// the customary value): a channel's rank r contributes 1/(rrfK+r).
+const rrfK = 60
+
+// Boosts: small, named, multiplicative. docs/recall.md measures each.
+const (
+	// boostTypedFact lifts a typed, curated fact over a raw passage.
+	boostTypedFact = 1.10
+	// boostConfidence scales with a typed fact's confidence c in [0, 1]:
+	// the factor is 1 + boostConfidence·(c − 0.5), so c=1 gives ×1.075
+	// and c=0.3 gives ×0.97.
+	boostConfidence = 0.15
+	// boostRecency, for queries about now ("currently", "latest", or an
+	// attribute that changed): 1 + boostRecency·2^(−age/recencyHalfLife),
+	// age counted from the day written to the query's now; curated,
+	// undated items (bank/, memory.md) count as current. It applies to
+	// typed facts and curated items only: raw passages of old
+	// conversations often hold the answer to "what do I use now"
+	// (measured on longmemeval100, docs/recall.md).
+	boostRecency    = 0.25
+	recencyHalfLife = 30 * 24 * time.Hour
+	// demoteSuperseded is a fact replaced by a later one, for a question
+	// about now; for a past window, a fact that came after the window
+	// and replaced what was true then.
+	demoteSuperseded = 0.5
+	// boostCurrent is the version that answers for the asked time when
+	// another version exists: the current fact for now, the one true then
+	// for a past window.
+	boostCurrent = 1.15
+	// demoteOutside is an item outside the window the query speaks of.
+	demoteOutside = 0.5
+	// recencyProbe: a question that is not about a past window (nor
+	// "tell me about X", which asks for the profile) asks for
+	// recency when one of its recencyProbe best candidates (by RRF) is a
+	// fact that a later candidate supersedes: the attribute it asks about
+	// changed.
+	recencyProbe = 3
+	// entityWeightPower shapes the entity channel's vote for a search hit:
+	// (its bm25 / the best lexical bm25)^entityWeightPower, at most 1.
+	entityWeightPower = 2.0
+	// competeRatio: two versions of a fact compete (and the superseded
+	// one is demoted) only when the weaker one's RRF score is at least
+	// this share of the stronger one's. 0: any two versions that are both
+	// candidates compete; 0.5 cost CurFirst 0.941 → 0.882 on the
+	// evaluation set (docs/recall.md), so it is off.
+	competeRatio = 0.0
+	// boostEntityPage lifts the named entity's own page for "tell me
+	// about X".
+	boostEntityPage = 1.5
+)
+
+type scored struct {
+	c      *candidate
+	score  float64
+	boosts map[string]float64
+}
+
+// rrf is a candidate's reciprocal-rank-fusion score before boosts.
+func rrf(c *candidate) float64 {
+	s := 0.0
+	for ch, r := range c.ranks {
+		w := 1.0
+		if ch == "entity" && !c.listed {
+			w = c.entityWeight
+		}
+		s += w / float64(rrfK+r)
+	}
+	return s
+}
+
+// fuse scores every candidate by RRF over its channel ranks times its
+// boosts, best first.
+func fuse(p Plan, cands []*candidate, l *links) []scored {
+	out := make([]scored, 0, len(cands))
+	past := p.pastWindow()
+	rows := make(map[int64]float64, len(cands))
+	for _, c := range cands {
+		rows[c.item.RowID] = rrf(c)
+	}
+	// A question about now wants recent items when it says so, or when
+	// its best facts include one that was replaced (the attribute
+	// changed).
+	recent := p.Intent == query.Current
+	if !past && !recent && !p.Now.IsZero() && p.Intent != query.About {
+		base := append([]*candidate(nil), cands...)
+		sort.SliceStable(base, func(i, j int) bool { return rrf(base[i]) > rrf(base[j]) })
+		for i, c := range base {
+			if i >= recencyProbe {
+				break
+			}
+			if competing(l.next[c.item.RowID], rows, rows[c.item.RowID]) {
+				recent = true
+				break
+			}
+		}
+	}
+	for _, c := range cands {
+		s := rrf(c)
+		boosts := map[string]float64{}
+		it := c.item
+		row := it.RowID
+		if it.Kind.IsFact() {
+			boosts["typed_fact"] = boostTypedFact
+			if it.Confidence != nil {
+				boosts["confidence"] = round3(1 + boostConfidence*(*it.Confidence-0.5))
+			}
+		}
+		if recent && !p.Now.IsZero() && (it.Kind.IsFact() || it.Written.IsZero()) {
+			age := 0.0
+			if !it.Written.IsZero() {
+				age = math.Max(0, float64(memory.Day(p.Now).Sub(it.Written)))
+			}
+			boosts["recency"] = round3(1 + boostRecency*math.Exp2(-age/float64(recencyHalfLife)))
+		}
+		newer, older := competing(l.next[row], rows, rows[row]), competing(l.prev[row], rows, rows[row])
+		// For a past window, a fact with a known history that was the
+		// current version during the window answers for it, wherever it
+		// was written.
+		trueThen := past && (len(l.next[row]) > 0 || len(l.prev[row]) > 0) && l.validIn(row, *p.Window)
+		switch {
+		case !past && newer:
+			boosts["superseded"] = demoteSuperseded
+		case !past && older:
+			boosts["current"] = boostCurrent
+		case past && older && l.sig[row].when.After(p.Window.End):
+			boosts["superseded"] = demoteSuperseded
+		case past && trueThen && (newer || older):
+			boosts["current"] = boostCurrent
+		}
+		if p.Window != nil && !trueThen && !inWindow(it.Written, it.Event, *p.Window) {
+			boosts["outside_window"] = demoteOutside
+		}
+		if p.Intent == query.About && c.onPage {
+			boosts["entity_page"] = boostEntityPage
+		}
+		for _, b := range boosts {
+			s *= b
+		}
+		out = append(out, scored{c: c, score: s, boosts: boosts})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
+	return out
+}
+
+// inWindow reports whether an item written on day written (zero: undated)
+// or about event falls in the window.
+func inWindow(written time.Time, event *memory.TimeRange, w memory.TimeRange) bool {
+	if !written.IsZero() && w.Contains(written) {
+		return true
+	}
+	return event != nil && event.Overlaps(w)
+}
+
+// competing reports whether another version of a fact (list) is a
+// candidate that matches the query about as well: its RRF score and the
+// fact's (own) are within competeRatio of each other. Versions that the
+// query does not reach alike are about different things, whatever the
+// link says, and are left alone.
+func competing(list []int64, pool map[int64]float64, own float64) bool {
+	for _, r := range list {
+		other, ok := pool[r]
+		if ok && min(other, own) >= competeRatio*max(other, own) {
+			return true
+		}
+	}
+	return false
+}

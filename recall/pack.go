@@ -1,0 +1,216 @@
+package recall
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"memoria/memory"
+	"memoria/sqlite"
+)
+
+// DefaultLines is how many lines a passage result spans at most once
+// widened with its neighbours. Passages are indexed small (precise ranking)
+// and returned with the lines around them (the context an agent needs to
+// read them): "small to big". Measured on the development set, see
+// docs/recall.md.
+const DefaultLines = 3
+
+// pack takes the best results in order, widens passages with their
+// neighbours (never into lines another result already cites), merges a
+// passage into an earlier passage result it touches when the two fit in
+// lines, drops duplicates (the same fact cited twice, or lines already
+// covered by a better result), and stops at k results or when the token
+// budget is spent.
+func pack(ctx context.Context, ix Index, ranked []scored, l *links, k, lines, budget int, explain bool) ([]Result, error) {
+	var out []Result
+	seenFacts := map[string]bool{}
+	byRow := make(map[int64]float64, len(ranked))
+	for _, s := range ranked {
+		byRow[s.c.item.RowID] = s.score
+	}
+	spent := 0
+	top := 0.0
+	if len(ranked) > 0 {
+		top = ranked[0].score
+	}
+	cited := func(s memory.Source) bool {
+		for _, r := range out {
+			if r.src.Overlaps(s) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range ranked {
+		if len(out) >= k {
+			break
+		}
+		it := s.c.item
+		if it.FactID != "" && seenFacts[it.FactID] {
+			continue
+		}
+		if cited(it.Source) {
+			continue
+		}
+		if it.Kind == memory.KindPassage {
+			if i := touching(out, it.Source, lines); i >= 0 {
+				// One result for touching lines: grow the earlier one.
+				out[i] = merge(out[i], it)
+				continue
+			}
+			if it.Source.Lines() < lines {
+				var err error
+				if it, err = widen(ctx, ix, it, lines, byRow, cited); err != nil {
+					return nil, err
+				}
+			}
+		}
+		r := toResult(it)
+		if top > 0 {
+			r.Score = round3(s.score / top)
+		}
+		if explain {
+			r.Explain = &Explain{Channels: s.c.ranks, Boosts: s.boosts, Fused: s.score}
+		}
+		row := s.c.item.RowID
+		for _, n := range l.next[row] {
+			r.SupersededBy = append(r.SupersededBy, linkTo(l.sig[n].it))
+		}
+		for _, o := range l.prev[row] {
+			r.Supersedes = append(r.Supersedes, linkTo(l.sig[o].it))
+		}
+		cost := EstimateTokens(r)
+		if budget > 0 && spent+cost > budget {
+			continue // does not fit; a smaller, lower-ranked result may
+		}
+		if it.FactID != "" {
+			seenFacts[it.FactID] = true
+		}
+		spent += cost
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// touching returns the index of a passage result that s overlaps or
+// adjoins, whose lines together with s stay within max, or -1.
+func touching(out []Result, s memory.Source, max int) int {
+	for i, r := range out {
+		if r.Kind != memory.KindPassage || !r.src.Touches(s) {
+			continue
+		}
+		lo, hi := min(r.src.Start, s.Start), maxInt(r.src.End, s.End)
+		if hi-lo+1 <= max {
+			return i
+		}
+	}
+	return -1
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// merge grows passage result r with the touching passage it; the content
+// stays exactly the cited lines.
+func merge(r Result, it sqlite.Item) Result {
+	switch {
+	case it.Source.End < r.src.Start:
+		r.Content = it.Content + "\n" + r.Content
+		r.src.Start = it.Source.Start
+	case it.Source.Start > r.src.End:
+		r.Content = r.Content + "\n" + it.Content
+		r.src.End = it.Source.End
+	}
+	r.Entities = mergeEntities(r.Entities, it.Entities)
+	r.Source = r.src.String()
+	r.ID = PassageID(r.src.Path, r.Content)
+	return r
+}
+
+func linkTo(it sqlite.Item) Link {
+	return Link{ID: it.FactID, Source: it.Source.String(), Timestamp: writtenDay(it)}
+}
+
+func writtenDay(it sqlite.Item) string {
+	if it.Written.IsZero() {
+		return ""
+	}
+	return it.Written.Format("2006-01-02")
+}
+
+// widen grows a passage, one neighbour at a time, with the passage right
+// before or after it while it stays within max lines and does not reach
+// lines another result cites; the content stays exactly the cited lines.
+// It grows towards the neighbour that itself ranked higher for the query
+// (score holds the fused scores by row), so the context it adds is the
+// part most likely to matter; between equals, it grows backwards first
+// (the question before an answer).
+func widen(ctx context.Context, ix Index, it sqlite.Item, max int, score map[int64]float64, cited func(memory.Source) bool) (sqlite.Item, error) {
+	for it.Source.Lines() < max {
+		prev, next, err := ix.Adjacent(ctx, it)
+		if err != nil {
+			return it, fmt.Errorf("recall: context: %w", err)
+		}
+		if prev != nil && (it.Source.Lines()+prev.Source.Lines() > max || cited(prev.Source)) {
+			prev = nil
+		}
+		if next != nil && (it.Source.Lines()+next.Source.Lines() > max || cited(next.Source)) {
+			next = nil
+		}
+		switch {
+		case prev != nil && (next == nil || score[prev.RowID] >= score[next.RowID]):
+			it.Source.Start = prev.Source.Start
+			it.Content = prev.Content + "\n" + it.Content
+			it.Entities = mergeEntities(prev.Entities, it.Entities)
+		case next != nil:
+			it.Source.End = next.Source.End
+			it.Content = it.Content + "\n" + next.Content
+			it.Entities = mergeEntities(it.Entities, next.Entities)
+		default:
+			return it, nil
+		}
+	}
+	return it, nil
+}
+
+func mergeEntities(a, b []string) []string {
+	out := append([]string(nil), a...)
+	for _, e := range b {
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
+
+func toResult(it sqlite.Item) Result {
+	r := Result{
+		ID:         it.FactID,
+		Kind:       it.Kind,
+		Entities:   it.Entities,
+		Content:    it.Content,
+		Confidence: it.Confidence,
+		Source:     it.Source.String(),
+		src:        it.Source,
+	}
+	if r.Entities == nil {
+		r.Entities = []string{}
+	}
+	if r.ID == "" {
+		r.ID = PassageID(it.Source.Path, it.Content)
+	}
+	if !it.Written.IsZero() {
+		r.Timestamp = it.Written.Format("2006-01-02")
+	}
+	if it.Event != nil {
+		r.EventTime = &EventTime{Start: it.Event.Start.Format("2006-01-02"), End: it.Event.End.Format("2006-01-02")}
+	}
+	return r
+}

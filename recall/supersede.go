@@ -1,0 +1,396 @@
+package recall
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"memoria/memory"
+	"memoria/query"
+	"memoria/sqlite"
+)
+
+// Update-awareness. A later fact about the same entity and attribute
+// supersedes an earlier one. It is decided at query time, offline and
+// deterministically, over the candidate facts and the facts known about
+// the query's entities (one query, sqlite.EntityItems):
+//
+//   - Only world facts (W) and opinions (O) take part: they state how
+//     things are; experiences (B) and observations (S) record events,
+//     which do not replace each other. Opinions are compared with
+//     opinions, world facts with world facts.
+//   - The two facts share an entity (by memory.EntityKey), are not the
+//     same fact (FactID), and neither restates the other (every content
+//     word and number of one is in the other: a log line and its curated
+//     summary are one version said twice).
+//   - Same attribute: two world facts share an attribute cue among their
+//     first cueWords words (attributeCues: "lives" and "moved" are the
+//     residence, "phone" and "mobile" the phone, "deployed" and "hosted"
+//     the hosting, …); or their first content word is the same and one
+//     more of their first headWords content words is shared ("Prefers
+//     long replies" / "Prefers concise replies"); or at least minShared
+//     content words are shared and they make up minOverlap of the union
+//     of both (Jaccard). Content words are the words outside stop words,
+//     entity names and numbers, lower-cased, with a light suffix strip.
+//   - The effects in fusion apply only when both versions are candidates,
+//     so a loose link cannot move a result on its own.
+//   - Order: a fact in a daily log dates from the day it was written. A
+//     curated fact (bank/, memory.md: no day) is the maintained current
+//     state: it dates from its event time if it names one, else it is
+//     newer than every log, and it is never superseded itself.
+//   - The later fact supersedes the earlier; two facts of one day in one
+//     file are ordered by line; otherwise equal times supersede nothing.
+const (
+	cueWords   = 6   // attribute cues count among a world fact's first words
+	headWords  = 5   // the first content words compared by the head rule
+	minShared  = 3   // content words two facts must share for the overlap rule
+	minOverlap = 0.5 // … and their share of the union of both (Jaccard)
+)
+
+// attributeCues map words to the attribute they name. The list holds the
+// attributes that change in people's and systems' lives; extend it with
+// care, since a cue makes any two facts about one entity comparable.
+var attributeCues = func() map[string]string {
+	m := map[string]string{}
+	for class, ws := range map[string]string{
+		"residence":  "live lives lived living moved resides address flat apartment",
+		"phone":      "phone mobile cell telephone",
+		"email":      "email e-mail",
+		"device":     "laptop computer macbook notebook workstation desktop",
+		"hosting":    "deployed hosted hosting production",
+		"release":    "release version",
+		"employer":   "employer job employed hired",
+		"meeting":    "meeting appointment",
+		"sync":       "sync standup",
+		"internet":   "internet broadband fibre fiber bandwidth",
+		"price":      "price cost costs rent salary",
+		"weight":     "weight weighs",
+		"partner":    "partner married wife husband girlfriend boyfriend",
+		"celebrates": "celebrating celebrate celebrates party",
+	} {
+		for _, w := range strings.Fields(ws) {
+			m[w] = class
+		}
+	}
+	return m
+}()
+
+// factSig is what supersession compares of a fact.
+type factSig struct {
+	it      sqlite.Item
+	when    time.Time // see the ordering rules above
+	curated bool
+	words   []string // content words, in order
+	set     map[string]bool
+	cues    map[string]bool
+	tokens  map[string]bool // content words and numbers: what the fact says
+}
+
+// farFuture orders undated curated facts after every log.
+var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func signature(it sqlite.Item) *factSig {
+	s := &factSig{it: it, set: map[string]bool{}, cues: map[string]bool{}, tokens: map[string]bool{}}
+	switch {
+	case !it.Written.IsZero():
+		s.when = memory.Day(it.Written)
+	case it.Event != nil:
+		s.when, s.curated = it.Event.Start, true
+	default:
+		s.when, s.curated = farFuture, true
+	}
+	names := map[string]bool{}
+	for _, e := range it.Entities {
+		for _, w := range splitWords(memory.EntityName(e)) {
+			names[w] = true
+		}
+	}
+	for i, w := range splitWords(it.Content) {
+		if c, ok := attributeCues[w]; ok && i < cueWords && it.Kind == memory.KindWorld {
+			s.cues[c] = true
+		}
+		if query.IsStopWord(w) || names[w] {
+			continue
+		}
+		s.tokens[stem(w)] = true
+		if strings.ContainsAny(w, "0123456789") {
+			continue
+		}
+		w = stem(w)
+		if !s.set[w] {
+			s.set[w] = true
+			s.words = append(s.words, w)
+		}
+	}
+	return s
+}
+
+func splitWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
+	})
+}
+
+// stem strips a plural or verb ending, enough to match "prefers" with
+// "prefer" and "replies" with "reply".
+func stem(w string) string {
+	switch {
+	case len(w) > 5 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 5 && strings.HasSuffix(w, "ing"):
+		return w[:len(w)-3]
+	case len(w) > 4 && strings.HasSuffix(w, "ed"):
+		return w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// supersedable says whether a kind takes part in update-awareness.
+func supersedable(k memory.Kind) bool { return k == memory.KindWorld || k == memory.KindOpinion }
+
+// sameAttribute reports whether two facts about a shared entity state the
+// same attribute.
+func sameAttribute(a, b *factSig) bool {
+	if a.it.Kind != b.it.Kind || !supersedable(a.it.Kind) || (a.it.FactID != "" && a.it.FactID == b.it.FactID) || !shareEntity(a.it, b.it) {
+		return false
+	}
+	if restates(a, b) || restates(b, a) {
+		return false
+	}
+	for c := range a.cues {
+		if b.cues[c] {
+			return true
+		}
+	}
+	if len(a.words) > 0 && len(b.words) > 0 && a.words[0] == b.words[0] {
+		for _, w := range a.words[1:min(headWords, len(a.words))] {
+			if slicesContains(b.words[1:min(headWords, len(b.words))], w) {
+				return true
+			}
+		}
+	}
+	shared := 0
+	for w := range a.set {
+		if b.set[w] {
+			shared++
+		}
+	}
+	union := len(a.set) + len(b.set) - shared
+	return shared >= minShared && union > 0 && float64(shared)/float64(union) >= minOverlap
+}
+
+// restates reports whether a says nothing b does not: every content word
+// and number of a is in b. Such facts are the same version said twice
+// (a log and the curated summary), not an update.
+func restates(a, b *factSig) bool {
+	for w := range a.tokens {
+		if !b.tokens[w] {
+			return false
+		}
+	}
+	return len(a.tokens) > 0
+}
+
+func slicesContains(ws []string, w string) bool {
+	for _, x := range ws {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+func shareEntity(a, b sqlite.Item) bool {
+	for _, x := range a.Entities {
+		for _, y := range b.Entities {
+			if memory.EntityKey(x) == memory.EntityKey(y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// later reports whether a supersedes b, given they state the same
+// attribute.
+func later(a, b *factSig) bool {
+	if b.curated {
+		return false
+	}
+	if a.when.Equal(b.when) {
+		return a.it.Source.Path == b.it.Source.Path && a.it.Source.Start > b.it.Source.Start
+	}
+	return a.when.After(b.when)
+}
+
+// links are the supersession links found for one query.
+type links struct {
+	sig  map[int64]*factSig
+	next map[int64][]int64 // row → rows of the facts that supersede it
+	prev map[int64][]int64 // row → rows of the facts it supersedes
+}
+
+// superseded reports whether row has a successor.
+func (l *links) superseded(row int64) bool { return len(l.next[row]) > 0 }
+
+// validAt reports whether the fact in row was the current one at some day
+// of the window: it dates from before the window ends and no successor
+// dates from before the window starts.
+func (l *links) validIn(row int64, w memory.TimeRange) bool {
+	s := l.sig[row]
+	if s == nil || s.when.After(w.End) {
+		return false
+	}
+	for _, n := range l.next[row] {
+		if !l.sig[n].when.After(w.Start) {
+			return false
+		}
+	}
+	return true
+}
+
+// compareDepth is how many of the best candidate facts (by RRF) are
+// compared with the others and with the known facts.
+const compareDepth = 30
+
+// supersede links the best candidate facts with each other and with the
+// known facts of their entities. Only pairs with at least one of the
+// compareDepth best candidate facts are compared.
+func supersede(cands []*candidate, known []sqlite.Item) *links {
+	l := &links{sig: map[int64]*factSig{}, next: map[int64][]int64{}, prev: map[int64][]int64{}}
+	byEntity := map[string][]*factSig{}
+	addSig := func(it sqlite.Item) *factSig {
+		if s, ok := l.sig[it.RowID]; ok {
+			return s
+		}
+		s := signature(it)
+		l.sig[it.RowID] = s
+		for _, e := range it.Entities {
+			k := memory.EntityKey(e)
+			byEntity[k] = append(byEntity[k], s)
+		}
+		return s
+	}
+	// Only the best candidates can reach the results: compare those.
+	best := append([]*candidate(nil), cands...)
+	sort.SliceStable(best, func(i, j int) bool { return rrf(best[i]) > rrf(best[j]) })
+	var pool []*factSig
+	for _, c := range best {
+		if len(pool) >= compareDepth {
+			break
+		}
+		if supersedable(c.item.Kind) && len(c.item.Entities) > 0 {
+			pool = append(pool, addSig(c.item))
+		}
+	}
+	for _, it := range known {
+		if supersedable(it.Kind) && len(it.Entities) > 0 {
+			addSig(it)
+		}
+	}
+	done := map[[2]int64]bool{}
+	for _, a := range pool {
+		for _, e := range a.it.Entities {
+			for _, b := range byEntity[memory.EntityKey(e)] {
+				if a == b {
+					continue
+				}
+				key := [2]int64{min(a.it.RowID, b.it.RowID), max(a.it.RowID, b.it.RowID)}
+				if done[key] {
+					continue
+				}
+				done[key] = true
+				if !sameAttribute(a, b) {
+					continue
+				}
+				switch {
+				case later(a, b):
+					l.link(b.it.RowID, a.it.RowID)
+				case later(b, a):
+					l.link(a.it.RowID, b.it.RowID)
+				}
+			}
+		}
+	}
+	return l
+}
+
+func (l *links) link(old, new int64) {
+	l.next[old] = append(l.next[old], new)
+	l.prev[new] = append(l.prev[new], old)
+}
+
+// injectVersions adds to the pool the other version of a fact the query
+// should see: for a question about now, the current successor of a
+// superseded candidate; for a past window, the predecessor that was true
+// then of a candidate that came after. The added fact takes the best rank
+// of the candidate it stands for, in the "update" channel.
+func injectVersions(p Plan, pl *pool, l *links) {
+	if len(l.next) == 0 {
+		return
+	}
+	past := p.pastWindow()
+	for _, c := range pl.list() {
+		best := bestRank(c)
+		if best > injectDepth {
+			continue
+		}
+		row := c.item.RowID
+		if !past {
+			for _, n := range l.next[row] {
+				if _, in := pl.byRow[n]; !in && !l.superseded(n) {
+					pl.add("update", best, l.sig[n].it, 0)
+				}
+			}
+			continue
+		}
+		if l.sig[row] == nil || !l.sig[row].when.After(p.Window.End) {
+			continue
+		}
+		for _, o := range l.prev[row] {
+			if _, in := pl.byRow[o]; !in && l.validIn(o, *p.Window) {
+				pl.add("update", best, l.sig[o].it, 0)
+			}
+		}
+	}
+}
+
+// injectDepth is the worst channel rank at which a candidate brings in
+// its other version.
+const injectDepth = 10
+
+func bestRank(c *candidate) int {
+	best := math.MaxInt
+	for _, r := range c.ranks {
+		best = min(best, r)
+	}
+	return best
+}
+
+// Versions turns items into results, linking each typed fact to the facts
+// among items that supersede it (SupersededBy) and that it supersedes
+// (Supersedes), by the rules of update-awareness above. Results keep the
+// order of items.
+func Versions(items []sqlite.Item) []Result {
+	cands := make([]*candidate, len(items))
+	for i, it := range items {
+		cands[i] = &candidate{item: it}
+	}
+	l := supersede(cands, nil)
+	out := make([]Result, len(items))
+	for i, it := range items {
+		r := toResult(it)
+		for _, n := range l.next[it.RowID] {
+			r.SupersededBy = append(r.SupersededBy, linkTo(l.sig[n].it))
+		}
+		for _, o := range l.prev[it.RowID] {
+			r.Supersedes = append(r.Supersedes, linkTo(l.sig[o].it))
+		}
+		out[i] = r
+	}
+	return out
+}

@@ -1,0 +1,89 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// EntityItem is an item linked to an entity, as EntityItems lists it.
+type EntityItem struct {
+	Item
+	// OnPage is true when the item is on the entity's own page
+	// (bank/entities/<Slug>.md).
+	OnPage bool
+}
+
+// EntityItems lists, in one query, what the index holds about entities
+// (slugs, any case): the lines of their entity pages and the typed facts
+// linked to them, never other passages (a passage that merely mentions a
+// name is the full-text search's business). The filter narrows as in
+// Search. Page lines come first in page order, then facts newest first
+// (event time, else the day written; undated facts from bank/ and
+// memory.md last), then by path and line.
+func (ix *Index) EntityItems(ctx context.Context, slugs []string, f Filter, limit int) ([]EntityItem, error) {
+	if len(slugs) == 0 || limit <= 0 {
+		return nil, nil
+	}
+	keys := make([]any, len(slugs))
+	for i, s := range slugs {
+		keys[i] = strings.ToLower(s)
+	}
+	cond, args := f.where()
+	ph := placeholders(len(keys))
+	q := fmt.Sprintf(`SELECT %s, (p.file_id IS NOT NULL) AS on_page
+		FROM items i JOIN files f ON f.id = i.file_id
+		LEFT JOIN (SELECT DISTINCT file_id FROM entity_pages WHERE lower(slug) IN (%s)) p ON p.file_id = i.file_id
+		WHERE i.id IN (SELECT item_id FROM item_entities WHERE slug_key IN (%s))
+		AND (i.kind != 'passage' OR p.file_id IS NOT NULL)%s
+		ORDER BY on_page DESC,
+			CASE WHEN p.file_id IS NOT NULL THEN '' ELSE coalesce(nullif(i.event_start, ''), i.written) END DESC,
+			f.path, i.start_line
+		LIMIT ?`, itemColumns, ph, ph, cond)
+	all := append(append(append(append([]any{}, keys...), keys...), args...), limit)
+	rows, err := ix.db.QueryContext(ctx, q, all...)
+	if err != nil {
+		return nil, ix.wrapErr(fmt.Errorf("entity items: %w", err))
+	}
+	defer rows.Close()
+	var out []EntityItem
+	for rows.Next() {
+		var it EntityItem
+		if err := scanItem(rows, &it.Item, &it.OnPage); err != nil {
+			return nil, ix.wrapErr(fmt.Errorf("entity items: %w", err))
+		}
+		out = append(out, it)
+	}
+	return out, ix.wrapErrNil(rows.Err())
+}
+
+// EntityPage is an entity's page as the index knows it.
+type EntityPage struct {
+	Slug    string
+	Name    string
+	Aliases []string
+	Path    string // workspace-relative, e.g. bank/entities/Peter.md
+}
+
+// EntityPageOf returns the page of the entity with this slug (any case),
+// or ok false when the entity has no page.
+func (ix *Index) EntityPageOf(ctx context.Context, slug string) (p EntityPage, ok bool, err error) {
+	var aliases string
+	row := ix.db.QueryRowContext(ctx, `SELECT e.slug, e.name, e.aliases, f.path FROM entity_pages e JOIN files f ON f.id = e.file_id
+		WHERE lower(e.slug) = ? ORDER BY f.path LIMIT 1`, strings.ToLower(slug))
+	switch err := row.Scan(&p.Slug, &p.Name, &aliases, &p.Path); {
+	case err == nil:
+	case errors.Is(err, sql.ErrNoRows):
+		return EntityPage{}, false, nil
+	default:
+		return EntityPage{}, false, ix.wrapErr(fmt.Errorf("entity page %s: %w", slug, err))
+	}
+	for _, a := range strings.Split(aliases, "\n") {
+		if a = strings.TrimSpace(a); a != "" {
+			p.Aliases = append(p.Aliases, a)
+		}
+	}
+	return p, true, nil
+}

@@ -3,7 +3,10 @@ package memoria
 import (
 	"context"
 	"fmt"
+	"memoria/embed"
 	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	"memoria/datephrase"
@@ -26,12 +29,20 @@ type Options struct {
 	PassageLines int
 	// MaxFileSize overrides the largest file indexed (bytes).
 	MaxFileSize int64
+	// Embedder embeds queries for semantic recall. Nil means the default
+	// model (DefaultEmbedder), loaded on the first recall that can use it
+	// (the index holds vectors from it); without it recall is lexical.
+	Embedder embed.Embedder
 }
 
 // Workspace is an open Memoria workspace.
 type Workspace struct {
-	dir string
-	ix  *sqlite.Index
+	dir  string
+	ix   *sqlite.Index
+	opts Options
+
+	embedOnce sync.Once
+	embedder  embed.Embedder // nil: no model
 }
 
 // Open opens the workspace in dir, creating or repairing its index as
@@ -56,7 +67,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Workspace{dir: abs, ix: ix}, nil
+	return &Workspace{dir: abs, ix: ix, opts: opts}, nil
 }
 
 // Dir is the workspace folder.
@@ -93,6 +104,7 @@ type RecallOptions struct {
 	Entities []string  // only items mentioning one of these (names, aliases or slugs)
 	Now      time.Time // "now" for relative times; zero means time.Now()
 	Explain  bool      // attach why each result ranks where it does
+	Lexical  bool      // no semantic channel, even when a model and vectors are there
 }
 
 // Recall answers a query from the workspace's memory. It first brings the
@@ -148,6 +160,11 @@ func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([
 			return nil, fmt.Errorf("unknown entity %q (see `memoria status` for known entities)", e)
 		}
 		plan.Filter.Entities = append(plan.Filter.Entities, slug)
+	}
+	if !o.Lexical && strings.TrimSpace(text) != "" {
+		if plan.Vector, err = w.queryVector(ctx, text); err != nil {
+			return nil, err
+		}
 	}
 	return recall.Run(ctx, w.ix, plan)
 }

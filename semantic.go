@@ -3,6 +3,7 @@ package memoria
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"memoria/embed"
 	"memoria/embed/uselite"
@@ -40,3 +41,38 @@ func (w *Workspace) Embed(ctx context.Context, e embed.Embedder, progress func(d
 // BuildStats describes the build Open did when it had to build the index
 // from scratch (see Rebuilt).
 func (w *Workspace) BuildStats() sqlite.Stats { return w.ix.BuildStats }
+
+// queryVector embeds a query for the semantic channel, or returns nil when
+// semantic recall cannot run: no model, or no vectors from this model in
+// the index yet (`memoria index` makes them).
+func (w *Workspace) queryVector(ctx context.Context, text string) ([]float32, error) {
+	model, err := w.ix.VectorModel(ctx)
+	if err != nil || model == "" {
+		return nil, err // no vectors: do not pay for loading a model
+	}
+	w.embedOnce.Do(func() {
+		if w.opts.Embedder != nil {
+			w.embedder = w.opts.Embedder
+			return
+		}
+		m, err := DefaultEmbedder()
+		if err != nil {
+			if !errors.Is(err, ErrNoModel) && w.opts.Warn != nil {
+				w.opts.Warn("semantic recall off: " + err.Error())
+			}
+			return
+		}
+		w.embedder = m
+	})
+	if w.embedder == nil {
+		return nil, nil
+	}
+	if model != w.embedder.Identity() {
+		return nil, nil // vectors from another model: `memoria index` re-embeds
+	}
+	vecs, err := w.embedder.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, fmt.Errorf("recall: embed the query: %w", err)
+	}
+	return vecs[0], nil
+}

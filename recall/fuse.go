@@ -55,6 +55,10 @@ const (
 	// candidates compete; 0.5 cost CurFirst 0.941 → 0.882 on the
 	// evaluation set (docs/recall.md), so it is off.
 	competeRatio = 0.0
+	// semanticWeight scales the semantic channel's RRF votes: embeddings
+	// find what words miss, but rank worse than bm25 where words do match
+	// (measured on longmemeval100, docs/recall.md).
+	semanticWeight = 0.3
 	// boostEntityPage lifts the named entity's own page for "tell me
 	// about X".
 	boostEntityPage = 1.5
@@ -73,6 +77,9 @@ func rrf(c *candidate) float64 {
 		w := 1.0
 		if ch == "entity" && !c.listed {
 			w = c.entityWeight
+		}
+		if ch == "semantic" {
+			w = semanticWeight
 		}
 		s += w / float64(rrfK+r)
 	}

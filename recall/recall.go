@@ -24,6 +24,7 @@ type Index interface {
 	Adjacent(ctx context.Context, it sqlite.Item) (prev, next *sqlite.Item, err error)
 	TermStats(ctx context.Context, words []string) ([]sqlite.TermStat, int, error)
 	EntityItems(ctx context.Context, slugs []string, f sqlite.Filter, limit int) ([]sqlite.EntityItem, error)
+	NearestItems(ctx context.Context, q []float32, f sqlite.Filter, limit int) ([]sqlite.Hit, error)
 }
 
 // Plan is a query made concrete for the index: which terms, which filter,
@@ -53,7 +54,10 @@ type Plan struct {
 	// Now is the query's "now"; a Window ending before its day makes the
 	// query one about the past for update-awareness. Zero means unknown:
 	// every query is about the present.
-	Now     time.Time
+	Now time.Time
+	// Vector is the query's embedding (a unit vector from the model the
+	// index's vectors came from); nil turns the semantic channel off.
+	Vector  []float32
 	K       int  // results wanted (DefaultK if 0)
 	Lines   int  // a passage is widened with its neighbours up to this many lines (DefaultLines if 0; 1 = never)
 	Budget  int  // token budget for all results (0: none)
@@ -186,6 +190,18 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		}
 		if len(hits) > 0 {
 			lexTop = hits[0].Score
+		}
+	}
+
+	// Semantic channel: the items nearest the query's embedding, for
+	// questions that share no words with their answer.
+	if len(p.Vector) > 0 && !p.Browse {
+		hits, err := ix.NearestItems(ctx, p.Vector, p.Filter, depth)
+		if err != nil {
+			return nil, fmt.Errorf("recall: semantic: %w", err)
+		}
+		for i, h := range hits {
+			pl.add("semantic", i+1, h.Item, h.Score)
 		}
 	}
 

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"memoria"
+	"memoria/embed"
 	"memoria/eval"
 	"memoria/memory"
 )
@@ -24,6 +25,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	failures := fs.Int("failures", 0, "list up to `N` scored queries with no hit in the top 10")
 	cache := fs.String("index-dir", "", "where the per-workspace indexes go (default: the user cache folder); eval workspaces may be read-only")
 	workers := fs.Int("workers", 2, "queries run at once")
+	semantic := fs.Bool("semantic", false, "embed each workspace (slow the first time: the vectors are kept in the index) and recall with the semantic channel; lexical-only otherwise")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
@@ -43,6 +45,11 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		*cache = filepath.Join(base, "memoria", "eval")
 	}
 	spaces := &evalWorkspaces{dir: *cache, open: map[string]*evalWorkspace{}, warn: func(m string) {}}
+	if *semantic {
+		if spaces.model, err = memoria.DefaultEmbedder(); err != nil {
+			return err
+		}
+	}
 	defer spaces.close()
 	recallFn := func(ctx context.Context, q eval.Query) ([]memory.Source, error) {
 		ws, err := spaces.get(ctx, q.Workspace)
@@ -88,17 +95,19 @@ func runEval(ctx context.Context, e *env, args []string) error {
 // evalWorkspaces opens each evaluation workspace once, with its index in a
 // cache folder keyed by the workspace's path.
 type evalWorkspaces struct {
-	dir  string
-	warn func(string)
-	mu   sync.Mutex
-	open map[string]*evalWorkspace
+	dir   string
+	warn  func(string)
+	mu    sync.Mutex
+	open  map[string]*evalWorkspace
+	model embed.Embedder // nil: lexical recall only
 }
 
 type evalWorkspace struct {
-	once sync.Once
-	ws   *memoria.Workspace
-	err  error
-	mu   sync.Mutex // one recall at a time per workspace (one SQLite connection)
+	once    sync.Once
+	ws      *memoria.Workspace
+	err     error
+	mu      sync.Mutex // one recall at a time per workspace (one SQLite connection)
+	lexical bool
 }
 
 func (s *evalWorkspaces) get(ctx context.Context, dir string) (*evalWorkspace, error) {
@@ -117,7 +126,11 @@ func (s *evalWorkspaces) get(ctx context.Context, dir string) (*evalWorkspace, e
 		}
 		sum := sha256.Sum256([]byte(abs))
 		idx := filepath.Join(s.dir, filepath.Base(abs)+"-"+hex.EncodeToString(sum[:4]), "index.sqlite")
-		w.ws, w.err = memoria.Open(ctx, abs, memoria.Options{IndexPath: idx, Warn: s.warn})
+		w.ws, w.err = memoria.Open(ctx, abs, memoria.Options{IndexPath: idx, Warn: s.warn, Embedder: s.model})
+		if w.err == nil && s.model != nil {
+			_, w.err = w.ws.Embed(ctx, s.model, nil)
+		}
+		w.lexical = s.model == nil
 	})
 	return w, w.err
 }
@@ -125,7 +138,7 @@ func (s *evalWorkspaces) get(ctx context.Context, dir string) (*evalWorkspace, e
 func (w *evalWorkspace) recall(ctx context.Context, q eval.Query, k int) ([]memory.Source, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	results, err := w.ws.Recall(ctx, q.Question, memoria.RecallOptions{K: k, Now: q.Now})
+	results, err := w.ws.Recall(ctx, q.Question, memoria.RecallOptions{K: k, Now: q.Now, Lexical: w.lexical})
 	if err != nil {
 		return nil, err
 	}

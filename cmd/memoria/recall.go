@@ -39,6 +39,7 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 	fs.Var(&entities, "entity", "only items mentioning this entity (name, alias or slug; repeatable)")
 	fs.StringVar(&now, "now", "", "treat this as the current time: YYYY-MM-DD or YYYY-MM-DDTHH:MM (for reproducible relative times)")
 	fs.BoolVar(&o.Explain, "explain", false, "show why each result ranks where it does")
+	fs.BoolVar(&o.Lexical, "lexical", false, "no semantic channel, even when the index has vectors")
 	format := fs.String("format", "text", "output: text, compact (one line per result, for agents) or json")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {

@@ -22,6 +22,9 @@ type Status struct {
 	FirstDay    time.Time // earliest daily log
 	LastDay     time.Time // latest daily log
 	Pending     int       // files changed on disk since the index saw them
+	VectorModel string    // the model of the stored vectors ("" if none)
+	Texts       int       // distinct item texts
+	Embedded    int       // of those, how many have a vector
 }
 
 // Status reports the index's contents and freshness (without updating it).
@@ -81,6 +84,14 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	}
 	st.FirstDay, _ = time.Parse(dateLayout, first)
 	st.LastDay, _ = time.Parse(dateLayout, last)
+	if st.VectorModel, err = ix.metaValue(ctx, "vector_model"); err != nil {
+		return st, ix.wrapErr(err)
+	}
+	err = ix.db.QueryRowContext(ctx, `SELECT count(DISTINCT text_hash),
+		(SELECT count(*) FROM vectors v WHERE EXISTS (SELECT 1 FROM items i WHERE i.text_hash = v.text_hash)) FROM items`).Scan(&st.Texts, &st.Embedded)
+	if err != nil {
+		return st, ix.wrapErr(err)
+	}
 	d, err := ix.diff(ctx)
 	if err != nil {
 		return st, err

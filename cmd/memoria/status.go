@@ -41,6 +41,7 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 			"entities": st.Entities, "entity_pages": st.EntityPages,
 			"first_day": day(st.FirstDay), "last_day": day(st.LastDay),
 			"pending": st.Pending, "fresh": st.Pending == 0,
+			"vector_model": st.VectorModel, "texts": st.Texts, "embedded": st.Embedded,
 		})
 	}
 	w := e.stdout
@@ -57,6 +58,12 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		st.Facts[memory.KindWorld], st.Facts[memory.KindExperience], st.Facts[memory.KindOpinion], st.Facts[memory.KindObservation])
 	fmt.Fprintf(w, "passages   %d\n", st.Passages)
 	fmt.Fprintf(w, "entities   %d (%d with a page)\n", st.Entities, st.EntityPages)
+	switch {
+	case st.VectorModel == "" || st.Embedded == 0:
+		fmt.Fprintln(w, "semantic   off: no vectors (install the model with `go run ./cmd/memoria-model fetch`, then `memoria index`)")
+	default:
+		fmt.Fprintf(w, "semantic   %d of %d texts embedded (%s)\n", st.Embedded, st.Texts, st.VectorModel)
+	}
 	if len(st.Skipped) > 0 {
 		paths := make([]string, 0, len(st.Skipped))
 		for p := range st.Skipped {

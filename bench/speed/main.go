@@ -32,14 +32,15 @@ func main() {
 	ws := flag.String("workspace", "", "workspace to measure (default: generate the 10-year synthetic one)")
 	runs := flag.Int("runs", 5, "repetitions of each whole-index measurement")
 	nq := flag.Int("queries", 200, "recall queries")
+	bin := flag.String("memoria", "", "a memoria binary to measure (default: build ./cmd/memoria)")
 	flag.Parse()
-	if err := run(*ws, *runs, *nq); err != nil {
+	if err := run(*ws, *bin, *runs, *nq); err != nil {
 		fmt.Fprintln(os.Stderr, "speed:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ws string, runs, nq int) error {
+func run(ws, bin string, runs, nq int) error {
 	tmp, err := os.MkdirTemp("", "memoria-speed-")
 	if err != nil {
 		return err
@@ -53,9 +54,11 @@ func run(ws string, runs, nq int) error {
 		}
 		fmt.Printf("workspace: synthetic, %d files, %d lines\n", st.Files, st.Lines)
 	}
-	bin := filepath.Join(tmp, "memoria")
-	if out, err := exec.Command("go", "build", "-o", bin, "memoria/cmd/memoria").CombinedOutput(); err != nil {
-		return fmt.Errorf("go build: %v: %s", err, out)
+	if bin == "" {
+		bin = filepath.Join(tmp, "memoria")
+		if out, err := exec.Command("go", "build", "-o", bin, "memoria/cmd/memoria").CombinedOutput(); err != nil {
+			return fmt.Errorf("go build: %v: %s", err, out)
+		}
 	}
 	lines, err := workspaceLines(ws)
 	if err != nil {
@@ -130,7 +133,7 @@ func run(ws string, runs, nq int) error {
 	var in []time.Duration
 	for _, q := range queries {
 		t := time.Now()
-		if _, err := w.Recall(ctx, q, memoria.RecallOptions{K: 25}); err != nil {
+		if _, err := w.Recall(ctx, q, memoria.RecallOptions{K: 25, Lexical: true}); err != nil {
 			return err
 		}
 		in = append(in, time.Since(t))

@@ -15,47 +15,80 @@ import (
 // thousands of rows scanned through database/sql.
 
 // refreshSummaries rewrites the manifest and the entity names from the
-// tables, inside the transaction that changed them.
+// tables, inside the transaction that changed them (a full build).
 func refreshSummaries(ctx context.Context, tx *sql.Tx) error {
-	var b strings.Builder
+	m := map[string]storedFile{}
 	rows, err := tx.QueryContext(ctx, `SELECT id, path, size, mtime, hash FROM files`)
 	if err != nil {
 		return fmt.Errorf("manifest: %w", err)
 	}
 	for rows.Next() {
-		var id, size, mtime int64
-		var path, hash string
-		if err := rows.Scan(&id, &path, &size, &mtime, &hash); err != nil {
+		var s storedFile
+		var path string
+		if err := rows.Scan(&s.id, &path, &s.size, &s.mtime, &s.hash); err != nil {
 			rows.Close()
 			return fmt.Errorf("manifest: %w", err)
 		}
-		fmt.Fprintf(&b, "%d\t%d\t%d\t%s\t%s\n", id, size, mtime, hash, path)
+		m[path] = s
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("manifest: %w", err)
 	}
+	return writeSummaries(ctx, tx, m)
+}
+
+// writeSummaries stores the manifest m, and the entity names and the item
+// count from the tables.
+func writeSummaries(ctx context.Context, tx *sql.Tx, m map[string]storedFile) error {
+	// Two plain scans (the second walks item_entities' primary key in
+	// order) and a merge in Go: a UNION of the two costs a temporary
+	// B-tree and was most of an incremental sync's time.
 	var names strings.Builder
-	rows, err = tx.QueryContext(ctx, `SELECT key, slug FROM entity_names
-		UNION SELECT DISTINCT slug_key, slug_key FROM item_entities`)
-	if err != nil {
-		return fmt.Errorf("entity names: %w", err)
-	}
-	for rows.Next() {
-		var key, slug string
-		if err := rows.Scan(&key, &slug); err != nil {
-			rows.Close()
+	seen := map[[2]string]bool{}
+	for _, q := range []string{`SELECT key, slug FROM entity_names`, `SELECT slug_key, slug_key FROM item_entities GROUP BY slug_key`} {
+		rows, err := tx.QueryContext(ctx, q)
+		if err != nil {
 			return fmt.Errorf("entity names: %w", err)
 		}
-		fmt.Fprintf(&names, "%s\t%s\n", key, slug)
+		for rows.Next() {
+			var kv [2]string
+			if err := rows.Scan(&kv[0], &kv[1]); err != nil {
+				rows.Close()
+				return fmt.Errorf("entity names: %w", err)
+			}
+			if !seen[kv] {
+				seen[kv] = true
+				fmt.Fprintf(&names, "%s\t%s\n", kv[0], kv[1])
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("entity names: %w", err)
+		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("entity names: %w", err)
-	}
+	var err error
 	_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES('manifest', ?), ('entity_names', ?), ('items', (SELECT count(*) FROM items))`,
-		b.String(), names.String())
+		encodeManifest(m), names.String())
 	return err
+}
+
+func encodeManifest(m map[string]storedFile) string {
+	var b strings.Builder
+	b.Grow(len(m) * 64)
+	for path, s := range m {
+		b.WriteString(strconv.FormatInt(s.id, 10))
+		b.WriteByte('\t')
+		b.WriteString(strconv.FormatInt(s.size, 10))
+		b.WriteByte('\t')
+		b.WriteString(strconv.FormatInt(s.mtime, 10))
+		b.WriteByte('\t')
+		b.WriteString(s.hash)
+		b.WriteByte('\t')
+		b.WriteString(path)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 func (ix *Index) metaValue(ctx context.Context, key string) (string, error) {
@@ -73,6 +106,10 @@ func (ix *Index) storedFiles(ctx context.Context) (map[string]storedFile, error)
 	if err != nil {
 		return nil, err
 	}
+	return decodeManifest(text)
+}
+
+func decodeManifest(text string) (map[string]storedFile, error) {
 	m := make(map[string]storedFile, strings.Count(text, "\n"))
 	for len(text) > 0 {
 		line := text

@@ -58,10 +58,26 @@ func (ix *Index) Sync(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
+	// The manifest as it is now, under the write lock (another process may
+	// have changed it since the freshness check); this sync's changes are
+	// applied to it rather than re-reading the whole files table.
+	var text string
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = 'manifest'), '')`).Scan(&text); err != nil {
+		return st, ix.wrapErr(err)
+	}
+	manifest, err := decodeManifest(text)
+	if err != nil {
+		return st, ix.wrapErr(err)
+	}
+	for _, p := range gone {
+		delete(manifest, p)
+	}
 	err = loadAll(ctx, ix.ws, todo, ix.opts, func(i int, l loaded) error {
 		if s, ok := stored[l.file.Rel]; ok && l.status == "" && s.hash == l.hash {
 			// Touched but not changed: remember the new stat, keep the items.
 			st.Unchanged++
+			s.size, s.mtime = l.file.Size, l.file.ModTime
+			manifest[l.file.Rel] = s
 			_, err := tx.ExecContext(ctx, `UPDATE files SET size=?, mtime=? WHERE id=?`, l.file.Size, l.file.ModTime, s.id)
 			return err
 		}
@@ -69,7 +85,15 @@ func (ix *Index) Sync(ctx context.Context) (Stats, error) {
 		if err := deleteFile(ctx, tx, l.file.Rel); err != nil {
 			return err
 		}
-		return w.add(ctx, l)
+		if err := w.add(ctx, l); err != nil {
+			return err
+		}
+		s := storedFile{size: l.file.Size, mtime: l.file.ModTime, hash: l.hash}
+		if err := tx.QueryRowContext(ctx, `SELECT id FROM files WHERE path = ?`, l.file.Rel).Scan(&s.id); err != nil {
+			return err
+		}
+		manifest[l.file.Rel] = s
+		return nil
 	})
 	if err != nil {
 		return st, ix.wrapErr(err)
@@ -77,7 +101,7 @@ func (ix *Index) Sync(ctx context.Context) (Stats, error) {
 	if err := w.flush(ctx); err != nil {
 		return st, ix.wrapErr(err)
 	}
-	if err := refreshSummaries(ctx, tx); err != nil {
+	if err := writeSummaries(ctx, tx, manifest); err != nil {
 		return st, ix.wrapErr(err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -171,6 +171,10 @@ func (ix *Index) openExisting(ctx context.Context) (string, error) {
 	}
 	ix.db = db
 	ix.stmts = map[string]*sql.Stmt{}
+	if err := ix.attachVectors(ctx); err != nil {
+		ix.closeDB()
+		return "", err
+	}
 	return "", nil
 }
 

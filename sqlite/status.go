@@ -84,11 +84,11 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	}
 	st.FirstDay, _ = time.Parse(dateLayout, first)
 	st.LastDay, _ = time.Parse(dateLayout, last)
-	if st.VectorModel, err = ix.metaValue(ctx, "vector_model"); err != nil {
+	if st.VectorModel, err = ix.vecMeta(ctx, "model"); err != nil {
 		return st, ix.wrapErr(err)
 	}
 	err = ix.db.QueryRowContext(ctx, `SELECT count(DISTINCT text_hash),
-		(SELECT count(*) FROM vectors v WHERE EXISTS (SELECT 1 FROM items i WHERE i.text_hash = v.text_hash)) FROM items`).Scan(&st.Texts, &st.Embedded)
+		(SELECT count(*) FROM vec.vectors v WHERE EXISTS (SELECT 1 FROM items i WHERE i.text_hash = v.text_hash)) FROM items`).Scan(&st.Texts, &st.Embedded)
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}

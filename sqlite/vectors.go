@@ -2,7 +2,9 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -10,12 +12,51 @@ import (
 	"memoria/embed"
 )
 
-// Vectors are stored per distinct item text (TextHash), as int8 with one
-// float32 scale per vector: 4 + dim bytes, a quarter of float32, with a
-// cosine to the original above 0.999 (measured in docs/embeddings.md).
-// meta 'vector_model' names the model they came from; vectors of another
-// model are dropped and re-made, a batch at a time, while lexical recall
-// goes on working.
+// Vectors live in a file of their own beside the index
+// (index.sqlite.vectors, attached as schema "vec"), stored per distinct
+// item text (TextHash) as int8 with one float32 scale per vector: 4 + dim
+// bytes, a quarter of float32. A rebuild of the index (a schema change, a
+// corrupt file) therefore keeps them: embedding is the slowest step of all,
+// and text that did not change needs no new vector. vec.meta 'model' names
+// the model they came from; vectors of another model are dropped and
+// re-made, a batch at a time, while lexical recall goes on working.
+
+// vectorSchema creates the attached vector store when it is new.
+const vectorSchema = `
+PRAGMA vec.journal_mode = WAL;
+CREATE TABLE IF NOT EXISTS vec.meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vec.vectors(text_hash TEXT PRIMARY KEY, vec BLOB NOT NULL) WITHOUT ROWID;
+`
+
+// attachVectors attaches the vector store to the open index connection.
+// A vector store that cannot be read is set aside and started afresh:
+// vectors are derived too.
+func (ix *Index) attachVectors(ctx context.Context) error {
+	path := ix.path + ".vectors"
+	for attempt := 0; ; attempt++ {
+		_, err := ix.db.ExecContext(ctx, `ATTACH DATABASE ? AS vec`, path)
+		if err == nil {
+			if _, err = ix.db.ExecContext(ctx, vectorSchema); err == nil {
+				return nil
+			}
+			ix.db.ExecContext(ctx, `DETACH DATABASE vec`)
+		}
+		if attempt > 0 || !isCorrupt(err) {
+			return fmt.Errorf("vectors %s: %w", path, err)
+		}
+		ix.opts.warn("vector store %s is corrupt; starting it afresh (run memoria index to re-embed)", path)
+		removeDB(path)
+	}
+}
+
+func (ix *Index) vecMeta(ctx context.Context, key string) (string, error) {
+	var v string
+	err := ix.queryRow(ctx, `SELECT value FROM vec.meta WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}
 
 // EmbedStats describes one embedding run.
 type EmbedStats struct {
@@ -45,7 +86,7 @@ func (ix *Index) EmbedPending(ctx context.Context, e embed.Embedder, o EmbedOpti
 		return st, ix.wrapErr(err)
 	}
 	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT i.text_hash, i.content FROM items i
-		WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.text_hash = i.text_hash)`)
+		WHERE NOT EXISTS (SELECT 1 FROM vec.vectors v WHERE v.text_hash = i.text_hash)`)
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
@@ -89,7 +130,7 @@ func (ix *Index) EmbedPending(ctx context.Context, e embed.Embedder, o EmbedOpti
 
 // useModel makes model the vectors' model, dropping vectors of any other.
 func (ix *Index) useModel(ctx context.Context, model string) error {
-	cur, err := ix.metaValue(ctx, "vector_model")
+	cur, err := ix.vecMeta(ctx, "model")
 	if err != nil || cur == model {
 		return err
 	}
@@ -98,10 +139,10 @@ func (ix *Index) useModel(ctx context.Context, model string) error {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM vectors`); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM vec.vectors`); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES('vector_model', ?)`, model); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vec.meta(key, value) VALUES('model', ?)`, model); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -113,7 +154,7 @@ func (ix *Index) storeVectors(ctx context.Context, hashes []string, vecs [][]flo
 		return err
 	}
 	defer tx.Rollback()
-	st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO vectors(text_hash, vec) VALUES(?, ?)`)
+	st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO vec.vectors(text_hash, vec) VALUES(?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -157,7 +198,7 @@ func DecodeVector(b []byte, dst []float32) error {
 
 // VectorModel is the model the stored vectors came from ("" if none).
 func (ix *Index) VectorModel(ctx context.Context) (string, error) {
-	m, err := ix.metaValue(ctx, "vector_model")
+	m, err := ix.vecMeta(ctx, "model")
 	return m, ix.wrapErrNil(err)
 }
 
@@ -167,7 +208,7 @@ func (ix *Index) VectorModel(ctx context.Context) (string, error) {
 // fine to ~100k items (DESIGN §6).
 func (ix *Index) NearestItems(ctx context.Context, q []float32, f Filter, limit int) ([]Hit, error) {
 	cond, args := f.where()
-	rows, err := ix.query(ctx, `SELECT i.id, v.vec FROM items i JOIN vectors v ON v.text_hash = i.text_hash WHERE 1`+cond, args...)
+	rows, err := ix.query(ctx, `SELECT i.id, v.vec FROM items i JOIN vec.vectors v ON v.text_hash = i.text_hash WHERE 1`+cond, args...)
 	if err != nil {
 		return nil, ix.wrapErr(err)
 	}

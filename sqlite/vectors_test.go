@@ -116,3 +116,28 @@ func TestNearestItems(t *testing.T) {
 		}
 	}
 }
+
+func TestVectorsSurviveRebuild(t *testing.T) {
+	dir := testWorkspace(t)
+	ix := openTest(t, dir, Options{})
+	ctx := context.Background()
+	e := &bagEmbedder{id: "bag/v1"}
+	first, err := ix.EmbedPending(ctx, e, EmbedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ix.EmbedPending(ctx, e, EmbedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Embedded != 0 || st.Total != first.Total {
+		t.Errorf("after a rebuild: %+v (first run %+v); the vectors should have been kept", st, first)
+	}
+	s, err := ix.Status(ctx)
+	if err != nil || s.Embedded != first.Total || s.VectorModel != "bag/v1" {
+		t.Errorf("status %+v, %v", s, err)
+	}
+}

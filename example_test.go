@@ -69,3 +69,60 @@ func ExampleWorkspace_Get() {
 	// ## Preferences
 	// - Tea, not coffee.
 }
+
+// Context is what an agent injects at the start of a turn: core memory,
+// then the best recall for the query, within a token budget.
+func ExampleWorkspace_Context() {
+	dir, _ := os.MkdirTemp("", "memoria-example-")
+	defer os.RemoveAll(dir)
+	os.MkdirAll(filepath.Join(dir, "memory"), 0o755)
+	os.WriteFile(filepath.Join(dir, "memory.md"), []byte("# Core\n\n## Preferences\n- Tea, not coffee.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "memory", "2025-11-27.md"), []byte("# 2025-11-27\n\nBooked the dentist for Dec 3.\n"), 0o644)
+	ws, err := memoria.Open(context.Background(), dir, memoria.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ws.Close()
+	tc, err := ws.Context(context.Background(), "dentist", memoria.ContextOptions{
+		Budget: 300,
+		Recall: memoria.RecallOptions{Now: time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC), Lexical: true},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(tc.Tokens <= 300, tc.Results[0].Source)
+	// Output:
+	// true memory/2025-11-27.md#L3
+}
+
+// Reflect turns the facts of the logs into entity pages and opinions; a
+// dry run shows the diff and writes nothing.
+func ExampleWorkspace_Reflect() {
+	dir, _ := os.MkdirTemp("", "memoria-example-")
+	defer os.RemoveAll(dir)
+	os.MkdirAll(filepath.Join(dir, "memory"), 0o755)
+	os.WriteFile(filepath.Join(dir, "memory", "2025-11-27.md"), []byte(`# 2025-11-27
+
+## Retain
+- O(c=0.8) @Peter: Prefers concise replies on WhatsApp.
+`), 0o644)
+	ws, err := memoria.Open(context.Background(), dir, memoria.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ws.Close()
+	rep, err := ws.Reflect(context.Background(), memoria.ReflectOptions{DryRun: true, Now: time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(rep.Changed)
+	_, statErr := os.Stat(filepath.Join(dir, "bank", "opinions.md"))
+	fmt.Println(os.IsNotExist(statErr))
+	// Output:
+	// [bank/opinions.md]
+	// true
+}

@@ -19,9 +19,8 @@ import (
 // DefaultK is how many results the recall tool returns unless asked.
 const DefaultK = 10
 
-// Tools are the built-in tools: recall, get, retain, core, context and
-// status. (reflect is provided by its own package and passed in
-// Options.Tools next to these.)
+// Tools are the built-in tools: recall, get, retain, core, context,
+// reflect and status.
 func Tools() []Tool {
 	return []Tool{
 		{"recall", addRecall},
@@ -29,8 +28,69 @@ func Tools() []Tool {
 		{"retain", addRetain},
 		{"core", addCore},
 		{"context", addContext},
+		{"reflect", addReflect},
 		{"status", addStatus},
 	}
+}
+
+// ReflectInput is the reflect tool's input.
+type ReflectInput struct {
+	Since  string `json:"since,omitempty" jsonschema:"only facts written since then count as new evidence: 7d, 2w, YYYY-MM-DD; empty for all history"`
+	DryRun bool   `json:"dry_run,omitempty" jsonschema:"compute and return the diff, write nothing"`
+	Now    string `json:"now,omitempty" jsonschema:"treat this as the current time: YYYY-MM-DD or YYYY-MM-DDTHH:MM"`
+}
+
+// ReflectOutput is the reflect tool's structured output.
+type ReflectOutput struct {
+	Facts     int      `json:"facts" jsonschema:"typed facts read from the daily logs"`
+	Opinions  []string `json:"opinions" jsonschema:"each opinion changed: statement, confidence before and after, the evidence cited"`
+	Pages     []string `json:"pages" jsonschema:"entity pages created or updated"`
+	Proposals int      `json:"proposals" jsonschema:"new core-memory proposals in review/core-proposals.md (never written to memory.md)"`
+	Changed   []string `json:"changed" jsonschema:"files written (or, with dry_run, that would be)"`
+	Warnings  []string `json:"warnings"`
+	Diff      string   `json:"diff,omitempty" jsonschema:"unified diff, with dry_run"`
+}
+
+func addReflect(s *Server) {
+	AddTool(s, &sdk.Tool{
+		Name:  "reflect",
+		Title: "Reflect on recent memory",
+		Description: "Turn the typed facts of the daily logs into reviewable pages: entity pages (a managed block in bank/entities/), opinions in bank/opinions.md whose confidence follows cited evidence, and proposals for core memory. " +
+			"Run it daily or after a long session; a second run changes nothing. Refuses to overwrite a file that changed meanwhile.",
+		Annotations: &sdk.ToolAnnotations{IdempotentHint: true, OpenWorldHint: ptr(false)},
+	}, func(ctx context.Context, _ *sdk.CallToolRequest, in ReflectInput) (*sdk.CallToolResult, ReflectOutput, error) {
+		o := memoria.ReflectOptions{Since: in.Since, DryRun: in.DryRun}
+		if in.Now != "" {
+			var err error
+			if o.Now, err = memoria.ParseNow(in.Now); err != nil {
+				return nil, ReflectOutput{}, fmt.Errorf("now: %w", err)
+			}
+		}
+		rep, err := s.ws.Reflect(ctx, o)
+		if err != nil {
+			return nil, ReflectOutput{}, err
+		}
+		out := ReflectOutput{Facts: rep.Facts, Proposals: rep.Proposals, Changed: rep.Changed, Warnings: rep.Warnings, Diff: rep.Diff,
+			Opinions: []string{}, Pages: []string{}}
+		for _, c := range rep.Opinions {
+			out.Opinions = append(out.Opinions, fmt.Sprintf("%s (c %.2f -> %.2f; %s)", c.Statement, c.Before, c.After, strings.Join(c.Evidence, "; ")))
+		}
+		for _, p := range rep.Pages {
+			out.Pages = append(out.Pages, p.Path)
+		}
+		if out.Changed == nil {
+			out.Changed = []string{}
+		}
+		if out.Warnings == nil {
+			out.Warnings = []string{}
+		}
+		summary := fmt.Sprintf("reflect: %d facts read, %d opinions changed, %d pages, %d new core proposals; files: %s",
+			out.Facts, len(out.Opinions), len(out.Pages), out.Proposals, strings.Join(out.Changed, ", "))
+		if in.DryRun {
+			summary += "\n" + rep.Diff
+		}
+		return text(summary), out, nil
+	})
 }
 
 func ptr[T any](v T) *T { return &v }

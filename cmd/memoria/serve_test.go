@@ -108,7 +108,7 @@ func exerciseSession(t *testing.T, cs *sdk.ClientSession, ws string) {
 			t.Errorf("tool %s: no description or input schema", tool.Name)
 		}
 	}
-	for _, want := range []string{"recall", "get", "retain", "core", "status", "context"} {
+	for _, want := range []string{"recall", "get", "retain", "core", "status", "context", "reflect"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("tools %v: %s missing", names, want)
 		}
@@ -190,6 +190,11 @@ func exerciseSession(t *testing.T, cs *sdk.ClientSession, ws string) {
 	structured(t, callTool(t, cs, "status", nil), &st)
 	if st.Files["log"] == 0 || st.Pending != 0 {
 		t.Errorf("status: %+v", st)
+	}
+	var rf mcp.ReflectOutput
+	structured(t, callTool(t, cs, "reflect", map[string]any{"dry_run": true, "now": "2025-12-01"}), &rf)
+	if rf.Facts == 0 || len(rf.Changed) == 0 || !strings.Contains(rf.Diff, "+++") {
+		t.Errorf("reflect dry run: %d facts, changed %v, diff %d bytes", rf.Facts, rf.Changed, len(rf.Diff))
 	}
 	var tc struct {
 		Tokens, Budget int

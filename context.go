@@ -38,13 +38,10 @@ type TurnContext struct {
 }
 
 // EstimateTextTokens is the token estimate of a turn context: the rule of
-// recall.EstimateTokens, which also bounds RecallOptions.Budget, applied to
-// the text alone, without its fixed per-result overhead. As that rule
-// stands it counts the larger of bytes/4 and runes/2, which for English
-// text is about one token per two bytes: a conservative estimate, so a
-// packet that fits here fits a real tokenizer's count too.
+// recall.TextTokens (a token per four ASCII bytes, one per other
+// character), which also bounds RecallOptions.Budget.
 func EstimateTextTokens(s string) int {
-	return recall.EstimateTokens(recall.Result{Content: s}) - recall.EstimateTokens(recall.Result{})
+	return recall.TextTokens(s)
 }
 
 // Context builds the text to inject at the start of a turn: core memory

@@ -7,19 +7,31 @@ import (
 )
 
 // EstimateTokens approximates how many LLM tokens a result costs an agent:
-// about one token per four bytes of English text (the common rule of thumb
-// for BPE tokenizers; CJK text is closer to one token per character, so
-// runes count when they outnumber bytes/4), plus a fixed 24 for the
+// TextTokens of its content and entities, plus a fixed 24 for the
 // surrounding fields (kind, timestamp, source, score) in the JSON shape.
 func EstimateTokens(r Result) int {
-	n := len(r.Content) / 4
-	if runes := utf8.RuneCountInString(r.Content); runes > 2*n {
-		n = runes / 2
-	}
+	n := TextTokens(r.Content)
 	for _, e := range r.Entities {
-		n += 1 + len(e)/4
+		n += 1 + TextTokens(e)
 	}
 	return n + 24
+}
+
+// TextTokens estimates the tokens of a text: one per four bytes of ASCII
+// (the common rule of thumb for English with BPE tokenizers; it runs a
+// little high, which keeps budgets safe) and one per other character
+// (CJK and most non-Latin scripts take about a token per character;
+// accented letters are counted high).
+func TextTokens(s string) int {
+	ascii, other := 0, 0
+	for _, r := range s {
+		if r < utf8.RuneSelf {
+			ascii++
+		} else {
+			other++
+		}
+	}
+	return (ascii+3)/4 + other
 }
 
 // PassageID is a stable ID for a raw passage: a hash of its file and text,

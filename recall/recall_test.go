@@ -184,3 +184,21 @@ func TestTypedFactBoost(t *testing.T) {
 		t.Errorf("a typed fact should outrank the same words as a passage: %+v", res)
 	}
 }
+
+func TestTextTokens(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"", 0},
+		{"abcd", 1},
+		{"Prefers concise replies on WhatsApp.", 9},
+		{"北京欢迎你", 5},
+		{"café", 2},
+	}
+	for _, tt := range tests {
+		if got := TextTokens(tt.text); got != tt.want {
+			t.Errorf("TextTokens(%q) = %d, want %d", tt.text, got, tt.want)
+		}
+	}
+}

@@ -23,11 +23,11 @@
 // earlier passage result it overlaps or adjoins when both fit in
 // Plan.Lines, and stops at K results or at the token budget.
 //
-// The token estimate (EstimateTokens, budget.go) is about one token per
-// four bytes of content (the usual rule of thumb for BPE tokenizers on
-// English), or half a token per rune when the text is mostly multi-byte
-// (CJK runs close to a token per character), plus one token and a quarter
-// of the name's bytes per entity, plus 24 tokens for the fields around the
-// content (id, kind, timestamp, source, score) in the JSON shape. It
-// overestimates the compact format, so a budget is never exceeded there.
+// The token estimate (EstimateTokens and TextTokens, budget.go) is one
+// token per four ASCII bytes of content (the usual rule of thumb for BPE
+// tokenizers on English) and one per other character (CJK runs close to a
+// token per character), plus one token and the name's estimate per entity,
+// plus 24 tokens for the fields around the content (id, kind, timestamp,
+// source, score) in the JSON shape. It overestimates the compact format, so
+// a budget is never exceeded there.
 package recall

@@ -67,16 +67,16 @@ func run(ws, bin string, runs, nq int) error {
 	fmt.Printf("non-blank lines: %d\n\n", len(lines))
 
 	// 1. The reference: sqlite3 CLI importing the same lines into FTS5.
-	var cli []time.Duration
+	var cli, cliCPU []time.Duration
 	if path, err := exec.LookPath("sqlite3"); err == nil {
 		for range runs {
-			d, err := sqlite3Import(path, tmp, lines)
+			d, c, err := sqlite3Import(path, tmp, lines)
 			if err != nil {
 				return err
 			}
-			cli = append(cli, d)
+			cli, cliCPU = append(cli, d), append(cliCPU, c)
 		}
-		fmt.Printf("sqlite3 CLI FTS5 import:       median %v\n", median(cli))
+		fmt.Printf("sqlite3 CLI FTS5 import:       median %v (CPU %v)\n", median(cli), median(cliCPU))
 	} else {
 		fmt.Println("sqlite3 CLI not found: no reference figure")
 	}
@@ -95,7 +95,7 @@ func run(ws, bin string, runs, nq int) error {
 	}
 	fmt.Printf("memoria index (full, process): median %v (CPU %v), peak RSS %d MB", median(full), median(cpu), slices.Max(rss)>>10)
 	if len(cli) > 0 {
-		fmt.Printf(", %.2f× the sqlite3 CLI", float64(median(full))/float64(median(cli)))
+		fmt.Printf(", %.2f× the sqlite3 CLI (CPU %.2f×)", float64(median(full))/float64(median(cli)), float64(median(cpu))/float64(median(cliCPU)))
 	}
 	fmt.Println()
 
@@ -182,7 +182,7 @@ func workspaceLines(ws string) ([]string, error) {
 
 // sqlite3Import times the sqlite3 CLI loading the lines into an FTS5 table
 // in one transaction (the TSV is written beforehand and not timed).
-func sqlite3Import(bin, tmp string, lines []string) (time.Duration, error) {
+func sqlite3Import(bin, tmp string, lines []string) (time.Duration, time.Duration, error) {
 	tsv := filepath.Join(tmp, "lines.tsv")
 	if _, err := os.Stat(tsv); err != nil {
 		var b strings.Builder
@@ -190,7 +190,7 @@ func sqlite3Import(bin, tmp string, lines []string) (time.Duration, error) {
 			fmt.Fprintf(&b, "%d\t%s\n", i+1, strings.NewReplacer("\t", " ", "\"", " ").Replace(l))
 		}
 		if err := os.WriteFile(tsv, []byte(b.String()), 0o644); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 	}
 	db := filepath.Join(tmp, "cli.sqlite")
@@ -208,9 +208,10 @@ COMMIT;
 	t := time.Now()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return 0, fmt.Errorf("sqlite3: %v: %s", err, out)
+		return 0, 0, fmt.Errorf("sqlite3: %v: %s", err, out)
 	}
-	return time.Since(t), nil
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return time.Since(t), time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
 }
 
 // timeProcess runs a command and returns its wall time, CPU time and peak

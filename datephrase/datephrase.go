@@ -326,9 +326,9 @@ func (p *parser) coreTail(i, ctx int, tails bool) (span, int, bool) {
 	return sp, k, true
 }
 
-// optYear matches ", 2025" or " 2025" at i.
+// optYear matches ", 2025", " 2025" or " de 2025" (Spanish) at i.
 func (p *parser) optYear(i int) (int, int, bool) {
-	if p.kind(i, tComma) {
+	if p.kind(i, tComma) || (p.word(i, cWord, wOf) && p.toks[i].end-p.toks[i].start == 2) {
 		if y, ok := p.yearNum(i + 1); ok {
 			return y, i + 2, true
 		}
@@ -515,6 +515,8 @@ func (p *parser) dayMonth(i int) (span, int, bool) {
 	}
 	if p.word(k, cWord, wOf) {
 		k++
+	} else if d2 == 0 && p.kind(k, tDot) && k+1 < len(p.toks) && p.toks[k+1].kind == tWord && p.toks[k+1].w.class == cMonth {
+		k++ // "27. November 2025", as German writes it
 	}
 	if k >= len(p.toks) || p.toks[k].kind != tWord || p.toks[k].w.class != cMonth {
 		return span{}, 0, false

@@ -1,7 +1,8 @@
-// Package datephrase finds date and time phrases in English text and
-// resolves them to ranges of days against an injected "now". It never reads
-// the clock, so results are deterministic for a given now, and it uses the
-// standard library only.
+// Package datephrase finds date and time phrases in English text, and the
+// common written date forms of other languages (below), and resolves them
+// to ranges of days against an injected "now". It never reads the clock,
+// so results are deterministic for a given now, and it uses the standard
+// library only.
 //
 // Find scans a text once (a hand-written tokenizer and a small recursive
 // grammar; no regular expressions) and returns the phrases it found, with
@@ -69,10 +70,26 @@
 // their own ("June", "Friday"): a caller that knows "June" is a person should
 // drop phrases that overlap a known name.
 //
+// # Other languages
+//
+// Dates as other languages write them (docs/multilingual.md):
+//
+//	27.11.2025, 1.2.2026                        day.month.year (four-digit year)
+//	2025年11月27日, 2025年11月, 11月27日          Chinese and Japanese (号 for 日 too);
+//	  2025년 11월 27일                            Korean; 至, 〜 join a range
+//	27. November 2025, 3. März 2025             German: a dot after the day
+//	27 novembre 2025, 27 ott 2025, 15 gennaio   month names and abbreviations in German,
+//	  3 décembre 2024, 5 de mayo de 2025,         Italian, French, Spanish and Russian
+//	  27 ноября 2025, в ноябре 2025               (any case form Russian dates use)
+//
+// Foreign month names count only next to a day number or a year ("Mars",
+// "mai" and "mayo" are ordinary words too). Relation words ("since", "in
+// the last") and relative phrases ("yesterday") stay English only.
+//
 // # Not handled
 //
-// Numeric day/month forms (11/27/2025, 27.11.2025), times of day beyond an
-// ISO timestamp ("at 3pm"), ordinal weeks ("the first week of May"), "the
+// Numeric month/day forms (11/27/2025), times of day beyond an ISO
+// timestamp ("at 3pm"), ordinal weeks ("the first week of May"), "the
 // week of Nov 3", "end of last month", quarters, future offsets ("in 3
-// days"), and other languages.
+// days"), and relative phrases in other languages ("вчера", "上周").
 package datephrase

@@ -1,6 +1,7 @@
 package datephrase
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -152,6 +153,37 @@ func makeKeywords() map[string]wordInfo {
 			keywords[name] = wordInfo{cWeekday, int8(i), f}
 		}
 	}
+	// Month names in other languages, in the forms dates use them ("27.
+	// November 2025", "27 novembre 2025", "27 ноября 2025", "в ноябре
+	// 2025"). They are months only next to a day number or a year
+	// (fAmbiguous): "Mars", "mai" and "mayo" are ordinary words too.
+	for i, names := range [12]string{
+		"januar jänner janvier gennaio enero январь января январе",
+		"februar février fevrier febbraio febrero февраль февраля феврале",
+		"märz maerz mars marzo март марта марте",
+		"avril aprile abril апрель апреля апреле",
+		"mai maggio mayo май мая мае",
+		"juni juin giugno junio июнь июня июне",
+		"juli juillet luglio julio июль июля июле",
+		"août aout agosto август августа августе",
+		"septembre settembre septiembre сентябрь сентября сентябре",
+		"oktober octobre ottobre octubre октябрь октября октябре",
+		"novembre noviembre ноябрь ноября ноябре",
+		"dezember décembre decembre dicembre diciembre декабрь декабря декабре",
+	} {
+		for _, name := range strings.Fields(names) {
+			keywords[name] = wordInfo{cMonth, int8(i + 1), fAmbiguous}
+		}
+	}
+	for name, m := range map[string]int{
+		"mär": 3, "okt": 10, "dez": 12, // German
+		"giu": 6, "lug": 7, "ott": 10, "dic": 12, // Italian ("gen", "mag", "set", "ago" are other words)
+		"ene": 1, "abr": 4, // Spanish
+		"janv": 1, "févr": 2, "avr": 4, "juil": 7, "déc": 12, // French
+		"янв": 1, "фев": 2, "апр": 4, "июн": 6, "июл": 7, "авг": 8, "сен": 9, "окт": 10, "ноя": 11, "дек": 12, // Russian
+	} {
+		keywords[name] = wordInfo{cMonth, int8(m), fAbbrev}
+	}
 	for name, u := range map[string]int{
 		"minute": unitMinute, "minutes": unitMinute, "min": unitMinute, "mins": unitMinute,
 		"hour": unitHour, "hours": unitHour, "hr": unitHour, "hrs": unitHour,
@@ -183,7 +215,7 @@ func makeKeywords() map[string]wordInfo {
 		"the": wThe, "last": wLast, "past": wPast, "this": wThis, "next": wNext,
 		"ago": wAgo, "today": wToday, "yesterday": wYesterday, "tomorrow": wTomorrow,
 		"recently": wRecently, "lately": wRecently, "and": wAnd, "to": wTo,
-		"through": wTo, "thru": wTo, "of": wOf, "early": wEarly, "mid": wMid,
+		"through": wTo, "thru": wTo, "of": wOf, "de": wOf, "early": wEarly, "mid": wMid,
 		"late": wLate, "earlier": wEarlier, "morning": wPartOfDay,
 		"afternoon": wPartOfDay, "evening": wPartOfDay, "night": wNight,
 		"tonight": wTonight,
@@ -193,13 +225,18 @@ func makeKeywords() map[string]wordInfo {
 	return keywords
 }
 
-// maxKeyword is the length of the longest keyword, so longer words need no lookup.
-const maxKeyword = 13 // "approximately"
+// maxKeyword is the length of the longest ASCII keyword, so longer words
+// need no lookup; maxWideKeyword that of the longest keyword with
+// non-ASCII letters.
+const (
+	maxKeyword     = 13 // "approximately"
+	maxWideKeyword = 16 // "сентября"
+)
 
 // isDash reports whether r is a range dash.
 func isDash(r rune) bool {
 	switch r {
-	case '-', '‐', '‑', '‒', '–', '—', '―', '−':
+	case '-', '‐', '‑', '‒', '–', '—', '―', '−', '〜', '～':
 		return true
 	}
 	return false
@@ -207,6 +244,12 @@ func isDash(r rune) bool {
 
 func isAlnum(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+// isCJK reports whether r is Han, kana or Hangul.
+func isCJK(r rune) bool {
+	return r >= 0x1100 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r))
 }
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }
@@ -233,7 +276,21 @@ func tokenize(s string, buf []token) []token {
 				toks = append(toks, token{start: i, end: i + 1, kind: tDash})
 				i++
 				continue
-			case isDigit(c) || ('a' <= c|0x20 && c|0x20 <= 'z'):
+			case isDigit(c):
+				if i == 0 || (s[i-1] != '.' && s[i-1] != '/') {
+					if t, ok := scanDMY(s, i); ok {
+						toks = append(toks, t)
+						i = t.end
+						continue
+					}
+				}
+				if k := scanCJK(s, i, toks); len(k) > len(toks) {
+					toks = k
+					i = toks[len(toks)-1].end
+					continue
+				}
+				// alphanumeric run, handled below
+			case 'a' <= c|0x20 && c|0x20 <= 'z':
 				// alphanumeric run, handled below
 			default:
 				toks = append(toks, token{start: i, end: i + 1, kind: tOther})
@@ -251,7 +308,15 @@ func tokenize(s string, buf []token) []token {
 				i += size
 				continue
 			}
-			if !isAlnum(r) {
+			if r == '至' {
+				// "2025年11月27日至12月1日": a range joined by 至.
+				toks = append(toks, token{start: i, end: i + size, kind: tDash})
+				i += size
+				continue
+			}
+			if !isAlnum(r) || isCJK(r) {
+				// A CJK character is a word of its own: the script puts no
+				// spaces around the numbers of a date (は2025年11月22日の).
 				toks = append(toks, token{start: i, end: i + size, kind: tOther})
 				i += size
 				continue
@@ -274,7 +339,13 @@ func tokenize(s string, buf []token) []token {
 				continue
 			}
 			r, size := utf8.DecodeRuneInString(s[j:])
-			if !isAlnum(r) {
+			if r == '至' {
+				// "2025年11月27日至12月1日": a range joined by 至.
+				toks = append(toks, token{start: i, end: i + size, kind: tDash})
+				i += size
+				continue
+			}
+			if !isAlnum(r) || isCJK(r) {
 				break
 			}
 			ascii = false
@@ -312,6 +383,8 @@ func classify(s string, i, j, letters, digits int, ascii bool) token {
 				buf[k-i] = s[k] | 0x20
 			}
 			t.w = keywords[string(buf[:j-i])]
+		} else if !ascii && j-i <= maxWideKeyword {
+			t.w = keywords[strings.ToLower(s[i:j])]
 		}
 	case ascii && digits <= 2 && letters == 2 && isDigit(s[i]) && j-i == digits+2:
 		suf := [2]byte{s[j-2] | 0x20, s[j-1] | 0x20}
@@ -378,4 +451,115 @@ func scanISO(s string, i int) (token, bool) {
 		return token{}, false
 	}
 	return token{start: i, end: k, kind: tISO, n: int32(y), m: uint8(m), d: uint8(d)}, true
+}
+
+// scanDMY reads a numeric day.month.year date, DD.MM.YYYY (one or two
+// digits for day and month), at s[i:], as most of Europe and Russia write
+// it. The year must have four digits and the date must end at a word
+// boundary ("27.11.2025", not "1.2.20251" or a version "1.2.3").
+func scanDMY(s string, i int) (token, bool) {
+	num := func(k, maxLen int) (int, int) {
+		j := k
+		for j < len(s) && j-k < maxLen && isDigit(s[j]) {
+			j++
+		}
+		return atoi(s[k:j]), j - k
+	}
+	d, nd := num(i, 2)
+	k := i + nd
+	if nd == 0 || k >= len(s) || s[k] != '.' {
+		return token{}, false
+	}
+	m, nm := num(k+1, 2)
+	k += 1 + nm
+	if nm == 0 || k >= len(s) || s[k] != '.' {
+		return token{}, false
+	}
+	y, ny := num(k+1, 4)
+	k += 1 + ny
+	if ny != 4 {
+		return token{}, false
+	}
+	if k < len(s) {
+		if r, _ := utf8.DecodeRuneInString(s[k:]); isAlnum(r) || (s[k] == '.' && k+1 < len(s) && isDigit(s[k+1])) {
+			return token{}, false
+		}
+	}
+	if y < 1000 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
+		return token{}, false
+	}
+	return token{start: i, end: k, kind: tISO, n: int32(y), m: uint8(m), d: uint8(d)}, true
+}
+
+// scanCJK reads a date written with the CJK year, month and day signs at
+// s[i:]: 2025年11月27日 (Chinese, Japanese; 号 for 日 too), 2025년 11월 27일
+// (Korean), or their parts: 2025年11月 (a month), 11月27日 (a day whose
+// year is resolved like "Nov 27"). It appends the tokens to toks: one ISO
+// token for a date with its year, else a month keyword and a day number,
+// which the grammar reads as "Nov 27". toks is returned unchanged when
+// nothing matched.
+func scanCJK(s string, i int, toks []token) []token {
+	// num reads up to four digits at k (and no more digits after them).
+	num := func(k int) (int, int) {
+		j := k
+		for j < len(s) && j-k < 4 && isDigit(s[j]) {
+			j++
+		}
+		if j == k || (j < len(s) && isDigit(s[j])) {
+			return 0, 0
+		}
+		return atoi(s[k:j]), j - k
+	}
+	// sign reads one of signs at k: the end of the sign, and the start of
+	// what follows (Korean puts a space after each sign).
+	sign := func(k int, signs ...string) (int, int) {
+		for _, g := range signs {
+			if strings.HasPrefix(s[k:], g) {
+				end := k + len(g)
+				next := end
+				for next < len(s) && s[next] == ' ' {
+					next++
+				}
+				return end, next
+			}
+		}
+		return -1, -1
+	}
+	y, d := 0, 0
+	k := i
+	n, nd := num(k)
+	if nd == 4 {
+		e, next := sign(k+nd, "年", "년")
+		if e < 0 {
+			return toks
+		}
+		y, k = n, next
+		if n, nd = num(k); nd == 0 {
+			return toks
+		}
+	}
+	mStart := k
+	mEnd, next := sign(k+nd, "月", "월")
+	if mEnd < 0 || nd > 2 || n < 1 || n > 12 {
+		return toks
+	}
+	m, end := n, mEnd
+	dStart := next
+	if n, nd = num(next); nd > 0 && nd <= 2 && n >= 1 && n <= 31 {
+		if e, _ := sign(next+nd, "日", "号", "일"); e > 0 {
+			d, end = n, e
+		}
+	}
+	switch {
+	case y > 0:
+		if y < 1000 || (d > 0 && d > daysIn(y, m)) {
+			return toks
+		}
+		return append(toks, token{start: i, end: end, kind: tISO, n: int32(y), m: uint8(m), d: uint8(d)})
+	case d > 0:
+		return append(toks,
+			token{start: mStart, end: mEnd, kind: tWord, w: wordInfo{cMonth, int8(m), 0}},
+			token{start: dStart, end: end, kind: tNum, n: int32(d), nd: 2})
+	}
+	return toks
 }

@@ -32,6 +32,10 @@ type EntityMatcher interface {
 type NameTable struct {
 	names    map[string]nameEntry // words of a name, lower-cased, joined by ' '
 	maxWords int
+	// cjk are the names written in a script without spaces (Han, kana,
+	// Hangul), longest first: they are found inside runs of text too
+	// ("王伟说" names 王伟).
+	cjk []string
 }
 
 type nameEntry struct {
@@ -94,6 +98,10 @@ func (t *NameTable) add(slug, name string, primary bool) {
 	}
 	t.names[key] = nameEntry{slug: slug, primary: primary, stop: len(ws) == 1 && IsStopWord(key)}
 	t.maxWords = max(t.maxWords, len(ws))
+	if len(ws) == 1 && strings.IndexFunc(key, isCJK) >= 0 && !slices.Contains(t.cjk, key) {
+		t.cjk = append(t.cjk, key)
+		slices.SortStableFunc(t.cjk, func(a, b string) int { return len(b) - len(a) })
+	}
 }
 
 // Lookup returns the slug that a name, alias or slug (in any case, with
@@ -149,6 +157,37 @@ func (t *NameTable) MatchEntities(text string) []EntityMatch {
 		}
 		i += max(matched, 1)
 	}
+	if len(t.cjk) > 0 {
+		out = t.matchCJK(text, out)
+	}
+	return out
+}
+
+// matchCJK adds the CJK names found inside longer runs of text, where
+// no space marks a word's edge, to the matches found word by word.
+func (t *NameTable) matchCJK(text string, out []EntityMatch) []EntityMatch {
+	lower := strings.ToLower(text)
+	if len(lower) != len(text) {
+		lower = text // offsets must stay those of text; CJK has no case anyway
+	}
+	added := false
+	for _, name := range t.cjk {
+		for from := 0; ; {
+			k := strings.Index(lower[from:], name)
+			if k < 0 {
+				break
+			}
+			m := EntityMatch{Start: from + k, End: from + k + len(name), Slug: t.names[name].slug}
+			from = m.End
+			if !slices.ContainsFunc(out, func(o EntityMatch) bool { return o.Start < m.End && m.Start < o.End }) {
+				out = append(out, m)
+				added = true
+			}
+		}
+	}
+	if added {
+		slices.SortStableFunc(out, func(a, b EntityMatch) int { return a.Start - b.Start })
+	}
 	return out
 }
 
@@ -185,4 +224,11 @@ func joinLower(ws []word) string {
 		parts[i] = strings.ToLower(w.text)
 	}
 	return strings.Join(parts, " ")
+}
+
+// isCJK reports whether r is Han, kana or Hangul (as sqlite.IsCJK, which
+// decides what the index searches by bigrams).
+func isCJK(r rune) bool {
+	return r >= 0x1100 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) || r == 'ー' || r == '々')
 }

@@ -170,8 +170,10 @@ func Parse(text string, opts Options) (*Query, error) {
 	}
 	q.setWindow(phrases, flagWindow)
 
-	// Terms and the words intent detection reads.
-	all := words(text)
+	// Terms and the words intent detection reads. A name or a date found
+	// inside a run of CJK text splits the run: "王伟说" is the name 王伟
+	// and the word 说.
+	all := splitAt(words(text), append(slices.Clip(named), skip...))
 	lower := make([]string, len(all))
 	content, topical := 0, 0
 	for i, w := range all {
@@ -576,5 +578,33 @@ func mergePeriods(found, periods []datephrase.Phrase) []datephrase.Phrase {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b datephrase.Phrase) int { return a.Start - b.Start })
+	return out
+}
+
+// splitAt cuts the words that a span starts or ends inside of at the
+// span's edges (only CJK names are found inside words).
+func splitAt(ws []word, ss spans) []word {
+	var out []word
+	for _, w := range ws {
+		cuts := []int{}
+		for _, s := range ss {
+			for _, c := range []int{s.start, s.end} {
+				if c > w.start && c < w.end && !slices.Contains(cuts, c) {
+					cuts = append(cuts, c)
+				}
+			}
+		}
+		if len(cuts) == 0 {
+			out = append(out, w)
+			continue
+		}
+		slices.Sort(cuts)
+		start := w.start
+		for _, c := range append(cuts, w.end) {
+			off := start - w.start
+			out = append(out, word{start: start, end: c, text: w.text[off : off+c-start]})
+			start = c
+		}
+	}
 	return out
 }

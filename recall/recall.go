@@ -156,6 +156,9 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 			}
 		}
 	}
+	// Words in other scripts also search under their alternative forms
+	// (sqlite.AltTerms): CJK runs as bigrams, folds, stems.
+	words, nameWords = withAltTerms(words), withAltTerms(nameWords)
 	terms, err := planTerms(ctx, ix, words)
 	if err != nil {
 		return nil, err
@@ -583,6 +586,20 @@ func planTerms(ctx context.Context, ix Index, words []string) ([]string, error) 
 		terms = append(terms, s.Word)
 	}
 	return terms, nil
+}
+
+// withAltTerms appends to words the alternative search terms of each
+// (sqlite.AltTerms), once; words in ASCII have none.
+func withAltTerms(words []string) []string {
+	out := words
+	for _, w := range words {
+		for _, t := range sqlite.AltTerms(w) {
+			if !slices.Contains(out, t) {
+				out = append(slices.Clip(out), t)
+			}
+		}
+	}
+	return out
 }
 
 // intersect narrows a filter's hard window with a soft one; the result may

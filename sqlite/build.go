@@ -161,10 +161,14 @@ func TextHash(text string) string {
 // (column "context", weighted low; 120 bytes of each, which measured as
 // good as all of it): a turn of a conversation is found by the words of the
 // question before it or the answer after it, while the result still cites
-// only its own lines.
+// only its own lines. The tokens the tokenizer cannot make (CJK bigrams,
+// folds, stems: alt.go) come from items.alt, empty for most text: its own
+// part joins the content, its neighbours' part the context.
 const ftsInsert = `INSERT INTO items_fts(rowid, content, section, entities, context)
-	SELECT id, content, section, replace(replace(entities, '-', ' '), '_', ' '),
+	SELECT id, CASE WHEN alt = '' THEN content ELSE content || ' ' || substr(alt, 1, instr(alt, char(1)) - 1) END,
+		section, replace(replace(entities, '-', ' '), '_', ' '),
 		CASE WHEN kind = 'passage' THEN coalesce(substr(lag(content) OVER w, -120), '') || ' ' || coalesce(substr(lead(content) OVER w, 1, 120), '') ELSE '' END
+		|| CASE WHEN alt = '' THEN '' ELSE ' ' || substr(alt, instr(alt, char(1)) + 1) END
 	FROM items`
 
 const ftsWindow = ` WINDOW w AS (PARTITION BY file_id, section ORDER BY start_line) ORDER BY id`
@@ -247,7 +251,7 @@ func newWriter(ctx context.Context, tx *sql.Tx, withFTS bool) (*writer, error) {
 		*s.dst = st
 	}
 	var err error
-	if w.items, err = newBatch(ctx, tx, `INSERT INTO items(id, file_id, kind, fact_id, confidence, start_line, end_line, written, event_start, event_end, section, entities, content, text_hash) VALUES`, 14); err != nil {
+	if w.items, err = newBatch(ctx, tx, `INSERT INTO items(id, file_id, kind, fact_id, confidence, start_line, end_line, written, event_start, event_end, section, entities, content, text_hash, alt) VALUES`, 15); err != nil {
 		return nil, err
 	}
 	if w.itemEntities, err = newBatch(ctx, tx, `INSERT OR IGNORE INTO item_entities(slug_key, item_id) VALUES`, 2); err != nil {
@@ -295,12 +299,13 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 		if fact.Event != nil {
 			evStart, evEnd = dayString(fact.Event.Start), dayString(fact.Event.End)
 		}
-		if err := w.addItem(ctx, fileID, fact.Kind, fact.ID, conf, fact.Source, fact.Written, evStart, evEnd, "", fact.Entities, fact.Text); err != nil {
+		if err := w.addItem(ctx, fileID, fact.Kind, fact.ID, conf, fact.Source, fact.Written, evStart, evEnd, "", fact.Entities, fact.Text, joinAlt(altText(fact.Text), "")); err != nil {
 			return fmt.Errorf("file %s: %w", f.Rel, err)
 		}
 	}
-	for _, p := range l.doc.Passages {
-		if err := w.addItem(ctx, fileID, memory.KindPassage, nil, nil, p.Source, p.Written, "", "", p.Section, p.Entities, p.Text); err != nil {
+	alts := passageAlts(l.doc.Passages)
+	for i, p := range l.doc.Passages {
+		if err := w.addItem(ctx, fileID, memory.KindPassage, nil, nil, p.Source, p.Written, "", "", p.Section, p.Entities, p.Text, alts[i]); err != nil {
 			return fmt.Errorf("file %s: %w", f.Rel, err)
 		}
 	}
@@ -331,11 +336,11 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 	return nil
 }
 
-func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, factID, conf any, src memory.Source, written time.Time, evStart, evEnd, section string, entities []string, content string) error {
+func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, factID, conf any, src memory.Source, written time.Time, evStart, evEnd, section string, entities []string, content, alt string) error {
 	id := w.nextID
 	w.nextID++
 	w.count++
-	if err := w.items.add(ctx, w.tx, id, fileID, string(kind), factID, conf, src.Start, src.End, dayString(written), evStart, evEnd, section, strings.Join(entities, " "), content, TextHash(content)); err != nil {
+	if err := w.items.add(ctx, w.tx, id, fileID, string(kind), factID, conf, src.Start, src.End, dayString(written), evStart, evEnd, section, strings.Join(entities, " "), content, TextHash(content), alt); err != nil {
 		return err
 	}
 	for _, e := range entities {

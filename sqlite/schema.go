@@ -18,7 +18,7 @@ const applicationID = 0x4d454d4f
 // either during development also rebuilds existing indexes.
 func identity(o Options) string {
 	sum := sha256.Sum256([]byte(schema + indexes + ftsInsert + ftsWindow))
-	return fmt.Sprintf("schema=%d/%x passage_lines=%d", SchemaVersion, sum[:4], o.passageLines())
+	return fmt.Sprintf("schema=%d/%x passage_lines=%d alt=%d", SchemaVersion, sum[:4], o.passageLines(), altVersion)
 }
 
 // indexes are created after a build has filled the tables: building a
@@ -64,12 +64,9 @@ CREATE TABLE items(
   section TEXT NOT NULL DEFAULT '',
   entities TEXT NOT NULL DEFAULT '',
   content TEXT NOT NULL,
-  text_hash TEXT NOT NULL
+  text_hash TEXT NOT NULL,
+  alt TEXT NOT NULL DEFAULT ''
 );
-CREATE TABLE vectors(
-  text_hash TEXT PRIMARY KEY,
-  vec BLOB NOT NULL
-) WITHOUT ROWID;
 CREATE TABLE item_entities(
   slug_key TEXT NOT NULL,
   item_id INTEGER NOT NULL,

@@ -1,0 +1,303 @@
+package sqlite
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/russian"
+	"golang.org/x/text/unicode/norm"
+
+	"memoria/memory"
+	"memoria/porter"
+)
+
+// The full-text tokenizer (porter unicode61 remove_diacritics 2) fits
+// English and other space-separated Latin text. What it cannot derive is
+// computed here, in Go, and indexed in the extra column "alt" of items_fts
+// (docs/multilingual.md has the measurements behind each choice):
+//
+//   - CJK: unicode61 finds no word boundaries in Chinese and Japanese (a
+//     whole clause is one token), so each run of Han, kana or Hangul is
+//     indexed as its overlapping bigrams ("北京天气" → 北京 京天 天气); a
+//     run of one character as itself. Latin words glued to CJK text
+//     ("把Memoria部署") are indexed on their own too.
+//   - Folds unicode61 does not make: ё→е, Greek accents and final sigma,
+//     ß→ss, ø→o, æ→ae, œ→oe, ł→l, đ→d, ı→i, þ→th.
+//   - Russian stems (Snowball) for Cyrillic words.
+//
+// Queries get the same forms (AltTerms), so every alt term is a plain
+// word of the index: no column filter is needed, and a query mixing
+// scripts is scored by one bm25 over all its terms.
+
+// altVersion changes whenever altText makes other tokens; it is part of
+// the index identity, so existing indexes are rebuilt.
+const altVersion = 2
+
+// IsCJK reports whether r belongs to a script written without spaces
+// between words (Han, Hiragana, Katakana) or whose words carry particles
+// (Hangul), which are searched by bigrams.
+func IsCJK(r rune) bool {
+	if r < 0x1100 {
+		return false
+	}
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) ||
+		r == 'ー' || r == '々'
+}
+
+// isTokenRune approximates unicode61's token characters: letters, numbers
+// and combining marks (which continue a token).
+func isTokenRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Co, r)
+}
+
+// altText is the alt column of an item's text: the extra tokens, space
+// separated, or "" for text the tokenizer handles alone (all of ASCII).
+func altText(text string) string {
+	if !hasNonASCII(text) {
+		return ""
+	}
+	var b strings.Builder
+	eachWord(text, func(w string) {
+		for _, t := range altForms(w) {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(t)
+		}
+	})
+	return b.String()
+}
+
+// altContext is how many characters of each neighbour's alt tokens a
+// passage's context gets, as the context column takes 120 of their text.
+const altContext = 120
+
+// passageAlts is the items.alt value of each passage (joinAlt): its own
+// alt tokens and those of its neighbours in the same section, as the
+// context column pairs passages (PARTITION BY section ORDER BY line).
+func passageAlts(ps []memory.Passage) []string {
+	own := make([]string, len(ps))
+	some := false
+	for i, p := range ps {
+		own[i] = altText(p.Text)
+		some = some || own[i] != ""
+	}
+	out := make([]string, len(ps))
+	if !some {
+		return out
+	}
+	prev, next := make([]int, len(ps)), make([]int, len(ps))
+	last := map[string]int{}
+	for i, p := range ps {
+		prev[i], next[i] = -1, -1
+		if j, ok := last[p.Section]; ok {
+			prev[i], next[j] = j, i
+		}
+		last[p.Section] = i
+	}
+	for i := range ps {
+		var ctx []string
+		if j := prev[i]; j >= 0 && own[j] != "" {
+			r := []rune(own[j])
+			ctx = append(ctx, string(r[max(0, len(r)-altContext):]))
+		}
+		if j := next[i]; j >= 0 && own[j] != "" {
+			r := []rune(own[j])
+			ctx = append(ctx, string(r[:min(len(r), altContext)]))
+		}
+		out[i] = joinAlt(own[i], strings.Join(ctx, " "))
+	}
+	return out
+}
+
+// joinAlt makes the items.alt value: an item's own alt tokens and its
+// neighbours', separated by U+0001 (ftsInsert splits them), or "" when
+// both are empty.
+func joinAlt(own, context string) string {
+	if own == "" && context == "" {
+		return ""
+	}
+	return own + "\x01" + context
+}
+
+// AltTerms are the extra search terms for a query word, as the alt column
+// holds them: the bigrams of its CJK runs and the words glued to them, its
+// folded form, its stem. Nil for an ASCII word.
+func AltTerms(word string) []string {
+	if !hasNonASCII(word) {
+		return nil
+	}
+	var out []string
+	eachWord(word, func(w string) {
+		for _, t := range altForms(w) {
+			if !contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	})
+	return out
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func hasNonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// eachWord calls fn for each run of token characters in s that contains
+// a non-ASCII character.
+func eachWord(s string, fn func(string)) {
+	start, nonASCII := -1, false
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if isTokenRune(r) {
+			if start < 0 {
+				start, nonASCII = i, false
+			}
+			if r >= utf8.RuneSelf {
+				nonASCII = true
+			}
+		} else if start >= 0 {
+			if nonASCII {
+				fn(s[start:i])
+			}
+			start = -1
+		}
+		i += size
+	}
+	if start >= 0 && nonASCII {
+		fn(s[start:])
+	}
+}
+
+// altForms are the alt tokens of one unicode61 token w (a run of token
+// characters with at least one non-ASCII character).
+func altForms(w string) []string {
+	var out []string
+	if strings.IndexFunc(w, IsCJK) >= 0 {
+		// Split into CJK runs (bigrams) and the pieces between them
+		// (indexed as words of their own).
+		var run []rune
+		flush := func() {
+			switch len(run) {
+			case 0:
+			case 1:
+				out = append(out, string(run))
+			default:
+				for i := 0; i+1 < len(run); i++ {
+					out = append(out, string(run[i:i+2]))
+				}
+			}
+			run = run[:0]
+		}
+		piece := -1
+		for i, r := range w {
+			if IsCJK(r) {
+				if piece >= 0 {
+					out = append(out, wordForms(w[piece:i], true)...)
+					piece = -1
+				}
+				run = append(run, r)
+				continue
+			}
+			flush()
+			if piece < 0 {
+				piece = i
+			}
+		}
+		flush()
+		if piece >= 0 {
+			out = append(out, wordForms(w[piece:], true)...)
+		}
+		return out
+	}
+	return wordForms(w, false)
+}
+
+// wordForms are the alt forms of a word without CJK: the word itself when
+// glued (it was part of a longer token), its fold and its stem when they
+// differ from what the tokenizer makes of it.
+func wordForms(w string, glued bool) []string {
+	var out []string
+	if glued {
+		out = append(out, w)
+	}
+	if !hasNonASCII(w) {
+		return out
+	}
+	base := porter.Tokens(w)
+	if len(base) != 1 {
+		return out
+	}
+	f := fold(w)
+	if f != "" && f != base[0] && !contains(out, f) && (len(porter.Tokens(f)) != 1 || porter.Tokens(f)[0] != base[0]) {
+		out = append(out, f)
+	}
+	if stemRussian && isCyrillic(w) {
+		s := russian.Stem(f, true)
+		if s != "" && s != f && s != base[0] && utf8.RuneCountInString(s) >= 3 && !contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// stemRussian turns the Snowball Russian stems on: measured to help on
+// the multilingual set (docs/multilingual.md).
+const stemRussian = true
+
+func isCyrillic(w string) bool {
+	for _, r := range w {
+		if unicode.Is(unicode.Cyrillic, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// specialFolds are letters that carry no decomposable diacritic, so that
+// remove_diacritics leaves them, but that people often write without.
+var specialFolds = map[rune]string{
+	'ß': "ss", 'ø': "o", 'æ': "ae", 'œ': "oe", 'ł': "l", 'đ': "d", 'ı': "i",
+	'þ': "th", 'ð': "d", 'ς': "σ", 'ё': "е",
+}
+
+// fold lower-cases w and removes its diacritics (NFD, marks dropped) and
+// folds the special letters. Cyrillic keeps its marks (й is a letter of
+// its own) except ё.
+func fold(w string) string {
+	var b strings.Builder
+	for _, r := range norm.NFC.String(strings.ToLower(w)) {
+		if s, ok := specialFolds[r]; ok {
+			b.WriteString(s)
+			continue
+		}
+		if unicode.Is(unicode.Cyrillic, r) {
+			b.WriteRune(r)
+			continue
+		}
+		for _, d := range norm.NFD.String(string(r)) {
+			if !unicode.Is(unicode.Mn, d) {
+				b.WriteRune(d)
+			}
+		}
+	}
+	return b.String()
+}

@@ -26,6 +26,9 @@ const (
 	exitNotFound = 4 // `get` of lines or a file that does not exist
 )
 
+// quickCommands are the short-lived query commands (see main).
+var quickCommands = map[string]bool{"recall": true, "get": true, "status": true, "context": true, "entity": true}
+
 // env is the process environment a command runs in, injectable for tests.
 type env struct {
 	stdout, stderr io.Writer
@@ -62,9 +65,12 @@ func init() {
 }
 
 func main() {
-	// A command lives for milliseconds and allocates little: collecting
-	// garbage less often is free speed.
-	debug.SetGCPercent(400)
+	// A query command lives for milliseconds and allocates little:
+	// collecting garbage less often is free speed. Commands that build or
+	// run long keep the default, which bounds their memory.
+	if len(os.Args) > 1 && quickCommands[os.Args[1]] {
+		debug.SetGCPercent(400)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	fi, _ := os.Stderr.Stat()

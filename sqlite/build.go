@@ -158,8 +158,8 @@ func TextHash(text string) string {
 
 // ftsInsert fills the full-text index from items. Besides its own text, a
 // passage is indexed with the text of its neighbours in the same section
-// (column "context", weighted low; 120 bytes of each, which measured as
-// good as all of it): a turn of a conversation is found by the words of the
+// (column "context", weighted low; 200 bytes of each: docs/index.md has
+// the measurements): a turn of a conversation is found by the words of the
 // question before it or the answer after it, while the result still cites
 // only its own lines. The tokens the tokenizer cannot make (CJK bigrams,
 // folds, stems: alt.go) come from items.alt, empty for most text: its own
@@ -167,7 +167,7 @@ func TextHash(text string) string {
 const ftsInsert = `INSERT INTO items_fts(rowid, content, section, entities, context)
 	SELECT id, CASE WHEN alt = '' THEN content ELSE content || ' ' || substr(alt, 1, instr(alt, char(1)) - 1) END,
 		section, replace(replace(entities, '-', ' '), '_', ' '),
-		CASE WHEN kind = 'passage' THEN coalesce(substr(lag(content) OVER w, -120), '') || ' ' || coalesce(substr(lead(content) OVER w, 1, 120), '') ELSE '' END
+		CASE WHEN kind = 'passage' THEN coalesce(substr(lag(content) OVER w, -200), '') || ' ' || coalesce(substr(lead(content) OVER w, 1, 200), '') ELSE '' END
 		|| CASE WHEN alt = '' THEN '' ELSE ' ' || substr(alt, instr(alt, char(1)) + 1) END
 	FROM items`
 

@@ -2,7 +2,8 @@ package sqlite
 
 import (
 	"context"
-	"strings"
+	"database/sql"
+	"errors"
 
 	"memoria/porter"
 )
@@ -38,23 +39,16 @@ func (ix *Index) TermStats(ctx context.Context, words []string) (stats []TermSta
 			}
 		}
 	}
+	// One lookup per term: fts5vocab answers "term = ?" by seeking its
+	// index, but scans every term for an IN list.
 	rows := map[string]int{}
-	if len(all) > 0 {
-		q := `SELECT term, doc FROM items_vocab WHERE term IN (` + strings.TrimSuffix(strings.Repeat("?,", len(all)), ",") + `)`
-		r, err := ix.db.QueryContext(ctx, q, all...)
-		if err != nil {
-			return nil, 0, ix.wrapErr(err)
-		}
-		defer r.Close()
-		for r.Next() {
-			var term string
-			var n int
-			if err := r.Scan(&term, &n); err != nil {
-				return nil, 0, ix.wrapErr(err)
-			}
-			rows[term] = n
-		}
-		if err := r.Err(); err != nil {
+	for _, t := range all {
+		var n int
+		err := ix.queryRow(ctx, `SELECT doc FROM items_vocab WHERE term = ?`, t).Scan(&n)
+		switch {
+		case err == nil:
+			rows[t.(string)] = n
+		case !errors.Is(err, sql.ErrNoRows):
 			return nil, 0, ix.wrapErr(err)
 		}
 	}

@@ -125,18 +125,8 @@ func (tc TurnContext) render(results []recall.Result) string {
 		b.WriteString("\n# Recalled\n\n")
 	}
 	for _, r := range results {
-		meta := []string{string(r.Kind)}
-		if r.Timestamp != "" {
-			meta = append(meta, r.Timestamp)
-		}
-		if r.EventTime != nil {
-			meta = append(meta, "event "+r.EventTime.Start+"…"+r.EventTime.End)
-		}
-		if r.Confidence != nil {
-			meta = append(meta, fmt.Sprintf("c=%.2f", *r.Confidence))
-		}
 		content := strings.ReplaceAll(strings.TrimSpace(r.Content), "\n", "\n  ")
-		fmt.Fprintf(&b, "- %s [%s; %s]\n", content, strings.Join(meta, ", "), r.Source)
+		fmt.Fprintf(&b, "- %s [%s; %s]\n", content, r.Meta(false), r.Source)
 	}
 	return b.String()
 }

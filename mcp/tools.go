@@ -160,20 +160,7 @@ func renderResults(rs []recall.Result) string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		meta := []string{string(r.Kind)}
-		if r.Timestamp != "" {
-			meta = append(meta, r.Timestamp)
-		}
-		if r.EventTime != nil {
-			meta = append(meta, "event "+r.EventTime.Start+"…"+r.EventTime.End)
-		}
-		if r.Confidence != nil {
-			meta = append(meta, fmt.Sprintf("c=%.2f", *r.Confidence))
-		}
-		if len(r.Entities) > 0 {
-			meta = append(meta, "@"+strings.Join(r.Entities, " @"))
-		}
-		fmt.Fprintf(&b, "[%d] %s (%s)\n%s\n", i+1, r.Source, strings.Join(meta, ", "), strings.TrimRight(r.Content, "\n"))
+		fmt.Fprintf(&b, "[%d] %s (%s)\n%s\n", i+1, r.Source, r.Meta(true), strings.TrimRight(r.Content, "\n"))
 	}
 	return b.String()
 }

@@ -1,7 +1,9 @@
 package recall
 
 import (
+	"fmt"
 	"memoria/memory"
+	"strings"
 )
 
 // Result is one recalled item in the agent-facing shape of DESIGN §3.
@@ -42,6 +44,26 @@ type Explain struct {
 	Channels map[string]int     `json:"channels"`         // channel → 1-based rank in it
 	Boosts   map[string]float64 `json:"boosts,omitempty"` // named multiplicative boosts
 	Fused    float64            `json:"fused"`            // score before normalising
+}
+
+// Meta describes a result in one short phrase for people and prompts:
+// kind, day written, event time, confidence and, with entities set, the
+// entities ("opinion, 2025-11-27, c=0.95, @Peter").
+func (r Result) Meta(entities bool) string {
+	meta := []string{string(r.Kind)}
+	if r.Timestamp != "" {
+		meta = append(meta, r.Timestamp)
+	}
+	if r.EventTime != nil {
+		meta = append(meta, "event "+r.EventTime.Start+"…"+r.EventTime.End)
+	}
+	if r.Confidence != nil {
+		meta = append(meta, fmt.Sprintf("c=%.2f", *r.Confidence))
+	}
+	if entities && len(r.Entities) > 0 {
+		meta = append(meta, "@"+strings.Join(r.Entities, " @"))
+	}
+	return strings.Join(meta, ", ")
 }
 
 // Cite is the result's citation as a Source.

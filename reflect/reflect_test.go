@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"io/fs"
 	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
@@ -27,27 +26,6 @@ func fixture(t testing.TB) string {
 	return testworkspace.Copy(t, filepath.Join("testdata", "ws"))
 }
 
-// files returns every file under dir but .memory/, by slash path.
-func files(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".memory" {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			rel, _ := filepath.Rel(dir, p)
-			out[filepath.ToSlash(rel)] = string(b)
-		}
-		return nil
-	})
-	return out
-}
-
 func run(t testing.TB, dir string, o Options) *Plan {
 	t.Helper()
 	p, err := Run(context.Background(), dir, o, false, WriteOptions{})
@@ -62,9 +40,9 @@ func run(t testing.TB, dir string, o Options) *Plan {
 // rewrites them).
 func TestGolden(t *testing.T) {
 	dir := fixture(t)
-	before := files(t, dir)
+	before := testworkspace.Files(t, dir)
 	p := run(t, dir, Options{Now: goldenNow})
-	after := files(t, dir)
+	after := testworkspace.Files(t, dir)
 	golden := filepath.Join("testdata", "golden")
 	if *update {
 		os.RemoveAll(golden)
@@ -76,7 +54,7 @@ func TestGolden(t *testing.T) {
 			}
 		}
 	}
-	want := files(t, golden)
+	want := testworkspace.Files(t, golden)
 	var changed []string
 	for rel, data := range after {
 		if before[rel] != data {
@@ -110,12 +88,12 @@ func TestTwiceIdentical(t *testing.T) {
 	for _, o := range []Options{{Now: goldenNow}, {}, {Since: time.Date(2025, 11, 5, 0, 0, 0, 0, time.UTC)}} {
 		dir := fixture(t)
 		run(t, dir, o)
-		first := files(t, dir)
+		first := testworkspace.Files(t, dir)
 		p := run(t, dir, o)
 		if len(p.Changes) != 0 {
 			t.Errorf("%+v: second run changes %v", o, p.Report.Changed)
 		}
-		if second := files(t, dir); !maps(first, second) {
+		if second := testworkspace.Files(t, dir); !maps(first, second) {
 			t.Errorf("%+v: second run changed bytes", o)
 		}
 	}
@@ -197,7 +175,7 @@ func TestHandEdits(t *testing.T) {
 // overwritten, and nothing else is written either.
 func TestEditedWhileRunning(t *testing.T) {
 	dir := fixture(t)
-	before := files(t, dir)
+	before := testworkspace.Files(t, dir)
 	ops := filepath.Join(dir, "bank", "opinions.md")
 	edit := before["bank/opinions.md"] + "\n- O(c=0.5) @Biscuit: Likes the garden.\n"
 	_, err := Run(context.Background(), dir, Options{Now: goldenNow}, false, WriteOptions{
@@ -206,7 +184,7 @@ func TestEditedWhileRunning(t *testing.T) {
 	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), "bank/opinions.md") {
 		t.Fatalf("want ErrChanged naming bank/opinions.md, got %v", err)
 	}
-	after := files(t, dir)
+	after := testworkspace.Files(t, dir)
 	before["bank/opinions.md"] = edit
 	if !maps(before, after) {
 		t.Error("reflect wrote something after detecting a concurrent edit")
@@ -221,12 +199,12 @@ func TestEditedWhileRunning(t *testing.T) {
 // TestDryRun writes nothing and shows a unified diff.
 func TestDryRun(t *testing.T) {
 	dir := fixture(t)
-	before := files(t, dir)
+	before := testworkspace.Files(t, dir)
 	p, err := Run(context.Background(), dir, Options{Now: goldenNow}, true, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !maps(before, files(t, dir)) {
+	if !maps(before, testworkspace.Files(t, dir)) {
 		t.Error("dry run wrote")
 	}
 	d := p.Diff()

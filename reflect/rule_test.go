@@ -1,6 +1,7 @@
 package reflect
 
 import (
+	"memoria/internal/testworkspace"
 	"strings"
 	"testing"
 )
@@ -98,7 +99,7 @@ func TestRuleInFile(t *testing.T) {
 			dir := t.TempDir()
 			writeLogs(t, dir, tt.facts)
 			run(t, dir, Options{})
-			data := files(t, dir)["bank/opinions.md"]
+			data := testworkspace.Files(t, dir)["bank/opinions.md"]
 			for _, w := range tt.want {
 				if !strings.Contains(data, w) {
 					t.Errorf("bank/opinions.md lacks %q:\n%s", w, data)

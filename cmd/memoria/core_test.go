@@ -62,7 +62,7 @@ func TestCoreCommands(t *testing.T) {
 
 func TestCoreErrors(t *testing.T) {
 	ws := testworkspace.CopyExample(t)
-	before := snapshot(t, ws)
+	before := testworkspace.Files(t, ws)
 	tests := []struct {
 		args []string
 		code int
@@ -90,7 +90,7 @@ func TestCoreErrors(t *testing.T) {
 			t.Errorf("%q: stdout %q", tt.args, out)
 		}
 	}
-	if !sameFiles(before, snapshot(t, ws)) {
+	if !sameFiles(before, testworkspace.Files(t, ws)) {
 		t.Error("the workspace changed")
 	}
 }

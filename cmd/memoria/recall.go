@@ -99,20 +99,7 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 		if i > 0 {
 			fmt.Fprintln(e.stdout)
 		}
-		meta := []string{string(r.Kind)}
-		if r.Timestamp != "" {
-			meta = append(meta, r.Timestamp)
-		}
-		if r.EventTime != nil {
-			meta = append(meta, "event "+r.EventTime.Start+"…"+r.EventTime.End)
-		}
-		if r.Confidence != nil {
-			meta = append(meta, fmt.Sprintf("c=%.2f", *r.Confidence))
-		}
-		if len(r.Entities) > 0 {
-			meta = append(meta, "@"+strings.Join(r.Entities, " @"))
-		}
-		fmt.Fprintf(e.stdout, "%s  (%s)\n", r.Source, strings.Join(meta, ", "))
+		fmt.Fprintf(e.stdout, "%s  (%s)\n", r.Source, r.Meta(true))
 		for _, line := range strings.Split(r.Content, "\n") {
 			fmt.Fprintf(e.stdout, "  %s\n", line)
 		}

@@ -11,7 +11,7 @@ import (
 
 func TestReflectCLI(t *testing.T) {
 	ws := testworkspace.CopyExample(t)
-	before := snapshot(t, ws)
+	before := testworkspace.Files(t, ws)
 
 	// --dry-run prints a unified diff and writes nothing.
 	code, out, errOut := cli(t, "reflect", "-w", ws, "--dry-run", "--now", "2025-11-30")
@@ -23,7 +23,7 @@ func TestReflectCLI(t *testing.T) {
 			t.Errorf("dry run output lacks %q", want)
 		}
 	}
-	if !sameFiles(before, snapshot(t, ws)) {
+	if !sameFiles(before, testworkspace.Files(t, ws)) {
 		t.Fatal("--dry-run wrote")
 	}
 
@@ -43,7 +43,7 @@ func TestReflectCLI(t *testing.T) {
 	if rep.Facts == 0 || len(rep.Changed) == 0 || len(rep.Opinions) == 0 {
 		t.Fatalf("report %+v", rep)
 	}
-	after := snapshot(t, ws)
+	after := testworkspace.Files(t, ws)
 	for rel, data := range before {
 		if !strings.HasPrefix(rel, "bank") && after[rel] != data {
 			t.Errorf("reflect changed %s", rel)
@@ -64,7 +64,7 @@ func TestReflectCLI(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, ": 0 files changed") {
 		t.Errorf("second run: %d %q", code, out)
 	}
-	if !sameFiles(after, snapshot(t, ws)) {
+	if !sameFiles(after, testworkspace.Files(t, ws)) {
 		t.Error("second run changed bytes")
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 func TestInferAndAccept(t *testing.T) {
 	ws := testworkspace.CopyExample(t)
-	logsBefore := snapshot(t, ws)
+	logsBefore := testworkspace.Files(t, ws)
 	code, out, errOut := cli(t, "retain", "-w", ws, "--infer", "--since", "14d", "--now", "2025-11-30", "--json")
 	if code != exitOK {
 		t.Fatalf("infer: exit %d, %s", code, errOut)
@@ -36,7 +36,7 @@ func TestInferAndAccept(t *testing.T) {
 		}
 	}
 	// Nothing inferred entered the logs or the index.
-	after := snapshot(t, ws)
+	after := testworkspace.Files(t, ws)
 	review := after[filepath.FromSlash(res.Review)]
 	delete(after, filepath.FromSlash(res.Review))
 	if !sameFiles(logsBefore, after) {
@@ -82,12 +82,12 @@ func TestInferAndAccept(t *testing.T) {
 	}
 	broken := strings.Replace(string(left), "\n- [ ] "+props[1][:3], "\n- [x] O(c=1.7)"+props[1][1:3], 1)
 	os.WriteFile(reviewPath, []byte(broken), 0o644)
-	before := snapshot(t, ws)
+	before := testworkspace.Files(t, ws)
 	code, _, errOut = cli(t, "retain", "-w", ws, "--accept")
 	if code != exitUsage || !strings.Contains(errOut, "review/retain-proposals.md:") || !strings.Contains(errOut, "c=1.7") {
 		t.Errorf("invalid ticked proposal: exit %d, %q", code, errOut)
 	}
-	if !sameFiles(before, snapshot(t, ws)) {
+	if !sameFiles(before, testworkspace.Files(t, ws)) {
 		t.Error("a failed accept wrote something")
 	}
 }

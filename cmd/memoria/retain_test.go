@@ -25,28 +25,6 @@ func cliStdin(t *testing.T, stdin string, args ...string) (int, string, string) 
 	return code, out.String(), errOut.String()
 }
 
-// snapshot returns every file of a workspace but the index, for checking
-// that nothing was written.
-func snapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".memory" {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			rel, _ := filepath.Rel(dir, p)
-			files[rel] = string(b)
-		}
-		return nil
-	})
-	return files
-}
-
 func sameFiles(a, b map[string]string) bool {
 	if len(a) != len(b) {
 		return false
@@ -109,7 +87,7 @@ func TestRetainNewLogAndStdin(t *testing.T) {
 
 func TestRetainBadInputWritesNothing(t *testing.T) {
 	ws := testworkspace.CopyExample(t)
-	before := snapshot(t, ws)
+	before := testworkspace.Files(t, ws)
 	big := "W " + strings.Repeat("x", 10<<20)
 	tests := []struct {
 		name  string
@@ -150,7 +128,7 @@ func TestRetainBadInputWritesNothing(t *testing.T) {
 			if out != "" {
 				t.Errorf("stdout %q", out)
 			}
-			if !sameFiles(before, snapshot(t, ws)) {
+			if !sameFiles(before, testworkspace.Files(t, ws)) {
 				t.Fatal("the workspace changed")
 			}
 		})

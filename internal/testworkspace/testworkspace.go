@@ -53,3 +53,36 @@ func CopyExample(t testing.TB) string {
 	t.Helper()
 	return Copy(t, Example())
 }
+
+// Files returns every file under dir but the derived .memory/ folder, by
+// slash-separated relative path, with its content: a snapshot to check that
+// an operation wrote nothing it should not have.
+func Files(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".memory" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		out[filepath.ToSlash(rel)] = string(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("snapshot %s: %v", dir, err)
+	}
+	return out
+}

@@ -136,7 +136,7 @@ func Parse(text string, opts Options) (*Query, error) {
 	// has digits ("June 2024"), which no name explains.
 	var phrases []datephrase.Phrase
 	periods := findPeriods(text, opts.Now)
-	found := datephrase.Find(text, opts.Now)
+	found := datephrase.FindNearest(text, opts.Now)
 	if len(periods) > 0 {
 		// A part of a month or a named day wins over the phrases inside
 		// it ("October" in "the first week of October").

@@ -3,6 +3,8 @@ package sqlite
 import (
 	"crypto/sha256"
 	"fmt"
+
+	"memoria/markdown"
 )
 
 // SchemaVersion changes whenever the tables or the way Markdown is cut into
@@ -18,7 +20,7 @@ const applicationID = 0x4d454d4f
 // either during development also rebuilds existing indexes.
 func identity(o Options) string {
 	sum := sha256.Sum256([]byte(schema + indexes + ftsInsert + ftsWindow))
-	return fmt.Sprintf("schema=%d/%x passage_lines=%d alt=%d", SchemaVersion, sum[:4], o.passageLines(), altVersion)
+	return fmt.Sprintf("schema=%d/%x parser=%d passage_lines=%d alt=%d", SchemaVersion, sum[:4], markdown.Version, o.passageLines(), altVersion)
 }
 
 // indexes are created after a build has filled the tables: building a

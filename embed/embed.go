@@ -3,6 +3,8 @@ package embed
 import (
 	"context"
 	"math"
+
+	"memoria/ann"
 )
 
 // Embedder turns texts into vectors. Implementations are safe for concurrent use.
@@ -36,17 +38,9 @@ func Normalize(v []float32) bool {
 }
 
 // Dot returns the dot product of a and b (their cosine when both are normalised).
-// It panics if the lengths differ.
-func Dot(a, b []float32) float32 {
-	if len(a) != len(b) {
-		panic("embed: Dot of vectors with different lengths")
-	}
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
+// It panics if the lengths differ. It is package ann's kernel (AVX2/FMA where the CPU
+// has it).
+func Dot(a, b []float32) float32 { return ann.Dot(a, b) }
 
 // Cosine returns the cosine similarity of a and b, computed in float64; 0 if either is zero.
 func Cosine(a, b []float32) float64 {

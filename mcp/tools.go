@@ -60,11 +60,8 @@ func addReflect(s *Server) {
 		Annotations: &sdk.ToolAnnotations{IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, in ReflectInput) (*sdk.CallToolResult, ReflectOutput, error) {
 		o := memoria.ReflectOptions{Since: in.Since, DryRun: in.DryRun}
-		if in.Now != "" {
-			var err error
-			if o.Now, err = memoria.ParseNow(in.Now); err != nil {
-				return nil, ReflectOutput{}, fmt.Errorf("now: %w", err)
-			}
+		if err := parseNow(in.Now, &o.Now); err != nil {
+			return nil, ReflectOutput{}, err
 		}
 		rep, err := s.ws.Reflect(ctx, o)
 		if err != nil {
@@ -94,6 +91,19 @@ func addReflect(s *Server) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// parseNow sets *dst from a tool's "now" argument, when it is given.
+func parseNow(s string, dst *time.Time) error {
+	if s == "" {
+		return nil
+	}
+	t, err := memoria.ParseNow(s)
+	if err != nil {
+		return fmt.Errorf("now: %w", err)
+	}
+	*dst = t
+	return nil
+}
 
 // RecallInput is the recall tool's input.
 type RecallInput struct {
@@ -128,11 +138,8 @@ func addRecall(s *Server) {
 		if o.K < 0 || o.Budget < 0 {
 			return nil, RecallOutput{}, errors.New("k and budget must not be negative")
 		}
-		if in.Now != "" {
-			var err error
-			if o.Now, err = memoria.ParseNow(in.Now); err != nil {
-				return nil, RecallOutput{}, fmt.Errorf("now: %w", err)
-			}
+		if err := parseNow(in.Now, &o.Now); err != nil {
+			return nil, RecallOutput{}, err
 		}
 		results, err := s.ws.Recall(ctx, in.Query, o)
 		if err != nil {
@@ -363,11 +370,8 @@ func addContext(s *Server) {
 		if in.Budget < 0 {
 			return nil, memoria.TurnContext{}, errors.New("budget must not be negative")
 		}
-		if in.Now != "" {
-			var err error
-			if o.Recall.Now, err = memoria.ParseNow(in.Now); err != nil {
-				return nil, memoria.TurnContext{}, fmt.Errorf("now: %w", err)
-			}
+		if err := parseNow(in.Now, &o.Recall.Now); err != nil {
+			return nil, memoria.TurnContext{}, err
 		}
 		tc, err := s.ws.Context(ctx, in.Query, o)
 		if err != nil {

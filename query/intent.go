@@ -14,9 +14,10 @@ const (
 	Decision               // "what did we decide about X"
 	Current                // "what is X now", "where is X currently"
 	Past                   // "what was true during …", "where did X use to live"
+	Suggest                // "can you suggest / recommend …", "any tips for …"
 )
 
-var intentNames = [...]string{"search", "about", "opinion", "decision", "current", "past"}
+var intentNames = [...]string{"search", "about", "opinion", "decision", "current", "past", "suggest"}
 
 // String is the intent's lower-case name.
 func (i Intent) String() string {
@@ -56,6 +57,12 @@ var (
 		{"information", "on"}, {"information", "about"}, {"background", "on"},
 		{"describe"}, {"summary", "of"}, {"summarize"}, {"summarise"}, {"profile", "of"},
 	}
+	// suggestMarkers ask for advice fitted to the person: the answer rests
+	// on what they said about themselves, rarely in the same words.
+	suggestMarkers = [][]string{
+		{"suggest"}, {"suggestion*"}, {"recommend"}, {"recommendation*"}, {"any", "ideas"}, {"some", "ideas"}, {"tips"}, {"advice"},
+		{"what", "should", "i"}, {"help", "me", "choose"}, {"help", "me", "pick"}, {"help", "me", "find"},
+	}
 	// "like" is an opinion only after do/does/did/would ("does Peter like
 	// …"), not in "what is Marrakech like".
 	likeAux = map[string]bool{"do": true, "does": true, "did": true, "would": true, "d": true}
@@ -83,6 +90,8 @@ func detectIntent(in intentInput) Intent {
 	switch {
 	case dec >= 0 && (op < 0 || dec <= op):
 		return Decision
+	case firstMarker(in.words, suggestMarkers) >= 0:
+		return Suggest
 	case op >= 0:
 		return Opinion
 	case firstMarker(in.words, currentMarkers) >= 0:

@@ -59,6 +59,10 @@ const (
 	// find what words miss, but rank worse than bm25 where words do match
 	// (measured on longmemeval100, docs/recall.md).
 	semanticWeight = 0.3
+	// semanticWeightSuggest is the weight for requests for suggestions
+	// ("can you recommend …"): what fits the person is what they said about
+	// themselves, which shares few words with the request.
+	semanticWeightSuggest = 0.7
 	// boostEntityPage lifts the named entity's own page for "tell me
 	// about X".
 	boostEntityPage = 1.5
@@ -79,7 +83,7 @@ func rrf(c *candidate) float64 {
 			w = c.entityWeight
 		}
 		if ch == "semantic" {
-			w = semanticWeight
+			w = c.semanticWeight
 		}
 		s += w / float64(rrfK+r)
 	}

@@ -80,8 +80,10 @@ type candidate struct {
 	// entity that matches only the query's weak words does not outvote
 	// the passage that matches its rare ones.
 	entityWeight float64
-	ranks        map[string]int
-	raw          map[string]float64
+	// semanticWeight weighs the semantic channel's vote (see fuse.go).
+	semanticWeight float64
+	ranks          map[string]int
+	raw            map[string]float64
 }
 
 // pool collects candidates from the channels, in first-seen order.
@@ -203,8 +205,13 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("recall: semantic: %w", err)
 		}
+		w := semanticWeight
+		if p.Intent == query.Suggest {
+			w = semanticWeightSuggest
+		}
 		for i, h := range hits {
-			pl.add("semantic", i+1, h.Item, h.Score)
+			c := pl.add("semantic", i+1, h.Item, h.Score)
+			c.semanticWeight = w
 		}
 	}
 

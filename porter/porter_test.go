@@ -5,8 +5,8 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -125,12 +125,16 @@ func compare(t *testing.T, texts []string) (nTexts, nTerms int) {
 // lines in GOROOT/src, as written (punctuation and case included).
 func goDocWords(t *testing.T) []string {
 	t.Helper()
-	root := filepath.Join(runtime.GOROOT(), "src")
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("go env GOROOT: %v", err)
+	}
+	root := filepath.Join(strings.TrimSpace(string(out)), "src")
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("no Go source tree: %v", err)
 	}
 	seen := map[string]bool{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}

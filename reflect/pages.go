@@ -133,7 +133,7 @@ func splice(data []byte, slug string, body []string) (out []byte, edited bool, e
 		return []byte("# " + memory.EntityName(slug) + eol + eol + block()), false, nil
 	}
 	// Find the block by lines.
-	type span struct{ start, end, bodyStart int } // byte offsets
+	type span struct{ start, bodyStart int } // byte offsets
 	var begins []span
 	var endAt []int
 	off := 0

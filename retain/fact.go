@@ -95,7 +95,8 @@ func Validate(text string) (Fact, error) {
 	if err != nil {
 		return Fact{}, invalid("%v", err)
 	}
-	for _, w := range doc.Warnings {
+	if len(doc.Warnings) > 0 { // the first problem is the one to report
+		w := doc.Warnings[0]
 		msg := strings.TrimPrefix(w.Message, "@mention ignored: ")
 		if strings.HasPrefix(w.Message, "typed fact has no text") {
 			msg = fmt.Sprintf("fact has no text after %q: want e.g. %s", strings.TrimSpace(line), example)

@@ -35,10 +35,6 @@ CREATE INDEX entity_names_key ON entity_names(key);
 CREATE INDEX entity_names_file ON entity_names(file_id);
 `
 
-// tokenizer is the full-text tokenizer, shared by the index and the
-// scratch table that stems query words (terms.go).
-const tokenizer = `porter unicode61 remove_diacritics 2`
-
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE files(

@@ -49,7 +49,6 @@ type Gen struct {
 	perm    []int32
 	nSub    int
 	noise   float64
-	subNois float64
 }
 
 // New builds the structure of a data set from seed, with 200 topics.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -54,9 +53,7 @@ func runContext(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if c.json {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(tc)
+		return writeJSON(e.stdout, tc)
 	}
 	_, err = fmt.Fprint(e.stdout, tc.Markdown())
 	return err

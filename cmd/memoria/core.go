@@ -125,9 +125,7 @@ func coreShow(e *env, ws *memoria.Workspace, asJSON bool, rest []string) error {
 				return usagef("%v", err)
 			}
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(out)
+		return writeJSON(e.stdout, out)
 	}
 	s, err := ws.CoreShow(block)
 	if err != nil {

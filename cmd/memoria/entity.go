@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -38,9 +37,7 @@ func runEntity(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if c.json {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(rep)
+		return writeJSON(e.stdout, rep)
 	}
 	writeEntity(e.stdout, rep)
 	return nil

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -44,9 +43,7 @@ func runGet(ctx context.Context, e *env, args []string) error {
 		for i, l := range out {
 			list[i] = map[string]string{"source": l.Source.String(), "content": l.Text}
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(list)
+		return writeJSON(e.stdout, list)
 	}
 	for i, l := range out {
 		if len(out) > 1 {

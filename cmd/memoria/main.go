@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -144,6 +145,14 @@ func exitCode(err error) int {
 		return exitNotFound
 	}
 	return exitError
+}
+
+// writeJSON prints v as one line of JSON, without escaping <, > and & (the
+// output is read by agents and people, not embedded in HTML).
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 func oneLine(s string) string {

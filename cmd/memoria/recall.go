@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -75,12 +74,10 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if c.json {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
 		if results == nil {
-			return enc.Encode([]any{})
+			return writeJSON(e.stdout, []any{})
 		}
-		return enc.Encode(results)
+		return writeJSON(e.stdout, results)
 	}
 	if len(results) == 0 {
 		fmt.Fprintln(e.stderr, "no results")

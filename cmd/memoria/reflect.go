@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -135,7 +134,5 @@ func printReflectJSON(e *env, rep memoria.ReflectReport) error {
 	for _, p := range rep.Pages {
 		out.Pages = append(out.Pages, page{p.Path, p.Created, p.HandEdited})
 	}
-	enc := json.NewEncoder(e.stdout)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return writeJSON(e.stdout, out)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -171,9 +170,7 @@ func printRetained(e *env, asJSON bool, res memoria.RetainResult) error {
 		for _, a := range res.Added {
 			out.Added = append(out.Added, added{a.Bullet, a.Source.String()})
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(out)
+		return writeJSON(e.stdout, out)
 	}
 	for _, a := range res.Added {
 		fmt.Fprintf(e.stdout, "%s  %s\n", a.Source, a.Bullet)

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -49,9 +48,7 @@ func runInfer(ctx context.Context, e *env, c *common, rf retainFlags, now time.T
 		for _, p := range res.Proposals {
 			out.Proposals = append(out.Proposals, prop{p.Fact, p.Source.String(), p.Reason})
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(out)
+		return writeJSON(e.stdout, out)
 	}
 	fmt.Fprintf(e.stdout, "%d proposals from %d logs without a Retain section; %d new in %s\n",
 		len(res.Proposals), res.Logs, res.Added, res.Review)
@@ -89,9 +86,7 @@ func runAccept(ctx context.Context, e *env, c *common, rf retainFlags) error {
 		for _, a := range res.Accepted {
 			out.Accepted = append(out.Accepted, added{a.Bullet, a.Source.String()})
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(out)
+		return writeJSON(e.stdout, out)
 	}
 	for _, a := range res.Accepted {
 		fmt.Fprintf(e.stdout, "%s  %s\n", a.Source, a.Bullet)

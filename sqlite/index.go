@@ -72,6 +72,7 @@ type Index struct {
 	lock *flock.Lock // shared while open; keeps a rebuild from swapping the file under us
 
 	stmts map[string]*sql.Stmt // prepared statements, by their SQL
+	fresh freshness             // lets a long-lived process skip the freshness check
 
 	// Rebuilt says why Open had to build the index from scratch ("" if it
 	// did not): "new", "corrupt", "foreign", "outdated" or "requested".
@@ -129,7 +130,7 @@ func (ix *Index) Workspace() string { return ix.ws }
 // Close releases the database and the lock.
 func (ix *Index) Close() error {
 	err := ix.closeDB()
-	return errors.Join(err, ix.lock.Unlock())
+	return errors.Join(err, ix.fresh.close(), ix.lock.Unlock())
 }
 
 func (ix *Index) lockShared() error {
@@ -235,6 +236,7 @@ func (ix *Index) Rebuild(ctx context.Context) (Stats, error) {
 }
 
 func (ix *Index) rebuild(ctx context.Context) (Stats, error) {
+	ix.fresh.forget()
 	tmp := fmt.Sprintf("%s.build-%d", ix.path, os.Getpid())
 	defer removeDB(tmp)
 	st, err := build(ctx, tmp, ix.ws, ix.opts)

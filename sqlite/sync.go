@@ -24,6 +24,10 @@ type storedFile struct {
 func (ix *Index) Sync(ctx context.Context) (Stats, error) {
 	start := time.Now()
 	var st Stats
+	if n, ok := ix.fresh.quiet(ix.ws); ok {
+		st.Files, st.Unchanged, st.Duration = n, n, time.Since(start)
+		return st, nil
+	}
 	d, err := ix.diff(ctx)
 	if err != nil {
 		return st, err
@@ -40,6 +44,7 @@ func (ix *Index) Sync(ctx context.Context) (Stats, error) {
 	}
 	st.Unchanged = len(files) - len(todo)
 	if len(todo) == 0 && len(gone) == 0 {
+		ix.fresh.checked(files)
 		st.Duration = time.Since(start)
 		return st, nil
 	}
@@ -107,6 +112,7 @@ func (ix *Index) Sync(ctx context.Context) (Stats, error) {
 	if err := tx.Commit(); err != nil {
 		return st, ix.wrapErr(err)
 	}
+	ix.fresh.checked(files)
 	st.Items = w.count
 	st.Duration = time.Since(start)
 	return st, nil

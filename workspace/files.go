@@ -23,6 +23,7 @@ type File struct {
 	Kind    memory.FileKind
 	Size    int64
 	ModTime int64 // nanoseconds since the epoch
+	Symlink bool  // a symlink to a file elsewhere in the workspace
 }
 
 // Skipped is a file that was passed over, with the reason.
@@ -162,7 +163,8 @@ func (l *lister) add(rel string, info fs.FileInfo) {
 	if !ok {
 		return
 	}
-	if info.Mode()&fs.ModeSymlink != 0 {
+	symlink := info.Mode()&fs.ModeSymlink != 0
+	if symlink {
 		target, err := filepath.EvalSymlinks(filepath.Join(l.root, filepath.FromSlash(rel)))
 		if err != nil {
 			l.skip(rel, "broken symlink")
@@ -181,7 +183,7 @@ func (l *lister) add(rel string, info fs.FileInfo) {
 		l.skip(rel, "not a regular file")
 		return
 	}
-	f := File{Rel: rel, Kind: kind, Size: info.Size(), ModTime: info.ModTime().UnixNano()}
+	f := File{Rel: rel, Kind: kind, Size: info.Size(), ModTime: info.ModTime().UnixNano(), Symlink: symlink}
 	l.mu.Lock()
 	l.files = append(l.files, f)
 	l.mu.Unlock()

@@ -1,0 +1,72 @@
+package sqlite
+
+import (
+	"sync"
+
+	"memoria/workspace"
+)
+
+// freshness lets a long-lived Index skip the freshness check's stat of
+// every file when a workspace.Monitor vouches that nothing changed since
+// the last complete Sync. A process that syncs once (a CLI command) never
+// creates the Monitor: it is armed at the second Sync, which still runs the
+// full check, and trusted from the third on.
+type freshness struct {
+	mu      sync.Mutex
+	syncs   int
+	mon     *workspace.Monitor
+	trusted bool // the last full check succeeded and the monitor has seen everything since
+	files   int  // files found by that check
+}
+
+// quiet reports whether Sync may skip its check. It drains the monitor's
+// events either way, so a change that lands during the check that follows
+// is reported next time.
+func (f *freshness) quiet(dir string) (files int, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.syncs++
+	if f.mon == nil {
+		if f.syncs == 2 {
+			f.mon, _ = workspace.NewMonitor(dir) // unsupported here: always check
+		}
+		return 0, false
+	}
+	if f.mon.Changed() {
+		f.trusted = false
+	}
+	return f.files, f.trusted
+}
+
+// checked records a complete, successful check of files. Symlinked files
+// may point into folders the monitor does not watch, so with one the
+// monitor is not trusted.
+func (f *freshness) checked(files []workspace.File) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.trusted = f.mon != nil
+	for _, x := range files {
+		if x.Symlink {
+			f.trusted = false
+		}
+	}
+	f.files = len(files)
+}
+
+// forget makes the next Sync run the full check.
+func (f *freshness) forget() {
+	f.mu.Lock()
+	f.trusted = false
+	f.mu.Unlock()
+}
+
+func (f *freshness) close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.mon == nil {
+		return nil
+	}
+	err := f.mon.Close()
+	f.mon, f.trusted = nil, false
+	return err
+}

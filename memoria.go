@@ -83,6 +83,14 @@ func (w *Workspace) Rebuilt() string { return w.ix.Rebuilt }
 // Close releases the index.
 func (w *Workspace) Close() error { return w.ix.Close() }
 
+// Warm prepares the workspace for a long life (a server, a program that
+// recalls many times): it loads the full-text postings into memory and
+// starts watching the Markdown for changes, so each recall skips the
+// freshness check's stat of every file and FTS5's per-row scoring costs.
+// Without it the same happens by itself from the second recall on, in the
+// background.
+func (w *Workspace) Warm(ctx context.Context) error { return w.ix.Warm(ctx) }
+
 // Sync brings the index up to date with the Markdown (only changed files
 // are re-parsed). Recall does this itself.
 func (w *Workspace) Sync(ctx context.Context) (sqlite.Stats, error) { return w.ix.Sync(ctx) }

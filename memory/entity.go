@@ -65,11 +65,29 @@ func IsSlugRune(r rune) bool { return isSlugLetter(r) || r == '-' || r == '_' ||
 
 // EntityName is the display name of a slug: '-' and '_' read as spaces.
 func EntityName(slug string) string {
-	return strings.NewReplacer("-", " ", "_", " ").Replace(slug)
+	return slugSeparators.Replace(slug)
 }
+
+// slugSeparators is built once: a Replacer costs more to build than to
+// run, and recall compares entity keys pairwise.
+var slugSeparators = strings.NewReplacer("-", " ", "_", " ")
 
 // EntityKey is the case-folded form under which slugs, names and aliases
 // are matched: "The-Castle", "the castle" and "THE_CASTLE" share one key.
 func EntityKey(name string) string {
+	if isSimpleKey(name) {
+		return name
+	}
 	return strings.ToLower(strings.Join(strings.Fields(EntityName(name)), " "))
+}
+
+// isSimpleKey reports whether name is already its own key: lower-case
+// ASCII letters and digits only, the common slug.
+func isSimpleKey(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return name != ""
 }

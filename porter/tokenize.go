@@ -111,6 +111,14 @@ func appendRune(b []byte, c uint32) []byte {
 // terms are returned in text order, duplicates included.
 func Tokens(text string) []string {
 	var out []string
+	Each(text, func(term []byte) { out = append(out, string(term)) })
+	return out
+}
+
+// Each calls fn with every term of text, as Tokens returns them, without
+// allocating a string per term: indexers that count or intern terms use
+// it. The slice is only valid during the call.
+func Each(text string, fn func(term []byte)) {
 	var buf []byte
 	i := 0
 	for i < len(text) {
@@ -156,10 +164,9 @@ func Tokens(text string) []string {
 		}
 		if len(buf) > 0 {
 			buf = slices.Grow(buf, 1) // room for the 'e' step 1b may add
-			out = append(out, string(stemBytes(buf)))
+			fn(stemBytes(buf))
 		}
 	}
-	return out
 }
 
 // appendFolded appends the case-folded, diacritic-free form of c.

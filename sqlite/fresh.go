@@ -14,6 +14,7 @@ import (
 type freshness struct {
 	mu      sync.Mutex
 	syncs   int
+	long    bool // synced twice, or warmed: a long-lived process
 	mon     *workspace.Monitor
 	trusted bool // the last full check succeeded and the monitor has seen everything since
 	files   int  // files found by that check
@@ -26,10 +27,10 @@ func (f *freshness) quiet(dir string) (files int, ok bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.syncs++
+	if f.syncs == 2 {
+		f.arm(dir)
+	}
 	if f.mon == nil {
-		if f.syncs == 2 {
-			f.mon, _ = workspace.NewMonitor(dir) // unsupported here: always check
-		}
 		return 0, false
 	}
 	if f.mon.Changed() {
@@ -51,6 +52,28 @@ func (f *freshness) checked(files []workspace.File) {
 		}
 	}
 	f.files = len(files)
+}
+
+// markLongLived arms the monitor now, as a second sync would.
+func (f *freshness) markLongLived(dir string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.arm(dir)
+}
+
+func (f *freshness) arm(dir string) {
+	if f.long {
+		return
+	}
+	f.long = true
+	f.mon, _ = workspace.NewMonitor(dir) // nil where unsupported: always check
+}
+
+// longLived reports whether the process has synced more than once.
+func (f *freshness) longLived() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.long
 }
 
 // forget makes the next Sync run the full check.

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -71,8 +72,10 @@ type Index struct {
 	opts Options
 	lock *flock.Lock // shared while open; keeps a rebuild from swapping the file under us
 
-	stmts map[string]*sql.Stmt // prepared statements, by their SQL
-	fresh freshness             // lets a long-lived process skip the freshness check
+	stmtMu sync.Mutex           // guards stmts: the MCP server recalls concurrently
+	stmts  map[string]*sql.Stmt // prepared statements, by their SQL
+	fresh  freshness            // lets a long-lived process skip the freshness check
+	lex    lexical              // in-memory ranking for a long-lived process
 
 	// Rebuilt says why Open had to build the index from scratch ("" if it
 	// did not): "new", "corrupt", "foreign", "outdated" or "requested".
@@ -237,6 +240,7 @@ func (ix *Index) Rebuild(ctx context.Context) (Stats, error) {
 
 func (ix *Index) rebuild(ctx context.Context) (Stats, error) {
 	ix.fresh.forget()
+	defer ix.resetLexical()
 	tmp := fmt.Sprintf("%s.build-%d", ix.path, os.Getpid())
 	defer removeDB(tmp)
 	st, err := build(ctx, tmp, ix.ws, ix.opts)
@@ -294,6 +298,8 @@ func (ix *Index) closeDB() error {
 // prepared returns the statement for q, preparing it once per connection:
 // SQLite's parser is a visible share of a recall's time otherwise.
 func (ix *Index) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
+	ix.stmtMu.Lock()
+	defer ix.stmtMu.Unlock()
 	if st, ok := ix.stmts[q]; ok {
 		return st, nil
 	}

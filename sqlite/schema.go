@@ -29,6 +29,8 @@ const indexes = `
 CREATE INDEX items_file ON items(file_id, start_line);
 CREATE INDEX items_fact ON items(fact_id) WHERE fact_id IS NOT NULL;
 CREATE INDEX items_written ON items(written);
+CREATE INDEX items_event ON items(event_start, event_end) WHERE event_start != '';
+CREATE INDEX items_day ON items(coalesce(nullif(event_start, ''), written));
 CREATE INDEX items_text_hash ON items(text_hash);
 CREATE INDEX item_entities_item ON item_entities(item_id);
 CREATE INDEX entity_names_key ON entity_names(key);

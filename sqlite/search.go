@@ -108,6 +108,16 @@ func (ix *Index) Search(ctx context.Context, match string, f Filter, limit int) 
 	if strings.TrimSpace(match) == "" || limit <= 0 {
 		return nil, nil
 	}
+	if words, ok := parseMatchAny(match); ok && ix.fresh.longLived() {
+		if hits, done, err := ix.searchInMemory(ctx, words, f, limit); done {
+			return hits, err
+		}
+	}
+	return ix.searchFTS(ctx, match, f, limit)
+}
+
+// searchFTS is Search ranked by FTS5.
+func (ix *Index) searchFTS(ctx context.Context, match string, f Filter, limit int) ([]Hit, error) {
 	cond, args := f.where()
 	rank := fmt.Sprintf("-bm25(items_fts, %g, %g, %g, %g)", weightContent, weightSection, weightEntities, weightContext)
 	var q string
@@ -144,13 +154,19 @@ func (ix *Index) Search(ctx context.Context, match string, f Filter, limit int) 
 // day (newest first when newest is set) then file and line.
 func (ix *Index) Items(ctx context.Context, f Filter, newest bool, limit int) ([]Item, error) {
 	cond, args := f.where()
-	order := "ASC"
+	order, cmp, open := "ASC", "<=", "'9999-99-99'"
 	if newest {
-		order = "DESC"
+		order, cmp, open = "DESC", ">=", "''"
 	}
+	// The day of the limit-th item first, through the items_day index;
+	// then only the items on or past it are joined and sorted. SQLite's
+	// planner otherwise sorts every item for a listing of a hundred.
+	const day = "coalesce(nullif(i.event_start, ''), i.written)"
 	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id WHERE 1%s
-		ORDER BY coalesce(nullif(i.event_start, ''), i.written) %s, f.path, i.start_line LIMIT ?`, itemColumns, cond, order)
-	rows, err := ix.query(ctx, q, append(args, limit)...)
+		AND %s %s coalesce((SELECT %s AS day FROM items i WHERE 1%s ORDER BY day %s LIMIT 1 OFFSET ?), %s)
+		ORDER BY %s %s, f.path, i.start_line LIMIT ?`, itemColumns, cond, day, cmp, day, cond, order, open, day, order)
+	args = append(append(append(args, args...), max(limit-1, 0)), limit)
+	rows, err := ix.query(ctx, q, args...)
 	if err != nil {
 		return nil, ix.wrapErr(err)
 	}

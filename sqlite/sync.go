@@ -112,6 +112,7 @@ func (ix *Index) Sync(ctx context.Context) (Stats, error) {
 	if err := tx.Commit(); err != nil {
 		return st, ix.wrapErr(err)
 	}
+	ix.wroteItems()
 	ix.fresh.checked(files)
 	st.Items = w.count
 	st.Duration = time.Since(start)

@@ -22,6 +22,11 @@ type TermStat struct {
 // scores every row an OR-query matches, and a common word can match most
 // of the index.
 func (ix *Index) TermStats(ctx context.Context, words []string) (stats []TermStat, total int, err error) {
+	if ix.fresh.longLived() {
+		if stats, total, ok, err := ix.termStatsInMemory(ctx, words); ok || err != nil {
+			return stats, total, err
+		}
+	}
 	if err := ix.queryRow(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'items'`).Scan(&total); err != nil {
 		return nil, 0, ix.wrapErr(err)
 	}
@@ -60,4 +65,25 @@ func (ix *Index) TermStats(ctx context.Context, words []string) (stats []TermSta
 		}
 	}
 	return stats, total, nil
+}
+
+// termStatsInMemory answers TermStats from the in-memory postings; ok is
+// false when they are not loaded.
+func (ix *Index) termStatsInMemory(ctx context.Context, words []string) (stats []TermStat, total int, ok bool, err error) {
+	ix.lex.mu.Lock()
+	defer ix.lex.mu.Unlock()
+	l, err := ix.currentLexical(ctx)
+	if err != nil || l == nil {
+		return nil, 0, false, err
+	}
+	stats = make([]TermStat, len(words))
+	for i, w := range words {
+		stats[i].Word = w
+		for j, t := range porter.Tokens(w) {
+			if n := l.eng.DocCount(t); j == 0 || n < stats[i].Rows {
+				stats[i].Stem, stats[i].Rows = t, n
+			}
+		}
+	}
+	return stats, l.eng.Len(), true, nil
 }

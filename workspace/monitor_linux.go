@@ -39,7 +39,7 @@ type inotifyMonitor struct {
 	// dropped are watches this monitor removed itself (a folder moved out
 	// of the workspace); their IN_IGNORED event is no change.
 	dropped map[int32]bool
-	buf    []byte
+	buf     []byte
 }
 
 func newMonitorImpl(dir string) (monitorImpl, error) {

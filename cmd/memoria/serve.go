@@ -61,6 +61,13 @@ func runServe(ctx context.Context, e *env, args []string) error {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// A server lives long: load the in-memory postings now, in the
+	// background (FTS5 ranks until they are ready).
+	go func() {
+		if err := ws.Warm(ctx); err != nil && ctx.Err() == nil {
+			logger.Warn("in-memory ranking unavailable", "err", err)
+		}
+	}()
 	watchDone := make(chan struct{})
 	if *watchFlag {
 		go func() {

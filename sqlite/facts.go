@@ -33,16 +33,25 @@ func (ix *Index) EntityItems(ctx context.Context, slugs []string, f Filter, limi
 	}
 	cond, args := f.where()
 	ph := placeholders(len(keys))
+	// The facts off the entity's page are cut at the day of the limit-th
+	// one first (a small sort of days), so only the rows kept are read in
+	// full: a busy entity has thousands of facts.
+	const day = "coalesce(nullif(i.event_start, ''), i.written)"
 	q := fmt.Sprintf(`SELECT %s, (p.file_id IS NOT NULL) AS on_page
 		FROM items i JOIN files f ON f.id = i.file_id
 		LEFT JOIN (SELECT DISTINCT file_id FROM entity_pages WHERE lower(slug) IN (%s)) p ON p.file_id = i.file_id
 		WHERE i.id IN (SELECT item_id FROM item_entities WHERE slug_key IN (%s))
-		AND (i.kind != 'passage' OR p.file_id IS NOT NULL)%s
+		AND (p.file_id IS NOT NULL OR (i.kind != 'passage' AND %s >= coalesce((
+			SELECT %s AS day FROM items i WHERE i.id IN (SELECT item_id FROM item_entities WHERE slug_key IN (%s))
+			AND i.kind != 'passage' AND i.file_id NOT IN (SELECT file_id FROM entity_pages WHERE lower(slug) IN (%s))%s
+			ORDER BY day DESC LIMIT 1 OFFSET ?), '')))%s
 		ORDER BY on_page DESC,
-			CASE WHEN p.file_id IS NOT NULL THEN '' ELSE coalesce(nullif(i.event_start, ''), i.written) END DESC,
+			CASE WHEN p.file_id IS NOT NULL THEN '' ELSE %s END DESC,
 			f.path, i.start_line
-		LIMIT ?`, itemColumns, ph, ph, cond)
-	all := append(append(append(append([]any{}, keys...), keys...), args...), limit)
+		LIMIT ?`, itemColumns, ph, ph, day, day, ph, ph, cond, cond, day)
+	all := append(append(append(append([]any{}, keys...), keys...), keys...), keys...)
+	all = append(append(append(all, args...), max(limit-1, 0)), args...)
+	all = append(all, limit)
 	rows, err := ix.db.QueryContext(ctx, q, all...)
 	if err != nil {
 		return nil, ix.wrapErr(fmt.Errorf("entity items: %w", err))

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -414,7 +415,7 @@ func (ix *Index) searchMemory(ctx context.Context, l *lexical, words []string, f
 	if len(ranked) == 0 {
 		return nil, nil
 	}
-	ids := make([]any, len(ranked))
+	ids := make([]int64, len(ranked))
 	for i, h := range ranked {
 		ids[i] = h.ID
 	}
@@ -433,10 +434,20 @@ func (ix *Index) searchMemory(ctx context.Context, l *lexical, words []string, f
 	return hits, nil
 }
 
-// itemsWithIDs reads items by id.
-func (ix *Index) itemsWithIDs(ctx context.Context, ids []any) (map[int64]Item, error) {
-	rows, err := ix.db.QueryContext(ctx, fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id WHERE i.id IN (%s)`,
-		itemColumns, placeholders(len(ids))), ids...)
+// itemsWithIDs reads items by id, through one prepared statement (the
+// ids travel as a JSON array).
+func (ix *Index) itemsWithIDs(ctx context.Context, ids []int64) (map[int64]Item, error) {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatInt(id, 10))
+	}
+	b.WriteByte(']')
+	rows, err := ix.query(ctx, `SELECT `+itemColumns+` FROM items i JOIN files f ON f.id = i.file_id
+		WHERE i.id IN (SELECT value FROM json_each(?))`, b.String())
 	if err != nil {
 		return nil, err
 	}

@@ -267,3 +267,66 @@ func TestItemsMatchesPlainSort(t *testing.T) {
 		}
 	}
 }
+
+// TestEntityItemsMatchesPlainSort: EntityItems's cut-off query lists
+// exactly what sorting every linked item would.
+func TestEntityItemsMatchesPlainSort(t *testing.T) {
+	ctx := context.Background()
+	ix, err := OpenAt(ctx, "../examples/workspace", filepath.Join(t.TempDir(), "index.sqlite"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	filters := []Filter{
+		{},
+		{Since: time.Date(2025, 10, 1, 0, 0, 0, 0, time.UTC), Until: time.Date(2025, 11, 15, 0, 0, 0, 0, time.UTC)},
+		{Kinds: []memory.Kind{memory.KindOpinion, memory.KindWorld}},
+	}
+	slugSets := [][]string{{"peter"}, {"Peter", "warelay"}, {"biscuit"}, {"nobody"}}
+	compared := 0
+	for _, slugs := range slugSets {
+		for fi, f := range filters {
+			for _, limit := range []int{1, 3, 10, 100000} {
+				got, err := ix.EntityItems(ctx, slugs, f, limit)
+				if err != nil {
+					t.Fatal(err)
+				}
+				keys := make([]any, len(slugs))
+				for i, s := range slugs {
+					keys[i] = strings.ToLower(s)
+				}
+				cond, args := f.where()
+				ph := placeholders(len(keys))
+				q := fmt.Sprintf(`SELECT i.id FROM items i JOIN files f ON f.id = i.file_id
+					LEFT JOIN (SELECT DISTINCT file_id FROM entity_pages WHERE lower(slug) IN (%s)) p ON p.file_id = i.file_id
+					WHERE i.id IN (SELECT item_id FROM item_entities WHERE slug_key IN (%s))
+					AND (i.kind != 'passage' OR p.file_id IS NOT NULL)%s
+					ORDER BY (p.file_id IS NOT NULL) DESC,
+						CASE WHEN p.file_id IS NOT NULL THEN '' ELSE coalesce(nullif(i.event_start, ''), i.written) END DESC,
+						f.path, i.start_line LIMIT ?`, ph, ph, cond)
+				rows, err := ix.db.QueryContext(ctx, q, append(append(append(append([]any{}, keys...), keys...), args...), limit)...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want []int64
+				for rows.Next() {
+					var id int64
+					rows.Scan(&id)
+					want = append(want, id)
+				}
+				rows.Close()
+				var ids []int64
+				for _, it := range got {
+					ids = append(ids, it.RowID)
+				}
+				if !slices.Equal(ids, want) {
+					t.Errorf("%v filter %d limit %d: %v, want %v", slugs, fi, limit, ids, want)
+				}
+				compared += len(want)
+			}
+		}
+	}
+	if compared < 50 {
+		t.Errorf("only %d items compared", compared)
+	}
+}

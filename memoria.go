@@ -115,12 +115,34 @@ type RecallOptions struct {
 	Lexical  bool      // no semantic channel, even when a model and vectors are there
 }
 
-// Recall answers a query from the workspace's memory. It first brings the
-// index up to date, so results are never stale.
+// Recall answers a query from the workspace's memory. The index is brought
+// up to date with the Markdown first, so results are never stale.
 func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([]recall.Result, error) {
-	if _, err := w.ix.Sync(ctx); err != nil {
-		return nil, err
+	if w.ix.LongLived() {
+		if _, err := w.ix.Sync(ctx); err != nil {
+			return nil, err
+		}
+		return w.recall(ctx, text, o)
 	}
+	// A one-shot process (the CLI) lists the files while recall runs on the
+	// index as it stands, and only when the listing shows a change does the
+	// index catch up and recall run again: the common case costs the
+	// longer of the two, not their sum.
+	listing := make(chan sqlite.Listing, 1)
+	go func() { listing <- w.ix.List() }()
+	res, err := w.recall(ctx, text, o)
+	st, serr := w.ix.SyncListed(ctx, <-listing)
+	if serr != nil {
+		return nil, serr
+	}
+	if st.Changed() {
+		return w.recall(ctx, text, o)
+	}
+	return res, err
+}
+
+// recall is Recall on the index as it stands.
+func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([]recall.Result, error) {
 	now := o.Now
 	if now.IsZero() {
 		now = time.Now()

@@ -246,3 +246,57 @@ func TestEmptyAndMissingWorkspace(t *testing.T) {
 		t.Error("opening a missing workspace created it")
 	}
 }
+
+// TestRecallNeverStale: whether a process recalls once (the CLI: the
+// files are listed while recall runs, and recall runs again after a
+// change) or many times (a server: a change monitor and in-memory
+// ranking), every recall sees every change made before it.
+func TestRecallNeverStale(t *testing.T) {
+	ctx := context.Background()
+	dir := testworkspace.CopyExample(t)
+	log := filepath.Join(dir, "memory", "2025-11-30.md")
+	write := func(word string) {
+		t.Helper()
+		if err := os.WriteFile(log, []byte("# 2025-11-30\n\nToday we talked about the "+word+".\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	found := func(ws *memoria.Workspace, word string) bool {
+		t.Helper()
+		res, err := ws.Recall(ctx, word, memoria.RecallOptions{Now: now, Lexical: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			if strings.Contains(r.Content, word) {
+				return true
+			}
+		}
+		return false
+	}
+	write("xylophone")
+	open(t, dir, nil).Close() // the index now holds "xylophone"
+	// One-shot processes, each opening the index anew.
+	for _, word := range []string{"zeppelin", "quasar", "marimba"} {
+		write(word)
+		ws := open(t, dir, nil)
+		if !found(ws, word) || found(ws, "xylophone") {
+			t.Fatalf("one-shot recall missed the change to %q", word)
+		}
+		ws.Close()
+	}
+	// A long-lived process: the first recalls go the one-shot way, later
+	// ones through the monitor and the in-memory postings.
+	ws := open(t, dir, nil)
+	if err := ws.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	prev := "marimba"
+	for i, word := range []string{"bassoon", "ocarina", "theremin", "kazoo", "banjo"} {
+		write(word)
+		if !found(ws, word) || found(ws, prev) {
+			t.Fatalf("recall %d in a long-lived process missed the change to %q", i, word)
+		}
+		prev = word
+	}
+}

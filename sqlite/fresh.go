@@ -27,7 +27,7 @@ func (f *freshness) quiet(dir string) (files int, ok bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.syncs++
-	if f.syncs == 2 {
+	if f.syncs >= 2 {
 		f.arm(dir)
 	}
 	if f.mon == nil {
@@ -54,6 +54,13 @@ func (f *freshness) checked(files []workspace.File) {
 	f.files = len(files)
 }
 
+// count counts a sync made without the monitor (SyncListed).
+func (f *freshness) count() {
+	f.mu.Lock()
+	f.syncs++
+	f.mu.Unlock()
+}
+
 // markLongLived arms the monitor now, as a second sync would.
 func (f *freshness) markLongLived(dir string) {
 	f.mu.Lock()
@@ -73,7 +80,7 @@ func (f *freshness) arm(dir string) {
 func (f *freshness) longLived() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.long
+	return f.long || f.syncs >= 2
 }
 
 // forget makes the next Sync run the full check.

@@ -92,7 +92,7 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
-	d, err := ix.diff(ctx)
+	d, err := ix.diff(ctx, ix.List())
 	if err != nil {
 		return st, err
 	}

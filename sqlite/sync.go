@@ -23,12 +23,46 @@ type storedFile struct {
 // processes at once: writes are serialised by SQLite and are idempotent.
 func (ix *Index) Sync(ctx context.Context) (Stats, error) {
 	start := time.Now()
-	var st Stats
 	if n, ok := ix.fresh.quiet(ix.ws); ok {
-		st.Files, st.Unchanged, st.Duration = n, n, time.Since(start)
-		return st, nil
+		return Stats{Files: n, Unchanged: n, Duration: time.Since(start)}, nil
 	}
-	d, err := ix.diff(ctx)
+	return ix.sync(ctx, start, ix.List(), true)
+}
+
+// Listing is the workspace's files as the freshness check sees them,
+// taken by List.
+type Listing struct {
+	files   []workspace.File
+	skipped []workspace.Skipped
+	err     error
+}
+
+// List lists the workspace's files for SyncListed. It reads only the file
+// system, so it may run while the index answers a query.
+func (ix *Index) List() Listing {
+	var l Listing
+	l.files, l.skipped, l.err = workspace.List(ix.ws)
+	return l
+}
+
+// SyncListed is Sync with a listing taken beforehand: a one-shot process
+// lists the files while recall runs, and syncs (and recalls again) only
+// if the listing shows a change.
+func (ix *Index) SyncListed(ctx context.Context, l Listing) (Stats, error) {
+	ix.fresh.count()
+	return ix.sync(ctx, time.Now(), l, false)
+}
+
+// LongLived reports whether the index has synced more than once, or was
+// warmed: such a process trusts its change monitor and ranks in memory.
+func (ix *Index) LongLived() bool { return ix.fresh.longLived() }
+
+// sync applies a listing. trusted says the listing was taken after the
+// change monitor was armed, so a successful sync lets the monitor vouch
+// for the next ones.
+func (ix *Index) sync(ctx context.Context, start time.Time, l Listing, trusted bool) (Stats, error) {
+	var st Stats
+	d, err := ix.diff(ctx, l)
 	if err != nil {
 		return st, err
 	}
@@ -44,7 +78,9 @@ func (ix *Index) Sync(ctx context.Context) (Stats, error) {
 	}
 	st.Unchanged = len(files) - len(todo)
 	if len(todo) == 0 && len(gone) == 0 {
-		ix.fresh.checked(files)
+		if trusted {
+			ix.fresh.checked(files)
+		}
 		st.Duration = time.Since(start)
 		return st, nil
 	}
@@ -113,7 +149,9 @@ func (ix *Index) Sync(ctx context.Context) (Stats, error) {
 		return st, ix.wrapErr(err)
 	}
 	ix.wroteItems()
-	ix.fresh.checked(files)
+	if trusted {
+		ix.fresh.checked(files)
+	}
 	st.Items = w.count
 	st.Duration = time.Since(start)
 	return st, nil
@@ -129,10 +167,10 @@ type diffResult struct {
 	gone    []string         // indexed, no longer on disk
 }
 
-func (ix *Index) diff(ctx context.Context) (diffResult, error) {
+func (ix *Index) diff(ctx context.Context, l Listing) (diffResult, error) {
 	var d diffResult
 	var err error
-	if d.files, d.skipped, err = workspace.List(ix.ws); err != nil {
+	if d.files, d.skipped, err = l.files, l.skipped, l.err; err != nil {
 		return d, err
 	}
 	if d.stored, err = ix.storedFiles(ctx); err != nil {

@@ -28,9 +28,38 @@ var errStalePostings = errors.New("in-memory postings are stale")
 // in-memory postings are made from, so they hold the same text.
 var ftsSelect = ftsInsert[strings.Index(ftsInsert, "SELECT"):]
 
+// fieldTable holds memoryFields by item id in a slice (ids are small and
+// dense): a filtered search looks up every candidate.
+type fieldTable struct{ byID []memoryFields }
+
+func (t *fieldTable) get(id int64) (memoryFields, bool) {
+	if id < 0 || id >= int64(len(t.byID)) || !t.byID[id].present {
+		return memoryFields{}, false
+	}
+	return t.byID[id], true
+}
+
+func (t *fieldTable) set(id int64, f memoryFields) {
+	if id < 0 {
+		return
+	}
+	for id >= int64(len(t.byID)) {
+		t.byID = append(t.byID, memoryFields{})
+	}
+	f.present = true
+	t.byID[id] = f
+}
+
+func (t *fieldTable) del(id int64) {
+	if id >= 0 && id < int64(len(t.byID)) {
+		t.byID[id] = memoryFields{}
+	}
+}
+
 // memoryFields are the item fields a Filter looks at, kept beside the
 // postings so a filtered search needs no query per candidate.
 type memoryFields struct {
+	present                 bool
 	kind                    string
 	written, evStart, evEnd string
 }
@@ -43,7 +72,7 @@ type lexical struct {
 type lexState struct {
 	state    int // lexNone, lexBuilding, lexReady
 	eng      *bm25.Index
-	fields   map[int64]memoryFields
+	fields   *fieldTable
 	files    map[string]lexFile // path → what the postings hold of it
 	version  int64              // PRAGMA data_version when last compared
 	ownGen   uint64             // bumped by this process's writes
@@ -129,7 +158,7 @@ func (ix *Index) Warm(ctx context.Context) error {
 }
 
 // finishLexical installs postings loaded by startLexical.
-func (ix *Index) finishLexical(eng *bm25.Index, fields map[int64]memoryFields, files map[string]lexFile, err error) {
+func (ix *Index) finishLexical(eng *bm25.Index, fields *fieldTable, files map[string]lexFile, err error) {
 	ix.lex.mu.Lock()
 	defer ix.lex.mu.Unlock()
 	if ix.lex.state != lexBuilding {
@@ -146,7 +175,7 @@ func (ix *Index) finishLexical(eng *bm25.Index, fields map[int64]memoryFields, f
 
 // loadLexical reads every row of the index through a connection of its
 // own, in one read transaction, so searches go on meanwhile.
-func loadLexical(ctx context.Context, path string) (*bm25.Index, map[int64]memoryFields, map[string]lexFile, error) {
+func loadLexical(ctx context.Context, path string) (*bm25.Index, *fieldTable, map[string]lexFile, error) {
 	// Not dsn(): its transactions take the write lock at BEGIN.
 	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?_pragma=busy_timeout(10000)&_pragma=query_only(1)")
 	if err != nil {
@@ -172,11 +201,11 @@ func loadLexical(ctx context.Context, path string) (*bm25.Index, map[int64]memor
 		return nil, nil, nil, err
 	}
 	eng := newLexicalEngine()
-	fields := map[int64]memoryFields{}
+	fields := &fieldTable{}
 	files := map[string]lexFile{}
 	err = scanLexRows(rows, func(r lexRow) {
 		eng.Add(r.id, r.cols[:]...)
-		fields[r.id] = r.fields
+		fields.set(r.id, r.fields)
 		f := files[r.path]
 		f.ids = append(f.ids, r.id)
 		files[r.path] = f
@@ -271,7 +300,7 @@ func (ix *Index) refreshLexical(ctx context.Context, l *lexical) error {
 	drop := func(p string) {
 		for _, id := range l.files[p].ids {
 			l.eng.Delete(id)
-			delete(l.fields, id)
+			l.fields.del(id)
 		}
 		delete(l.files, p)
 	}
@@ -292,7 +321,7 @@ func (ix *Index) refreshLexical(ctx context.Context, l *lexical) error {
 		f := lexFile{fileID: s.id, hash: s.hash}
 		err = scanLexRows(rows, func(r lexRow) {
 			l.eng.Add(r.id, r.cols[:]...)
-			l.fields[r.id] = r.fields
+			l.fields.set(r.id, r.fields)
 			f.ids = append(f.ids, r.id)
 		})
 		if err != nil {
@@ -305,7 +334,7 @@ func (ix *Index) refreshLexical(ctx context.Context, l *lexical) error {
 
 // accepts is Filter.where evaluated in Go on the fields kept in memory;
 // entity ids come from one query.
-func (f Filter) accepts(fields map[int64]memoryFields, entityItems map[int64]bool) func(id int64) bool {
+func (f Filter) accepts(fields *fieldTable, entityItems map[int64]bool) func(id int64) bool {
 	if f.Since.IsZero() && f.Until.IsZero() && len(f.Kinds) == 0 && len(f.Entities) == 0 {
 		return nil
 	}
@@ -318,7 +347,7 @@ func (f Filter) accepts(fields map[int64]memoryFields, entityItems map[int64]boo
 	}
 	window := !f.Since.IsZero() || !f.Until.IsZero()
 	return func(id int64) bool {
-		it, ok := fields[id]
+		it, ok := fields.get(id)
 		if !ok {
 			return false
 		}

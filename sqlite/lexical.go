@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,6 +63,9 @@ type memoryFields struct {
 	present                 bool
 	kind                    string
 	written, evStart, evEnd string
+	fileID                  int64
+	startLine               int
+	entities                string // slugs as in items.entities
 }
 
 type lexical struct {
@@ -79,6 +83,35 @@ type lexState struct {
 	seenGen  uint64
 	checked  bool // the manifest was compared since the postings were loaded
 	buildErr error
+
+	// For EntityItems in memory: items by entity key, entity pages by
+	// entity key, paths by file row.
+	byEntity map[string][]int64
+	pages    map[string][]int64
+	pathOf   map[int64]string
+}
+
+// add records one row's fields and entity links.
+func (l *lexState) add(r lexRow) {
+	l.fields.set(r.id, r.fields)
+	l.pathOf[r.fields.fileID] = r.path
+	for _, e := range strings.Fields(r.fields.entities) {
+		k := strings.ToLower(e)
+		l.byEntity[k] = append(l.byEntity[k], r.id)
+	}
+}
+
+// drop forgets one item's fields and entity links.
+func (l *lexState) drop(id int64) {
+	f, ok := l.fields.get(id)
+	if !ok {
+		return
+	}
+	for _, e := range strings.Fields(f.entities) {
+		k := strings.ToLower(e)
+		l.byEntity[k] = slices.DeleteFunc(l.byEntity[k], func(x int64) bool { return x == id })
+	}
+	l.fields.del(id)
 }
 
 const (
@@ -109,7 +142,7 @@ type lexRow struct {
 	path   string
 }
 
-const lexRowsQuery = `SELECT q.*, i.kind, i.written, i.event_start, i.event_end, f.path FROM (%s%s%s) q
+const lexRowsQuery = `SELECT q.*, i.kind, i.written, i.event_start, i.event_end, i.file_id, i.start_line, i.entities, f.path FROM (%s%s%s) q
 	JOIN items i ON i.id = q.id JOIN files f ON f.id = i.file_id`
 
 func scanLexRows(rows *sql.Rows, fn func(r lexRow)) error {
@@ -117,7 +150,8 @@ func scanLexRows(rows *sql.Rows, fn func(r lexRow)) error {
 	for rows.Next() {
 		var r lexRow
 		if err := rows.Scan(&r.id, &r.cols[0], &r.cols[1], &r.cols[2], &r.cols[3],
-			&r.fields.kind, &r.fields.written, &r.fields.evStart, &r.fields.evEnd, &r.path); err != nil {
+			&r.fields.kind, &r.fields.written, &r.fields.evStart, &r.fields.evEnd,
+			&r.fields.fileID, &r.fields.startLine, &r.fields.entities, &r.path); err != nil {
 			return err
 		}
 		fn(r)
@@ -134,6 +168,27 @@ func (ix *Index) startLexical() {
 	}
 	ix.lex.state = lexBuilding
 	go ix.finishLexical(loadLexical(context.Background(), ix.path))
+}
+
+// entityPages maps each entity key to the rows in files of its pages.
+func entityPages(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}) (map[string][]int64, error) {
+	rows, err := q.QueryContext(ctx, `SELECT lower(slug), file_id FROM entity_pages`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	pages := map[string][]int64{}
+	for rows.Next() {
+		var k string
+		var id int64
+		if err := rows.Scan(&k, &id); err != nil {
+			return nil, err
+		}
+		pages[k] = append(pages[k], id)
+	}
+	return pages, rows.Err()
 }
 
 // Warm prepares a long-lived Index now instead of on its second sync:
@@ -158,7 +213,7 @@ func (ix *Index) Warm(ctx context.Context) error {
 }
 
 // finishLexical installs postings loaded by startLexical.
-func (ix *Index) finishLexical(eng *bm25.Index, fields *fieldTable, files map[string]lexFile, err error) {
+func (ix *Index) finishLexical(loaded lexState, err error) {
 	ix.lex.mu.Lock()
 	defer ix.lex.mu.Unlock()
 	if ix.lex.state != lexBuilding {
@@ -169,56 +224,60 @@ func (ix *Index) finishLexical(eng *bm25.Index, fields *fieldTable, files map[st
 		ix.opts.warn("in-memory ranking unavailable, FTS5 ranks instead: %v", err)
 		return
 	}
-	ix.lex.eng, ix.lex.fields, ix.lex.files = eng, fields, files
+	loaded.ownGen, loaded.seenGen = ix.lex.ownGen, ix.lex.seenGen
+	ix.lex.lexState = loaded
 	ix.lex.state, ix.lex.checked = lexReady, false
 }
 
 // loadLexical reads every row of the index through a connection of its
 // own, in one read transaction, so searches go on meanwhile.
-func loadLexical(ctx context.Context, path string) (*bm25.Index, *fieldTable, map[string]lexFile, error) {
+func loadLexical(ctx context.Context, path string) (lexState, error) {
+	var l lexState
 	// Not dsn(): its transactions take the write lock at BEGIN.
 	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?_pragma=busy_timeout(10000)&_pragma=query_only(1)")
 	if err != nil {
-		return nil, nil, nil, err
+		return l, err
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, nil, nil, err
+		return l, err
 	}
 	defer tx.Rollback()
 	var manifest string
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = 'manifest'), '')`).Scan(&manifest); err != nil {
-		return nil, nil, nil, err
+		return l, err
 	}
 	m, err := decodeManifest(manifest)
 	if err != nil {
-		return nil, nil, nil, err
+		return l, err
+	}
+	if l.pages, err = entityPages(ctx, tx); err != nil {
+		return l, err
 	}
 	rows, err := tx.QueryContext(ctx, fmt.Sprintf(lexRowsQuery, ftsSelect, "", ftsWindow))
 	if err != nil {
-		return nil, nil, nil, err
+		return l, err
 	}
-	eng := newLexicalEngine()
-	fields := &fieldTable{}
-	files := map[string]lexFile{}
+	l.eng, l.fields, l.files = newLexicalEngine(), &fieldTable{}, map[string]lexFile{}
+	l.byEntity, l.pathOf = map[string][]int64{}, map[int64]string{}
 	err = scanLexRows(rows, func(r lexRow) {
-		eng.Add(r.id, r.cols[:]...)
-		fields.set(r.id, r.fields)
-		f := files[r.path]
+		l.eng.Add(r.id, r.cols[:]...)
+		l.add(r)
+		f := l.files[r.path]
 		f.ids = append(f.ids, r.id)
-		files[r.path] = f
+		l.files[r.path] = f
 	})
 	if err != nil {
-		return nil, nil, nil, err
+		return l, err
 	}
 	for p, s := range m {
-		f := files[p]
+		f := l.files[p]
 		f.fileID, f.hash = s.id, s.hash
-		files[p] = f
+		l.files[p] = f
 	}
-	return eng, fields, files, nil
+	return l, nil
 }
 
 // resetLexical drops the postings (the index file was rebuilt).
@@ -238,6 +297,18 @@ func (ix *Index) wroteItems() {
 // searchInMemory ranks with the postings when they are loaded; done is
 // false when FTS5 must rank instead (not loaded yet, or found stale).
 func (ix *Index) searchInMemory(ctx context.Context, words []string, f Filter, limit int) (hits []Hit, done bool, err error) {
+	done, err = ix.inMemory(ctx, func(l *lexical) error {
+		hits, err = ix.searchMemory(ctx, l, words, f, limit)
+		return err
+	})
+	return hits, done, err
+}
+
+// inMemory runs fn on the in-memory state brought up to date, under its
+// lock. done is false when SQL must answer instead: the state is not
+// loaded yet (its load is started), or fn found it stale (it is loaded
+// afresh).
+func (ix *Index) inMemory(ctx context.Context, fn func(l *lexical) error) (done bool, err error) {
 	ix.lex.mu.Lock()
 	l, err := ix.currentLexical(ctx)
 	if err != nil || l == nil {
@@ -245,18 +316,18 @@ func (ix *Index) searchInMemory(ctx context.Context, words []string, f Filter, l
 		if err == nil {
 			ix.startLexical()
 		}
-		return nil, err != nil, err
+		return err != nil, err
 	}
-	hits, err = ix.searchMemory(ctx, l, words, f, limit)
+	err = fn(l)
 	ix.lex.mu.Unlock()
 	if errors.Is(err, errStalePostings) {
-		// The postings name an item the index no longer has: they missed
-		// a change. Load them afresh; FTS5 answers meanwhile.
+		// The state names an item the index no longer has: it missed a
+		// change.
 		ix.resetLexical()
 		ix.startLexical()
-		return nil, false, nil
+		return false, nil
 	}
-	return hits, true, err
+	return true, err
 }
 
 // currentLexical returns the postings brought up to date with the index,
@@ -297,10 +368,12 @@ func (ix *Index) refreshLexical(ctx context.Context, l *lexical) error {
 	if err != nil {
 		return err
 	}
+	changed := false
 	drop := func(p string) {
+		changed = true
 		for _, id := range l.files[p].ids {
 			l.eng.Delete(id)
-			l.fields.del(id)
+			l.drop(id)
 		}
 		delete(l.files, p)
 	}
@@ -321,13 +394,20 @@ func (ix *Index) refreshLexical(ctx context.Context, l *lexical) error {
 		f := lexFile{fileID: s.id, hash: s.hash}
 		err = scanLexRows(rows, func(r lexRow) {
 			l.eng.Add(r.id, r.cols[:]...)
-			l.fields.set(r.id, r.fields)
+			l.add(r)
 			f.ids = append(f.ids, r.id)
 		})
 		if err != nil {
 			return err
 		}
 		l.files[p] = f
+	}
+	if changed {
+		pages, err := entityPages(ctx, ix.db)
+		if err != nil {
+			return err
+		}
+		l.pages = pages
 	}
 	return nil
 }
@@ -368,26 +448,93 @@ func (f Filter) accepts(fields *fieldTable, entityItems map[int64]bool) func(id 
 	}
 }
 
-// entityItemIDs lists the items that mention any of the slugs.
-func (ix *Index) entityItemIDs(ctx context.Context, slugs []string) (map[int64]bool, error) {
-	args := make([]any, len(slugs))
-	for i, s := range slugs {
-		args[i] = strings.ToLower(s)
+// entityItemSet is the set of items that mention any of the slugs.
+func (l *lexState) entityItemSet(slugs []string) map[int64]bool {
+	set := map[int64]bool{}
+	for _, s := range slugs {
+		for _, id := range l.byEntity[strings.ToLower(s)] {
+			set[id] = true
+		}
 	}
-	rows, err := ix.query(ctx, `SELECT item_id FROM item_entities WHERE slug_key IN (`+placeholders(len(slugs))+`)`, args...)
+	return set
+}
+
+// entityItemsInMemory is EntityItems ordered from the fields in memory:
+// only the items returned are read from the index.
+func (ix *Index) entityItemsInMemory(ctx context.Context, l *lexState, slugs []string, f Filter, limit int) ([]EntityItem, error) {
+	onPage := map[int64]bool{}
+	for _, s := range slugs {
+		for _, id := range l.pages[strings.ToLower(s)] {
+			onPage[id] = true
+		}
+	}
+	var entityItems map[int64]bool
+	if len(f.Entities) > 0 {
+		entityItems = l.entityItemSet(f.Entities)
+	}
+	accept := f.accepts(l.fields, entityItems)
+	type cand struct {
+		id     int64
+		page   bool
+		fields memoryFields
+	}
+	var cands []cand
+	for id := range l.entityItemSet(slugs) {
+		fl, ok := l.fields.get(id)
+		if !ok {
+			continue
+		}
+		page := onPage[fl.fileID]
+		if !page && fl.kind == "passage" || accept != nil && !accept(id) {
+			continue
+		}
+		cands = append(cands, cand{id, page, fl})
+	}
+	day := func(c cand) string {
+		switch {
+		case c.page:
+			return ""
+		case c.fields.evStart != "":
+			return c.fields.evStart
+		}
+		return c.fields.written
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		switch {
+		case a.page != b.page:
+			if a.page {
+				return -1
+			}
+			return 1
+		case day(a) != day(b):
+			return -strings.Compare(day(a), day(b))
+		}
+		if c := strings.Compare(l.pathOf[a.fields.fileID], l.pathOf[b.fields.fileID]); c != 0 {
+			return c
+		}
+		if a.fields.startLine != b.fields.startLine {
+			return a.fields.startLine - b.fields.startLine
+		}
+		return int(a.id - b.id)
+	})
+	cands = cands[:min(limit, len(cands))]
+	ids := make([]int64, len(cands))
+	for i, c := range cands {
+		ids[i] = c.id
+	}
+	items, err := ix.itemsWithIDs(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	ids := map[int64]bool{}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
+	out := make([]EntityItem, 0, len(cands))
+	for _, c := range cands {
+		it, ok := items[c.id]
+		if !ok {
+			return nil, errStalePostings
 		}
-		ids[id] = true
+		out = append(out, EntityItem{Item: it, OnPage: c.page})
 	}
-	return ids, rows.Err()
+	return out, nil
 }
 
 // parseMatchAny undoes MatchAny: the quoted words of `"a" OR "b c"`. ok
@@ -435,10 +582,7 @@ func parseMatchAny(match string) (words []string, ok bool) {
 func (ix *Index) searchMemory(ctx context.Context, l *lexical, words []string, f Filter, limit int) ([]Hit, error) {
 	var entityItems map[int64]bool
 	if len(f.Entities) > 0 {
-		var err error
-		if entityItems, err = ix.entityItemIDs(ctx, f.Entities); err != nil {
-			return nil, ix.wrapErr(err)
-		}
+		entityItems = l.entityItemSet(f.Entities)
 	}
 	ranked, _ := l.eng.Search(bm25.Phrases(words), limit, f.accepts(l.fields, entityItems))
 	if len(ranked) == 0 {

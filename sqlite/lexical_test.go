@@ -284,45 +284,53 @@ func TestEntityItemsMatchesPlainSort(t *testing.T) {
 	}
 	slugSets := [][]string{{"peter"}, {"Peter", "warelay"}, {"biscuit"}, {"nobody"}}
 	compared := 0
-	for _, slugs := range slugSets {
-		for fi, f := range filters {
-			for _, limit := range []int{1, 3, 10, 100000} {
-				got, err := ix.EntityItems(ctx, slugs, f, limit)
-				if err != nil {
-					t.Fatal(err)
-				}
-				keys := make([]any, len(slugs))
-				for i, s := range slugs {
-					keys[i] = strings.ToLower(s)
-				}
-				cond, args := f.where()
-				ph := placeholders(len(keys))
-				q := fmt.Sprintf(`SELECT i.id FROM items i JOIN files f ON f.id = i.file_id
+	for _, warm := range []bool{false, true} {
+		if warm {
+			if err := ix.Warm(ctx); err != nil {
+				t.Fatal(err)
+			}
+			filters = append(filters, Filter{Entities: []string{"warelay"}})
+		}
+		for _, slugs := range slugSets {
+			for fi, f := range filters {
+				for _, limit := range []int{1, 3, 10, 100000} {
+					got, err := ix.EntityItems(ctx, slugs, f, limit)
+					if err != nil {
+						t.Fatal(err)
+					}
+					keys := make([]any, len(slugs))
+					for i, s := range slugs {
+						keys[i] = strings.ToLower(s)
+					}
+					cond, args := f.where()
+					ph := placeholders(len(keys))
+					q := fmt.Sprintf(`SELECT i.id FROM items i JOIN files f ON f.id = i.file_id
 					LEFT JOIN (SELECT DISTINCT file_id FROM entity_pages WHERE lower(slug) IN (%s)) p ON p.file_id = i.file_id
 					WHERE i.id IN (SELECT item_id FROM item_entities WHERE slug_key IN (%s))
 					AND (i.kind != 'passage' OR p.file_id IS NOT NULL)%s
 					ORDER BY (p.file_id IS NOT NULL) DESC,
 						CASE WHEN p.file_id IS NOT NULL THEN '' ELSE coalesce(nullif(i.event_start, ''), i.written) END DESC,
-						f.path, i.start_line LIMIT ?`, ph, ph, cond)
-				rows, err := ix.db.QueryContext(ctx, q, append(append(append(append([]any{}, keys...), keys...), args...), limit)...)
-				if err != nil {
-					t.Fatal(err)
+						f.path, i.start_line, i.id LIMIT ?`, ph, ph, cond)
+					rows, err := ix.db.QueryContext(ctx, q, append(append(append(append([]any{}, keys...), keys...), args...), limit)...)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var want []int64
+					for rows.Next() {
+						var id int64
+						rows.Scan(&id)
+						want = append(want, id)
+					}
+					rows.Close()
+					var ids []int64
+					for _, it := range got {
+						ids = append(ids, it.RowID)
+					}
+					if !slices.Equal(ids, want) {
+						t.Errorf("warm %v, %v filter %d limit %d: %v, want %v", warm, slugs, fi, limit, ids, want)
+					}
+					compared += len(want)
 				}
-				var want []int64
-				for rows.Next() {
-					var id int64
-					rows.Scan(&id)
-					want = append(want, id)
-				}
-				rows.Close()
-				var ids []int64
-				for _, it := range got {
-					ids = append(ids, it.RowID)
-				}
-				if !slices.Equal(ids, want) {
-					t.Errorf("%v filter %d limit %d: %v, want %v", slugs, fi, limit, ids, want)
-				}
-				compared += len(want)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -262,13 +263,29 @@ func loadLexical(ctx context.Context, path string) (lexState, error) {
 	}
 	l.eng, l.fields, l.files = newLexicalEngine(), &fieldTable{}, map[string]lexFile{}
 	l.byEntity, l.pathOf = map[string][]int64{}, map[int64]string{}
+	// Tokenizing is most of the cost: the rows are read here and
+	// tokenized on the other CPUs (bm25.Index.Add is safe for concurrent
+	// use and tokenizes outside its lock).
+	work := make(chan lexRow, 256)
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)-1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range work {
+				l.eng.Add(r.id, r.cols[:]...)
+			}
+		}()
+	}
 	err = scanLexRows(rows, func(r lexRow) {
-		l.eng.Add(r.id, r.cols[:]...)
+		work <- r
 		l.add(r)
 		f := l.files[r.path]
 		f.ids = append(f.ids, r.id)
 		l.files[r.path] = f
 	})
+	close(work)
+	wg.Wait()
 	if err != nil {
 		return l, err
 	}

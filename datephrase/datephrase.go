@@ -564,6 +564,19 @@ func (p *parser) ago(n, k int) (span, int, bool) {
 		return span{}, 0, false
 	}
 	j := k + 2
+	if p.word(j, cWord, wToday) {
+		// "two weeks ago today", "a year ago today": that very day.
+		switch p.toks[k].w.val {
+		case unitDay:
+			return p.day(p.today.AddDate(0, 0, -n)), j + 1, true
+		case unitWeek:
+			return p.day(p.today.AddDate(0, 0, -7*n)), j + 1, true
+		case unitMonth:
+			return p.day(p.today.AddDate(0, -n, 0)), j + 1, true
+		case unitYear:
+			return p.day(p.today.AddDate(-n, 0, 0)), j + 1, true
+		}
+	}
 	switch p.toks[k].w.val {
 	case unitMinute:
 		return p.day(memory.Day(p.now.Add(-time.Duration(n) * time.Minute))), j, true

@@ -36,6 +36,7 @@
 //	3 days ago, five hours ago                  that day (Relation On)
 //	2 weeks ago, a month ago, a year ago,       Relation Around: Anchor is that day, Range is
 //	  a couple of weeks ago                     Anchor ± half a unit (3, 15, 182 days), not past today
+//	two weeks ago today, a year ago today       that very day (Relation On)
 //	past 3 weeks, last 10 days, the past week,  rolling windows ending today (Start = today
 //	  in the last 10 days, over the last month  minus N units); "next 3 days" starts today
 //	recently, lately                            the last RecentDays (14) days

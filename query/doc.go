@@ -47,4 +47,13 @@
 //
 // Decision and Opinion win over the rest; between them, whichever marker
 // comes first ("what does Peter think of the decision" is an opinion).
+//
+// # Speakers
+//
+// AskedSpeaker reads from a query's words whose words it asks for in chat
+// transcripts: the assistant's ("what did you recommend", "our previous
+// conversation", "remind me"), the user's (a question in the first person:
+// "what did I buy for my sister"), or anyone's. A known name glued into an
+// identifier ("warelay.yaml", "WARELAY_DEBUG", "/var/lib/warelay") is not
+// a mention of the entity.
 package query

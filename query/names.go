@@ -151,6 +151,10 @@ func (t *NameTable) MatchEntities(text string) []EntityMatch {
 			if !ok || (e.stop && !capitalised(ws[i].text)) {
 				continue
 			}
+			if inIdentifier(text, ws[i].start, ws[i+n-1].end) {
+				matched = n // part of a file name, variable or path: not a mention
+				break
+			}
 			out = append(out, EntityMatch{Start: ws[i].start, End: ws[i+n-1].end, Slug: e.slug})
 			matched = n
 			break
@@ -211,6 +215,36 @@ func adjacent(text string, ws []word) bool {
 		}
 	}
 	return true
+}
+
+// identifierGlue are the characters that join words into one identifier
+// when no space surrounds them: "warelay.yaml", "WARELAY_DEBUG",
+// "name=value", "host:port".
+const identifierGlue = "._=:"
+
+// inIdentifier reports whether text[start:end] is part of a longer
+// identifier: a glue character joins it to a letter or digit, with no
+// space between, or it ends a path ("/var/lib/warelay", "~/warelay"). A
+// name inside a file name, an environment variable, a metric or a path
+// names the thing in code, not the entity: "warelay.yaml" is a file. A
+// sentence that ends after a name ("ask Pete.") and a slash between two
+// names ("Pete/Andy") are prose.
+func inIdentifier(text string, start, end int) bool {
+	if end+1 < len(text) && strings.IndexByte(identifierGlue, text[end]) >= 0 {
+		if r, _ := utf8.DecodeRuneInString(text[end+1:]); isWordRune(r) {
+			return true
+		}
+	}
+	if start >= 2 && strings.IndexByte(identifierGlue, text[start-1]) >= 0 {
+		if r, _ := utf8.DecodeLastRuneInString(text[:start-1]); isWordRune(r) {
+			return true
+		}
+	}
+	if start >= 1 && text[start-1] == '/' {
+		token := text[strings.LastIndexAny(text[:start], " \t\n")+1 : start]
+		return strings.Count(token, "/") >= 2 || strings.HasPrefix(token, "/") || strings.HasPrefix(token, "~")
+	}
+	return false
 }
 
 func capitalised(s string) bool {

@@ -7,6 +7,7 @@ import (
 
 	"memoria/memory"
 	"memoria/query"
+	"memoria/sqlite"
 )
 
 // rrfK is reciprocal-rank fusion's constant (Cormack et al. 2009; 60 is
@@ -66,6 +67,20 @@ const (
 	// boostEntityPage lifts the named entity's own page for "tell me
 	// about X".
 	boostEntityPage = 1.5
+	// boostCurated lifts curated items (bank/, memory.md: no day
+	// written) other than the entity's page for "tell me about X" and
+	// "who is X": they hold the maintained profile, where daily logs hold
+	// episodes ("who is Ingrid?": "Family: mother Ingrid …" over "Biscuit
+	// stays with Ingrid while Peter is in Lisbon").
+	boostCurated = 1.1
+	// boostSpeaker lifts, in chat transcripts, the lines the person
+	// asking said, for a question in the first person about themselves
+	// ("what did I buy for my sister's birthday?"): the answer is what they
+	// said, not the assistant's reply that repeats their words (measured
+	// on longmemeval100, docs/recall.md). Questions about what the
+	// assistant said get no lift: an assistant's turn runs over many lines,
+	// and only its first names the speaker.
+	boostSpeaker = 1.15
 )
 
 type scored struct {
@@ -90,38 +105,57 @@ func rrf(c *candidate) float64 {
 	return s
 }
 
+// asksNow reports whether a question asks for the present state of
+// something that changed: it says so ("now", "currently": intent
+// Current), or one of its recencyProbe best candidates (by RRF) is a fact
+// that a later fact supersedes (the attribute it asks about changed). Not
+// for a question about a past window, nor for "tell me about X", which
+// asks for the profile. Only such questions bring in the current version
+// of a fact (the update channel), lift it and demote the outdated one,
+// and lift recent facts: for any other question, a link between two
+// candidate facts says nothing about what the question asks, and the
+// boosts would lift facts over better-matching passages.
+func asksNow(p Plan, cands []*candidate, l *links) bool {
+	if p.pastWindow() || p.Now.IsZero() {
+		return false
+	}
+	if p.Intent == query.Current {
+		return true
+	}
+	if p.Intent == query.About {
+		return false
+	}
+	base := append([]*candidate(nil), cands...)
+	sort.SliceStable(base, func(i, j int) bool { return rrf(base[i]) > rrf(base[j]) })
+	for i, c := range base {
+		if i >= recencyProbe {
+			break
+		}
+		if l.superseded(c.item.RowID) {
+			return true
+		}
+	}
+	return false
+}
+
 // fuse scores every candidate by RRF over its channel ranks times its
-// boosts, best first.
-func fuse(p Plan, cands []*candidate, l *links) []scored {
+// boosts, best first. recent says the question asks about now (asksNow).
+func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 	out := make([]scored, 0, len(cands))
 	past := p.pastWindow()
 	rows := make(map[int64]float64, len(cands))
 	for _, c := range cands {
 		rows[c.item.RowID] = rrf(c)
 	}
-	// A question about now wants recent items when it says so, or when
-	// its best facts include one that was replaced (the attribute
-	// changed).
-	recent := p.Intent == query.Current
-	if !past && !recent && !p.Now.IsZero() && p.Intent != query.About {
-		base := append([]*candidate(nil), cands...)
-		sort.SliceStable(base, func(i, j int) bool { return rrf(base[i]) > rrf(base[j]) })
-		for i, c := range base {
-			if i >= recencyProbe {
-				break
-			}
-			if competing(l.next[c.item.RowID], rows, rows[c.item.RowID]) {
-				recent = true
-				break
-			}
-		}
-	}
+	asked := query.AskedSpeaker(p.Terms)
 	for _, c := range cands {
 		s := rrf(c)
 		boosts := map[string]float64{}
 		it := c.item
 		row := it.RowID
-		if it.Kind.IsFact() {
+		if it.Kind.IsFact() && !(p.Browse && p.Window != nil && eventOnly(it, *p.Window)) {
+			// (Browsing a window, the items in it by their event time
+			// only stay after those written in it: see browseOrder.)
 			boosts["typed_fact"] = boostTypedFact
 			if it.Confidence != nil {
 				boosts["confidence"] = round3(1 + boostConfidence*(*it.Confidence-0.5))
@@ -140,9 +174,9 @@ func fuse(p Plan, cands []*candidate, l *links) []scored {
 		// was written.
 		trueThen := past && (len(l.next[row]) > 0 || len(l.prev[row]) > 0) && l.validIn(row, *p.Window)
 		switch {
-		case !past && newer:
+		case recent && newer:
 			boosts["superseded"] = demoteSuperseded
-		case !past && older:
+		case recent && older:
 			boosts["current"] = boostCurrent
 		case past && older && l.sig[row].when.After(p.Window.End):
 			boosts["superseded"] = demoteSuperseded
@@ -152,8 +186,13 @@ func fuse(p Plan, cands []*candidate, l *links) []scored {
 		if p.Window != nil && !trueThen && !inWindow(it.Written, it.Event, *p.Window) {
 			boosts["outside_window"] = demoteOutside
 		}
+		if asked == query.UserSpeaker && it.Kind == memory.KindPassage && lineSpeaker(it.Content) == query.UserSpeaker {
+			boosts["speaker"] = boostSpeaker
+		}
 		if p.Intent == query.About && c.onPage {
 			boosts["entity_page"] = boostEntityPage
+		} else if p.Intent == query.About && it.Written.IsZero() {
+			boosts["curated"] = boostCurated
 		}
 		for _, b := range boosts {
 			s *= b
@@ -162,6 +201,12 @@ func fuse(p Plan, cands []*candidate, l *links) []scored {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	return out
+}
+
+// eventOnly reports whether an item is in a window by its event time
+// only: written on another day, or undated.
+func eventOnly(it sqlite.Item, w memory.TimeRange) bool {
+	return it.Written.IsZero() || !w.Contains(it.Written)
 }
 
 // inWindow reports whether an item written on day written (zero: undated)

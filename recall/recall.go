@@ -236,7 +236,7 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	// compares.
 	var known []sqlite.Item
 	if len(p.Entities) > 0 {
-		if known, err = entityChannel(ctx, ix, p, pl, topicMatch, lexTop, depth); err != nil {
+		if known, err = entityChannel(ctx, ix, p, pl, topicMatch, topic, lexTop, depth); err != nil {
 			return nil, err
 		}
 	}
@@ -271,9 +271,12 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		}
 	}
 	links := supersede(pl.list(), known)
-	injectVersions(p, pl, links)
+	recent := asksNow(p, pl.list(), links)
+	if recent || p.pastWindow() {
+		injectVersions(p, pl, links)
+	}
 
-	ranked := fuse(p, pl.list(), links)
+	ranked := fuse(p, pl.list(), links, recent)
 	lines := p.Lines
 	if lines <= 0 {
 		lines = DefaultLines
@@ -319,13 +322,13 @@ func temporal(ctx context.Context, ix Index, p Plan, pl *pool, match string, win
 }
 
 // browseOrder orders a window's items for reading. Items group by the
-// day they were written (items in the window by their event time only,
-// written on another day or undated in bank/ and memory.md, come last as
-// one group); days nearest the
-// anchor come first (newest first without one); the ranking takes one
-// item per day in turn so the top results cover the window. Within a day:
-// the opening passage of the log (what the day was about), then its typed
-// facts (the day's summary) in line order, then the other passages.
+// day they were written; days nearest the anchor come first (newest first
+// without one); the ranking takes one item per day in turn so the top
+// results cover the window. Within a day: the opening passage of the log
+// (what the day was about), then its typed facts (the day's summary) in
+// line order, then the other passages. Items in the window by their event
+// time only (written on another day, or undated in bank/ and memory.md)
+// come after all of those.
 func browseOrder(items []sqlite.Item, w memory.TimeRange, around *time.Time) []sqlite.Item {
 	byDay := map[time.Time][]sqlite.Item{}
 	var days []time.Time
@@ -380,15 +383,47 @@ func browseOrder(items []sqlite.Item, w memory.TimeRange, around *time.Time) []s
 			return its[i].Source.Start < its[j].Source.Start
 		})
 	}
+	// Items in the window by their event time only come after every item
+	// written in it: a plan written weeks before ("Andy flies to
+	// Marrakech on the 29th") or a month-long event ("in October") says
+	// less about what happened on those days than the days' own logs.
+	// Among them, events that lie within the window come first, shorter
+	// events before longer ones.
+	var late []sqlite.Item
+	if its, ok := byDay[time.Time{}]; ok {
+		late = its
+		sort.SliceStable(late, func(i, j int) bool {
+			ii, ij := eventInside(late[i], w), eventInside(late[j], w)
+			if ii != ij {
+				return ii
+			}
+			return eventDays(late[i]) < eventDays(late[j])
+		})
+		days = days[:len(days)-1] // the zero day sorts last
+	}
 	var out []sqlite.Item
-	for n := 0; len(out) < len(items); n++ {
+	for n := 0; len(out) < len(items)-len(late); n++ {
 		for _, d := range days {
 			if its := byDay[d]; n < len(its) {
 				out = append(out, its[n])
 			}
 		}
 	}
-	return out
+	return append(out, late...)
+}
+
+// eventInside reports whether an item's event time lies within w.
+func eventInside(it sqlite.Item, w memory.TimeRange) bool {
+	return it.Event != nil && !it.Event.Start.Before(w.Start) && !it.Event.End.After(w.End)
+}
+
+// eventDays is how many days an item's event time spans (a large number
+// without one).
+func eventDays(it sqlite.Item) int {
+	if it.Event == nil {
+		return 1 << 20
+	}
+	return absDays(it.Event.End, it.Event.Start) + 1
 }
 
 // distance is how many days lie between an item and a day: zero when the
@@ -428,8 +463,9 @@ func absDays(a, b time.Time) int {
 // query that is only names) it lists the entity page first, in page
 // order, then the facts newest first; otherwise it ranks the items linked
 // to the entities by the query's words (bm25), which lifts facts about the
-// entity over the same words said of something else.
-func entityChannel(ctx context.Context, ix Index, p Plan, pl *pool, match string, lexTop float64, depth int) ([]sqlite.Item, error) {
+// entity over the same words said of something else. topic are those
+// words (without the names).
+func entityChannel(ctx context.Context, ix Index, p Plan, pl *pool, match string, topic []string, lexTop float64, depth int) ([]sqlite.Item, error) {
 	its, err := ix.EntityItems(ctx, p.Entities, p.Filter, entityDepth)
 	if err != nil {
 		return nil, fmt.Errorf("recall: entity: %w", err)
@@ -462,14 +498,62 @@ func entityChannel(ctx context.Context, ix Index, p Plan, pl *pool, match string
 	if err != nil {
 		return nil, fmt.Errorf("recall: entity: %w", err)
 	}
+	about := newTopicWords(topic)
 	for i, h := range hits {
 		c := pl.add("entity", i+1, h.Item, h.Score)
 		c.entityWeight = 1
 		if lexTop > 0 {
 			c.entityWeight = math.Min(1, math.Pow(h.Score/lexTop, entityWeightPower))
 		}
+		if !about.said(h.Content) {
+			c.entityWeight = 0 // matched only stop words ("when", "after"), or only its neighbours
+		}
 	}
 	return facts, nil
+}
+
+// topicWords are the content words of a query's topic (no stop words, no
+// names), as stems, and the attributes they name (attributeCues).
+type topicWords struct {
+	stems []string
+	cues  map[string]bool
+}
+
+func newTopicWords(topic []string) topicWords {
+	t := topicWords{cues: map[string]bool{}}
+	for _, w := range topic {
+		if query.IsStopWord(w) {
+			continue
+		}
+		t.stems = append(t.stems, stem(w))
+		if c, ok := attributeCues[w]; ok {
+			t.cues[c] = true
+		}
+	}
+	return t
+}
+
+// said reports whether text says something the topic asks about: one of
+// its content words (by stem, or a word that starts with one: "deploy"
+// finds "deployment"), or another word for the same attribute ("hosted"
+// finds "Deployed on Fly.io"). A topic of stop words alone finds every
+// text.
+func (t topicWords) said(text string) bool {
+	if len(t.stems) == 0 {
+		return true
+	}
+	for _, w := range splitWords(text) {
+		if len(t.cues) > 0 && t.cues[attributeCues[w]] {
+			return true
+		}
+		sw := stem(w)
+		for _, s := range t.stems {
+			if sw == s || strings.HasPrefix(w, s) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // opinionChannel ranks typed opinions: those matching the query's words

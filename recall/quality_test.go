@@ -1,0 +1,250 @@
+package recall
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"memoria/memory"
+	"memoria/query"
+)
+
+// TestBrowseDaysBeforeEventOnly: browsing a window lists the items written
+// in it first; items in it only by their event time (a plan written weeks
+// before, a month-long event, a curated line) come after all of them, those
+// whose event lies within the window before those whose event is wider.
+func TestBrowseDaysBeforeEventOnly(t *testing.T) {
+	ix := index(t, map[string]string{
+		"memory/2025-10-31.md": "# 2025-10-31\n\nHalloween at the castle.\n\nPumpkins carved in the garden.\n\nSoup for everyone.\n",
+		"memory/2025-10-13.md": "# 2025-10-13\n\nPlanning day.\n\n## Retain\n" +
+			"- W @Andy: The costume party is on 2025-10-31.\n" +
+			"- W @warelay: The October release train runs Oct 1–31, 2025.\n",
+		"bank/experience.md": "# Experience\n\n- B @Andy: I helped carve pumpkins on 2025-10-31.\n",
+	})
+	halloween := memory.TimeRange{Start: day("2025-10-31"), End: day("2025-10-31")}
+	tests := []struct {
+		name   string
+		window memory.TimeRange
+		want   []string // the results' sources, in order, by prefix
+	}{
+		{"a day: its own lines first, then the narrow events, then the wide one", halloween, []string{
+			"memory/2025-10-31.md#L3", "memory/2025-10-31.md#L5", "memory/2025-10-31.md#L7",
+			"", "", // the two one-day events, in either order
+			"memory/2025-10-13.md#L7",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := run(t, ix, Plan{Window: &tc.window, Browse: true, K: 10, Lines: 1, Now: day("2025-12-01")})
+			if len(res) != len(tc.want) {
+				t.Fatalf("%d results, want %d: %s", len(res), len(tc.want), sources(res))
+			}
+			var narrow []string
+			for i, w := range tc.want {
+				if w == "" {
+					narrow = append(narrow, res[i].Source)
+					continue
+				}
+				if res[i].Source != w {
+					t.Errorf("result %d is %s, want %s: %s", i+1, res[i].Source, w, sources(res))
+				}
+			}
+			if len(narrow) > 0 && !(strings.Contains(strings.Join(narrow, " "), "bank/experience.md") && strings.Contains(strings.Join(narrow, " "), "memory/2025-10-13.md#L6")) {
+				t.Errorf("the one-day events should follow the day's lines: %s", sources(res))
+			}
+		})
+	}
+}
+
+// TestUpdateBoostsOnlyForNow: the versions of a fact compete (the outdated
+// one demoted, the current one lifted, a missing current one brought in)
+// only when the question asks about now: it says so, or one of its best
+// candidates was replaced. A question that merely finds a fact with a
+// history is ranked by its words.
+func TestUpdateBoostsOnlyForNow(t *testing.T) {
+	log := "# 2025-10-01\n\n"
+	for i := range 8 {
+		log += fmt.Sprintf("Pruned the auth state volume again, run %d, after the cron job found the auth state volume full.\n\n", i+1)
+	}
+	ix := index(t, map[string]string{
+		"memory/2025-09-15.md": "# 2025-09-15\n\nSetup.\n\n## Retain\n" +
+			"- W @warelay: Deployed on Fly.io in region fra with a volume for the auth state.\n",
+		"memory/2025-10-24.md": "# 2025-10-24\n\nMigration.\n\n## Retain\n" +
+			"- W @warelay: Since 2025-10-24 deployed on Hetzner as a systemd unit.\n",
+		"memory/2025-10-01.md": log,
+		"memory/2025-10-02.md": "# 2025-10-02\n\nA quiet day.\n\nNothing else.\n\nTea.\n",
+		"memory/2025-10-03.md": "# 2025-10-03\n\nAnother quiet day.\n\nCoffee.\n\nRain.\n",
+	})
+	now := day("2025-12-01")
+	tests := []struct {
+		name     string
+		plan     Plan
+		first    string
+		boosted  bool // some result carries a "current" or "superseded" boost
+		injected bool // the update channel brought a version in
+	}{
+		{"a question about now lifts the current version",
+			Plan{Terms: []string{"where", "is", "warelay", "deployed", "now"}, Entities: []string{"warelay"}, NameWords: []string{"warelay"}, Intent: query.Current, Now: now},
+			"memory/2025-10-24.md", true, false},
+		{"a question about now brings in the current version",
+			Plan{Terms: []string{"which", "fly", "region", "now"}, Intent: query.Current, Now: now},
+			"memory/2025-10-24.md", true, true},
+		{"a question that finds an outdated fact far down is ranked by its words",
+			Plan{Terms: []string{"auth", "state", "volume", "pruned", "cron", "job", "full"}, Now: now},
+			"memory/2025-10-01.md", false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.plan.K, tc.plan.Explain = 20, true
+			res := run(t, ix, tc.plan)
+			if len(res) == 0 || !strings.HasPrefix(res[0].Source, tc.first) {
+				t.Fatalf("first %s, want %s: %s", first(res), tc.first, sources(res))
+			}
+			boosted, injected := false, false
+			for _, r := range res {
+				_, cur := r.Explain.Boosts["current"]
+				_, sup := r.Explain.Boosts["superseded"]
+				boosted = boosted || cur || sup
+				_, upd := r.Explain.Channels["update"]
+				injected = injected || upd
+			}
+			if boosted != tc.boosted || injected != tc.injected {
+				t.Errorf("boosted %v injected %v, want %v %v: %s", boosted, injected, tc.boosted, tc.injected, sources(res))
+			}
+			if !strings.Contains(sources(res), "memory/2025-09-15.md") {
+				t.Errorf("the outdated fact should be a result: %s", sources(res))
+			}
+		})
+	}
+}
+
+// TestEntityVoteNeedsTopicWords: the entity channel votes only for items
+// that say one of the query's content words (or another word for the same
+// attribute); an item that matches only stop words ("when", "after") gets
+// no vote.
+func TestEntityVoteNeedsTopicWords(t *testing.T) {
+	tests := []struct {
+		topic []string
+		text  string
+		want  bool
+	}{
+		{[]string{"who", "looks", "after", "the", "pup", "when", "travels"}, "Wants short answers when on the phone.", false},
+		{[]string{"who", "looks", "after", "the", "pup", "when", "travels"}, "Stays with Ingrid when Peter travels.", true},
+		{[]string{"where", "was", "hosted", "back"}, "Deployed on Fly.io as app warelay-prod.", true}, // same attribute: hosting
+		{[]string{"reply", "length"}, "Prefers concise replies.", true},                               // stem
+		{[]string{"deploy"}, "The deployment failed.", true},                                          // prefix
+		{[]string{"who", "is"}, "Anything at all.", true},                                             // only stop words: no gate
+	}
+	for _, tc := range tests {
+		if got := newTopicWords(tc.topic).said(tc.text); got != tc.want {
+			t.Errorf("%v said %q = %v, want %v", tc.topic, tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestSpeaker: in chat transcripts, a question in the first person about
+// the asker lifts the lines the user said; questions about what the
+// assistant said, and lines without a speaker, get no lift.
+func TestSpeaker(t *testing.T) {
+	lines := []struct {
+		content string
+		want    query.Speaker
+	}{
+		{"- 04:49 **User**: For my sister's birthday, I got her a yellow dress.", query.UserSpeaker},
+		{"- **Assistant**: Congratulations on Comet!", query.AssistantSpeaker},
+		{"- 10:20 **User:** the colon inside the bold", query.UserSpeaker},
+		{"  * Gift(s): ____ (what did you get her?)", query.AnySpeaker},
+		{"- 10:20 **Peter**: a named speaker", query.AnySpeaker},
+		{"**Sister's Birthday**", query.AnySpeaker},
+		{"- 9:20 User: not a transcript line", query.AnySpeaker},
+	}
+	for _, tc := range lines {
+		if got := lineSpeaker(tc.content); got != tc.want {
+			t.Errorf("lineSpeaker(%q) = %v, want %v", tc.content, got, tc.want)
+		}
+	}
+
+	ix := index(t, map[string]string{"memory/2025-11-27.md": `# 2025-11-27
+
+## Session 1
+
+- 03:10 **User**: What is the capital of Peru?
+- 03:10 **Assistant**: Lima.
+- 03:11 **User**: And of Chile?
+- 03:11 **Assistant**: Santiago.
+- 03:12 **User**: Which harness fits a greyhound?
+- 03:12 **Assistant**: A martingale collar.
+- 03:13 **User**: Thanks, that helps.
+
+## Session 2
+
+- 04:49 **User**: Here is a start: I bought gifts for my sister's birthday and my mom.
+- 04:49 **Assistant**: Let's list each gift.
+  **Sister's birthday gift**
+  * Gift for my sister's birthday: ____ (what did you buy her?)
+- 04:50 **User**: For her birthday I got her a yellow dress.
+- 04:50 **Assistant**: A yellow dress is a lovely birthday gift for a sister.
+`})
+	plan := Plan{Terms: []string{"what", "did", "i", "buy", "for", "my", "sister", "s", "birthday", "gift"}, K: 10, Lines: 1, Explain: true, Now: day("2025-11-30")}
+	res := run(t, ix, plan)
+	var user, other []int
+	for i, r := range res {
+		_, lifted := r.Explain.Boosts["speaker"]
+		switch {
+		case lifted && lineSpeaker(r.Content) != query.UserSpeaker:
+			t.Errorf("%s lifted but not the user's line", r.Source)
+		case !lifted && lineSpeaker(r.Content) == query.UserSpeaker:
+			t.Errorf("%s is the user's line and not lifted", r.Source)
+		case lifted:
+			user = append(user, i)
+		default:
+			other = append(other, i)
+		}
+	}
+	// The two lines where the user speaks of the gifts come first.
+	if len(res) < 3 || !strings.Contains(res[0].Source+res[1].Source, "#L15") || !strings.Contains(res[0].Source+res[1].Source, "#L19") {
+		t.Fatalf("user lines at %v, others at %v: %s", user, other, sources(res))
+	}
+
+	// Asking what the assistant said lifts nothing.
+	plan.Terms = []string{"what", "gift", "did", "you", "suggest", "for", "my", "sister"}
+	if query.AskedSpeaker(plan.Terms) != query.AssistantSpeaker {
+		t.Fatalf("%v: want the assistant", plan.Terms)
+	}
+	for _, r := range run(t, ix, plan) {
+		if _, lifted := r.Explain.Boosts["speaker"]; lifted {
+			t.Errorf("%s lifted for a question about the assistant's words", r.Source)
+		}
+	}
+}
+
+// TestCuratedForAbout: "who is X" lifts curated items (bank/, memory.md),
+// which hold the maintained profile, over episodes in the daily logs;
+// other questions do not.
+func TestCuratedForAbout(t *testing.T) {
+	ix := index(t, map[string]string{
+		"bank/world.md": "# World\n\n- W: Family: mother Ingrid lives on the ground floor, a sister in Graz.\n",
+		"memory/2025-10-13.md": "# 2025-10-13\n\nBusy.\n\n## Retain\n" +
+			"- W: The dog stays with Ingrid while Peter is in Lisbon (Oct 13–16, 2025).\n" +
+			"- W: Ingrid made soup; Ingrid likes soup.\n",
+		"memory/2025-10-14.md": "# 2025-10-14\n\nRain all day.\n\nThe tram was late.\n",
+	})
+	tests := []struct {
+		intent query.Intent
+		first  string
+	}{
+		{query.About, "bank/world.md#L3"},
+		{query.Search, "memory/2025-10-13.md"},
+	}
+	for _, tc := range tests {
+		res := run(t, ix, Plan{Terms: []string{"ingrid"}, Intent: tc.intent, K: 5, Explain: true, Now: day("2025-12-01")})
+		if len(res) == 0 || !strings.HasPrefix(res[0].Source, tc.first) {
+			t.Errorf("%v: first %s, want %s: %s", tc.intent, first(res), tc.first, sources(res))
+		}
+		for _, r := range res {
+			if _, ok := r.Explain.Boosts["curated"]; ok != (tc.intent == query.About && strings.HasPrefix(r.Source, "bank/")) {
+				t.Errorf("%v: %s boosts %v", tc.intent, r.Source, r.Explain.Boosts)
+			}
+		}
+	}
+}

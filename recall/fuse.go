@@ -59,10 +59,12 @@ const (
 	// semanticWeight scales the semantic channel's RRF votes: embeddings
 	// find what words miss, but rank worse than bm25 where words do match
 	// (measured on longmemeval100, docs/recall.md).
-	semanticWeight = 0.3
+	semanticWeight = 0.2
 	// semanticWeightSuggest is the weight for requests for suggestions
 	// ("can you recommend …"): what fits the person is what they said about
-	// themselves, which shares few words with the request.
+	// themselves, which shares few words with the request. Questions about
+	// what the assistant said get it too: its answers paraphrase, and
+	// questions about them rarely repeat their words.
 	semanticWeightSuggest = 0.7
 	// boostEntityPage lifts the named entity's own page for "tell me
 	// about X".

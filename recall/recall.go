@@ -206,7 +206,7 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 			return nil, fmt.Errorf("recall: semantic: %w", err)
 		}
 		w := semanticWeight
-		if p.Intent == query.Suggest {
+		if p.Intent == query.Suggest || query.AskedSpeaker(p.Terms) == query.AssistantSpeaker {
 			w = semanticWeightSuggest
 		}
 		for i, h := range hits {

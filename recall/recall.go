@@ -199,8 +199,11 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	}
 
 	// Semantic channel: the items nearest the query's embedding, for
-	// questions that share no words with their answer.
-	if len(p.Vector) > 0 && !p.Browse {
+	// questions that share no words with their answer. Not for "who is X"
+	// and "tell me about X" with no other topic: such an embedding says
+	// little beyond the name, and its neighbours are lines about others;
+	// the entity and lexical channels answer it exactly.
+	if len(p.Vector) > 0 && !p.Browse && !(p.Intent == query.About && contentWords(topic) <= 1) {
 		hits, err := ix.NearestItems(ctx, p.Vector, p.Filter, depth)
 		if err != nil {
 			return nil, fmt.Errorf("recall: semantic: %w", err)
@@ -704,4 +707,15 @@ func intersect(f sqlite.Filter, w memory.TimeRange) (since, until time.Time) {
 		until = f.Until
 	}
 	return since, until
+}
+
+// contentWords counts the words that are not stop words.
+func contentWords(words []string) int {
+	n := 0
+	for _, w := range words {
+		if !query.IsStopWord(w) {
+			n++
+		}
+	}
+	return n
 }

@@ -274,12 +274,6 @@ type slotFreq struct {
 	freq float64 // weighted count of the phrase's occurrences
 }
 
-// posting is one document's occurrences of a term, decoded.
-type posting struct {
-	slot uint32
-	occ  []uint64 // column<<32 | position
-}
-
 // decode walks a term's postings, skipping deleted documents.
 func (ix *Index) decode(term string, fn func(slot uint32, occ []uint64)) {
 	p := ix.terms[term]

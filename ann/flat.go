@@ -1,7 +1,11 @@
 package ann
 
 import (
+	"errors"
+	"fmt"
+	"math"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -22,6 +26,12 @@ type FlatOptions struct {
 	// Workers splits an exact scan over this many goroutines (default 1;
 	// the scan is memory-bound, so more rarely helps on a shared machine).
 	Workers int
+	// Int8 stores each vector as int8 components with one float32 scale
+	// (max |x| / 127): dim+4 bytes per vector instead of 4·dim, a quarter
+	// of the memory. Scores are then dot products with the quantised
+	// vectors (for unit vectors within about 0.01 of the float32 ones).
+	// AddInt8 adds an already quantised vector without a second rounding.
+	Int8 bool
 }
 
 // Flat keeps all vectors in one contiguous []float32 and answers queries by
@@ -31,9 +41,12 @@ type Flat struct {
 	mu   sync.RWMutex
 	dim  int
 	opts FlatOptions
-	vecs []float32
+	vecs []float32 // len(ids)*dim, unless Int8
 	ids  []int64
 	byID map[int64]int32
+
+	q8     []int8    // len(ids)*dim, when Int8
+	scales []float32 // len(ids), when Int8
 
 	words      int       // uint64 words per code
 	codes      []uint64  // len(ids)*words, when Rerank > 0
@@ -74,7 +87,12 @@ func (f *Flat) Len() int {
 func (f *Flat) Grow(n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.vecs = growF32(f.vecs, n*f.dim)
+	if f.opts.Int8 {
+		f.q8 = slices.Grow(f.q8, n*f.dim)
+		f.scales = slices.Grow(f.scales, n)
+	} else {
+		f.vecs = growF32(f.vecs, n*f.dim)
+	}
 	f.ids = append(make([]int64, 0, len(f.ids)+n), f.ids...)
 	if f.words > 0 {
 		f.codes = append(make([]uint64, 0, len(f.codes)+n*f.words), f.codes...)
@@ -88,10 +106,15 @@ func growF32(s []float32, n int) []float32 {
 	return append(make([]float32, 0, len(s)+n), s...)
 }
 
-// Add stores v under id, replacing any vector stored under id. v is copied.
+// Add stores v under id, replacing any vector stored under id. v is copied
+// (quantised to int8 with FlatOptions.Int8).
 func (f *Flat) Add(id int64, v []float32) error {
 	if err := checkVec(v, f.dim); err != nil {
 		return err
+	}
+	if f.opts.Int8 {
+		q := make([]int8, f.dim)
+		return f.AddInt8(id, q, Quantize(v, q))
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -108,17 +131,159 @@ func (f *Flat) Add(id int64, v []float32) error {
 	f.byID[id] = int32(len(f.ids))
 	f.ids = append(f.ids, id)
 	f.vecs = append(f.vecs, v...)
+	f.added(v)
+	return nil
+}
+
+// added updates the codes for the vector just appended (v, as float32).
+func (f *Flat) added(v []float32) {
+	if f.words == 0 {
+		return
+	}
+	f.addSum(v, 1)
+	f.codes = append(f.codes, make([]uint64, f.words)...)
+	n := len(f.ids)
+	if !f.opts.NoCenter && n >= 2*f.centeredAt {
+		f.recenter()
+	} else {
+		f.encode(v, f.codes[(n-1)*f.words:])
+	}
+}
+
+// Quantize writes v as int8 components into q (len(v) long) and returns
+// the scale: v[i] ≈ q[i]·scale, scale = max |v[i]| / 127.
+func Quantize(v []float32, q []int8) float32 {
+	var m float32
+	for _, x := range v {
+		m = max(m, float32(math.Abs(float64(x))))
+	}
+	scale := m / 127
+	q = q[:len(v)]
+	if scale == 0 {
+		clear(q)
+		return 0
+	}
+	for i, x := range v {
+		q[i] = int8(math.Round(float64(x / scale)))
+	}
+	return scale
+}
+
+// AddInt8 stores the vector q·scale under id, replacing any vector stored
+// under id. It needs FlatOptions.Int8; q is copied.
+func (f *Flat) AddInt8(id int64, q []int8, scale float32) error {
+	if !f.opts.Int8 {
+		return errors.New("ann: AddInt8 on a float32 Flat")
+	}
+	if len(q) != f.dim {
+		return fmt.Errorf("%w: got %d, want %d", ErrDim, len(q), f.dim)
+	}
+	if math.IsNaN(float64(scale)) || math.IsInf(float64(scale), 0) {
+		return ErrBadVector
+	}
+	var v []float32
 	if f.words > 0 {
-		f.addSum(v, 1)
-		f.codes = append(f.codes, make([]uint64, f.words)...)
-		n := len(f.ids)
-		if !f.opts.NoCenter && n >= 2*f.centeredAt {
-			f.recenter()
-		} else {
-			f.encode(v, f.codes[(n-1)*f.words:])
+		v = make([]float32, f.dim)
+		decode8(q, scale, v)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if i, ok := f.byID[id]; ok {
+		if f.words > 0 {
+			old := make([]float32, f.dim)
+			f.addSum(f.row(int(i), old), -1)
+			f.addSum(v, 1)
+		}
+		copy(f.q8[int(i)*f.dim:int(i+1)*f.dim], q)
+		f.scales[i] = scale
+		if f.words > 0 {
+			f.encode(v, f.codes[int(i)*f.words:int(i+1)*f.words])
+		}
+		return nil
+	}
+	f.byID[id] = int32(len(f.ids))
+	f.ids = append(f.ids, id)
+	f.q8 = append(f.q8, q...)
+	f.scales = append(f.scales, scale)
+	f.added(v)
+	return nil
+}
+
+// AddInt8Batch stores many quantised vectors at once: ids[i] gets
+// q[i·dim:(i+1)·dim]·scales[i]. It is AddInt8 in a loop, but re-encodes
+// the sign codes at most once, which makes loading a large store several
+// times faster.
+func (f *Flat) AddInt8Batch(ids []int64, q []int8, scales []float32) error {
+	if !f.opts.Int8 {
+		return errors.New("ann: AddInt8Batch on a float32 Flat")
+	}
+	d := f.dim
+	if len(q) != len(ids)*d || len(scales) != len(ids) {
+		return ErrDim
+	}
+	for _, s := range scales {
+		if math.IsNaN(float64(s)) || math.IsInf(float64(s), 0) {
+			return ErrBadVector
 		}
 	}
+	f.mu.Lock()
+	if f.words == 0 || f.opts.NoCenter || len(f.ids)+len(ids) < 2*f.centeredAt {
+		f.mu.Unlock()
+		for i, id := range ids {
+			if err := f.AddInt8(id, q[i*d:(i+1)*d], scales[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	defer f.mu.Unlock()
+	// The store will at least double: append everything, then re-centre
+	// (which encodes every code) once.
+	buf := make([]float32, d)
+	for i, id := range ids {
+		row := q[i*d : (i+1)*d]
+		if j, ok := f.byID[id]; ok {
+			f.addSum(f.row(int(j), buf), -1)
+			copy(f.q8[int(j)*d:int(j+1)*d], row)
+			f.scales[j] = scales[i]
+		} else {
+			f.byID[id] = int32(len(f.ids))
+			f.ids = append(f.ids, id)
+			f.q8 = append(f.q8, row...)
+			f.scales = append(f.scales, scales[i])
+		}
+		decode8(row, scales[i], buf)
+		f.addSum(buf, 1)
+	}
+	f.codes = slices.Grow(f.codes[:0], len(f.ids)*f.words)[:len(f.ids)*f.words]
+	f.recenter()
 	return nil
+}
+
+func decode8(q []int8, scale float32, dst []float32) {
+	dst = dst[:len(q)]
+	for i, x := range q {
+		dst[i] = float32(x) * scale
+	}
+}
+
+// row returns vector i as float32: the stored row itself, or (Int8) its
+// decoding into buf.
+func (f *Flat) row(i int, buf []float32) []float32 {
+	if !f.opts.Int8 {
+		return f.vecs[i*f.dim : (i+1)*f.dim]
+	}
+	decode8(f.q8[i*f.dim:(i+1)*f.dim], f.scales[i], buf)
+	return buf[:f.dim]
+}
+
+// dotRow is the dot product of q with vector i.
+func (f *Flat) dotRow(q []float32, i int) float32 {
+	d := f.dim
+	if f.opts.Int8 {
+		return Dot8(q, f.q8[i*d:(i+1)*d]) * f.scales[i]
+	}
+	return Dot(q, f.vecs[i*d:(i+1)*d])
 }
 
 func (f *Flat) addSum(v []float32, sign float64) {
@@ -142,8 +307,12 @@ func (f *Flat) recenter() {
 	for j := range f.center {
 		f.center[j] = float32(f.sum[j] / float64(n))
 	}
+	var buf []float32
+	if f.opts.Int8 {
+		buf = make([]float32, f.dim)
+	}
 	for i := 0; i < n; i++ {
-		f.encode(f.vecs[i*f.dim:(i+1)*f.dim], f.codes[i*f.words:(i+1)*f.words])
+		f.encode(f.row(i, buf), f.codes[i*f.words:(i+1)*f.words])
 	}
 }
 
@@ -155,10 +324,15 @@ func (f *Flat) encode(v []float32, code []uint64) {
 		var word uint64
 		lo := w * 64
 		hi := min(lo+64, len(v))
-		for j := lo; j < hi; j++ {
-			if v[j] > c[j] {
-				word |= 1 << uint(j-lo)
+		vs, cs := v[lo:hi], c[lo:hi]
+		for j := range vs {
+			// Written so that the compiler emits a conditional move: the
+			// signs are random, and a branch would mispredict half the time.
+			var bit uint64
+			if vs[j] > cs[j] {
+				bit = 1
 			}
+			word |= bit << uint(j)
 		}
 		code[w] = word
 	}
@@ -175,10 +349,21 @@ func (f *Flat) Delete(id int64) bool {
 	}
 	delete(f.byID, id)
 	last := int32(len(f.ids) - 1)
-	row := f.vecs[int(i)*f.dim : int(i+1)*f.dim]
-	f.addSum(row, -1)
+	d := f.dim
+	if f.sum != nil {
+		var buf []float32
+		if f.opts.Int8 {
+			buf = make([]float32, d)
+		}
+		f.addSum(f.row(int(i), buf), -1)
+	}
 	if i != last {
-		copy(row, f.vecs[int(last)*f.dim:])
+		if f.opts.Int8 {
+			copy(f.q8[int(i)*d:int(i+1)*d], f.q8[int(last)*d:])
+			f.scales[i] = f.scales[last]
+		} else {
+			copy(f.vecs[int(i)*d:int(i+1)*d], f.vecs[int(last)*d:])
+		}
 		f.ids[i] = f.ids[last]
 		f.byID[f.ids[i]] = i
 		if f.words > 0 {
@@ -186,14 +371,20 @@ func (f *Flat) Delete(id int64) bool {
 		}
 	}
 	f.ids = f.ids[:last]
-	f.vecs = f.vecs[:int(last)*f.dim]
+	if f.opts.Int8 {
+		f.q8 = f.q8[:int(last)*d]
+		f.scales = f.scales[:last]
+	} else {
+		f.vecs = f.vecs[:int(last)*d]
+	}
 	if f.words > 0 {
 		f.codes = f.codes[:int(last)*f.words]
 	}
 	return true
 }
 
-// Vector returns a copy of the vector stored under id.
+// Vector returns a copy of the vector stored under id (decoded from int8
+// with FlatOptions.Int8).
 func (f *Flat) Vector(id int64) ([]float32, bool) {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
@@ -201,7 +392,31 @@ func (f *Flat) Vector(id int64) ([]float32, bool) {
 	if !ok {
 		return nil, false
 	}
-	return append([]float32(nil), f.vecs[int(i)*f.dim:int(i+1)*f.dim]...), true
+	out := make([]float32, f.dim)
+	copy(out, f.row(int(i), out))
+	return out, true
+}
+
+// Score returns the dot product of q with the vector stored under id, as
+// Search would score it, and whether id is stored.
+func (f *Flat) Score(q []float32, id int64) (float32, bool) {
+	if len(q) != f.dim {
+		return 0, false
+	}
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	i, ok := f.byID[id]
+	if !ok {
+		return 0, false
+	}
+	return f.dotRow(q, int(i)), true
+}
+
+// IDs returns the stored ids, in storage order.
+func (f *Flat) IDs() []int64 {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return slices.Clone(f.ids)
 }
 
 type flatScratch struct {
@@ -282,9 +497,21 @@ func (f *Flat) exact(q []float32, k int) []Hit {
 }
 
 func (f *Flat) scan(q []float32, lo, hi int, top *topK) {
+	thr := top.threshold()
+	if f.opts.Int8 {
+		d := f.dim
+		q8, scales := f.q8, f.scales
+		for i := lo; i < hi; i++ {
+			s := Dot8(q, q8[i*d:(i+1)*d]) * scales[i]
+			if s > thr {
+				top.push(s, int32(i))
+				thr = top.threshold()
+			}
+		}
+		return
+	}
 	d := f.dim
 	vecs := f.vecs
-	thr := top.threshold()
 	for i := lo; i < hi; i++ {
 		s := Dot(q, vecs[i*d:(i+1)*d])
 		if s > thr {
@@ -359,9 +586,8 @@ func (f *Flat) binary(q []float32, k, c int) []Hit {
 	}
 	s.cands = cands
 	s.top.reset(k)
-	d := f.dim
 	for _, i := range cands {
-		s.top.push(Dot(q, f.vecs[int(i)*d:int(i+1)*d]), i)
+		s.top.push(f.dotRow(q, int(i)), i)
 	}
 	return f.hits(s.top.sorted())
 }

@@ -790,3 +790,42 @@ func (h *HNSW) Stats() HNSWStats {
 	st.Bytes += int64(len(h.vecs))*4 + int64(len(h.ids))*9 + int64(len(h.link0))*4
 	return st
 }
+
+// Vector returns a copy of the live vector stored under id.
+func (h *HNSW) Vector(id int64) ([]float32, bool) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	i, ok := h.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return slices.Clone(h.vec(i)), true
+}
+
+// Score returns the dot product of q with the live vector stored under id,
+// and whether there is one.
+func (h *HNSW) Score(q []float32, id int64) (float32, bool) {
+	if len(q) != h.dim {
+		return 0, false
+	}
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	i, ok := h.byID[id]
+	if !ok {
+		return 0, false
+	}
+	return Dot(q, h.vec(i)), true
+}
+
+// IDs returns the ids of the live vectors, in insertion order.
+func (h *HNSW) IDs() []int64 {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	out := make([]int64, 0, len(h.ids)-h.nDead)
+	for i, id := range h.ids {
+		if !h.isDead(uint32(i)) {
+			out = append(out, id)
+		}
+	}
+	return out
+}

@@ -31,3 +31,20 @@ func hamming(a, b []uint64) int {
 }
 
 func popc(x uint64) int { return bits.OnesCount64(x) }
+
+// dot8Generic is the portable dot product of float32 a with int8 b.
+func dot8Generic(a []float32, b []int8) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * float32(b[i])
+		s1 += a[i+1] * float32(b[i+1])
+		s2 += a[i+2] * float32(b[i+2])
+		s3 += a[i+3] * float32(b[i+3])
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * float32(b[i])
+	}
+	return (s0 + s1) + (s2 + s3)
+}

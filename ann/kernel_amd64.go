@@ -58,3 +58,20 @@ func prefetchVec(v []float32) {
 		prefetch(unsafe.Pointer(&v[0]), min(prefetchLines, (len(v)+15)/16))
 	}
 }
+
+//go:noescape
+func dot8AVX2(a *float32, b *int8, n int) float32
+
+// Dot8 returns the dot product of float32 a with int8 b (same length).
+func Dot8(a []float32, b []int8) float32 {
+	if len(a) != len(b) {
+		panic("ann: Dot8 of vectors of different lengths")
+	}
+	if len(a) == 0 {
+		return 0
+	}
+	if hasAVX2FMA {
+		return dot8AVX2(&a[0], &b[0], len(a))
+	}
+	return dot8Generic(a, b)
+}

@@ -11,7 +11,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 )
 
 // File format of an HNSW graph (all integers little-endian):
@@ -45,36 +44,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Save writes the graph to path atomically: to a temporary file in the same
 // folder, synced, then renamed over path.
-func (h *HNSW) Save(path string) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = h.WriteTo(tmp); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil { // make the rename durable
-		d.Sync()
-		d.Close()
-	}
-	return nil
-}
+func (h *HNSW) Save(path string) error { return saveAtomic(path, h.WriteTo) }
 
 type countWriter struct {
 	w   *bufio.Writer

@@ -77,6 +77,14 @@ type Index struct {
 	fresh  freshness            // lets a long-lived process skip the freshness check
 	lex    lexical              // in-memory ranking for a long-lived process
 
+	// The in-memory vector index of semantic recall (vecstore.go), loaded
+	// on the first semantic query.
+	vecMu      sync.Mutex
+	vecs       *vecStore
+	vecWarned  bool
+	vecQueries int        // semantic queries so far: from the second, the Index is long-lived
+	graphLoad  *graphLoad // the HNSW graph, loaded in the background for a long-lived Index
+
 	// Rebuilt says why Open had to build the index from scratch ("" if it
 	// did not): "new", "corrupt", "foreign", "outdated" or "requested".
 	Rebuilt string

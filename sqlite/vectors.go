@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -21,12 +23,20 @@ import (
 // the model they came from; vectors of another model are dropped and
 // re-made, a batch at a time, while lexical recall goes on working.
 
-// vectorSchema creates the attached vector store when it is new.
+// vectorSchema creates the attached vector store when it is new. seq is
+// the embedding batch that wrote a vector (1, 2, …; 0 for vectors stored
+// before seq existed): the in-memory vector index (vecstore.go) loads only
+// the vectors of later batches when the store grows. vec.meta 'epoch' is
+// drawn afresh whenever the store is emptied (a model change), so that a
+// saved vector index of the old contents is never taken for current.
 const vectorSchema = `
 PRAGMA vec.journal_mode = WAL;
 CREATE TABLE IF NOT EXISTS vec.meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS vec.vectors(text_hash TEXT PRIMARY KEY, vec BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vec.vectors(text_hash TEXT PRIMARY KEY, vec BLOB NOT NULL, seq INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
 `
+
+// vectorSeqIndex is created after the seq column is sure to exist.
+const vectorSeqIndex = `CREATE INDEX IF NOT EXISTS vec.vectors_seq ON vectors(seq)`
 
 // attachVectors attaches the vector store to the open index connection.
 // A vector store that cannot be read is set aside and started afresh:
@@ -37,7 +47,9 @@ func (ix *Index) attachVectors(ctx context.Context) error {
 		_, err := ix.db.ExecContext(ctx, `ATTACH DATABASE ? AS vec`, path)
 		if err == nil {
 			if _, err = ix.db.ExecContext(ctx, vectorSchema); err == nil {
-				return nil
+				if err = ix.migrateVectors(ctx); err == nil {
+					return nil
+				}
 			}
 			ix.db.ExecContext(ctx, `DETACH DATABASE vec`)
 		}
@@ -47,6 +59,49 @@ func (ix *Index) attachVectors(ctx context.Context) error {
 		ix.opts.warn("vector store %s is corrupt; starting it afresh (run memoria index to re-embed)", path)
 		removeDB(path)
 	}
+}
+
+// migrateVectors adds the seq column (and an epoch) to a vector store made
+// before they existed, and the index on seq. It writes only when something
+// is missing.
+func (ix *Index) migrateVectors(ctx context.Context) error {
+	var n int
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('vectors', 'vec') WHERE name = 'seq'`).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		tx, err := ix.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('vectors', 'vec') WHERE name = 'seq'`).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 { // not done by another process meanwhile
+			if _, err := tx.ExecContext(ctx, `ALTER TABLE vec.vectors ADD COLUMN seq INTEGER NOT NULL DEFAULT 0`); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vec.meta(key, value) VALUES('epoch', ?)`, newEpoch()); err != nil {
+				return err
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM vec.sqlite_schema WHERE name = 'vectors_seq'`).Scan(&n); err != nil || n > 0 {
+		return err
+	}
+	_, err := ix.db.ExecContext(ctx, vectorSeqIndex)
+	return err
+}
+
+// newEpoch is a random name for the current contents of a vector store.
+func newEpoch() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 func (ix *Index) vecMeta(ctx context.Context, key string) (string, error) {
@@ -75,7 +130,9 @@ type EmbedOptions struct {
 
 // EmbedPending gives a vector to every item text that has none (or has one
 // from another model). Each batch is committed on its own, so an
-// interrupted run resumes where it stopped.
+// interrupted run resumes where it stopped. Then it brings the saved
+// vector index (index.sqlite.vecs, or index.sqlite.hnsw above
+// FlatMaxVectors) up to date.
 func (ix *Index) EmbedPending(ctx context.Context, e embed.Embedder, o EmbedOptions) (EmbedStats, error) {
 	st := EmbedStats{Model: e.Identity()}
 	batch := o.Batch
@@ -125,6 +182,12 @@ func (ix *Index) EmbedPending(ctx context.Context, e embed.Embedder, o EmbedOpti
 		}
 	}
 	st.Pending = len(texts) - st.Embedded
+	// Save the vector index for recall (vecstore.go): its file, or above
+	// FlatMaxVectors the HNSW graph, which is built here rather than in a
+	// recall.
+	if err := ix.syncVectorFiles(ctx); err != nil {
+		return st, ix.wrapErr(fmt.Errorf("vector index: %w", err))
+	}
 	return st, nil
 }
 
@@ -142,7 +205,7 @@ func (ix *Index) useModel(ctx context.Context, model string) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM vec.vectors`); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vec.meta(key, value) VALUES('model', ?)`, model); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vec.meta(key, value) VALUES('model', ?), ('epoch', ?)`, model, newEpoch()); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -154,12 +217,21 @@ func (ix *Index) storeVectors(ctx context.Context, hashes []string, vecs [][]flo
 		return err
 	}
 	defer tx.Rollback()
-	st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO vec.vectors(text_hash, vec) VALUES(?, ?)`)
+	// The batch's seq, under the write lock: batches of concurrent
+	// embedders get distinct, increasing numbers in commit order.
+	var seq int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM vec.vectors`).Scan(&seq); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO vec.meta(key, value) VALUES('epoch', ?)`, newEpoch()); err != nil {
+		return err
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO vec.vectors(text_hash, vec, seq) VALUES(?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	for i, v := range vecs {
-		if _, err := st.ExecContext(ctx, hashes[i], EncodeVector(v)); err != nil {
+		if _, err := st.ExecContext(ctx, hashes[i], EncodeVector(v), seq); err != nil {
 			return err
 		}
 	}
@@ -202,11 +274,11 @@ func (ix *Index) VectorModel(ctx context.Context) (string, error) {
 	return m, ix.wrapErrNil(err)
 }
 
-// NearestItems ranks the items that pass the filter by the dot product of
-// their vector with q (a unit vector from the stored model), best first.
-// Items without a vector are not ranked. Brute force over int8 vectors:
-// fine to ~100k items (DESIGN §6).
-func (ix *Index) NearestItems(ctx context.Context, q []float32, f Filter, limit int) ([]Hit, error) {
+// nearestScan is NearestItems by brute force in SQL: every item that
+// passes the filter, joined with its vector, decoded and scored. It was the
+// semantic channel before the in-memory index (vecstore.go) and is kept as
+// the reference the tests compare it with.
+func (ix *Index) nearestScan(ctx context.Context, q []float32, f Filter, limit int) ([]Hit, error) {
 	cond, args := f.where()
 	rows, err := ix.query(ctx, `SELECT i.id, v.vec FROM items i JOIN vec.vectors v ON v.text_hash = i.text_hash WHERE 1`+cond, args...)
 	if err != nil {

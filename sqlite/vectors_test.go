@@ -4,6 +4,7 @@ import (
 	"context"
 	"hash/fnv"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -14,27 +15,61 @@ import (
 // words, L2-normalised. Texts sharing words are near; others are not.
 type bagEmbedder struct {
 	id    string
+	dim   int // 0 means 64
 	calls int
 	texts int
+	// dense projects the bag through a fixed random Gaussian matrix and
+	// adds a shared direction: dense vectors whose cosines follow the
+	// bags', shaped like a real model's (for the sign-bit prefilter, which
+	// sparse bags defeat).
+	dense bool
+	proj  []float32
 }
 
 func (b *bagEmbedder) Identity() string { return b.id }
-func (b *bagEmbedder) Dim() int         { return 64 }
+func (b *bagEmbedder) Dim() int {
+	if b.dim > 0 {
+		return b.dim
+	}
+	return 64
+}
 func (b *bagEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	b.calls++
 	b.texts += len(texts)
 	out := make([][]float32, len(texts))
+	dim := uint32(b.Dim())
 	for i, t := range texts {
-		v := make([]float32, 64)
+		v := make([]float32, dim)
 		for _, w := range strings.Fields(strings.ToLower(t)) {
 			h := fnv.New32a()
 			h.Write([]byte(strings.Trim(w, ".,!?")))
-			v[h.Sum32()%64]++
+			v[h.Sum32()%dim]++
+		}
+		if b.dense {
+			v = b.project(v)
 		}
 		embed.Normalize(v)
 		out[i] = v
 	}
 	return out, nil
+}
+
+func (b *bagEmbedder) project(v []float32) []float32 {
+	dim := len(v)
+	if b.proj == nil {
+		r := rand.New(rand.NewPCG(7, 11))
+		b.proj = make([]float32, dim*dim)
+		for i := range b.proj {
+			b.proj[i] = float32(r.NormFloat64())
+		}
+	}
+	embed.Normalize(v)
+	out := make([]float32, dim)
+	for i := range out {
+		out[i] = 0.6 * float32(math.Sqrt(float64(dim))) / float32(dim) // shared direction
+		out[i] += embed.Dot(b.proj[i*dim:(i+1)*dim], v) / float32(math.Sqrt(float64(dim)))
+	}
+	return out
 }
 
 func TestEncodeVector(t *testing.T) {

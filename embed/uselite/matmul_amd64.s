@@ -299,3 +299,29 @@ axpyloop:
 	JNZ         axpyloop
 	VZEROUPPER
 	RET
+
+// func halvesAVX(dst *float32, src *byte, n int); dst[i] = float32(half at src[2i:]); n is a positive multiple of 16.
+TEXT ·halvesAVX(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+
+halfloop:
+	VCVTPH2PS (SI), Y0
+	VCVTPH2PS 16(SI), Y1
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y1, 32(DI)
+	ADDQ      $32, SI
+	ADDQ      $64, DI
+	SUBQ      $16, CX
+	JNZ       halfloop
+	VZEROUPPER
+	RET
+
+// func cpuidECX1() uint32
+TEXT ·cpuidECX1(SB), NOSPLIT, $0-4
+	MOVL $1, AX
+	MOVL $0, CX
+	CPUID
+	MOVL CX, ret+0(FP)
+	RET

@@ -11,3 +11,13 @@ func matmulAsm(c []float32, ldc int, a []float32, lda int, m int, w *matrix) {
 func dot(a, b []float32) float32 { return dotGo(a, b) }
 
 func axpy(dst, x []float32, alpha float32) { axpyGo(dst, x, alpha) }
+
+// halves converts len(dst) little-endian IEEE halves from src.
+func halves(dst []float32, src []byte) {
+	tab := f16Table()
+	for i := range dst {
+		dst[i] = tab[uint16(src[2*i])|uint16(src[2*i+1])<<8]
+	}
+}
+
+func haveF16CForTest() bool { return false }

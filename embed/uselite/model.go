@@ -2,8 +2,10 @@ package uselite
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -47,7 +49,7 @@ type layer struct {
 // concurrent use.
 type Model struct {
 	tok     *Tokenizer
-	emb     []float32 // vocabRows × embWidth
+	emb     embTable  // vocabRows × embWidth
 	timing  []float32 // maxPositions × embWidth: sin ‖ cos of position × timescale
 	layers  [2]layer
 	tanh    *matrix
@@ -72,17 +74,63 @@ type Options struct {
 func Load(dir string) (*Model, error) { return LoadWithOptions(dir, Options{}) }
 
 // LoadWithOptions is Load with options.
+//
+// The first Load of an installed model converts it (fp16 → float32 in the
+// kernel's panel layout) and saves the result beside it as CacheFileName
+// when the folder is writable; later Loads map that file into memory and
+// use it in place, which takes a few milliseconds instead of ~25–35 (see
+// cache.go). Both give bit-identical vectors.
 func LoadWithOptions(dir string, opt Options) (*Model, error) {
 	if dir == "" {
 		dir = DefaultDir()
 	}
-	h, data, err := readModelFile(filepath.Join(dir, FileName), false)
+	path := filepath.Join(dir, FileName)
+	st, err := os.Stat(path)
+	if err == nil {
+		if c, err := openCache(filepath.Join(dir, CacheFileName), st); err == nil {
+			m, err := build(c, opt)
+			if err == nil {
+				c.keepAlive(m)
+				return m, nil
+			}
+			c.close()
+		}
+	}
+	h, data, err := readModelFile(path, false)
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{tok: newTokenizer(h.Pieces, h.Scores), workers: opt.Workers}
+	src := &fileSource{h: h, data: data}
+	m, err := build(src, opt)
+	if err != nil {
+		return nil, err
+	}
+	if st != nil {
+		writeCache(filepath.Join(dir, CacheFileName), st, src) // best effort
+	}
+	return m, nil
+}
+
+// modelSource gives build the model's numbers: the converted file, or the
+// cache made from it.
+type modelSource interface {
+	vec(name string, n int) ([]float32, error)  // a float32 tensor of n numbers
+	mat(name string, k, n int) (*matrix, error) // a k×n weight, packed
+	emb(rows, width int) (embTable, error)      // the token embedding table
+	scalar(name string) (float64, bool)         // a named constant
+	vocab() (pieces []string, scores []float64) // the tokenizer's pieces
+}
+
+// build assembles a Model from src, checking every constant the code
+// relies on.
+func build(src modelSource, opt Options) (*Model, error) {
+	pieces, scores := src.vocab()
+	if len(pieces) != len(scores) || len(pieces) == 0 {
+		return nil, errors.New("uselite: model vocabulary is empty or inconsistent")
+	}
+	m := &Model{tok: newTokenizer(pieces, scores), workers: opt.Workers}
 	sc := func(name string, want float64) (float64, error) {
-		v, ok := h.Scalars[name]
+		v, ok := src.scalar(name)
 		if !ok {
 			return 0, fmt.Errorf("uselite: model file lacks constant %s", name)
 		}
@@ -92,21 +140,27 @@ func LoadWithOptions(dir string, opt Options) (*Model, error) {
 		return v, nil
 	}
 	var errs []error
-	get := func(name string, shape ...int) []float32 {
-		t, err := h.tensor(data, name, shape...)
+	get := func(name string, n int) []float32 {
+		t, err := src.vec(name, n)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		return t
 	}
 	mat := func(name string, k, n int) *matrix {
-		t := get(name, k, n)
-		if t == nil {
-			return nil
+		w, err := src.mat(name, k, n)
+		if err != nil {
+			errs = append(errs, err)
 		}
-		return packMatrix(t, k, n)
+		return w
 	}
-	m.emb = get("emb", vocabRows, embWidth)
+	// The embedding table stays in the file's bytes: a text reads only its
+	// tokens' rows, so converting all 8002 on every load would be wasted.
+	if e, err := src.emb(vocabRows, embWidth); err != nil {
+		errs = append(errs, err)
+	} else {
+		m.emb = e
+	}
 	timescales := get("timescales", embWidth/2)
 	for i, dims := range [2][2]int{{embWidth, 4}, {modelWidth, 4}} {
 		in := dims[0]
@@ -260,6 +314,7 @@ type work struct {
 	big     []float32 // rows × 1536
 	scores  []float32 // 128
 	pooled  []float32 // seqs × 512
+	emb     []float32 // one embedding row
 }
 
 func (m *Model) getWork() *work {
@@ -270,7 +325,7 @@ func (m *Model) getWork() *work {
 	return &work{
 		a: make([]float32, r*modelWidth), b: make([]float32, r*modelWidth), c: make([]float32, r*modelWidth),
 		big: make([]float32, r*ffnWidth), scores: make([]float32, maxPositions),
-		pooled: make([]float32, r*modelWidth),
+		pooled: make([]float32, r*modelWidth), emb: make([]float32, embWidth),
 	}
 }
 
@@ -295,7 +350,7 @@ func (m *Model) forward(w *work, seqs [][]int, out [][]float32) {
 				id = unknownID
 			}
 			x := w.a[r*embWidth : (r+1)*embWidth]
-			e := m.emb[id*embWidth : (id+1)*embWidth]
+			e := m.emb.row(id, w.emb[:embWidth])
 			t := m.timing[p*embWidth : (p+1)*embWidth]
 			for i := range x {
 				x[i] = e[i] + (e[i] + t[i]) // the graph adds the embedding twice

@@ -437,6 +437,93 @@ func (h *fileHeader) tensor(data []byte, name string, shape ...int) ([]float32, 
 	return nil, fmt.Errorf("uselite: tensor %s missing from the model file", name)
 }
 
+// packedTensor reads a 2-D weight k×n straight into the kernel's panel
+// layout (see packMatrix), converting halves on the way: one pass, no
+// intermediate row-major copy.
+func (h *fileHeader) packedTensor(data []byte, name string, k, n int) (*matrix, error) {
+	t, err := h.entry(data, name, k, n)
+	if err != nil {
+		return nil, err
+	}
+	if n%panelWidth != 0 {
+		return nil, fmt.Errorf("uselite: tensor %s: %d columns is not a multiple of %d", name, n, panelWidth)
+	}
+	m := &matrix{k: k, n: n, packed: make([]float32, k*n)}
+	b := data[t.Offset:]
+	switch t.DType {
+	case "f16":
+		b = b[:2*k*n]
+		for r := 0; r < k; r++ {
+			src := b[2*r*n : 2*(r+1)*n]
+			for p := 0; p < n/panelWidth; p++ {
+				halves(m.packed[p*k*panelWidth+r*panelWidth:p*k*panelWidth+(r+1)*panelWidth],
+					src[2*p*panelWidth:2*(p+1)*panelWidth])
+			}
+		}
+	case "f32":
+		for r := 0; r < k; r++ {
+			for c := 0; c < n; c++ {
+				v := math.Float32frombits(binary.LittleEndian.Uint32(b[4*(r*n+c):]))
+				p := c / panelWidth
+				m.packed[p*k*panelWidth+r*panelWidth+c%panelWidth] = v
+			}
+		}
+	default:
+		return nil, fmt.Errorf("uselite: tensor %s has dtype %q", name, t.DType)
+	}
+	return m, nil
+}
+
+// entry finds a tensor and checks its shape.
+func (h *fileHeader) entry(data []byte, name string, shape ...int) (tensorEntry, error) {
+	for _, t := range h.Tensors {
+		if t.Name != name {
+			continue
+		}
+		if len(shape) > 0 && !equalInts(shape, t.Shape) {
+			return t, fmt.Errorf("uselite: tensor %s has shape %v, want %v", name, t.Shape, shape)
+		}
+		return t, nil
+	}
+	return tensorEntry{}, fmt.Errorf("uselite: tensor %s missing from the model file", name)
+}
+
+// embTable is the token embedding table left in the model file's bytes
+// (fp16 or float32), converted a row at a time when a token is embedded.
+type embTable struct {
+	b     []byte
+	f16   bool
+	width int
+}
+
+func (h *fileHeader) embTable(data []byte, name string, rows, width int) (embTable, error) {
+	t, err := h.entry(data, name, rows, width)
+	if err != nil {
+		return embTable{}, err
+	}
+	switch t.DType {
+	case "f16", "f32":
+	default:
+		return embTable{}, fmt.Errorf("uselite: tensor %s has dtype %q", name, t.DType)
+	}
+	// A copy, so that the rest of the file's bytes can be freed.
+	return embTable{b: bytes.Clone(data[t.Offset : t.Offset+t.bytes()]), f16: t.DType == "f16", width: width}, nil
+}
+
+// row converts row id into dst (width long) and returns it.
+func (e embTable) row(id int, dst []float32) []float32 {
+	dst = dst[:e.width]
+	if e.f16 {
+		halves(dst, e.b[2*id*e.width:2*(id+1)*e.width])
+		return dst
+	}
+	s := e.b[4*id*e.width : 4*(id+1)*e.width]
+	for i := range dst {
+		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(s[4*i:]))
+	}
+	return dst
+}
+
 func equalInts(a, b []int) bool {
 	if len(a) != len(b) {
 		return false

@@ -2,7 +2,7 @@ package uselite
 
 import (
 	"strings"
-	"unicode/utf16"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -26,45 +26,35 @@ const (
 	firstRegularID  = reservedSymbols
 )
 
-type trieNode struct {
-	children map[rune]*trieNode
-	end      bool
-	score    float64
-	id       int32
-	runes    int32 // length of the piece in code points
-}
-
 // Tokenizer maps text to SentencePiece ids of the USE-lite vocabulary.
 type Tokenizer struct {
-	root   trieNode
-	len16  []int32 // piece length in UTF-16 units, by id
-	pieces []string
+	// byPiece finds a piece by its text; Encode looks up every substring of
+	// up to maxRunes code points (a map of 8,000 strings is built in well
+	// under a millisecond, where a trie of per-node maps took ~10 ms of
+	// every model load).
+	byPiece  map[string]int32
+	scores   []float64
+	maxRunes int
+	len16    []int32 // piece length in UTF-16 units, by id
+	pieces   []string
 }
 
 func newTokenizer(pieces []string, scores []float64) *Tokenizer {
-	t := &Tokenizer{pieces: pieces, len16: make([]int32, len(pieces))}
+	t := &Tokenizer{pieces: pieces, scores: scores, len16: make([]int32, len(pieces)),
+		byPiece: make(map[string]int32, len(pieces))}
 	for i, p := range pieces {
-		t.len16[i] = int32(len(utf16.Encode([]rune(p))))
-	}
-	for i := firstRegularID; i < len(pieces); i++ {
-		n := &t.root
-		rs := []rune(pieces[i])
-		for j, r := range rs {
-			if n.children == nil {
-				n.children = map[rune]*trieNode{}
+		n16, runes := 0, 0
+		for _, r := range p {
+			runes++
+			n16++
+			if r >= 0x10000 {
+				n16++ // a surrogate pair
 			}
-			c := n.children[r]
-			if c == nil {
-				c = &trieNode{}
-				n.children[r] = c
-			}
-			n = c
-			if j == len(rs)-1 {
-				n.end = true
-				n.score = scores[i]
-				n.id = int32(i)
-				n.runes = int32(len(rs))
-			}
+		}
+		t.len16[i] = int32(n16)
+		if i >= firstRegularID && runes > 0 {
+			t.byPiece[p] = int32(i) // duplicates: the last id wins
+			t.maxRunes = max(t.maxRunes, runes)
 		}
 	}
 	return t
@@ -84,23 +74,26 @@ func (t *Tokenizer) Encode(text string) []int {
 		return []int{}
 	}
 	s = string(separator) + strings.ReplaceAll(s, " ", string(separator))
-	symbols := []rune(s)
-	n := len(symbols)
+	if !utf8.ValidString(s) {
+		s = string([]rune(s)) // each invalid byte becomes U+FFFD, as a code point of its own
+	}
+	// off[i] is the byte offset of code point i, so that a run of code
+	// points is a substring.
+	off := make([]int, 0, len(s)+1)
+	for i := range s {
+		off = append(off, i)
+	}
+	n := len(off)
+	off = append(off, len(s))
 
 	// ends[e] lists the candidates that end at e, in increasing start order.
 	ends := make([][]candidate, n+1)
 	for i := 0; i < n; i++ {
 		found := false
-		node := t.root.children[symbols[i]]
-		for j := i; j < n && node != nil; j++ {
-			if node.end {
-				ends[j+1] = append(ends[j+1], candidate{start: int32(i), id: node.id, runes: node.runes, score: node.score})
+		for j := i; j < n && j-i < t.maxRunes; j++ {
+			if id, ok := t.byPiece[s[off[i]:off[j+1]]]; ok {
+				ends[j+1] = append(ends[j+1], candidate{start: int32(i), id: id, runes: int32(j + 1 - i), score: t.scores[id]})
 				found = true
-			}
-			if j+1 < n {
-				node = node.children[symbols[j+1]]
-			} else {
-				node = nil
 			}
 		}
 		if !found {

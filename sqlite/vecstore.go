@@ -922,13 +922,13 @@ func (ix *Index) hitsOf(ctx context.Context, ranked []rankedItem) ([]Hit, error)
 	if len(ranked) == 0 {
 		return nil, nil
 	}
-	ids := make([]any, len(ranked))
+	ids := make([]int64, len(ranked))
 	for i, r := range ranked {
 		ids[i] = r.id
 	}
-	items, err := ix.itemsByID(ctx, ids)
+	items, err := ix.itemsWithIDs(ctx, ids)
 	if err != nil {
-		return nil, err
+		return nil, ix.wrapErr(err)
 	}
 	hits := make([]Hit, 0, len(ranked))
 	for _, r := range ranked {

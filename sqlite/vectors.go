@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"memoria/embed"
 )
@@ -320,13 +319,13 @@ func (ix *Index) nearestScan(ctx context.Context, q []float32, f Filter, limit i
 	if len(best) == 0 {
 		return nil, nil
 	}
-	ids := make([]any, len(best))
+	ids := make([]int64, len(best))
 	for i, b := range best {
 		ids[i] = b.id
 	}
-	items, err := ix.itemsByID(ctx, ids)
+	items, err := ix.itemsWithIDs(ctx, ids)
 	if err != nil {
-		return nil, err
+		return nil, ix.wrapErr(err)
 	}
 	hits := make([]Hit, 0, len(best))
 	for _, b := range best {
@@ -337,22 +336,3 @@ func (ix *Index) nearestScan(ctx context.Context, q []float32, f Filter, limit i
 	return hits, nil
 }
 
-// itemsByID loads items by row id.
-func (ix *Index) itemsByID(ctx context.Context, ids []any) (map[int64]Item, error) {
-	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id WHERE i.id IN (%s)`,
-		itemColumns, strings.TrimSuffix(strings.Repeat("?,", len(ids)), ","))
-	rows, err := ix.db.QueryContext(ctx, q, ids...)
-	if err != nil {
-		return nil, ix.wrapErr(err)
-	}
-	defer rows.Close()
-	out := make(map[int64]Item, len(ids))
-	for rows.Next() {
-		var it Item
-		if err := scanItem(rows, &it); err != nil {
-			return nil, ix.wrapErr(err)
-		}
-		out[it.RowID] = it
-	}
-	return out, ix.wrapErrNil(rows.Err())
-}

@@ -140,6 +140,7 @@ func (ix *Index) Workspace() string { return ix.ws }
 
 // Close releases the database and the lock.
 func (ix *Index) Close() error {
+	ix.stopLexical()
 	err := ix.closeDB()
 	return errors.Join(err, ix.fresh.close(), ix.lock.Unlock())
 }

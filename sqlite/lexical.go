@@ -72,6 +72,12 @@ type memoryFields struct {
 type lexical struct {
 	mu sync.Mutex
 	lexState
+
+	// The background load: Close cancels it and waits, so no goroutine
+	// opens the index file after it was closed.
+	loads  sync.WaitGroup
+	stop   context.Context
+	cancel context.CancelFunc
 }
 
 type lexState struct {
@@ -164,11 +170,34 @@ func scanLexRows(rows *sql.Rows, fn func(r lexRow)) error {
 func (ix *Index) startLexical() {
 	ix.lex.mu.Lock()
 	defer ix.lex.mu.Unlock()
+	ix.startLexicalLocked()
+}
+
+// startLexicalLocked is startLexical with ix.lex.mu held.
+func (ix *Index) startLexicalLocked() {
 	if ix.lex.state != lexNone || ix.lex.buildErr != nil {
 		return
 	}
 	ix.lex.state = lexBuilding
-	go ix.finishLexical(loadLexical(context.Background(), ix.path))
+	if ix.lex.stop == nil {
+		ix.lex.stop, ix.lex.cancel = context.WithCancel(context.Background())
+	}
+	ctx := ix.lex.stop
+	ix.lex.loads.Add(1)
+	go func() {
+		defer ix.lex.loads.Done()
+		ix.finishLexical(loadLexical(ctx, ix.path))
+	}()
+}
+
+// stopLexical cancels a background load and waits for it.
+func (ix *Index) stopLexical() {
+	ix.lex.mu.Lock()
+	if ix.lex.cancel != nil {
+		ix.lex.cancel()
+	}
+	ix.lex.mu.Unlock()
+	ix.lex.loads.Wait()
 }
 
 // entityPages maps each entity key to the rows in files of its pages.
@@ -203,7 +232,9 @@ func (ix *Index) Warm(ctx context.Context) error {
 		return nil
 	}
 	ix.lex.state = lexBuilding
+	ix.lex.loads.Add(1) // Close waits for it
 	ix.lex.mu.Unlock()
+	defer ix.lex.loads.Done()
 	ix.finishLexical(loadLexical(ctx, ix.path))
 	ix.lex.mu.Lock()
 	defer ix.lex.mu.Unlock()
@@ -222,7 +253,9 @@ func (ix *Index) finishLexical(loaded lexState, err error) {
 	}
 	if err != nil {
 		ix.lex.state, ix.lex.buildErr = lexNone, err
-		ix.opts.warn("in-memory ranking unavailable, FTS5 ranks instead: %v", err)
+		if !errors.Is(err, context.Canceled) {
+			ix.opts.warn("in-memory ranking unavailable, FTS5 ranks instead: %v", err)
+		}
 		return
 	}
 	loaded.ownGen, loaded.seenGen = ix.lex.ownGen, ix.lex.seenGen
@@ -368,7 +401,7 @@ func (ix *Index) currentLexical(ctx context.Context) (*lexical, error) {
 	if l.eng.Dead() > l.eng.Len() {
 		// More deleted postings than live ones: load afresh.
 		l.lexState = lexState{ownGen: l.ownGen}
-		go ix.startLexical()
+		ix.startLexicalLocked()
 		return nil, nil
 	}
 	return l, nil

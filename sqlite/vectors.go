@@ -335,4 +335,3 @@ func (ix *Index) nearestScan(ctx context.Context, q []float32, f Filter, limit i
 	}
 	return hits, nil
 }
-

@@ -126,3 +126,41 @@ func ExampleWorkspace_Reflect() {
 	// [bank/opinions.md]
 	// true
 }
+
+// A long-lived program (a server, an agent loop) calls Warm once: the
+// full-text postings move into memory and changes to the Markdown are
+// learnt from the kernel, so each Recall afterwards skips the stat of every
+// file and FTS5's per-row scoring, and still sees every change.
+func ExampleWorkspace_Warm() {
+	dir, _ := os.MkdirTemp("", "memoria-example-")
+	defer os.RemoveAll(dir)
+	log := filepath.Join(dir, "memory", "2025-11-27.md")
+	os.MkdirAll(filepath.Dir(log), 0o755)
+	os.WriteFile(log, []byte("# 2025-11-27\n\nBooked the train to Graz.\n"), 0o644)
+
+	ctx := context.Background()
+	ws, err := memoria.Open(ctx, dir, memoria.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ws.Close()
+	if err := ws.Warm(ctx); err != nil {
+		fmt.Println(err)
+		return
+	}
+	opts := memoria.RecallOptions{K: 1, Lexical: true, Now: time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC)}
+	for _, q := range []string{"train", "ferry"} {
+		res, _ := ws.Recall(ctx, q, opts)
+		fmt.Println(q, len(res))
+	}
+	// A line added later is found by the next recall.
+	os.WriteFile(log, []byte("# 2025-11-27\n\nBooked the train to Graz.\nThe ferry leaves at nine.\n"), 0o644)
+	res, _ := ws.Recall(ctx, "ferry", opts)
+	fmt.Println(res[0].Source, res[0].Content)
+	// Output:
+	// train 1
+	// ferry 0
+	// memory/2025-11-27.md#L3-L4 Booked the train to Graz.
+	// The ferry leaves at nine.
+}

@@ -222,24 +222,29 @@ func entityPages(ctx context.Context, q interface {
 }
 
 // Warm prepares a long-lived Index now instead of on its second sync:
-// it loads the in-memory postings and arms the change monitor. The MCP
+// it loads the in-memory postings and the vector index, and arms the
+// change monitor. The MCP
 // server calls it at start; a benchmark calls it before measuring.
 func (ix *Index) Warm(ctx context.Context) error {
 	ix.fresh.markLongLived(ix.ws)
 	ix.lex.mu.Lock()
-	if ix.lex.state == lexReady {
+	if ix.lex.state != lexReady {
+		ix.lex.state = lexBuilding
+		ix.lex.loads.Add(1) // Close waits for it
 		ix.lex.mu.Unlock()
-		return nil
+		ix.finishLexical(loadLexical(ctx, ix.path))
+		ix.lex.loads.Done()
+		ix.lex.mu.Lock()
 	}
-	ix.lex.state = lexBuilding
-	ix.lex.loads.Add(1) // Close waits for it
+	err := ix.lex.buildErr
 	ix.lex.mu.Unlock()
-	defer ix.lex.loads.Done()
-	ix.finishLexical(loadLexical(ctx, ix.path))
-	ix.lex.mu.Lock()
-	defer ix.lex.mu.Unlock()
-	if ix.lex.buildErr != nil {
-		return ix.wrapErr(ix.lex.buildErr)
+	if err != nil {
+		return ix.wrapErr(err)
+	}
+	// The vectors too, when there are any: the first semantic query then
+	// pays nothing for them.
+	if _, err := ix.vectorStore(ctx); err != nil {
+		return ix.wrapErr(fmt.Errorf("vectors: %w", err))
 	}
 	return nil
 }

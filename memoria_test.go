@@ -2,6 +2,7 @@ package memoria_test
 
 import (
 	"bytes"
+	"fmt"
 	"context"
 	"io/fs"
 	"memoria/internal/testworkspace"
@@ -298,5 +299,66 @@ func TestRecallNeverStale(t *testing.T) {
 			t.Fatalf("recall %d in a long-lived process missed the change to %q", i, word)
 		}
 		prev = word
+	}
+}
+
+// TestConcurrentRecallWhileWriting: a long-lived workspace (as the MCP
+// server holds it) answers recalls from several goroutines while the
+// Markdown changes; every recall succeeds, and once writing stops the last
+// change is found. Run with -race to check the in-memory state's locking.
+func TestConcurrentRecallWhileWriting(t *testing.T) {
+	ctx := context.Background()
+	dir := testworkspace.CopyExample(t)
+	ws := open(t, dir, nil)
+	if err := ws.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "memory", "2025-11-30.md")
+	opts := memoria.RecallOptions{Now: now, Lexical: true, K: 10}
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			queries := []string{"Marrakech", "who is Pete", "since last week", "what does Peter prefer", "harpsichord"}
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				if _, err := ws.Recall(ctx, queries[(g+i)%len(queries)], opts); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for i := range 30 {
+		text := fmt.Sprintf("# 2025-11-30\n\nPractised the harpsichord, take %d.\n", i)
+		if err := os.WriteFile(log, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ws.Recall(ctx, "harpsichord", opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := ws.Recall(ctx, "harpsichord", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest, stale := false, false
+	for _, r := range res {
+		latest = latest || strings.Contains(r.Content, "take 29.")
+		stale = stale || strings.Contains(r.Content, "take 28.")
+	}
+	if !latest || stale {
+		t.Fatalf("after the last write: latest found %v, an earlier version found %v", latest, stale)
 	}
 }

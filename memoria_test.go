@@ -2,8 +2,8 @@ package memoria_test
 
 import (
 	"bytes"
-	"fmt"
 	"context"
+	"fmt"
 	"io/fs"
 	"memoria/internal/testworkspace"
 	"os"

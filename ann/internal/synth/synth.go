@@ -35,20 +35,20 @@ func (k Kind) String() string {
 
 // Gen holds the fixed structure (centres, spectrum, rotation) of a data set.
 type Gen struct {
-	kind    Kind
-	dim     int
-	pdim    int // dim rounded up to a power of two, for the rotation
-	topics  [][]float32
-	subs    [][]float32 // subtopic centres, 10 per topic
-	zipf    []float64   // cumulative topic weights (Sentence)
-	mean    []float32
-	spec    []float32
-	signs1  []float32
-	signs2  []float32
-	signs3  []float32
-	perm    []int32
-	nSub    int
-	noise   float64
+	kind   Kind
+	dim    int
+	pdim   int // dim rounded up to a power of two, for the rotation
+	topics [][]float32
+	subs   [][]float32 // subtopic centres, 10 per topic
+	zipf   []float64   // cumulative topic weights (Sentence)
+	mean   []float32
+	spec   []float32
+	signs1 []float32
+	signs2 []float32
+	signs3 []float32
+	perm   []int32
+	nSub   int
+	noise  float64
 }
 
 // New builds the structure of a data set from seed, with 200 topics.

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -83,16 +84,16 @@ type factSig struct {
 	when    time.Time // see the ordering rules above
 	curated bool
 	words   []string // content words, in order
-	set     map[string]bool
+	set     []string // the content words, sorted, each once
 	cues    map[string]bool
-	tokens  map[string]bool // content words and numbers: what the fact says
+	tokens  []string // content words and numbers, sorted, each once: what the fact says
 }
 
 // farFuture orders undated curated facts after every log.
 var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func signature(it sqlite.Item) *factSig {
-	s := &factSig{it: it, set: map[string]bool{}, cues: map[string]bool{}, tokens: map[string]bool{}}
+	s := &factSig{it: it, cues: map[string]bool{}}
 	switch {
 	case !it.Written.IsZero():
 		s.when = memory.Day(it.Written)
@@ -114,16 +115,20 @@ func signature(it sqlite.Item) *factSig {
 		if query.IsStopWord(w) || names[w] {
 			continue
 		}
-		s.tokens[stem(w)] = true
+		s.tokens = append(s.tokens, stem(w))
 		if strings.ContainsAny(w, "0123456789") {
 			continue
 		}
 		w = stem(w)
-		if !s.set[w] {
-			s.set[w] = true
+		if !slicesContains(s.words, w) {
 			s.words = append(s.words, w)
 		}
 	}
+	// Sorted sets: the pairwise comparisons below merge them, which costs
+	// far less than map lookups (up to 30 × 400 pairs per recall).
+	slices.Sort(s.tokens)
+	s.tokens = slices.Compact(s.tokens)
+	s.set = slices.Sorted(slices.Values(s.words))
 	return s
 }
 
@@ -173,12 +178,7 @@ func sameAttribute(a, b *factSig) bool {
 			}
 		}
 	}
-	shared := 0
-	for w := range a.set {
-		if b.set[w] {
-			shared++
-		}
-	}
+	shared := sharedCount(a.set, b.set)
 	union := len(a.set) + len(b.set) - shared
 	return shared >= minShared && union > 0 && float64(shared)/float64(union) >= minOverlap
 }
@@ -187,12 +187,25 @@ func sameAttribute(a, b *factSig) bool {
 // and number of a is in b. Such facts are the same version said twice
 // (a log and the curated summary), not an update.
 func restates(a, b *factSig) bool {
-	for w := range a.tokens {
-		if !b.tokens[w] {
-			return false
+	return len(a.tokens) > 0 && sharedCount(a.tokens, b.tokens) == len(a.tokens)
+}
+
+// sharedCount counts the strings two sorted sets have in common.
+func sharedCount(a, b []string) int {
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			n++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
 		}
 	}
-	return len(a.tokens) > 0
+	return n
 }
 
 func slicesContains(ws []string, w string) bool {

@@ -43,6 +43,12 @@ type Workspace struct {
 
 	embedOnce sync.Once
 	embedder  embed.Embedder // nil: no model
+
+	// The query parser's table of entity names, kept while the index's
+	// list of names (the same slice) is unchanged.
+	namesMu    sync.Mutex
+	nameTable  *query.NameTable
+	nameSource []sqlite.EntityName
 }
 
 // Open opens the workspace in dir, creating or repairing its index as
@@ -141,19 +147,36 @@ func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([
 	return res, err
 }
 
+// names returns the name table for the query parser, built again only
+// when the index's list of entity names changed.
+func (w *Workspace) names(ctx context.Context) (*query.NameTable, error) {
+	names, err := w.ix.EntityNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	w.namesMu.Lock()
+	defer w.namesMu.Unlock()
+	same := w.nameTable != nil && len(names) == len(w.nameSource) &&
+		(len(names) == 0 || &names[0] == &w.nameSource[0])
+	if !same {
+		w.nameTable = query.NewNameTable(nil)
+		for _, n := range names {
+			w.nameTable.Add(n.Slug, n.Key)
+		}
+		w.nameSource = names
+	}
+	return w.nameTable, nil
+}
+
 // recall is Recall on the index as it stands.
 func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([]recall.Result, error) {
 	now := o.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
-	names, err := w.ix.EntityNames(ctx)
+	table, err := w.names(ctx)
 	if err != nil {
 		return nil, err
-	}
-	table := query.NewNameTable(nil)
-	for _, n := range names {
-		table.Add(n.Slug, n.Key)
 	}
 	q, err := query.Parse(text, query.Options{Now: now, Kinds: o.Kinds, Names: table})
 	if err != nil {

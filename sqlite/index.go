@@ -77,6 +77,10 @@ type Index struct {
 	fresh  freshness            // lets a long-lived process skip the freshness check
 	lex    lexical              // in-memory ranking for a long-lived process
 
+	namesMu   sync.Mutex
+	names     []EntityName // EntityNames's last answer, and the text it was decoded from
+	namesText string
+
 	// The in-memory vector index of semantic recall (vecstore.go), loaded
 	// on the first semantic query.
 	vecMu      sync.Mutex

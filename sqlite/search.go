@@ -252,18 +252,27 @@ type EntityName struct {
 
 // EntityNames lists every known entity name: page slugs, names and aliases,
 // and the slugs of entities mentioned anywhere.
+//
+// While the list is unchanged, every call returns the same slice (callers
+// must not modify it), so a caller can keep what it derives from it.
 func (ix *Index) EntityNames(ctx context.Context) ([]EntityName, error) {
 	text, err := ix.metaValue(ctx, "entity_names")
 	if err != nil {
 		return nil, ix.wrapErr(err)
 	}
-	out := make([]EntityName, 0, strings.Count(text, "\n"))
+	ix.namesMu.Lock()
+	defer ix.namesMu.Unlock()
+	if ix.names != nil && text == ix.namesText {
+		return ix.names, nil
+	}
+	out := make([]EntityName, 0, strings.Count(text, "\n")+1)
 	for line := range strings.Lines(text) {
 		key, slug, ok := strings.Cut(strings.TrimSuffix(line, "\n"), "\t")
 		if ok {
 			out = append(out, EntityName{Key: memory.EntityKey(key), Slug: slug})
 		}
 	}
+	ix.names, ix.namesText = out, text
 	return out, nil
 }
 

@@ -151,10 +151,26 @@ func writtenDay(it sqlite.Item) string {
 // part most likely to matter; between equals, it grows backwards first
 // (the question before an answer).
 func widen(ctx context.Context, ix Index, it sqlite.Item, max int, score map[int64]float64, cited func(memory.Source) bool) (sqlite.Item, error) {
+	if it.Source.Lines() >= max {
+		return it, nil
+	}
+	// Every passage the widening could reach, in one query.
+	near, err := ix.Nearby(ctx, it, max-it.Source.Lines())
+	if err != nil {
+		return it, fmt.Errorf("recall: context: %w", err)
+	}
 	for it.Source.Lines() < max {
-		prev, next, err := ix.Adjacent(ctx, it)
-		if err != nil {
-			return it, fmt.Errorf("recall: context: %w", err)
+		// The passages right before and right after: ending on the line
+		// before its first, or starting on the line after its last (a
+		// blank line, a heading or the file's edge may leave either out).
+		var prev, next *sqlite.Item
+		for i := range near {
+			switch {
+			case near[i].Source.End == it.Source.Start-1:
+				prev = &near[i]
+			case near[i].Source.Start == it.Source.End+1:
+				next = &near[i]
+			}
 		}
 		if prev != nil && (it.Source.Lines()+prev.Source.Lines() > max || cited(prev.Source)) {
 			prev = nil

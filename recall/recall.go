@@ -21,7 +21,7 @@ const DefaultK = 25
 type Index interface {
 	Search(ctx context.Context, match string, f sqlite.Filter, limit int) ([]sqlite.Hit, error)
 	Items(ctx context.Context, f sqlite.Filter, newest bool, limit int) ([]sqlite.Item, error)
-	Adjacent(ctx context.Context, it sqlite.Item) (prev, next *sqlite.Item, err error)
+	Nearby(ctx context.Context, it sqlite.Item, n int) ([]sqlite.Item, error)
 	TermStats(ctx context.Context, words []string) ([]sqlite.TermStat, int, error)
 	EntityItems(ctx context.Context, slugs []string, f sqlite.Filter, limit int) ([]sqlite.EntityItem, error)
 	NearestItems(ctx context.Context, q []float32, f sqlite.Filter, limit int) ([]sqlite.Hit, error)

@@ -216,31 +216,28 @@ func scanItem(rows *sql.Rows, it *Item, extra ...any) error {
 	return nil
 }
 
-// Adjacent returns the passages right before and right after an item: in
-// the same file and section, ending on the line before its first line, or
-// starting on the line after its last. Either may be nil (a blank line, a
-// heading or the file's edge is in between).
-func (ix *Index) Adjacent(ctx context.Context, it Item) (prev, next *Item, err error) {
+// Nearby returns the passages in the same file and section as an item
+// that lie within n lines of it (before its first line or after its
+// last), in line order: what recall may widen a result with, in one query.
+func (ix *Index) Nearby(ctx context.Context, it Item, n int) ([]Item, error) {
 	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id
 		WHERE i.file_id = (SELECT file_id FROM items WHERE id = ?) AND i.kind = 'passage' AND i.section = ?
-		AND (i.end_line = ? OR i.start_line = ?)`, itemColumns)
-	rows, err := ix.query(ctx, q, it.RowID, it.Section, it.Source.Start-1, it.Source.End+1)
+		AND i.id != ? AND ((i.end_line < ? AND i.end_line >= ?) OR (i.start_line > ? AND i.start_line <= ?))
+		ORDER BY i.start_line`, itemColumns)
+	rows, err := ix.query(ctx, q, it.RowID, it.Section, it.RowID, it.Source.Start, it.Source.Start-n, it.Source.End, it.Source.End+n)
 	if err != nil {
-		return nil, nil, ix.wrapErr(err)
+		return nil, ix.wrapErr(err)
 	}
 	defer rows.Close()
+	var out []Item
 	for rows.Next() {
-		var n Item
-		if err := scanItem(rows, &n); err != nil {
-			return nil, nil, ix.wrapErr(err)
+		var x Item
+		if err := scanItem(rows, &x); err != nil {
+			return nil, ix.wrapErr(err)
 		}
-		if n.Source.End == it.Source.Start-1 {
-			prev = &n
-		} else {
-			next = &n
-		}
+		out = append(out, x)
 	}
-	return prev, next, ix.wrapErrNil(rows.Err())
+	return out, ix.wrapErrNil(rows.Err())
 }
 
 // EntityName is a name under which an entity is known: its slug, display

@@ -19,7 +19,7 @@ const DefaultK = 25
 
 // Index is what recall needs of the derived index.
 type Index interface {
-	Search(ctx context.Context, match string, f sqlite.Filter, limit int) ([]sqlite.Hit, error)
+	Search(ctx context.Context, terms []string, f sqlite.Filter, limit int) ([]sqlite.Hit, error)
 	Items(ctx context.Context, f sqlite.Filter, newest bool, limit int) ([]sqlite.Item, error)
 	Nearby(ctx context.Context, it sqlite.Item, n int) ([]sqlite.Item, error)
 	TermStats(ctx context.Context, words []string) ([]sqlite.TermStat, int, error)
@@ -168,7 +168,6 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	if len(p.Terms) > 0 && len(terms) == 0 && len(p.Entities) == 0 && !p.Browse {
 		return nil, nil // words were asked for and no item has any of them
 	}
-	match := sqlite.MatchAny(terms)
 	// The entity and opinion channels filter by entity, so the words that
 	// name it would match every item they see.
 	var topic []string
@@ -177,16 +176,16 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 			topic = append(topic, t)
 		}
 	}
-	topicMatch := sqlite.MatchAny(topic)
+	topicTerms := topic
 	if len(p.Entities) == 0 {
-		topicMatch = match
+		topicTerms = terms
 	}
 
 	// Lexical channel: bm25 over every item (not when browsing a window:
 	// the words then name no topic).
 	lexTop := 0.0
-	if match != "" && !p.Browse {
-		hits, err := ix.Search(ctx, match, p.Filter, depth)
+	if len(terms) > 0 && !p.Browse {
+		hits, err := ix.Search(ctx, terms, p.Filter, depth)
 		if err != nil {
 			return nil, fmt.Errorf("recall: lexical: %w", err)
 		}
@@ -220,10 +219,10 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 
 	// Temporal channel: what falls in the window the query speaks of.
 	if p.Window != nil {
-		if err := temporal(ctx, ix, p, pl, match, windowed, depth); err != nil {
+		if err := temporal(ctx, ix, p, pl, terms, windowed, depth); err != nil {
 			return nil, err
 		}
-	} else if match == "" && len(p.Entities) == 0 {
+	} else if len(terms) == 0 && len(p.Entities) == 0 {
 		// Nothing to search for: list what the filter selects, newest
 		// first ("--since 7d" alone).
 		items, err := ix.Items(ctx, p.Filter, true, depth)
@@ -239,14 +238,14 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	// compares.
 	var known []sqlite.Item
 	if len(p.Entities) > 0 {
-		if known, err = entityChannel(ctx, ix, p, pl, topicMatch, topic, lexTop, depth); err != nil {
+		if known, err = entityChannel(ctx, ix, p, pl, topicTerms, topic, lexTop, depth); err != nil {
 			return nil, err
 		}
 	}
 
 	// Opinion channel.
 	if p.Intent == query.Opinion {
-		if err := opinionChannel(ctx, ix, p, pl, topicMatch, known, depth); err != nil {
+		if err := opinionChannel(ctx, ix, p, pl, topicTerms, known, depth); err != nil {
 			return nil, err
 		}
 	}
@@ -292,12 +291,12 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 // (no topic words), it lists the window day by day: each day's typed facts
 // in line order, then its passages, taking one item from each day in turn
 // so the top results cover the window.
-func temporal(ctx context.Context, ix Index, p Plan, pl *pool, match string, windowed sqlite.Filter, depth int) error {
+func temporal(ctx context.Context, ix Index, p Plan, pl *pool, terms []string, windowed sqlite.Filter, depth int) error {
 	if windowed.Until.Before(windowed.Since) && !windowed.Until.IsZero() {
 		return nil
 	}
-	if match != "" && !p.Browse {
-		hits, err := ix.Search(ctx, match, windowed, depth)
+	if len(terms) > 0 && !p.Browse {
+		hits, err := ix.Search(ctx, terms, windowed, depth)
 		if err != nil {
 			return fmt.Errorf("recall: temporal: %w", err)
 		}
@@ -468,7 +467,7 @@ func absDays(a, b time.Time) int {
 // to the entities by the query's words (bm25), which lifts facts about the
 // entity over the same words said of something else. topic are those
 // words (without the names).
-func entityChannel(ctx context.Context, ix Index, p Plan, pl *pool, match string, topic []string, lexTop float64, depth int) ([]sqlite.Item, error) {
+func entityChannel(ctx context.Context, ix Index, p Plan, pl *pool, terms, topic []string, lexTop float64, depth int) ([]sqlite.Item, error) {
 	its, err := ix.EntityItems(ctx, p.Entities, p.Filter, entityDepth)
 	if err != nil {
 		return nil, fmt.Errorf("recall: entity: %w", err)
@@ -479,7 +478,7 @@ func entityChannel(ctx context.Context, ix Index, p Plan, pl *pool, match string
 			facts = append(facts, it.Item)
 		}
 	}
-	if p.Intent == query.About || match == "" {
+	if p.Intent == query.About || len(terms) == 0 {
 		rank := 0
 		for _, it := range its {
 			if rank >= depth {
@@ -497,7 +496,7 @@ func entityChannel(ctx context.Context, ix Index, p Plan, pl *pool, match string
 	}
 	f := p.Filter
 	f.Entities = append(append([]string(nil), f.Entities...), p.Entities...)
-	hits, err := ix.Search(ctx, match, f, depth)
+	hits, err := ix.Search(ctx, terms, f, depth)
 	if err != nil {
 		return nil, fmt.Errorf("recall: entity: %w", err)
 	}
@@ -562,7 +561,7 @@ func (t topicWords) said(text string) bool {
 // opinionChannel ranks typed opinions: those matching the query's words
 // (of the named entities, when there are any) by bm25, then the named
 // entities' other opinions by confidence and recency.
-func opinionChannel(ctx context.Context, ix Index, p Plan, pl *pool, match string, known []sqlite.Item, depth int) error {
+func opinionChannel(ctx context.Context, ix Index, p Plan, pl *pool, terms []string, known []sqlite.Item, depth int) error {
 	f := p.Filter
 	f.Kinds = []memory.Kind{memory.KindOpinion}
 	if len(p.Entities) > 0 {
@@ -570,8 +569,8 @@ func opinionChannel(ctx context.Context, ix Index, p Plan, pl *pool, match strin
 	}
 	rank := 0
 	seen := map[int64]bool{}
-	if match != "" {
-		hits, err := ix.Search(ctx, match, f, depth)
+	if len(terms) > 0 {
+		hits, err := ix.Search(ctx, terms, f, depth)
 		if err != nil {
 			return fmt.Errorf("recall: opinion: %w", err)
 		}

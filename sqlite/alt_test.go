@@ -92,7 +92,7 @@ func TestScripts(t *testing.T) {
 			terms = append(terms, w)
 			terms = append(terms, AltTerms(w)...)
 		}
-		hits, err := ix.Search(ctx, MatchAny(terms), Filter{}, 3)
+		hits, err := ix.Search(ctx, terms, Filter{}, 3)
 		if err != nil {
 			t.Fatal(err)
 		}

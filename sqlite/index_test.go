@@ -56,7 +56,7 @@ func search(t *testing.T, ix *Index, terms ...string) []Hit {
 	if _, err := ix.Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	hits, err := ix.Search(context.Background(), MatchAny(terms), Filter{}, 10)
+	hits, err := ix.Search(context.Background(), terms, Filter{}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestBuildAndSearch(t *testing.T) {
 		t.Error("entity page text not found")
 	}
 	for _, q := range []string{`"`, `NEAR(`, `-`, `a:b`, `*`, `AND`, `)`} {
-		if _, err := ix.Search(context.Background(), MatchAny([]string{q}), Filter{}, 5); err != nil {
+		if _, err := ix.Search(context.Background(), []string{q}, Filter{}, 5); err != nil {
 			t.Errorf("query %q: %v", q, err)
 		}
 	}

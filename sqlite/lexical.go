@@ -592,47 +592,6 @@ func (ix *Index) entityItemsInMemory(ctx context.Context, l *lexState, slugs []s
 	return out, nil
 }
 
-// parseMatchAny undoes MatchAny: the quoted words of `"a" OR "b c"`. ok
-// is false for any other FTS5 expression.
-func parseMatchAny(match string) (words []string, ok bool) {
-	s := strings.TrimSpace(match)
-	for len(s) > 0 {
-		if s[0] != '"' {
-			return nil, false
-		}
-		var w strings.Builder
-		i := 1
-		closed := false
-		for i < len(s) {
-			if s[i] == '"' {
-				if i+1 < len(s) && s[i+1] == '"' {
-					w.WriteByte('"')
-					i += 2
-					continue
-				}
-				closed = true
-				i++
-				break
-			}
-			w.WriteByte(s[i])
-			i++
-		}
-		if !closed {
-			return nil, false
-		}
-		words = append(words, w.String())
-		s = s[i:]
-		if s == "" {
-			break
-		}
-		if !strings.HasPrefix(s, " OR ") {
-			return nil, false
-		}
-		s = s[len(" OR "):]
-	}
-	return words, len(words) > 0
-}
-
 // searchMemory is Search ranked by the in-memory postings.
 func (ix *Index) searchMemory(ctx context.Context, l *lexical, words []string, f Filter, limit int) ([]Hit, error) {
 	var entityItems map[int64]bool

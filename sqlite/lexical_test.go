@@ -74,7 +74,7 @@ func TestInMemoryRankingMatchesFTS5(t *testing.T) {
 		loadLexicalNow(t, ix)
 		compared := 0
 		for _, words := range queryWords(t, ws, 150) {
-			match := MatchAny(words)
+			match := matchAny(words)
 			for fi, f := range filters {
 				for _, limit := range []int{1000, 7} {
 					want, err := ix.searchFTS(ctx, match, f, limit)
@@ -150,7 +150,7 @@ func TestInMemoryRankingFollowsChanges(t *testing.T) {
 	loadLexicalNow(t, ix)
 	found := func(word string) bool {
 		t.Helper()
-		hits, err := ix.Search(ctx, MatchAny([]string{word}), Filter{}, 10)
+		hits, err := ix.Search(ctx, []string{word}, Filter{}, 10)
 		if err != nil {
 			t.Fatal(err)
 		}

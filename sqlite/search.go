@@ -89,10 +89,10 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
 
-// MatchAny builds an FTS5 expression matching any of the terms. Each term
+// matchAny builds an FTS5 expression matching any of the terms. Each term
 // is a quoted string, so FTS5 operators and punctuation in user text
 // ("NEAR", "-", ":", "*", "(") are plain words, never syntax.
-func MatchAny(terms []string) string {
+func matchAny(terms []string) string {
 	parts := make([]string, 0, len(terms))
 	for _, t := range terms {
 		if t = strings.TrimSpace(t); t != "" {
@@ -102,21 +102,25 @@ func MatchAny(terms []string) string {
 	return strings.Join(parts, " OR ")
 }
 
-// Search runs a full-text query (an FTS5 expression, see MatchAny) with a
-// filter and returns the best limit items by bm25.
-func (ix *Index) Search(ctx context.Context, match string, f Filter, limit int) ([]Hit, error) {
-	if strings.TrimSpace(match) == "" || limit <= 0 {
+// Search finds the items that contain any of the terms (each a word or a
+// phrase, matched as FTS5 matches a quoted string; operators in them are
+// plain words) and returns the best limit by bm25 among those the filter
+// admits. A long-lived Index ranks in memory, a one-shot one through FTS5:
+// the scores are the same.
+func (ix *Index) Search(ctx context.Context, terms []string, f Filter, limit int) ([]Hit, error) {
+	match := matchAny(terms)
+	if match == "" || limit <= 0 {
 		return nil, nil
 	}
-	if words, ok := parseMatchAny(match); ok && ix.fresh.longLived() {
-		if hits, done, err := ix.searchInMemory(ctx, words, f, limit); done {
+	if ix.fresh.longLived() {
+		if hits, done, err := ix.searchInMemory(ctx, terms, f, limit); done {
 			return hits, err
 		}
 	}
 	return ix.searchFTS(ctx, match, f, limit)
 }
 
-// searchFTS is Search ranked by FTS5.
+// searchFTS is Search ranked by FTS5, for an FTS5 expression (matchAny).
 func (ix *Index) searchFTS(ctx context.Context, match string, f Filter, limit int) ([]Hit, error) {
 	cond, args := f.where()
 	rank := fmt.Sprintf("-bm25(items_fts, %g, %g, %g, %g)", weightContent, weightSection, weightEntities, weightContext)

@@ -284,11 +284,7 @@ func (ix *Index) nearestScan(ctx context.Context, q []float32, f Filter, limit i
 		return nil, ix.wrapErr(err)
 	}
 	defer rows.Close()
-	type scored struct {
-		id    int64
-		score float32
-	}
-	var best []scored // kept sorted, best first, at most limit long
+	var best []rankedItem // kept sorted, best first, at most limit long
 	vec := make([]float32, len(q))
 	for rows.Next() {
 		var id int64
@@ -308,30 +304,13 @@ func (ix *Index) nearestScan(ctx context.Context, q []float32, f Filter, limit i
 			i--
 		}
 		if len(best) < limit {
-			best = append(best, scored{})
+			best = append(best, rankedItem{})
 		}
 		copy(best[i+1:], best[i:len(best)-1])
-		best[i] = scored{id, s}
+		best[i] = rankedItem{id, s}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, ix.wrapErr(err)
 	}
-	if len(best) == 0 {
-		return nil, nil
-	}
-	ids := make([]int64, len(best))
-	for i, b := range best {
-		ids[i] = b.id
-	}
-	items, err := ix.itemsWithIDs(ctx, ids)
-	if err != nil {
-		return nil, ix.wrapErr(err)
-	}
-	hits := make([]Hit, 0, len(best))
-	for _, b := range best {
-		if it, ok := items[b.id]; ok {
-			hits = append(hits, Hit{Item: it, Score: float64(b.score)})
-		}
-	}
-	return hits, nil
+	return ix.hitsOf(ctx, best)
 }

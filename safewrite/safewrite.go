@@ -1,11 +1,13 @@
 package safewrite
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -292,6 +294,30 @@ func atomicWrite(p string, data []byte) (err error) {
 		return err
 	}
 	removeStale(dir, base)
+	return replace(dir, base, p, perm, func(f *os.File) error { return writeAll(f, data) },
+		func(step string) { hook(step, 0) })
+}
+
+// ReplaceFile atomically replaces the file at path with what write
+// produces: a temporary file beside it, written through a buffer, synced,
+// renamed over path, and the folder synced. On failure the old file is
+// untouched. It is for derived files outside the Markdown (the index's
+// side files, caches): no confinement to a workspace and no lock, so of
+// concurrent writers the last rename wins, each with a whole file.
+func ReplaceFile(path string, perm fs.FileMode, write func(io.Writer) error) error {
+	dir, base := filepath.Split(path)
+	return replace(filepath.Clean(dir), base, path, perm, func(f *os.File) error {
+		w := bufio.NewWriterSize(f, 1<<20)
+		if err := write(w); err != nil {
+			return err
+		}
+		return w.Flush()
+	}, func(string) {})
+}
+
+// replace is the atomic replacement both writers share; step marks its
+// points for the tests' pause hook.
+func replace(dir, base, p string, perm fs.FileMode, write func(*os.File) error, step func(string)) (err error) {
 	f, err := createTemp(dir, tempPattern(base))
 	if err != nil {
 		return err
@@ -303,30 +329,30 @@ func atomicWrite(p string, data []byte) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	hook("temp-created", 0)
+	step("temp-created")
 	if err = f.Chmod(perm); err != nil {
 		return err
 	}
-	if err = writeAll(f, data); err != nil {
+	if err = write(f); err != nil {
 		return err
 	}
 	if err = f.Sync(); err != nil {
 		return err
 	}
-	hook("synced", 0)
+	step("synced")
 	if err = f.Close(); err != nil {
 		return err
 	}
 	if err = os.Rename(tmp, p); err != nil {
 		return err
 	}
-	hook("renamed", 0)
+	step("renamed")
 	// The new content is in place; a failure to make the rename durable is
 	// reported but nothing is undone.
 	if err := syncDir(dir); err != nil {
 		return fmt.Errorf("written, but syncing the folder failed: %w", err)
 	}
-	hook("dir-synced", 0)
+	step("dir-synced")
 	return nil
 }
 

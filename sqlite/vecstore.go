@@ -16,6 +16,7 @@ import (
 	"slices"
 
 	"memoria/ann"
+	"memoria/safewrite"
 )
 
 // The semantic channel's vector index (docs/embeddings.md, "Vector index").
@@ -484,45 +485,23 @@ func readVecHeader(path string) (vecFileHeader, bool) {
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 func writeVecFile(path string, h vecFileHeader, payload io.WriterTo) error {
-	dir, base := splitPath(path)
-	tmp, err := os.CreateTemp(dir, base+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
 	hb, err := json.Marshal(h)
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	var buf [4]byte
-	w.WriteString(vecFileMagic)
-	binary.LittleEndian.PutUint32(buf[:], uint32(len(hb)))
-	w.Write(buf[:])
-	w.Write(hb)
-	binary.LittleEndian.PutUint32(buf[:], crc32.Checksum(hb, crcTable))
-	w.Write(buf[:])
-	if _, err = payload.WriteTo(w); err != nil {
+	return safewrite.ReplaceFile(path, 0o644, func(w io.Writer) error {
+		var buf [4]byte
+		io.WriteString(w, vecFileMagic)
+		binary.LittleEndian.PutUint32(buf[:], uint32(len(hb)))
+		w.Write(buf[:])
+		w.Write(hb)
+		binary.LittleEndian.PutUint32(buf[:], crc32.Checksum(hb, crcTable))
+		if _, err := w.Write(buf[:]); err != nil {
+			return err
+		}
+		_, err := payload.WriteTo(w)
 		return err
-	}
-	if err = w.Flush(); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	})
 }
 
 // openVecFile opens a saved index and reads its header; the reader is
@@ -753,15 +732,6 @@ func (ix *Index) buildGraph(ctx context.Context, g *vecStore) error {
 	}
 	rows.Close()
 	return g.graph.AddBatch(ids, vecs, runtime.GOMAXPROCS(0))
-}
-
-func splitPath(p string) (dir, base string) {
-	for i := len(p) - 1; i >= 0; i-- {
-		if os.IsPathSeparator(p[i]) {
-			return p[:i+1], p[i+1:]
-		}
-	}
-	return ".", p
 }
 
 // rankedItem is an item ranked by the similarity of its text's vector.

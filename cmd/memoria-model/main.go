@@ -15,12 +15,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"time"
 
 	"memoria/embed/uselite"
+	"memoria/safewrite"
 )
 
 func main() {
@@ -105,28 +107,16 @@ func fetch(args []string) error {
 		}
 		tgz = filepath.Join(tmp, uselite.SourceTarball)
 	}
-	f, err := os.CreateTemp(*dir, ".uselite-*.tmp")
+	// The licence is written before the model is renamed into place, so an
+	// installed model always has it beside it.
+	err := safewrite.ReplaceFile(dst, 0o644, func(w io.Writer) error {
+		license, err := uselite.ConvertTarball(tgz, w)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(*dir, uselite.LicenseFileName), license, 0o644)
+	})
 	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	license, err := uselite.ConvertTarball(tgz, f)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(*dir, uselite.LicenseFileName), license, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(f.Name(), dst); err != nil {
 		return err
 	}
 	if err := uselite.VerifyFile(*dir); err != nil {

@@ -1,18 +1,19 @@
 package uselite
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"unsafe"
+
+	"memoria/safewrite"
 )
 
 // CacheFileName is the model converted for this code (float32, weights in
@@ -276,7 +277,7 @@ func (c *cacheSource) parse(src os.FileInfo) error {
 
 // writeCache saves what build read from the converted file, for the next
 // Load; it does nothing when it cannot (a read-only folder, a big-endian
-// machine). The file is written to a temporary name and renamed, so a
+// machine). The file is replaced atomically (safewrite.ReplaceFile), so a
 // reader never sees half of it.
 func writeCache(path string, src os.FileInfo, f *fileSource) {
 	if !littleEndian {
@@ -352,40 +353,26 @@ func writeCache(path string, src os.FileInfo, f *fileSource) {
 		off += uint64(len(s.b))
 	}
 
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(tmp.Name())
+	// Best effort: a folder that cannot be written just means no cache.
+	safewrite.ReplaceFile(path, 0o644, func(w io.Writer) error {
+		crc := crc32.New(castagnoli)
+		pos := uint64(0)
+		put := func(p []byte) {
+			crc.Write(p)
+			w.Write(p)
+			pos += uint64(len(p))
 		}
-	}()
-	crc := crc32.New(castagnoli)
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	pos := uint64(0)
-	put := func(p []byte) {
-		crc.Write(p)
-		w.Write(p)
-		pos += uint64(len(p))
-	}
-	put(head)
-	var zero [64]byte
-	for i, s := range secs {
-		put(zero[:offsets[i]-pos])
-		put(s.b)
-	}
-	var tail [4]byte
-	le.PutUint32(tail[:], crc.Sum32())
-	w.Write(tail[:])
-	if w.Flush() != nil || tmp.Chmod(0o644) != nil || tmp.Close() != nil {
-		return
-	}
-	if os.Rename(tmp.Name(), path) == nil {
-		ok = true
-	}
+		put(head)
+		var zero [64]byte
+		for i, s := range secs {
+			put(zero[:offsets[i]-pos])
+			put(s.b)
+		}
+		var tail [4]byte
+		le.PutUint32(tail[:], crc.Sum32())
+		_, err := w.Write(tail[:])
+		return err
+	})
 }
 
 // readAll reads a whole file into memory (mapFile's fallback), 64-byte

@@ -78,7 +78,7 @@ func saveAtomic(path string, write func(io.Writer) (int64, error)) (err error) {
 func (f *Flat) WriteTo(w io.Writer) (int64, error) {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
-	c := &countWriter{w: bufio.NewWriterSize(w, 1<<20), crc: crc32.New(castagnoli)}
+	c := &countWriter{w: bufio.NewWriterSize(w, 1<<20), crc: crc32.New(castagnoli())}
 	c.write([]byte(flatMagic))
 	c.u32(flatVersion)
 	c.u32(uint32(f.dim))
@@ -216,7 +216,7 @@ func ReadFlatBytes(b []byte) (*Flat, error) {
 	if v := le.Uint32(b[8:]); v != flatVersion {
 		return nil, fmt.Errorf("%w: unsupported version %d", ErrCorrupt, v)
 	}
-	if crc32.Checksum(b[:size-4], castagnoli) != le.Uint32(b[size-4:]) {
+	if crc32.Checksum(b[:size-4], castagnoli()) != le.Uint32(b[size-4:]) {
 		return nil, corrupt("checksum mismatch")
 	}
 	dim, rerank, flags, workers := int(le.Uint32(b[12:])), int(le.Uint32(b[16:])), le.Uint32(b[20:]), int(le.Uint32(b[24:]))

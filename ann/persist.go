@@ -11,6 +11,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"sync"
 )
 
 // File format of an HNSW graph (all integers little-endian):
@@ -40,7 +41,9 @@ const (
 // ErrCorrupt is wrapped by the errors of LoadHNSW for damaged files.
 var ErrCorrupt = errors.New("ann: corrupt index file")
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the checksum table of the index files, made on first use:
+// building it costs a quarter of a millisecond at every start otherwise.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // Save writes the graph to path atomically: to a temporary file in the same
 // folder, synced, then renamed over path.
@@ -90,7 +93,7 @@ func (c *countWriter) u32s(s []uint32) {
 func (h *HNSW) WriteTo(w io.Writer) (int64, error) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	c := &countWriter{w: bufio.NewWriterSize(w, 1<<20), crc: crc32.New(castagnoli)}
+	c := &countWriter{w: bufio.NewWriterSize(w, 1<<20), crc: crc32.New(castagnoli())}
 	c.write([]byte(hnswMagic))
 	c.u32(hnswVersion)
 	c.u32(uint32(h.dim))
@@ -205,7 +208,7 @@ func LoadHNSW(path string) (*HNSW, error) {
 
 // ReadHNSW reads a graph of size bytes from r.
 func ReadHNSW(rd io.Reader, size int64) (*HNSW, error) {
-	r := &reader{r: bufio.NewReaderSize(rd, 1<<20), crc: crc32.New(castagnoli)}
+	r := &reader{r: bufio.NewReaderSize(rd, 1<<20), crc: crc32.New(castagnoli())}
 	if size < headerSize+4 {
 		return nil, corrupt("file too short")
 	}

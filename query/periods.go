@@ -3,6 +3,7 @@ package query
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"memoria/datephrase"
@@ -13,10 +14,53 @@ import (
 // first week of October", "the second half of November", "Halloween".
 // They are found before datephrase's phrases, which give way where the two
 // overlap ("October" inside "the first week of October").
+//
+// The patterns are compiled on first use, and only for a text that has the
+// words they need: most queries name no part of a month and no holiday.
 var (
-	subPeriodRE = regexp.MustCompile(`(?i)\b(?:(?:in|during|on|over)\s+)?(?:the\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+(week|half)\s+of\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{4})?)`)
-	holidayRE   = regexp.MustCompile(`(?i)\b(?:(?:at|on|over|for)\s+)?(halloween|christmas\s+eve|christmas(?:\s+day)?|new\s+year'?s\s+eve|new\s+year'?s(?:\s+day)?|valentine'?s(?:\s+day)?)\b`)
+	subPeriodRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:(?:in|during|on|over)\s+)?(?:the\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+(week|half)\s+of\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{4})?)`)
+	})
+	holidayRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:(?:at|on|over|for)\s+)?(halloween|christmas\s+eve|christmas(?:\s+day)?|new\s+year'?s\s+eve|new\s+year'?s(?:\s+day)?|valentine'?s(?:\s+day)?)\b`)
+	})
 )
+
+// subPeriodMatches returns the submatch indices of subPeriodRE in text.
+func subPeriodMatches(text string) [][]int {
+	// Every match has "week" or "half". (The test leaves out the k, which
+	// (?i) also matches as the Kelvin sign.)
+	if !containsFoldASCII(text, "wee") && !containsFoldASCII(text, "half") {
+		return nil
+	}
+	return subPeriodRE().FindAllStringSubmatchIndex(text, -1)
+}
+
+// holidayMatches returns the submatch indices of holidayRE in text.
+func holidayMatches(text string) [][]int {
+	// Every match has one of these (the s of "christmas" left out: (?i)
+	// also matches it as the long s).
+	if !containsFoldASCII(text, "hallo") && !containsFoldASCII(text, "chri") &&
+		!containsFoldASCII(text, "year") && !containsFoldASCII(text, "valent") {
+		return nil
+	}
+	return holidayRE().FindAllStringSubmatchIndex(text, -1)
+}
+
+// containsFoldASCII reports whether s contains needle, a lower-case ASCII
+// word, in any mix of ASCII upper and lower case.
+func containsFoldASCII(s, needle string) bool {
+	for i := 0; i+len(needle) <= len(s); i++ {
+		j := 0
+		for j < len(needle) && s[i+j]|0x20 == needle[j] {
+			j++
+		}
+		if j == len(needle) {
+			return true
+		}
+	}
+	return false
+}
 
 // holidays are fixed-date days: month and day.
 var holidays = map[string][2]int{
@@ -30,7 +74,7 @@ var holidays = map[string][2]int{
 // year: the most recent one that has begun by now.
 func findPeriods(text string, now time.Time) []datephrase.Phrase {
 	var out []datephrase.Phrase
-	for _, m := range subPeriodRE.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range subPeriodMatches(text) {
 		monthText := text[m[6]:m[7]]
 		ps := datephrase.Find(monthText, now)
 		if len(ps) != 1 || ps[0].Start != 0 || ps[0].End != len(monthText) {
@@ -63,7 +107,7 @@ func findPeriods(text string, now time.Time) []datephrase.Phrase {
 			Range: memory.TimeRange{Start: start, End: end}, Relation: datephrase.During,
 		})
 	}
-	for _, m := range holidayRE.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range holidayMatches(text) {
 		name := strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(text[m[2]:m[3]], "'", ""))), " ")
 		md, ok := holidays[name]
 		if !ok {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"memoria/markdown"
 	"memoria/memory"
@@ -91,7 +92,7 @@ func (e Evidence) String() string {
 	return strings.Join(parts, " ")
 }
 
-var factIDRe = regexp.MustCompile(`^f_[0-9a-f]{12}$`)
+var factIDRe = lazyRegexp(`^f_[0-9a-f]{12}$`)
 
 // ParseEvidence reads an evidence value; it reports false when the value
 // holds neither a fact ID nor a source.
@@ -104,7 +105,7 @@ func ParseEvidence(v string) (Evidence, bool) {
 	}
 	for _, f := range strings.Fields(v) {
 		switch {
-		case e.FactID == "" && factIDRe.MatchString(f):
+		case e.FactID == "" && factIDRe().MatchString(f):
 			e.FactID = f
 		case e.Source.Path == "" && strings.Contains(f, ".md"):
 			if s, err := memory.ParseSource(strings.TrimRight(f, ",;")); err == nil {
@@ -215,11 +216,11 @@ func indent(l string) int {
 	return n
 }
 
-var itemRe = regexp.MustCompile(`^[ \t]+[-*+][ \t]+([A-Za-z_][A-Za-z0-9_ -]*?)[ \t]*:[ \t]*(.*)$`)
+var itemRe = lazyRegexp(`^[ \t]+[-*+][ \t]+([A-Za-z_][A-Za-z0-9_ -]*?)[ \t]*:[ \t]*(.*)$`)
 
 func parseItem(lines []string) Item {
 	it := Item{raw: append([]string(nil), lines...)}
-	m := itemRe.FindStringSubmatch(strings.TrimRight(lines[0], " \t\r"))
+	m := itemRe().FindStringSubmatch(strings.TrimRight(lines[0], " \t\r"))
 	if m == nil {
 		return it
 	}
@@ -355,7 +356,13 @@ func renderHead(o *Opinion, cr string) []string {
 	return out
 }
 
-var confRe = regexp.MustCompile(`^([ \t]*[-*+][ \t]+O)([ \t]*\([ \t]*c[ \t]*=[^)]*\))?`)
+var confRe = lazyRegexp(`^([ \t]*[-*+][ \t]+O)([ \t]*\([ \t]*c[ \t]*=[^)]*\))?`)
+
+// lazyRegexp returns expr compiled on first call: most commands never read
+// an opinion, and compiling at start-up would cost every one of them.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // setConfidence changes the opinion's confidence, editing only the
 // "(c=…)" of its first line when the head is kept as read.
@@ -365,7 +372,7 @@ func (o *Opinion) setConfidence(c float64) {
 		return
 	}
 	l := o.head[0]
-	m := confRe.FindStringSubmatchIndex(l)
+	m := confRe().FindStringSubmatchIndex(l)
 	if m == nil {
 		o.head = nil
 		return

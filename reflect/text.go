@@ -3,6 +3,7 @@ package reflect
 import (
 	"math"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -35,7 +36,7 @@ func (a terms) cosine(b terms) float64 {
 func termsOf(s string) terms {
 	ts := terms{}
 	for _, w := range words(s) {
-		if w.neg || w.end || stopWords[w.text] {
+		if w.neg || w.end || stopWords()[w.text] {
 			continue
 		}
 		st := stem(w.text)
@@ -43,9 +44,9 @@ func termsOf(s string) terms {
 			continue
 		}
 		ts[st] = struct{}{}
-		if p, ok := polarity[w.text]; ok {
+		if p, ok := polarity()[w.text]; ok {
 			ts["~"+p.concept] = struct{}{}
-		} else if p, ok := polarity[st]; ok {
+		} else if p, ok := polarity()[st]; ok {
 			ts["~"+p.concept] = struct{}{}
 		}
 	}
@@ -91,7 +92,7 @@ func words(s string) []word {
 			out[n-1] = word{text: "no longer", neg: true}
 			return
 		}
-		out = append(out, word{text: w, neg: negators[w], end: w == "but" || w == "although" || w == "though"})
+		out = append(out, word{text: w, neg: negators()[w], end: w == "but" || w == "although" || w == "though"})
 	}
 	for _, r := range s {
 		switch {
@@ -132,7 +133,7 @@ type pole struct {
 }
 
 // polarity lists opposite polarity words by concept.
-var polarity = func() map[string]pole {
+var polarity = sync.OnceValue(func() map[string]pole {
 	m := map[string]pole{}
 	add := func(concept string, sign int, ws ...string) {
 		for _, w := range ws {
@@ -160,18 +161,20 @@ var polarity = func() map[string]pole {
 	add("agree", +1, "agree", "agrees", "yes", "approve", "approves", "support", "supports")
 	add("agree", -1, "disagree", "disagrees", "oppose", "opposes", "against", "reject", "rejects")
 	return m
-}()
+})
 
-var negators = map[string]bool{
-	"not": true, "no": true, "never": true, "without": true, "nor": true, "none": true,
-	"cannot": true, "nobody": true, "nothing": true, "neither": true, "stopped": true, "quit": true,
-}
+var negators = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"not": true, "no": true, "never": true, "without": true, "nor": true, "none": true,
+		"cannot": true, "nobody": true, "nothing": true, "neither": true, "stopped": true, "quit": true,
+	}
+})
 
 // changeMarkers make a contradiction strong: they say the old view is over.
 var changeMarkers = []string{"no longer", "anymore", "any more", "now prefers", "now wants", "now likes",
 	"switched", "instead", "changed his mind", "changed her mind", "changed their mind", "changed my mind", "used to", "not any longer"}
 
-var stopWords = func() map[string]bool {
+var stopWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the and or of to in on at for with by from into onto over
 		as is are was were be been being it its this that these those he she they we i you him her them
@@ -182,7 +185,7 @@ var stopWords = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // hasChangeMarker reports whether s says a view changed ("no longer",
 // "now prefers", "switched").
@@ -216,7 +219,7 @@ func stanceOf(s string) stance {
 		case w.neg:
 			neg = !neg
 			continue
-		case stopWords[w.text]:
+		case stopWords()[w.text]:
 			continue
 		}
 		sign := 1
@@ -224,7 +227,7 @@ func stanceOf(s string) stance {
 			sign = -1
 		}
 		k, v := stem(w.text), sign
-		if p, ok := polarity[w.text]; ok {
+		if p, ok := polarity()[w.text]; ok {
 			k, v = "~"+p.concept, sign*p.sign
 		}
 		if _, seen := st[k]; !seen && k != "" {

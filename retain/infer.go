@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -52,22 +53,31 @@ type signal struct {
 	weight int
 }
 
-var signals = []signal{
-	{"decision", regexp.MustCompile(`(?i)\b(decided|agreed|chose|settled on|opted for|will no longer|won't .{1,40} any ?more|from now on|going forward|for good)\b`), 3},
-	{"preference", regexp.MustCompile(`(?i)\b(prefers?|preferred|likes|liked|loves?|loved|hates?|hated|dislikes?|can't stand|enjoys|wants|wanted|favou?rite|would rather)\b`), 3},
-	{"fix", regexp.MustCompile(`(?i)\b(fixed|resolved|solved|patched|repaired|root cause|workaround)\b`), 3},
-	{"fact", regexp.MustCompile(`(?i)\b(lives|mov(ed|es|ing) (from .{1,30} )?(in)?to|(planned|scheduled) for|works (at|for|on)|born|birthday|turns \d+|weighs|released|tagged|shipped|deployed|booked|signed|quit|joined|switched to|migrated|renamed|cancel+ed)\b`), 1},
-}
+// The patterns are compiled on first use: most commands never infer, and
+// compiling them all costs about a millisecond at every start.
+var signals = sync.OnceValue(func() []signal {
+	return []signal{
+		{"decision", regexp.MustCompile(`(?i)\b(decided|agreed|chose|settled on|opted for|will no longer|won't .{1,40} any ?more|from now on|going forward|for good)\b`), 3},
+		{"preference", regexp.MustCompile(`(?i)\b(prefers?|preferred|likes|liked|loves?|loved|hates?|hated|dislikes?|can't stand|enjoys|wants|wanted|favou?rite|would rather)\b`), 3},
+		{"fix", regexp.MustCompile(`(?i)\b(fixed|resolved|solved|patched|repaired|root cause|workaround)\b`), 3},
+		{"fact", regexp.MustCompile(`(?i)\b(lives|mov(ed|es|ing) (from .{1,30} )?(in)?to|(planned|scheduled) for|works (at|for|on)|born|birthday|turns \d+|weighs|released|tagged|shipped|deployed|booked|signed|quit|joined|switched to|migrated|renamed|cancel+ed)\b`), 1},
+	}
+})
 
 var (
-	wordRE      = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’_-]*`)
-	listItemRE  = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?`)
-	abbrevRE    = regexp.MustCompile(`(\b(?i:dr|mr|mrs|ms|st|vs|etc|e\.g|i\.e|approx|no|nr|ca)|\b[A-Z])\.$`)
-	quotedRE    = regexp.MustCompile(`"[^"]*"|“[^”]*”`)
-	firstPerson = regexp.MustCompile(`^(I|I'm|I've|I'd|We|We've)\b`)
-	personLead  = regexp.MustCompile(`^(He|She)\b`)
-	pronounLead = regexp.MustCompile(`^(He|She|They|It|This|That|These|Those|His|Her|Their)\b`)
+	wordRE      = lazyRegexp(`[\p{L}\p{N}][\p{L}\p{N}'’_-]*`)
+	listItemRE  = lazyRegexp(`^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?`)
+	abbrevRE    = lazyRegexp(`(\b(?i:dr|mr|mrs|ms|st|vs|etc|e\.g|i\.e|approx|no|nr|ca)|\b[A-Z])\.$`)
+	quotedRE    = lazyRegexp(`"[^"]*"|“[^”]*”`)
+	firstPerson = lazyRegexp(`^(I|I'm|I've|I'd|We|We've)\b`)
+	personLead  = lazyRegexp(`^(He|She)\b`)
+	pronounLead = lazyRegexp(`^(He|She|They|It|This|That|These|Those|His|Her|Their)\b`)
 )
+
+// lazyRegexp returns expr compiled on first call.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // Infer proposes facts from the narrative of a daily log (rel, its
 // content), with offline heuristics: sentences that state a decision ("we
@@ -100,7 +110,7 @@ func Infer(rel string, data []byte, names Names) ([]Proposal, error) {
 		for _, s := range sentences(p.Text, p.Source.Start) {
 			// "He"/"She" opening a sentence stands for the last entity
 			// that opened one: "Pete felt guilty. He decided …".
-			if m := personLead.FindString(s.text); m != "" && subject != "" {
+			if m := personLead().FindString(s.text); m != "" && subject != "" {
 				s.text = memory.EntityName(subject) + s.text[len(m):]
 			} else if ents := entities(s.text, names); len(ents) > 0 && strings.HasPrefix(s.text, firstWord(s.text, ents[0], names)) {
 				subject = ents[0]
@@ -150,7 +160,7 @@ func sentences(text string, start int) []sentence {
 	}
 	for i, line := range strings.Split(text, "\n") {
 		n := start + i
-		if m := listItemRE.FindString(line); m != "" {
+		if m := listItemRE().FindString(line); m != "" {
 			flush(n - 1)
 			line = line[len(m):]
 		}
@@ -187,7 +197,7 @@ func sentenceEnd(line, before string) int {
 			j++
 		}
 		if j == len(line) {
-			if c == '.' && abbrevRE.MatchString(before+line[:i+1]) {
+			if c == '.' && abbrevRE().MatchString(before+line[:i+1]) {
 				return -1
 			}
 			return j
@@ -199,7 +209,7 @@ func sentenceEnd(line, before string) int {
 		if !unicode.IsUpper(r) && r != '"' && !unicode.IsDigit(r) {
 			continue
 		}
-		if c == '.' && abbrevRE.MatchString(line[:i+1]) {
+		if c == '.' && abbrevRE().MatchString(line[:i+1]) {
 			continue
 		}
 		return j
@@ -216,8 +226,8 @@ func judge(s sentence, names Names) (Proposal, int, bool) {
 	ents := entities(text, names)
 	reason, score := "", 0
 	// Words in quotes are someone's speech, not a statement of the log.
-	unquoted := quotedRE.ReplaceAllString(text, "")
-	for _, sg := range signals {
+	unquoted := quotedRE().ReplaceAllString(text, "")
+	for _, sg := range signals() {
 		if sg.re.MatchString(unquoted) {
 			if sg.weight > score {
 				reason = sg.reason
@@ -225,7 +235,7 @@ func judge(s sentence, names Names) (Proposal, int, bool) {
 			score += sg.weight
 		}
 	}
-	if dateRE.MatchString(text) {
+	if dateRE().MatchString(text) {
 		score++
 		if reason == "" {
 			reason = "event"
@@ -246,12 +256,12 @@ func judge(s sentence, names Names) (Proposal, int, bool) {
 	}
 	kind := "W"
 	switch {
-	case reason == "preference" && !firstPerson.MatchString(text):
+	case reason == "preference" && !firstPerson().MatchString(text):
 		kind = "O(c=0.7)"
-	case firstPerson.MatchString(text) && strings.HasPrefix(text, "I"):
+	case firstPerson().MatchString(text) && strings.HasPrefix(text, "I"):
 		kind = "B"
 	}
-	if pronounLead.MatchString(text) && len(ents) == 0 {
+	if pronounLead().MatchString(text) && len(ents) == 0 {
 		score-- // "He agreed." says little on its own
 	}
 	fact := kind + " "
@@ -270,7 +280,7 @@ func judge(s sentence, names Names) (Proposal, int, bool) {
 
 // dateRE finds explicit dates and weekdays: "November 28", "Nov 27",
 // "2025-11-03", "on Friday", "at 10:30".
-var dateRE = regexp.MustCompile(`(?i)\b(\d{4}-\d{2}-\d{2}|(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(on|next|this|until|by) (monday|tuesday|wednesday|thursday|friday|saturday|sunday))`)
+var dateRE = lazyRegexp(`(?i)\b(\d{4}-\d{2}-\d{2}|(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(on|next|this|until|by) (monday|tuesday|wednesday|thursday|friday|saturday|sunday))`)
 
 // entities returns the slugs of known entities named in text, as explicit
 // @mentions or by name or alias (one to three words, a single word only
@@ -285,7 +295,7 @@ func entities(text string, names Names) []string {
 		}
 		out = append(out, slug)
 	}
-	words := wordRE.FindAllStringIndex(text, -1)
+	words := wordRE().FindAllStringIndex(text, -1)
 	for i := 0; i < len(words); i++ {
 		for n := min(3, len(words)-i); n >= 1; n-- {
 			span := text[words[i][0]:words[i+n-1][1]]
@@ -355,7 +365,7 @@ func firstWord(text, slug string, names Names) string {
 	if strings.HasPrefix(text, "@") {
 		at = 1
 	}
-	words := wordRE.FindAllStringIndex(text, 3)
+	words := wordRE().FindAllStringIndex(text, 3)
 	if len(words) == 0 || words[0][0] != at {
 		return "\x00"
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"memoria/markdown"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -21,14 +20,14 @@ move into the Retain section of the log they cite and leave this file.
 Delete a line to reject it.
 `
 
-var reviewLineRE = regexp.MustCompile(`^\s*[-*+] \[([ xX])\] (.+?) \(from ([^\s()#]+)#L(\d+)(?:-L?(\d+))?\)\s*$`)
+var reviewLineRE = lazyRegexp(`^\s*[-*+] \[([ xX])\] (.+?) \(from ([^\s()#]+)#L(\d+)(?:-L?(\d+))?\)\s*$`)
 
 // ParseReview reads the proposals of a review file, with their lines.
 // Lines that are not proposals are ignored.
 func ParseReview(data []byte) []Proposal {
 	var out []Proposal
 	for i, l := range strings.Split(string(data), "\n") {
-		m := reviewLineRE.FindStringSubmatch(strings.TrimRight(l, "\r"))
+		m := reviewLineRE().FindStringSubmatch(strings.TrimRight(l, "\r"))
 		if m == nil {
 			continue
 		}

@@ -53,8 +53,10 @@ func Check(dir string) error {
 // over is reported in skipped.
 //
 // List runs before every recall (the freshness check), so it is written for
-// speed: one directory read per folder and one lstat per file, spread over
-// the CPUs for large folders.
+// speed: one directory read per folder and one lstat per file, relative to
+// the open folder where the system allows it (see folderOps), spread over
+// the CPUs for large folders, and each folder sorted on its own (names are
+// cheaper to sort than paths, and sorted folders merge in one pass).
 func List(dir string) (files []File, skipped []Skipped, err error) {
 	if err := Check(dir); err != nil {
 		return nil, nil, err
@@ -63,90 +65,264 @@ func List(dir string) (files []File, skipped []Skipped, err error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("workspace %s: %w", dir, err)
 	}
+	top, err := openRoot(root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("workspace %s: %w", dir, err)
+	}
+	defer top.close()
 	l := lister{root: root}
+	var core found
 	for _, name := range []string{"memory.md", "MEMORY.md"} {
-		if info, err := os.Lstat(filepath.Join(root, name)); err == nil {
-			l.add(name, info)
+		if st, err := top.lstat(name); err == nil {
+			l.add(&core, name, st)
 		}
 	}
-	for _, top := range []string{"bank", "memory"} {
-		if err := l.walk(top); err != nil {
-			return nil, nil, fmt.Errorf("workspace %s: %w", dir, err)
-		}
+	l.skipped = append(l.skipped, core.skipped...)
+	slices.SortFunc(core.files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
+	dirs := []string{"bank", "memory"}
+	subs := make([][]File, len(dirs))
+	for i, name := range dirs {
+		subs[i] = l.walk(top, name, name)
 	}
-	slices.SortFunc(l.files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
-	return l.files, l.skipped, nil
+	return merge(core.files, 0, dirs, subs), l.skipped, nil
 }
+
+// fileStat is what List needs of an lstat (or, for a symlink, a stat).
+type fileStat struct {
+	symlink bool
+	regular bool
+	size    int64
+	modTime int64 // nanoseconds since the epoch
+}
+
+// folderOps is what the system-specific part of the listing provides for
+// an open workspace folder (files_linux.go, files_other.go), with
+// openRoot(path) (folder, error) to open the workspace itself.
+type folderOps interface {
+	// open reads the subfolder name: the names of its folders, hidden
+	// ones left out, and the paths (prefix+name) of its other entries
+	// named *.md, in no particular order.
+	open(name, prefix string) (sub folder, dirs, files []string, err error)
+	// lstat stats the entry name without following a symlink.
+	lstat(name string) (fileStat, error)
+	close()
+}
+
+var _ folderOps = folder{}
 
 type lister struct {
 	root    string
-	mu      sync.Mutex
+	skipped []Skipped
+}
+
+// found is what (part of) a listing found.
+type found struct {
 	files   []File
 	skipped []Skipped
 }
 
-func (l *lister) skip(rel, reason string) {
-	l.mu.Lock()
-	l.skipped = append(l.skipped, Skipped{rel, reason})
-	l.mu.Unlock()
-}
-
-// walk lists one folder (workspace-relative, slash-separated) and its
-// subfolders.
-func (l *lister) walk(rel string) error {
-	abs := filepath.Join(l.root, filepath.FromSlash(rel))
-	entries, err := os.ReadDir(abs)
+// walk lists the folder name of parent (rel: its workspace-relative,
+// slash-separated path) and its subfolders, and returns their files sorted
+// by Rel. It reports skipped files in the order a sorted walk finds them:
+// each folder's subfolders (by name), then its own files (by name).
+func (l *lister) walk(parent folder, name, rel string) []File {
+	f, dirs, paths, err := parent.open(name, rel+"/")
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !strings.Contains(rel, "/"):
 		return nil // no memory/ or bank/ folder yet
 	case err != nil:
-		l.skip(rel, errText(err))
+		l.skipped = append(l.skipped, Skipped{rel, errText(err)})
 		return nil
 	}
-	var names []string
-	for _, e := range entries {
-		name := e.Name()
-		switch {
-		case e.IsDir():
-			if !strings.HasPrefix(name, ".") {
-				if err := l.walk(rel + "/" + name); err != nil {
-					return err
-				}
-			}
-		case hasMarkdownSuffix(name):
-			names = append(names, name)
-		}
+	defer f.close()
+	slices.Sort(dirs)
+	subs := make([][]File, len(dirs))
+	for i, d := range dirs {
+		subs[i] = l.walk(f, d, rel+"/"+d)
 	}
-	stat := func(names []string) {
-		for _, name := range names {
-			p := rel + "/" + name
-			info, err := os.Lstat(filepath.Join(abs, name))
-			if err != nil {
-				l.skip(p, errText(err))
-				continue
-			}
-			l.add(p, info)
-		}
-	}
-	// One lstat per file is most of the freshness check: share a large
-	// folder (years of daily logs) between the CPUs.
-	if workers := min(runtime.GOMAXPROCS(0), len(names)/256); workers > 1 {
-		var wg sync.WaitGroup
-		chunk := (len(names) + workers - 1) / workers
-		for i := 0; i < len(names); i += chunk {
-			part := names[i:min(i+chunk, len(names))]
-			wg.Add(1)
-			go func() { defer wg.Done(); stat(part) }()
-		}
-		wg.Wait()
-	} else {
-		stat(names)
-	}
-	return nil
+	return merge(l.statAll(f, len(rel)+1, paths), len(rel)+1, dirs, subs)
 }
 
-func hasMarkdownSuffix(name string) bool {
-	return len(name) > 3 && strings.EqualFold(name[len(name)-3:], ".md")
+// statChunk is the least number of files worth a goroutine of their own.
+const statChunk = 256
+
+// statAll stats the files of folder f (paths, with the folder's path and a
+// slash in their first off bytes) and returns them sorted.
+func (l *lister) statAll(f folder, off int, paths []string) []File {
+	// One lstat per file is most of the freshness check: share a large
+	// folder (years of daily logs) between the CPUs, each sorting and
+	// statting its part.
+	workers := min(runtime.GOMAXPROCS(0), len(paths)/statChunk)
+	if workers <= 1 {
+		sortPaths(paths, off)
+		out := found{files: make([]File, 0, len(paths))}
+		l.stat(&out, f, off, paths)
+		l.skipped = append(l.skipped, out.skipped...)
+		return out.files
+	}
+	parts := make([]found, workers)
+	chunk := (len(paths) + workers - 1) / workers
+	var wg sync.WaitGroup
+	for i := range parts {
+		part := paths[min(i*chunk, len(paths)):min((i+1)*chunk, len(paths))]
+		wg.Go(func() {
+			sortPaths(part, off)
+			parts[i].files = make([]File, 0, len(part))
+			l.stat(&parts[i], f, off, part)
+		})
+	}
+	wg.Wait()
+	from := len(l.skipped)
+	files := make([][]File, len(parts))
+	for i, p := range parts {
+		files[i] = p.files
+		l.skipped = append(l.skipped, p.skipped...)
+	}
+	slices.SortFunc(l.skipped[from:], func(a, b Skipped) int { return strings.Compare(a.Rel, b.Rel) })
+	// Merge the sorted parts pairwise.
+	for len(files) > 1 {
+		next := files[:0]
+		for i := 0; i < len(files); i += 2 {
+			if i+1 == len(files) {
+				next = append(next, files[i])
+				break
+			}
+			next = append(next, mergeTwo(files[i], files[i+1]))
+		}
+		files = next
+	}
+	return files[0]
+}
+
+// sortPaths sorts paths that agree in their first off bytes, as
+// slices.Sort does but sooner for the thousands of names of a folder of
+// daily logs, which share most of their bytes: a most-significant-byte
+// radix sort, with slices.Sort for small groups.
+func sortPaths(paths []string, off int) {
+	if len(paths) < radixMin {
+		slices.Sort(paths)
+		return
+	}
+	radixSort(paths, make([]string, len(paths)), off)
+}
+
+// radixMin is the least number of paths worth a radix pass.
+const radixMin = 32
+
+// radixSort sorts a, whose strings agree in their first depth bytes, using
+// buf (as long as a) to distribute them.
+func radixSort(a, buf []string, depth int) {
+	for len(a) >= radixMin {
+		// Group 0 holds the strings that end at depth (all equal), group
+		// 1+c those whose byte at depth is c.
+		var count [257]int
+		for _, s := range a {
+			count[radixGroup(s, depth)]++
+		}
+		if g := radixGroup(a[0], depth); count[g] == len(a) {
+			if g == 0 {
+				return
+			}
+			depth++ // all share this byte too
+			continue
+		}
+		var next [257]int // where the group's next string goes
+		sum := 0
+		for g, n := range count {
+			next[g] = sum
+			sum += n
+		}
+		for _, s := range a {
+			g := radixGroup(s, depth)
+			buf[next[g]] = s
+			next[g]++
+		}
+		copy(a, buf[:len(a)])
+		// Each group now ends where next says; sort within them.
+		for g, start := 1, next[0]; g < len(next); g++ {
+			if end := next[g]; end-start > 1 {
+				radixSort(a[start:end], buf[start:end], depth+1)
+			}
+			start = next[g]
+		}
+		return
+	}
+	slices.Sort(a)
+}
+
+// radixGroup is the group of s at depth for radixSort.
+func radixGroup(s string, depth int) int {
+	if depth < len(s) {
+		return 1 + int(s[depth])
+	}
+	return 0
+}
+
+// mergeTwo merges two lists of files sorted by Rel.
+func mergeTwo(a, b []File) []File {
+	out := make([]File, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0].Rel < b[0].Rel {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+// merge returns a folder's own files (sorted; the folder's path and a slash
+// in their first off bytes) and those of its subfolders dirs (their files
+// in subs, sorted) in one list sorted by Rel. A subfolder's files go where
+// its name and a slash sort among the names of the folder's own files (no
+// name has a slash); note that "a-b/" sorts before "a/".
+func merge(own []File, off int, dirs []string, subs [][]File) []File {
+	n := len(own)
+	for _, s := range subs {
+		n += len(s)
+	}
+	if n == len(own) {
+		return own
+	}
+	type sub struct {
+		key   string
+		files []File
+	}
+	folders := make([]sub, len(dirs))
+	for i, d := range dirs {
+		folders[i] = sub{d + "/", subs[i]}
+	}
+	slices.SortFunc(folders, func(a, b sub) int { return strings.Compare(a.key, b.key) })
+	out := make([]File, 0, n)
+	i := 0
+	for _, sf := range folders {
+		for i < len(own) && own[i].Rel[off:] < sf.key {
+			out = append(out, own[i])
+			i++
+		}
+		out = append(out, sf.files...)
+	}
+	return append(out, own[i:]...)
+}
+
+// stat adds the files of folder f (paths, with the folder's path and a
+// slash in their first off bytes) to out.
+func (l *lister) stat(out *found, f folder, off int, paths []string) {
+	for _, p := range paths {
+		st, err := f.lstat(p[off:])
+		if err != nil {
+			out.skipped = append(out.skipped, Skipped{p, errText(err)})
+			continue
+		}
+		l.add(out, p, st)
+	}
+}
+
+// hasMarkdownSuffix reports whether name is longer than ".md" and ends in
+// it, in any case.
+func hasMarkdownSuffix[T string | []byte](name T) bool {
+	n := len(name)
+	return n > 3 && name[n-3] == '.' && name[n-2]|0x20 == 'm' && name[n-1]|0x20 == 'd'
 }
 
 func errText(err error) string {
@@ -157,36 +333,34 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// add records one file found by a listing (info from lstat).
-func (l *lister) add(rel string, info fs.FileInfo) {
+// add records one file found by a listing (st from lstat) in out.
+func (l *lister) add(out *found, rel string, st fileStat) {
 	kind, _, ok := memory.ClassifyPath(rel)
 	if !ok {
 		return
 	}
-	symlink := info.Mode()&fs.ModeSymlink != 0
-	if symlink {
+	if st.symlink {
 		target, err := filepath.EvalSymlinks(filepath.Join(l.root, filepath.FromSlash(rel)))
 		if err != nil {
-			l.skip(rel, "broken symlink")
+			out.skipped = append(out.skipped, Skipped{rel, "broken symlink"})
 			return
 		}
 		if !Within(l.root, target) {
-			l.skip(rel, "symlink points outside the workspace")
+			out.skipped = append(out.skipped, Skipped{rel, "symlink points outside the workspace"})
 			return
 		}
-		if info, err = os.Stat(target); err != nil {
-			l.skip(rel, errText(err))
+		info, err := os.Stat(target)
+		if err != nil {
+			out.skipped = append(out.skipped, Skipped{rel, errText(err)})
 			return
 		}
+		st.regular, st.size, st.modTime = info.Mode().IsRegular(), info.Size(), info.ModTime().UnixNano()
 	}
-	if !info.Mode().IsRegular() {
-		l.skip(rel, "not a regular file")
+	if !st.regular {
+		out.skipped = append(out.skipped, Skipped{rel, "not a regular file"})
 		return
 	}
-	f := File{Rel: rel, Kind: kind, Size: info.Size(), ModTime: info.ModTime().UnixNano(), Symlink: symlink}
-	l.mu.Lock()
-	l.files = append(l.files, f)
-	l.mu.Unlock()
+	out.files = append(out.files, File{Rel: rel, Kind: kind, Size: st.size, ModTime: st.modTime, Symlink: st.symlink})
 }
 
 // Within reports whether path p lies inside (or is) folder root. Both must

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // EnvWorkspace names the environment variable that selects a workspace when
@@ -89,9 +90,13 @@ func openClawWorkspace(data []byte) (string, error) {
 	return cfg.Agents.Defaults.Workspace, nil
 }
 
+// The patterns of jsonish, compiled on first use: only a workspace found
+// through the OpenClaw config needs them.
 var (
-	unquotedKey   = regexp.MustCompile(`([{,]\s*)([A-Za-z_$][A-Za-z0-9_$]*)(\s*:)`)
-	trailingComma = regexp.MustCompile(`,(\s*[}\]])`)
+	unquotedKey = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`([{,]\s*)([A-Za-z_$][A-Za-z0-9_$]*)(\s*:)`)
+	})
+	trailingComma = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`,(\s*[}\]])`) })
 )
 
 // jsonish turns the common JSON5 extensions into JSON: // and /* */
@@ -148,6 +153,6 @@ func jsonish(data []byte) []byte {
 			out.WriteByte(c)
 		}
 	}
-	b := unquotedKey.ReplaceAll(out.Bytes(), []byte(`$1"$2"$3`))
-	return trailingComma.ReplaceAll(b, []byte(`$1`))
+	b := unquotedKey().ReplaceAll(out.Bytes(), []byte(`$1"$2"$3`))
+	return trailingComma().ReplaceAll(b, []byte(`$1`))
 }

@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"memoria/memory"
@@ -77,7 +78,9 @@ type response struct {
 	} `json:"error"`
 }
 
-var lineRE = regexp.MustCompile(`^\s*(?:[-*]\s*)?L(\d+)(?:\s*-\s*L?(\d+))?\s*[|:]\s*(.+?)\s*$`)
+var lineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:[-*]\s*)?L(\d+)(?:\s*-\s*L?(\d+))?\s*[|:]\s*(.+?)\s*$`)
+})
 
 // Propose asks the model for facts from the log rel (its content data),
 // telling it the known entity slugs.
@@ -136,7 +139,7 @@ func parseAnswer(rel, answer string, n int) []retain.Proposal {
 	var out []retain.Proposal
 	seen := map[string]bool{}
 	for _, l := range strings.Split(answer, "\n") {
-		m := lineRE.FindStringSubmatch(l)
+		m := lineRE().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}

@@ -180,8 +180,10 @@ type writer struct {
 	tx                    *sql.Tx
 	file, page, name, fts *sql.Stmt
 	items, itemEntities   *batch
-	withFTS               bool  // insert FTS rows per file (sync) or in bulk at the end (build)
-	nextID                int64 // item ids are assigned here, so links need no round trip
+	withFTS               bool      // insert FTS rows per file (sync) or in bulk at the end (build)
+	bulk                  *bulkRows // a build's: rows are streamed and gathered, not inserted (build_bulk.go)
+	ftsItems              []ftsItem // a build's: what the full-text rows of the file added are made from
+	nextID                int64     // item ids are assigned here, so links need no round trip
 	count                 int
 }
 
@@ -282,14 +284,19 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 	if l.doc != nil {
 		day = dayString(l.doc.Date)
 	}
-	res, err := w.file.ExecContext(ctx, f.Rel, string(f.Kind), day, f.Size, f.ModTime, l.hash, l.lines, l.status)
-	if err != nil {
-		return fmt.Errorf("file %s: %w", f.Rel, err)
+	var fileID int64
+	if w.bulk != nil {
+		fileID = w.bulk.file(f.Rel, string(f.Kind), day, f.Size, f.ModTime, l.hash, l.lines, l.status)
+	} else {
+		res, err := w.file.ExecContext(ctx, f.Rel, string(f.Kind), day, f.Size, f.ModTime, l.hash, l.lines, l.status)
+		if err != nil {
+			return fmt.Errorf("file %s: %w", f.Rel, err)
+		}
+		fileID, _ = res.LastInsertId()
 	}
 	if l.doc == nil {
 		return nil
 	}
-	fileID, _ := res.LastInsertId()
 	for _, fact := range l.doc.Facts {
 		var conf any
 		if fact.HasConfidence {
@@ -318,7 +325,9 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 		}
 	}
 	if e := l.doc.Entity; e != nil {
-		if _, err := w.page.ExecContext(ctx, fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n")); err != nil {
+		if w.bulk != nil {
+			w.bulk.pages = append(w.bulk.pages, fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n"))
+		} else if _, err := w.page.ExecContext(ctx, fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n")); err != nil {
 			return fmt.Errorf("file %s: %w", f.Rel, err)
 		}
 		keys := map[string]bool{}
@@ -328,7 +337,9 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 				continue
 			}
 			keys[k] = true
-			if _, err := w.name.ExecContext(ctx, k, e.Slug, fileID); err != nil {
+			if w.bulk != nil {
+				w.bulk.names = append(w.bulk.names, k, e.Slug, fileID)
+			} else if _, err := w.name.ExecContext(ctx, k, e.Slug, fileID); err != nil {
 				return fmt.Errorf("file %s: %w", f.Rel, err)
 			}
 		}
@@ -340,7 +351,19 @@ func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, fa
 	id := w.nextID
 	w.nextID++
 	w.count++
-	if err := w.items.add(ctx, w.tx, id, fileID, string(kind), factID, conf, src.Start, src.End, dayString(written), evStart, evEnd, section, strings.Join(entities, " "), content, TextHash(content), alt); err != nil {
+	ents := strings.Join(entities, " ")
+	if w.bulk != nil {
+		w.bulk.item(itemRow{id: id, fileID: fileID, kind: string(kind), factID: factID, confidence: conf,
+			start: int64(src.Start), end: int64(src.End), written: dayString(written), evStart: evStart, evEnd: evEnd,
+			section: section, entities: ents, content: content, textHash: TextHash(content), alt: alt})
+		w.ftsItems = append(w.ftsItems, ftsItem{id: id, passage: kind == memory.KindPassage, startLine: src.Start,
+			section: section, entities: ents, content: content, alt: alt})
+		for _, e := range entities {
+			w.bulk.itemEntities = append(w.bulk.itemEntities, strings.ToLower(e), id)
+		}
+		return nil
+	}
+	if err := w.items.add(ctx, w.tx, id, fileID, string(kind), factID, conf, src.Start, src.End, dayString(written), evStart, evEnd, section, ents, content, TextHash(content), alt); err != nil {
 		return err
 	}
 	for _, e := range entities {
@@ -356,14 +379,17 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 	start := time.Now()
 	var st Stats
 	removeDB(path)
+	// The full-text table is filled beside it (build_fts.go).
+	ftsPath := path + "-fts"
+	removeDB(ftsPath)
+	defer removeDB(ftsPath)
 	// The file is private until renamed into place, so durability settings
 	// can be off while it is filled; a crash leaves only a temp file.
-	db, err := sql.Open("sqlite", dsn(path, "page_size(16384)", "journal_mode(OFF)", "synchronous(OFF)", "cache_size(-65536)", "locking_mode(EXCLUSIVE)", "temp_store(MEMORY)"))
+	db, err := openBuildDB(path, "page_size(16384)")
 	if err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
 	files, skipped, err := workspace.List(ws)
 	if err != nil {
 		return st, err
@@ -385,30 +411,38 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 	if err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
+	if w.bulk, err = startBulk(ctx, tx); err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	defer w.bulk.abort()
+	fts, err := startFTS(ctx, ftsPath)
+	if err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	defer fts.abort()
 	err = loadAll(ctx, ws, files, o, func(i int, l loaded) error {
 		st.note(l, o)
 		if o.Progress != nil {
 			o.Progress(i+1, len(files))
 		}
-		return w.add(ctx, l)
+		if err := w.add(ctx, l); err != nil {
+			return err
+		}
+		if len(w.ftsItems) > 0 {
+			fts.add(w.ftsItems)
+			w.ftsItems = w.ftsItems[:0]
+		}
+		return nil
 	})
 	if err != nil {
 		return st, err
 	}
-	if err := w.flush(ctx); err != nil {
+	if err := w.bulk.finish(ctx, tx); err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	st.Items = w.count
 	if _, err := tx.ExecContext(ctx, indexes); err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
-	}
-	// One bulk insert with merging deferred to the final 'optimize': FTS5's
-	// incremental merges would otherwise rewrite the segments many times.
-	if _, err := tx.ExecContext(ctx, `INSERT INTO items_fts(items_fts, rank) VALUES('automerge', 0); INSERT INTO items_fts(items_fts, rank) VALUES('hashsize', 268435456)`); err != nil {
-		return st, fmt.Errorf("index %s: full-text: %w", path, err)
-	}
-	if _, err := tx.ExecContext(ctx, ftsInsert+ftsWindow); err != nil {
-		return st, fmt.Errorf("index %s: full-text: %w", path, err)
 	}
 	if err := refreshSummaries(ctx, tx); err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
@@ -421,7 +455,13 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 	if err := tx.Commit(); err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
-	if _, err := db.ExecContext(ctx, "INSERT INTO items_fts(items_fts) VALUES('optimize'); INSERT INTO items_fts(items_fts, rank) VALUES('automerge', 4); PRAGMA journal_mode=WAL;"); err != nil {
+	if err := fts.finish(); err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	if err := moveFTS(ctx, db, ftsPath); err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	if _, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	if err := db.Close(); err != nil {

@@ -1,0 +1,243 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	msqlite "modernc.org/sqlite"
+	"modernc.org/sqlite/vtab"
+)
+
+// A build streams rows into SQLite through virtual tables whose cursors
+// read them from Go channels: one INSERT … SELECT consumes them as the
+// build computes them, which costs much less than statements binding a
+// row or a batch of rows at a time (database/sql converts and binds every
+// value, and SQLite locks its mutex for every bind). The module is
+// registered on a driver of this package's own (rowsDriver), used only to
+// open the files a build writes, so no other connection sees it.
+
+const rowsModule = "memoria_build_rows"
+
+var (
+	rowsDriver   msqlite.Driver
+	rowsRegister sync.Once
+	rowsErr      error
+)
+
+// openBuildDB opens a database a build writes, at path, on rowsDriver,
+// with the settings of a private file that is thrown away on failure:
+// durability off while it is filled, a crash leaves only a temp file.
+func openBuildDB(path string, pragmas ...string) (*sql.DB, error) {
+	rowsRegister.Do(func() { rowsErr = rowsDriver.RegisterModule(rowsModule, rowsMod{}) })
+	if rowsErr != nil {
+		return nil, rowsErr
+	}
+	pragmas = append([]string{"journal_mode(OFF)", "synchronous(OFF)", "cache_size(-65536)", "locking_mode(EXCLUSIVE)", "temp_store(MEMORY)"}, pragmas...)
+	db := sql.OpenDB(rowsConnector{dsn(path, pragmas...)})
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+type rowsConnector struct{ dsn string }
+
+func (c rowsConnector) Connect(context.Context) (driver.Conn, error) { return rowsDriver.Open(c.dsn) }
+func (c rowsConnector) Driver() driver.Driver                        { return &rowsDriver }
+
+// rowBatch is a batch of rows sent down a stream.
+type rowBatch interface {
+	rows() int
+	column(row, col int) vtab.Value
+}
+
+// stream feeds one INSERT … SELECT FROM a build_rows table, run on its
+// own goroutine.
+type stream struct {
+	src  *rowSource
+	key  int64
+	ch   chan rowBatch
+	done chan error
+}
+
+// rowSource is what one build_rows table reads.
+type rowSource struct {
+	decl    string // the table's columns, as CREATE TABLE x(…)
+	in      <-chan rowBatch
+	aborted atomic.Bool // the build failed: the cursor fails rather than end
+	used    bool        // a cursor has read it (rows are read once)
+}
+
+// newStream prepares a stream of rows with the columns of decl; table is
+// the SQL that creates a virtual table reading it, named name.
+func newStream(decl, name string) (s *stream, table string) {
+	// A few batches in flight: enough that neither side waits for the
+	// other, few enough that the rows do not pile up in memory.
+	ch := make(chan rowBatch, 16)
+	s = &stream{src: &rowSource{decl: decl, in: ch}, ch: ch, done: make(chan error, 1)}
+	s.key = sources.add(s.src)
+	return s, "CREATE VIRTUAL TABLE " + name + " USING " + rowsModule + "(" + strconv.FormatInt(s.key, 10) + ")"
+}
+
+// start runs the statement(s) reading the stream on a goroutine. After
+// an error the goroutine keeps receiving, so that senders never block.
+func (s *stream) start(run func() error) {
+	go func() {
+		err := run()
+		for range s.src.in {
+		}
+		sources.remove(s.key)
+		s.done <- err
+	}()
+}
+
+// send queues a batch.
+func (s *stream) send(b rowBatch) { s.ch <- b }
+
+// finish ends the rows and waits for the statement reading them.
+func (s *stream) finish() error {
+	if s.ch == nil {
+		return errors.New("stream already ended")
+	}
+	close(s.ch)
+	s.ch = nil
+	return <-s.done
+}
+
+// abort ends the rows with an error, if they are not ended yet, and
+// waits for the statement reading them.
+func (s *stream) abort() {
+	if s.ch == nil {
+		return
+	}
+	s.src.aborted.Store(true)
+	close(s.ch)
+	s.ch = nil
+	<-s.done
+}
+
+// drop forgets a stream that was never started.
+func (s *stream) drop() {
+	sources.remove(s.key)
+	s.ch = nil
+}
+
+// sources are the row sources of the streams in progress, by the key
+// their table is created with.
+var sources sourceTable
+
+type sourceTable struct {
+	mu   sync.Mutex
+	next int64
+	m    map[int64]*rowSource
+}
+
+func (t *sourceTable) add(s *rowSource) int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.m == nil {
+		t.m = map[int64]*rowSource{}
+	}
+	t.next++
+	t.m[t.next] = s
+	return t.next
+}
+
+func (t *sourceTable) get(key int64) *rowSource {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.m[key]
+}
+
+func (t *sourceTable) remove(key int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.m, key)
+}
+
+var errAborted = errors.New("build aborted")
+
+type rowsMod struct{}
+
+func (rowsMod) Create(ctx vtab.Context, args []string) (vtab.Table, error) {
+	return rowsMod{}.Connect(ctx, args)
+}
+
+func (rowsMod) Connect(ctx vtab.Context, args []string) (vtab.Table, error) {
+	if len(args) != 4 {
+		return nil, errors.New("build_rows: want one argument, the source key")
+	}
+	key, err := strconv.ParseInt(args[3], 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("build_rows: bad source key %q", args[3])
+	}
+	src := sources.get(key)
+	if src == nil {
+		return nil, fmt.Errorf("build_rows: no source %d", key)
+	}
+	if err := ctx.Declare(src.decl); err != nil {
+		return nil, err
+	}
+	return &rowsTable{src: src}, nil
+}
+
+type rowsTable struct{ src *rowSource }
+
+func (t *rowsTable) BestIndex(info *vtab.IndexInfo) error {
+	info.EstimatedCost = 1e6
+	info.EstimatedRows = 1e6
+	return nil
+}
+
+func (t *rowsTable) Open() (vtab.Cursor, error) { return &rowsCursor{src: t.src}, nil }
+func (t *rowsTable) Disconnect() error          { return nil }
+func (t *rowsTable) Destroy() error             { return nil }
+
+// rowsCursor walks the batches received from the source.
+type rowsCursor struct {
+	src   *rowSource
+	batch rowBatch
+	n, i  int
+	eof   bool
+}
+
+func (c *rowsCursor) Filter(int, string, []vtab.Value) error {
+	if c.src.used {
+		return errors.New("build_rows: rows already read")
+	}
+	c.src.used = true
+	c.i = -1
+	return c.Next()
+}
+
+func (c *rowsCursor) Next() error {
+	c.i++
+	for c.i >= c.n {
+		b, ok := <-c.src.in
+		if !ok {
+			c.eof, c.batch, c.n, c.i = true, nil, 0, 0
+			if c.src.aborted.Load() {
+				return errAborted
+			}
+			return nil
+		}
+		c.batch, c.n, c.i = b, b.rows(), 0
+	}
+	return nil
+}
+
+func (c *rowsCursor) Eof() bool { return c.eof }
+
+func (c *rowsCursor) Column(col int) (vtab.Value, error) {
+	if c.eof {
+		return nil, errors.New("build_rows: no row")
+	}
+	return c.batch.column(c.i, col), nil
+}
+
+func (c *rowsCursor) Rowid() (int64, error) { return int64(c.i), nil }
+func (c *rowsCursor) Close() error          { return nil }

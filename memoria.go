@@ -33,6 +33,12 @@ type Options struct {
 	// model (DefaultEmbedder), loaded on the first recall that can use it
 	// (the index holds vectors from it); without it recall is lexical.
 	Embedder embed.Embedder
+	// OneShot says the process opens the workspace to recall once and
+	// exit, as the CLI does: the listing of the files for the freshness
+	// check then starts in Open, alongside opening the index, and serves
+	// the first Recall, which may thus miss a change made between Open
+	// and that Recall.
+	OneShot bool
 }
 
 // Workspace is an open Memoria workspace.
@@ -40,6 +46,9 @@ type Workspace struct {
 	dir  string
 	ix   *sqlite.Index
 	opts Options
+
+	earlyMu sync.Mutex
+	early   chan sqlite.Listing // OneShot: the listing started by Open
 
 	embedOnce sync.Once
 	embedder  embed.Embedder // nil: no model
@@ -64,6 +73,11 @@ func Open(ctx context.Context, dir string, opts Options) (*Workspace, error) {
 		Warn:         opts.Warn,
 		Progress:     opts.Progress,
 	}
+	var early chan sqlite.Listing
+	if opts.OneShot {
+		early = make(chan sqlite.Listing, 1)
+		go func() { early <- sqlite.ListWorkspace(abs) }()
+	}
 	var ix *sqlite.Index
 	if opts.IndexPath != "" {
 		ix, err = sqlite.OpenAt(ctx, abs, opts.IndexPath, iopts)
@@ -73,7 +87,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Workspace{dir: abs, ix: ix, opts: opts}, nil
+	return &Workspace{dir: abs, ix: ix, opts: opts, early: early}, nil
 }
 
 // Dir is the workspace folder.
@@ -96,6 +110,18 @@ func (w *Workspace) Close() error { return w.ix.Close() }
 // Without it the same happens by itself from the second recall on, in the
 // background.
 func (w *Workspace) Warm(ctx context.Context) error { return w.ix.Warm(ctx) }
+
+// WritePostings writes the postings snapshot beside the index
+// (index.sqlite.lex): the full-text postings in a file that later
+// processes map and rank with, so a one-shot recall costs what a warm
+// server's does. Warm writes it too. It reports whether it wrote (a
+// current snapshot is left alone).
+func (w *Workspace) WritePostings(ctx context.Context) (bool, error) { return w.ix.WritePostings(ctx) }
+
+// PostingsBehind reports whether this process recalled without a current
+// postings snapshot (none, or many files changed since it was written):
+// WritePostings would speed up the next processes.
+func (w *Workspace) PostingsBehind() bool { return w.ix.PostingsBehind() }
 
 // Sync brings the index up to date with the Markdown (only changed files
 // are re-parsed). Recall does this itself.
@@ -134,8 +160,11 @@ func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([
 	// index as it stands, and only when the listing shows a change does the
 	// index catch up and recall run again: the common case costs the
 	// longer of the two, not their sum.
-	listing := make(chan sqlite.Listing, 1)
-	go func() { listing <- w.ix.List() }()
+	listing := w.takeEarlyListing()
+	if listing == nil {
+		listing = make(chan sqlite.Listing, 1)
+		go func() { listing <- w.ix.List() }()
+	}
 	res, err := w.recall(ctx, text, o)
 	st, serr := w.ix.SyncListed(ctx, <-listing)
 	if serr != nil {
@@ -145,6 +174,15 @@ func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([
 		return w.recall(ctx, text, o)
 	}
 	return res, err
+}
+
+// takeEarlyListing returns the listing Open started (OneShot), once.
+func (w *Workspace) takeEarlyListing() chan sqlite.Listing {
+	w.earlyMu.Lock()
+	defer w.earlyMu.Unlock()
+	l := w.early
+	w.early = nil
+	return l
 }
 
 // names returns the name table for the query parser, built again only

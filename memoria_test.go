@@ -286,6 +286,22 @@ func TestRecallNeverStale(t *testing.T) {
 		}
 		ws.Close()
 	}
+	// The CLI's OneShot: the listing starts in Open and serves the first
+	// recall; a later recall lists again.
+	write("ocarina")
+	one, err := memoria.Open(ctx, dir, memoria.Options{OneShot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !found(one, "ocarina") || found(one, "marimba") {
+		t.Fatal("OneShot recall missed a change made before Open")
+	}
+	write("theremin")
+	if !found(one, "theremin") {
+		t.Fatal("OneShot: the second recall used the listing made at Open")
+	}
+	one.Close()
+	write("marimba")
 	// A long-lived process: the first recalls go the one-shot way, later
 	// ones through the monitor and the in-memory postings.
 	ws := open(t, dir, nil)

@@ -22,10 +22,17 @@ type Index struct {
 	weights []float64
 	terms   map[string][]byte // term → postings: per document, slot delta, occurrences, then (column, position) each
 	last    map[string]uint32 // term → slot of its last posting
-	docs    []doc             // by slot; a slot is never reused
-	slotOf  map[int64]uint32  // live document id → slot
+	docs    []doc             // by slot - nBase; a slot is never reused
+	slotOf  map[int64]uint32  // live document id → slot, for the documents in docs
 	live    int
 	tokens  int64 // tokens in the live documents, all columns
+
+	// A read-only base (OpenSegment): slots below nBase are its documents,
+	// deleted ones marked in baseDead; documents added later get the
+	// slots after them.
+	base     *segment
+	nBase    uint32
+	baseDead []uint64 // bit set by slot
 
 	dfMu sync.Mutex
 	df   map[string]int // live documents per term, counted on demand; cleared by Delete
@@ -95,7 +102,7 @@ func (ix *Index) Add(id int64, columns ...string) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.delete(id)
-	slot := uint32(len(ix.docs))
+	slot := uint32(ix.slots())
 	ix.docs = append(ix.docs, doc{id: id, length: length})
 	ix.slotOf[id] = slot
 	ix.live++
@@ -131,9 +138,10 @@ func (ix *Index) Delete(id int64) {
 func (ix *Index) delete(id int64) {
 	slot, ok := ix.slotOf[id]
 	if !ok {
+		ix.deleteBase(id)
 		return
 	}
-	d := &ix.docs[slot]
+	d := &ix.docs[slot-ix.nBase]
 	d.dead = true
 	clear(ix.df)
 	delete(ix.slotOf, id)
@@ -141,12 +149,46 @@ func (ix *Index) delete(id int64) {
 	ix.tokens -= int64(d.length)
 }
 
+// deleteBase marks the base's document with id deleted, if it has one.
+func (ix *Index) deleteBase(id int64) {
+	if ix.base == nil {
+		return
+	}
+	slot, ok := ix.base.slotOf(id)
+	if !ok || ix.baseDeleted(slot) {
+		return
+	}
+	if ix.baseDead == nil {
+		ix.baseDead = make([]uint64, (ix.nBase+63)/64)
+	}
+	ix.baseDead[slot/64] |= 1 << (slot % 64)
+	clear(ix.df)
+	ix.live--
+	ix.tokens -= int64(ix.base.length(slot))
+}
+
+func (ix *Index) baseDeleted(slot uint32) bool {
+	return ix.baseDead != nil && ix.baseDead[slot/64]&(1<<(slot%64)) != 0
+}
+
+// slots is the number of slots in use, the base's and the added ones.
+func (ix *Index) slots() int { return int(ix.nBase) + len(ix.docs) }
+
+// docAt returns the document in slot.
+func (ix *Index) docAt(slot uint32) (id int64, length int32, dead bool) {
+	if slot < ix.nBase {
+		return ix.base.id(slot), ix.base.length(slot), ix.baseDeleted(slot)
+	}
+	d := ix.docs[slot-ix.nBase]
+	return d.id, d.length, d.dead
+}
+
 // Dead is the number of deleted documents whose postings are still held;
 // a caller rebuilds the index when they outweigh the live ones.
 func (ix *Index) Dead() int {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	return len(ix.docs) - ix.live
+	return ix.slots() - ix.live
 }
 
 // Hit is a document and its score: FTS5's bm25() negated, so higher is
@@ -180,7 +222,7 @@ func (ix *Index) Search(phrases [][]string, limit int, accept func(id int64) boo
 	nRow := float64(ix.live)
 	avgdl := float64(ix.tokens) / nRow
 	// Scores by slot in a dense array, the slots touched listed apart.
-	score := make([]float64, len(ix.docs))
+	score := scores(ix.slots())
 	var touched []uint32
 	for _, ph := range phrases {
 		freqs := ix.phraseFreqs(ph)
@@ -193,7 +235,8 @@ func (ix *Index) Search(phrases [][]string, limit int, accept func(id int64) boo
 			idf = 1e-6
 		}
 		for _, f := range freqs {
-			D := float64(ix.docs[f.slot].length)
+			_, length, _ := ix.docAt(f.slot)
+			D := float64(length)
 			if score[f.slot] == 0 {
 				touched = append(touched, f.slot)
 			}
@@ -205,7 +248,8 @@ func (ix *Index) Search(phrases [][]string, limit int, accept func(id int64) boo
 	// match costs more than scoring it.
 	top := make(hitHeap, 0, limit)
 	for _, slot := range touched {
-		h := Hit{ix.docs[slot].id, score[slot]}
+		id, _, _ := ix.docAt(slot)
+		h := Hit{id, score[slot]}
 		if len(top) == limit && !better(h, top[0]) {
 			continue
 		}
@@ -219,6 +263,10 @@ func (ix *Index) Search(phrases [][]string, limit int, accept func(id int64) boo
 			top.down(0)
 		}
 	}
+	for _, slot := range touched {
+		score[slot] = 0
+	}
+	releaseScores(score)
 	slices.SortFunc(top, func(x, y Hit) int {
 		if better(x, y) {
 			return -1
@@ -227,6 +275,22 @@ func (ix *Index) Search(phrases [][]string, limit int, accept func(id int64) boo
 	})
 	return top, matched
 }
+
+// scorePool keeps the dense score arrays of finished searches (a search
+// touches only its matches' slots, and zeroes them when done): a recall
+// runs several searches, and a fresh array of every slot each time costs
+// page faults.
+var scorePool sync.Pool
+
+func scores(n int) []float64 {
+	if p, ok := scorePool.Get().(*[]float64); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]float64, n)
+}
+
+// releaseScores returns an array whose touched entries were zeroed.
+func releaseScores(s []float64) { scorePool.Put(&s) }
 
 // better orders hits: higher score first, then lower id.
 func better(x, y Hit) bool {
@@ -274,29 +338,59 @@ type slotFreq struct {
 	freq float64 // weighted count of the phrase's occurrences
 }
 
-// decode walks a term's postings, skipping deleted documents.
+// decode walks a term's postings, the base's then the added documents',
+// skipping deleted documents.
 func (ix *Index) decode(term string, fn func(slot uint32, occ []uint64)) {
-	p := ix.terms[term]
-	var slot uint32
 	var occ []uint64
+	if ix.base != nil {
+		occ = walkPostings(ix.base.postings(term), ix.nBase, occ, func(slot uint32, occ []uint64) {
+			if !ix.baseDeleted(slot) {
+				fn(slot, occ)
+			}
+		})
+	}
+	walkPostings(ix.terms[term], uint32(ix.slots()), occ, func(slot uint32, occ []uint64) {
+		if !ix.docs[slot-ix.nBase].dead {
+			fn(slot, occ)
+		}
+	})
+}
+
+// walkPostings decodes a postings list (slot deltas from 0, so the first
+// is the slot itself), reusing occ; it returns occ for reuse. It stops at
+// the first posting that does not decode or names a slot at or past
+// limit: a damaged segment must not crash a query.
+func walkPostings(p []byte, limit uint32, occ []uint64, fn func(slot uint32, occ []uint64)) []uint64 {
+	var slot uint64
 	for i := 0; i < len(p); {
 		d, n := binary.Uvarint(p[i:])
+		if n <= 0 {
+			return occ
+		}
 		i += n
-		slot += uint32(d)
+		slot += d
 		cnt, n := binary.Uvarint(p[i:])
+		if n <= 0 || slot >= uint64(limit) || cnt > uint64(len(p)) {
+			return occ
+		}
 		i += n
 		occ = occ[:0]
 		for range cnt {
 			c, n := binary.Uvarint(p[i:])
+			if n <= 0 {
+				return occ
+			}
 			i += n
 			pos, m := binary.Uvarint(p[i:])
+			if m <= 0 {
+				return occ
+			}
 			i += m
-			occ = append(occ, c<<32|pos)
+			occ = append(occ, c<<32|pos&0xffffffff)
 		}
-		if !ix.docs[slot].dead {
-			fn(slot, occ)
-		}
+		fn(uint32(slot), occ)
 	}
+	return occ
 }
 
 // phraseFreqs returns, for every live document containing the phrase, its

@@ -39,6 +39,13 @@ type Warning struct {
 // ClassifyPath tells the role of a workspace-relative path and, for daily
 // logs, their day. It reports false for files Memoria does not index.
 func ClassifyPath(rel string) (FileKind, time.Time, bool) {
+	// The common case first, without cleaning: the freshness check
+	// classifies every daily log before every recall.
+	if len(rel) == 20 && rel[:7] == "memory/" && rel[17:] == ".md" {
+		if d, ok := parseDay(rel[7:17]); ok {
+			return FileLog, d, true
+		}
+	}
 	rel = path.Clean(strings.ReplaceAll(rel, "\\", "/"))
 	if !strings.HasSuffix(strings.ToLower(rel), ".md") {
 		return "", time.Time{}, false

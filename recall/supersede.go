@@ -93,7 +93,7 @@ type factSig struct {
 var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func signature(it sqlite.Item) *factSig {
-	s := &factSig{it: it, cues: map[string]bool{}}
+	s := &factSig{it: it}
 	switch {
 	case !it.Written.IsZero():
 		s.when = memory.Day(it.Written)
@@ -102,17 +102,20 @@ func signature(it sqlite.Item) *factSig {
 	default:
 		s.when, s.curated = farFuture, true
 	}
-	names := map[string]bool{}
+	// A few names at most: a slice beats a map (signatures are made for
+	// hundreds of facts per recall).
+	var names []string
 	for _, e := range it.Entities {
-		for _, w := range splitWords(memory.EntityName(e)) {
-			names[w] = true
-		}
+		names = append(names, splitWords(memory.EntityName(e))...)
 	}
 	for i, w := range splitWords(it.Content) {
 		if c, ok := attributeCues[w]; ok && i < cueWords && it.Kind == memory.KindWorld {
+			if s.cues == nil {
+				s.cues = map[string]bool{}
+			}
 			s.cues[c] = true
 		}
-		if query.IsStopWord(w) || names[w] {
+		if query.IsStopWord(w) || slicesContains(names, w) {
 			continue
 		}
 		s.tokens = append(s.tokens, stem(w))

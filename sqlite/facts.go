@@ -27,7 +27,7 @@ func (ix *Index) EntityItems(ctx context.Context, slugs []string, f Filter, limi
 	if len(slugs) == 0 || limit <= 0 {
 		return nil, nil
 	}
-	if ix.fresh.longLived() {
+	if ix.rankInMemory(ctx) {
 		var out []EntityItem
 		done, err := ix.inMemory(ctx, func(l *lexical) error {
 			var err error

@@ -77,6 +77,10 @@ type Index struct {
 	fresh  freshness            // lets a long-lived process skip the freshness check
 	lex    lexical              // in-memory ranking for a long-lived process
 
+	manifestMu      sync.Mutex
+	manifestVersion int64 // PRAGMA data_version when manifestMap was read (storedFiles)
+	manifestMap     map[string]storedFile
+
 	namesMu   sync.Mutex
 	names     []EntityName // EntityNames's last answer, and the text it was decoded from
 	namesText string
@@ -145,6 +149,9 @@ func (ix *Index) Workspace() string { return ix.ws }
 // Close releases the database and the lock.
 func (ix *Index) Close() error {
 	ix.stopLexical()
+	ix.lex.mu.Lock()
+	ix.lex.release()
+	ix.lex.mu.Unlock()
 	err := ix.closeDB()
 	return errors.Join(err, ix.fresh.close(), ix.lock.Unlock())
 }

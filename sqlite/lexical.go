@@ -1,6 +1,8 @@
 package sqlite
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -11,18 +13,22 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"memoria/bm25"
+	"memoria/memory"
 )
 
 // A long-lived Index (one that has synced twice: the MCP server, a
 // program using the library) ranks full-text queries in memory with
 // package bm25, which computes the very scores FTS5's bm25() does without
-// its per-row docsize lookups. The postings are loaded in the background
-// from the same rows the full-text table is filled from (ftsInsert);
-// until they are ready, and in one-shot processes, FTS5 ranks. After a
-// write (this process's Sync, or another process's: PRAGMA data_version),
-// the files whose hash changed in the manifest are reloaded.
+// its per-row docsize lookups. The postings come from the postings
+// snapshot when there is a current one (lexsnap.go), which one-shot
+// processes use too; otherwise they are loaded in the background from the
+// same rows the full-text table is filled from (ftsInsert, or ftsRows in
+// Go), and FTS5 ranks until they are ready. After a write (this process's
+// Sync, or another process's: PRAGMA data_version), the files whose hash
+// changed in the manifest are reloaded.
 
 var errStalePostings = errors.New("in-memory postings are stale")
 
@@ -32,13 +38,33 @@ var ftsSelect = ftsInsert[strings.Index(ftsInsert, "SELECT"):]
 
 // fieldTable holds memoryFields by item id in a slice (ids are small and
 // dense): a filtered search looks up every candidate.
-type fieldTable struct{ byID []memoryFields }
+// Over a postings snapshot, the snapshot's items are read from it; base
+// and gone say which.
+type fieldTable struct {
+	byID []memoryFields
+	base *lexSnapshot
+	gone map[int64]bool // snapshot items deleted since
+}
 
 func (t *fieldTable) get(id int64) (memoryFields, bool) {
-	if id < 0 || id >= int64(len(t.byID)) || !t.byID[id].present {
-		return memoryFields{}, false
+	if id >= 0 && id < int64(len(t.byID)) && t.byID[id].present {
+		return t.byID[id], true
 	}
-	return t.byID[id], true
+	if t.base != nil && !t.gone[id] {
+		return t.base.fields(id)
+	}
+	return memoryFields{}, false
+}
+
+// full is get with the item's text (memoryFields.text).
+func (t *fieldTable) full(id int64) (memoryFields, bool) {
+	if id >= 0 && id < int64(len(t.byID)) && t.byID[id].present {
+		return t.byID[id], true
+	}
+	if t.base != nil && !t.gone[id] {
+		return t.base.full(id)
+	}
+	return memoryFields{}, false
 }
 
 func (t *fieldTable) set(id int64, f memoryFields) {
@@ -56,6 +82,14 @@ func (t *fieldTable) del(id int64) {
 	if id >= 0 && id < int64(len(t.byID)) {
 		t.byID[id] = memoryFields{}
 	}
+	if t.base != nil {
+		if _, ok := t.base.find(id); ok {
+			if t.gone == nil {
+				t.gone = map[int64]bool{}
+			}
+			t.gone[id] = true
+		}
+	}
 }
 
 // memoryFields are the item fields a Filter looks at, kept beside the
@@ -67,6 +101,17 @@ type memoryFields struct {
 	fileID                  int64
 	startLine               int
 	entities                string // slugs as in items.entities
+	text                    *itemText
+}
+
+// itemText is the rest of an item, kept so that the items a query returns
+// are read from memory too (from a snapshot, only when asked for).
+type itemText struct {
+	factID           string
+	confidence       float64
+	hasConfidence    bool
+	endLine          int
+	section, content string
 }
 
 type lexical struct {
@@ -78,6 +123,8 @@ type lexical struct {
 	loads  sync.WaitGroup
 	stop   context.Context
 	cancel context.CancelFunc
+
+	snapTried bool // a one-shot process looked for a postings snapshot
 }
 
 type lexState struct {
@@ -96,6 +143,31 @@ type lexState struct {
 	byEntity map[string][]int64
 	pages    map[string][]int64
 	pathOf   map[int64]string
+
+	// The postings snapshot the state stands on (lexsnap.go), nil when it
+	// was loaded from the index; dirty counts the items reloaded over it.
+	snap  *lexSnapshot
+	dirty int
+	seg   []byte // the segment eng was opened over, when loaded from the index (not mapped)
+}
+
+// release unmaps the snapshot under the state; the state is not used
+// again.
+func (l *lexState) release() {
+	if l.snap != nil && l.snap.unmap != nil {
+		l.snap.unmap()
+		l.snap.unmap = nil
+	}
+}
+
+// fileIDs returns the items of file p.
+func (l *lexState) fileIDs(p string) []int64 {
+	f := l.files[p]
+	if f.inSnapshot {
+		f.ids, f.inSnapshot, f.snapItems = l.snap.itemsOf(f.snapItems), false, nil
+		l.files[p] = f
+	}
+	return f.ids
 }
 
 // add records one row's fields and entity links.
@@ -131,13 +203,18 @@ const (
 // content hash when loaded (a file removed and written again gets a new
 // row), and its items.
 type lexFile struct {
-	fileID int64
-	hash   string
-	ids    []int64
+	fileID     int64
+	hash       string
+	ids        []int64
+	inSnapshot bool   // ids not listed yet: snapItems lists them in the snapshot
+	snapItems  []byte // the file's records in the snapshot, as uvarint deltas
 }
 
-func newLexicalEngine() *bm25.Index {
-	return bm25.New(weightContent, weightSection, weightEntities, weightContext)
+// lexWeights are bm25()'s column weights, in the full-text table's order.
+var lexWeights = []float64{weightContent, weightSection, weightEntities, weightContext}
+
+func newLexicalBuilder() *bm25.Builder {
+	return bm25.NewBuilder(lexWeights...)
 }
 
 // lexRow is one row as the full-text table receives it, with the fields
@@ -149,21 +226,102 @@ type lexRow struct {
 	path   string
 }
 
-const lexRowsQuery = `SELECT q.*, i.kind, i.written, i.event_start, i.event_end, i.file_id, i.start_line, i.entities, f.path FROM (%s%s%s) q
-	JOIN items i ON i.id = q.id JOIN files f ON f.id = i.file_id`
+const lexRowsQuery = `SELECT q.*, i.kind, i.written, i.event_start, i.event_end, i.file_id, i.start_line, i.entities, f.path,
+	coalesce(i.fact_id, ''), i.confidence, i.end_line, i.section, i.content FROM (%s%s%s) q
+	JOIN items i ON i.id = q.id JOIN files f ON f.id = i.file_id ORDER BY q.id`
 
 func scanLexRows(rows *sql.Rows, fn func(r lexRow)) error {
 	defer rows.Close()
 	for rows.Next() {
 		var r lexRow
+		t := &itemText{}
+		var conf sql.NullFloat64
 		if err := rows.Scan(&r.id, &r.cols[0], &r.cols[1], &r.cols[2], &r.cols[3],
 			&r.fields.kind, &r.fields.written, &r.fields.evStart, &r.fields.evEnd,
-			&r.fields.fileID, &r.fields.startLine, &r.fields.entities, &r.path); err != nil {
+			&r.fields.fileID, &r.fields.startLine, &r.fields.entities, &r.path,
+			&t.factID, &conf, &t.endLine, &t.section, &t.content); err != nil {
 			return err
 		}
+		t.confidence, t.hasConfidence = conf.Float64, conf.Valid
+		r.fields.text = t
 		fn(r)
 	}
 	return rows.Err()
+}
+
+// lexRowsInGo is false in a test that compares with the rows SQL makes.
+var lexRowsInGo = true
+
+// scanLexItems reads every item in id order and hands fn its full-text
+// row made in Go (ftsRows). ok is false, and fn may have seen some rows,
+// when a file's items are not consecutive in id order.
+func scanLexItems(ctx context.Context, tx *sql.Tx, fn func(r lexRow)) (ok bool, err error) {
+	paths := map[int64]string{}
+	rows, err := tx.QueryContext(ctx, `SELECT id, path FROM files`)
+	if err != nil {
+		return false, err
+	}
+	for rows.Next() {
+		var id int64
+		var p string
+		if err := rows.Scan(&id, &p); err != nil {
+			rows.Close()
+			return false, err
+		}
+		paths[id] = p
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT id, kind, written, event_start, event_end, file_id, start_line, entities,
+		coalesce(fact_id, ''), confidence, end_line, section, content, alt FROM items ORDER BY id`)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	var group []ftsItem
+	var fields []memoryFields
+	var out []ftsRow
+	done := map[int64]bool{}
+	flush := func() {
+		if len(group) == 0 {
+			return
+		}
+		out = ftsRows(group, out[:0])
+		for i, r := range out {
+			fn(lexRow{id: r.id, cols: [4]string{r.content, r.section, r.entities, r.context}, fields: fields[i], path: paths[fields[i].fileID]})
+		}
+		done[fields[0].fileID] = true
+		group, fields = group[:0], fields[:0]
+	}
+	for rows.Next() {
+		var f memoryFields
+		t := &itemText{}
+		var id int64
+		var conf sql.NullFloat64
+		var alt string
+		if err := rows.Scan(&id, &f.kind, &f.written, &f.evStart, &f.evEnd, &f.fileID, &f.startLine, &f.entities,
+			&t.factID, &conf, &t.endLine, &t.section, &t.content, &alt); err != nil {
+			return false, err
+		}
+		t.confidence, t.hasConfidence = conf.Float64, conf.Valid
+		f.text = t
+		if len(fields) > 0 && fields[0].fileID != f.fileID {
+			flush()
+		}
+		if done[f.fileID] {
+			return false, nil
+		}
+		group = append(group, ftsItem{id: id, passage: f.kind == string(memory.KindPassage), startLine: f.startLine,
+			section: t.section, entities: f.entities, content: t.content, alt: alt})
+		fields = append(fields, f)
+	}
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	flush()
+	return true, nil
 }
 
 // startLexical starts loading the postings in the background, once.
@@ -186,8 +344,20 @@ func (ix *Index) startLexicalLocked() {
 	ix.lex.loads.Add(1)
 	go func() {
 		defer ix.lex.loads.Done()
-		ix.finishLexical(loadLexical(ctx, ix.path))
+		ix.finishLexical(ix.loadAndSave(ctx))
 	}()
+}
+
+// loadAndSave loads the postings from the index and writes them as the
+// postings snapshot, for the next process to start from.
+func (ix *Index) loadAndSave(ctx context.Context) (lexState, error) {
+	l, built, err := loadLexical(ctx, ix.path)
+	if err == nil {
+		if err := ix.writeLexSnapshot(identity(ix.opts)+"\x00"+built, &l); err != nil {
+			ix.opts.warn("%s: not written: %v", ix.lexSnapFile(), err)
+		}
+	}
+	return l, err
 }
 
 // stopLexical cancels a background load and waits for it.
@@ -228,11 +398,23 @@ func entityPages(ctx context.Context, q interface {
 func (ix *Index) Warm(ctx context.Context) error {
 	ix.fresh.markLongLived(ix.ws)
 	ix.lex.mu.Lock()
+	if ix.lex.state == lexNone && ix.installSnapshotLocked(ctx) {
+		// Brought up to date now; a snapshot too far behind is dropped
+		// and loaded afresh below.
+		if _, err := ix.currentLexical(ctx); err != nil {
+			ix.lex.mu.Unlock()
+			return err
+		}
+		if ix.lex.state == lexReady && ix.lex.dirty > maxSnapshotDirty {
+			ix.lex.release()
+			ix.lex.lexState = lexState{ownGen: ix.lex.ownGen}
+		}
+	}
 	if ix.lex.state != lexReady {
 		ix.lex.state = lexBuilding
 		ix.lex.loads.Add(1) // Close waits for it
 		ix.lex.mu.Unlock()
-		ix.finishLexical(loadLexical(ctx, ix.path))
+		ix.finishLexical(ix.loadAndSave(ctx))
 		ix.lex.loads.Done()
 		ix.lex.mu.Lock()
 	}
@@ -264,86 +446,152 @@ func (ix *Index) finishLexical(loaded lexState, err error) {
 		return
 	}
 	loaded.ownGen, loaded.seenGen = ix.lex.ownGen, ix.lex.seenGen
+	ix.lex.release()
 	ix.lex.lexState = loaded
 	ix.lex.state, ix.lex.checked = lexReady, false
 }
 
 // loadLexical reads every row of the index through a connection of its
 // own, in one read transaction, so searches go on meanwhile.
-func loadLexical(ctx context.Context, path string) (lexState, error) {
-	var l lexState
+// built is the index's build time, read in the same transaction: with the
+// identity, it keys a snapshot of the state.
+func loadLexical(ctx context.Context, path string) (l lexState, built string, err error) {
 	// Not dsn(): its transactions take the write lock at BEGIN.
 	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?_pragma=busy_timeout(10000)&_pragma=query_only(1)")
 	if err != nil {
-		return l, err
+		return l, "", err
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return l, err
+		return l, "", err
 	}
 	defer tx.Rollback()
 	var manifest string
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = 'manifest'), '')`).Scan(&manifest); err != nil {
-		return l, err
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = 'manifest'), ''), coalesce((SELECT value FROM meta WHERE key = 'built'), '')`).Scan(&manifest, &built); err != nil {
+		return l, "", err
 	}
 	m, err := decodeManifest(manifest)
 	if err != nil {
-		return l, err
+		return l, "", err
 	}
 	if l.pages, err = entityPages(ctx, tx); err != nil {
-		return l, err
+		return l, "", err
 	}
-	rows, err := tx.QueryContext(ctx, fmt.Sprintf(lexRowsQuery, ftsSelect, "", ftsWindow))
-	if err != nil {
-		return l, err
+	var total int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM items`).Scan(&total); err != nil {
+		return l, "", err
 	}
-	l.eng, l.fields, l.files = newLexicalEngine(), &fieldTable{}, map[string]lexFile{}
-	l.byEntity, l.pathOf = map[string][]int64{}, map[int64]string{}
 	// Tokenizing is most of the cost: the rows are read here and
-	// tokenized on the other CPUs (bm25.Index.Add is safe for concurrent
-	// use and tokenizes outside its lock).
-	work := make(chan lexRow, 256)
-	var wg sync.WaitGroup
-	for range max(1, runtime.GOMAXPROCS(0)-1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := range work {
-				l.eng.Add(r.id, r.cols[:]...)
+	// tokenized on the other CPUs, each part of a bm25.Builder taking a
+	// run of consecutive rows. The rows are made in Go from the items
+	// (ftsRows, as the build makes them), which spares the window
+	// function's sort; when a file's items are not consecutive ids (the
+	// build and sync write them so), SQL makes them after all.
+	var builder *bm25.Builder
+	for _, inGo := range []bool{lexRowsInGo, false} {
+		l.fields, l.files = &fieldTable{}, map[string]lexFile{}
+		l.byEntity, l.pathOf = map[string][]int64{}, map[int64]string{}
+		builder = newLexicalBuilder()
+		workers := max(1, runtime.GOMAXPROCS(0))
+		work := make([]chan lexRow, workers)
+		var wg sync.WaitGroup
+		for k := range work {
+			work[k] = make(chan lexRow, 256)
+			part := builder.Part()
+			wg.Go(func() {
+				for r := range work[k] {
+					part.Add(r.id, r.cols[:]...)
+				}
+			})
+		}
+		n := 0
+		take := func(r lexRow) {
+			work[min(workers-1, n*workers/max(1, total))] <- r
+			n++
+			l.add(r)
+			f := l.files[r.path]
+			f.ids = append(f.ids, r.id)
+			l.files[r.path] = f
+		}
+		ok := true
+		if inGo {
+			ok, err = scanLexItems(ctx, tx, take)
+		} else {
+			var rows *sql.Rows
+			if rows, err = tx.QueryContext(ctx, fmt.Sprintf(lexRowsQuery, ftsSelect, "", ftsWindow)); err == nil {
+				err = scanLexRows(rows, take)
 			}
-		}()
+		}
+		for _, c := range work {
+			close(c)
+		}
+		wg.Wait()
+		if err != nil {
+			return l, "", err
+		}
+		if ok {
+			break
+		}
 	}
-	err = scanLexRows(rows, func(r lexRow) {
-		work <- r
-		l.add(r)
-		f := l.files[r.path]
-		f.ids = append(f.ids, r.id)
-		l.files[r.path] = f
-	})
-	close(work)
-	wg.Wait()
-	if err != nil {
-		return l, err
+	var seg bytes.Buffer
+	if err := builder.Segment(&seg); err != nil {
+		return l, "", err
 	}
+	if l.eng, err = bm25.OpenSegment(seg.Bytes(), lexWeights...); err != nil {
+		return l, "", err
+	}
+	l.seg = seg.Bytes()
 	for p, s := range m {
 		f := l.files[p]
 		f.fileID, f.hash = s.id, s.hash
 		l.files[p] = f
 	}
-	return l, nil
+	return l, built, nil
 }
 
 // resetLexical drops the postings (the index file was rebuilt).
 func (ix *Index) resetLexical() {
+	ix.forgetManifest()
 	ix.lex.mu.Lock()
+	ix.lex.release()
 	ix.lex.lexState = lexState{ownGen: ix.lex.ownGen}
 	ix.lex.mu.Unlock()
 }
 
+// rankInMemory reports whether queries are ranked in memory: in a
+// long-lived process, and in a one-shot one when a postings snapshot of
+// this build of the index is there (looked for once).
+func (ix *Index) rankInMemory(ctx context.Context) bool {
+	if ix.fresh.longLived() {
+		return true
+	}
+	ix.lex.mu.Lock()
+	defer ix.lex.mu.Unlock()
+	if !ix.lex.snapTried && ix.lex.state == lexNone {
+		ix.lex.snapTried = true
+		ix.installSnapshotLocked(ctx)
+	}
+	return ix.lex.state == lexReady
+}
+
+// installSnapshotLocked makes the postings snapshot the in-memory state,
+// when there is a usable one. ix.lex.mu is held.
+func (ix *Index) installSnapshotLocked(ctx context.Context) bool {
+	st, ok, err := ix.openLexSnapshot(ctx)
+	if err != nil || !ok {
+		return false
+	}
+	st.ownGen, st.seenGen = ix.lex.ownGen, ix.lex.seenGen
+	ix.lex.release()
+	ix.lex.lexState = st
+	return true
+}
+
 // wroteItems tells the postings that this process changed the items.
 func (ix *Index) wroteItems() {
+	ix.forgetManifest()
 	ix.lex.mu.Lock()
 	ix.lex.ownGen++
 	ix.lex.mu.Unlock()
@@ -368,7 +616,7 @@ func (ix *Index) inMemory(ctx context.Context, fn func(l *lexical) error) (done 
 	l, err := ix.currentLexical(ctx)
 	if err != nil || l == nil {
 		ix.lex.mu.Unlock()
-		if err == nil {
+		if err == nil && ix.fresh.longLived() {
 			ix.startLexical()
 		}
 		return err != nil, err
@@ -379,7 +627,9 @@ func (ix *Index) inMemory(ctx context.Context, fn func(l *lexical) error) (done 
 		// The state names an item the index no longer has: it missed a
 		// change.
 		ix.resetLexical()
-		ix.startLexical()
+		if ix.fresh.longLived() {
+			ix.startLexical()
+		}
 		return false, nil
 	}
 	return true, err
@@ -399,48 +649,78 @@ func (ix *Index) currentLexical(ctx context.Context) (*lexical, error) {
 	if l.checked && version == l.version && l.ownGen == l.seenGen {
 		return l, nil
 	}
-	if err := ix.refreshLexical(ctx, l); err != nil {
+	// A one-shot process reloads only a few files over a snapshot: FTS5
+	// ranks faster than a large reload.
+	limit := -1
+	if !ix.fresh.longLived() {
+		limit = maxSnapshotDirty
+	}
+	err := ix.refreshLexical(ctx, l, limit)
+	if errors.Is(err, errTooDirty) {
+		l.release()
+		l.lexState = lexState{ownGen: l.ownGen}
+		return nil, nil
+	}
+	if err != nil {
 		return nil, ix.wrapErr(err)
 	}
 	l.version, l.seenGen, l.checked = version, l.ownGen, true
 	if l.eng.Dead() > l.eng.Len() {
 		// More deleted postings than live ones: load afresh.
+		l.release()
 		l.lexState = lexState{ownGen: l.ownGen}
-		ix.startLexicalLocked()
+		if ix.fresh.longLived() {
+			ix.startLexicalLocked()
+		}
 		return nil, nil
 	}
 	return l, nil
 }
 
+var errTooDirty = errors.New("too many changes over the postings snapshot")
+
 // refreshLexical reloads the files whose hash in the manifest differs from
-// what the postings hold, and drops files gone from it.
-func (ix *Index) refreshLexical(ctx context.Context, l *lexical) error {
-	text, err := ix.metaValue(ctx, "manifest")
+// what the postings hold, and drops files gone from it. Over a snapshot,
+// when limit ≥ 0 and the items to drop or reload would bring l.dirty past
+// it, it changes nothing and returns errTooDirty.
+func (ix *Index) refreshLexical(ctx context.Context, l *lexical, limit int) error {
+	m, err := ix.storedFiles(ctx)
 	if err != nil {
 		return err
 	}
-	m, err := decodeManifest(text)
-	if err != nil {
-		return err
-	}
-	changed := false
-	drop := func(p string) {
-		changed = true
-		for _, id := range l.files[p].ids {
-			l.eng.Delete(id)
-			l.drop(id)
-		}
-		delete(l.files, p)
-	}
+	var gone, stale []string
 	for p := range l.files {
 		if _, ok := m[p]; !ok {
-			drop(p)
+			gone = append(gone, p)
 		}
 	}
 	for p, s := range m {
-		if f, ok := l.files[p]; ok && f.hash == s.hash && f.fileID == s.id {
-			continue
+		if f, ok := l.files[p]; !ok || f.hash != s.hash || f.fileID != s.id {
+			stale = append(stale, p)
 		}
+	}
+	changed := len(gone)+len(stale) > 0
+	if limit >= 0 && l.snap != nil && changed {
+		// What a reload costs is the items dropped and read again; a file
+		// new to the snapshot counts as an average one.
+		n := l.dirty + (len(gone)+len(stale))*(1+l.eng.Len()/max(1, len(l.files)))
+		if len(gone)+len(stale) > limit/16 || n > limit {
+			return errTooDirty
+		}
+	}
+	drop := func(p string) {
+		for _, id := range l.fileIDs(p) {
+			l.eng.Delete(id)
+			l.drop(id)
+			l.dirty++
+		}
+		delete(l.files, p)
+	}
+	for _, p := range gone {
+		drop(p)
+	}
+	for _, p := range stale {
+		s := m[p]
 		drop(p)
 		rows, err := ix.query(ctx, fmt.Sprintf(lexRowsQuery, ftsSelect, " WHERE file_id = ?", ftsWindow), s.id)
 		if err != nil {
@@ -451,6 +731,7 @@ func (ix *Index) refreshLexical(ctx context.Context, l *lexical) error {
 			l.eng.Add(r.id, r.cols[:]...)
 			l.add(r)
 			f.ids = append(f.ids, r.id)
+			l.dirty++
 		})
 		if err != nil {
 			return err
@@ -507,8 +788,16 @@ func (f Filter) accepts(fields *fieldTable, entityItems map[int64]bool) func(id 
 func (l *lexState) entityItemSet(slugs []string) map[int64]bool {
 	set := map[int64]bool{}
 	for _, s := range slugs {
-		for _, id := range l.byEntity[strings.ToLower(s)] {
+		k := strings.ToLower(s)
+		for _, id := range l.byEntity[k] {
 			set[id] = true
+		}
+		if l.snap != nil {
+			for _, id := range l.snap.entityIDs(k) {
+				if !l.fields.gone[id] {
+					set[id] = true
+				}
+			}
 		}
 	}
 	return set
@@ -528,10 +817,12 @@ func (ix *Index) entityItemsInMemory(ctx context.Context, l *lexState, slugs []s
 		entityItems = l.entityItemSet(f.Entities)
 	}
 	accept := f.accepts(l.fields, entityItems)
+	// The sort keys are worked out once per item, not per comparison.
 	type cand struct {
-		id     int64
-		page   bool
-		fields memoryFields
+		id        int64
+		page      bool
+		day, path string
+		startLine int
 	}
 	var cands []cand
 	for id := range l.entityItemSet(slugs) {
@@ -543,16 +834,15 @@ func (ix *Index) entityItemsInMemory(ctx context.Context, l *lexState, slugs []s
 		if !page && fl.kind == "passage" || accept != nil && !accept(id) {
 			continue
 		}
-		cands = append(cands, cand{id, page, fl})
-	}
-	day := func(c cand) string {
+		c := cand{id: id, page: page, path: l.pathOf[fl.fileID], startLine: fl.startLine}
 		switch {
-		case c.page:
-			return ""
-		case c.fields.evStart != "":
-			return c.fields.evStart
+		case page:
+		case fl.evStart != "":
+			c.day = fl.evStart
+		default:
+			c.day = fl.written
 		}
-		return c.fields.written
+		cands = append(cands, c)
 	}
 	slices.SortFunc(cands, func(a, b cand) int {
 		switch {
@@ -561,23 +851,23 @@ func (ix *Index) entityItemsInMemory(ctx context.Context, l *lexState, slugs []s
 				return -1
 			}
 			return 1
-		case day(a) != day(b):
-			return -strings.Compare(day(a), day(b))
+		case a.day != b.day:
+			return -strings.Compare(a.day, b.day)
 		}
-		if c := strings.Compare(l.pathOf[a.fields.fileID], l.pathOf[b.fields.fileID]); c != 0 {
+		if c := strings.Compare(a.path, b.path); c != 0 {
 			return c
 		}
-		if a.fields.startLine != b.fields.startLine {
-			return a.fields.startLine - b.fields.startLine
+		if a.startLine != b.startLine {
+			return a.startLine - b.startLine
 		}
-		return int(a.id - b.id)
+		return cmp.Compare(a.id, b.id)
 	})
 	cands = cands[:min(limit, len(cands))]
 	ids := make([]int64, len(cands))
 	for i, c := range cands {
 		ids[i] = c.id
 	}
-	items, err := ix.itemsWithIDs(ctx, ids)
+	items, err := ix.itemsInMemory(ctx, l, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -606,7 +896,7 @@ func (ix *Index) searchMemory(ctx context.Context, l *lexical, words []string, f
 	for i, h := range ranked {
 		ids[i] = h.ID
 	}
-	items, err := ix.itemsWithIDs(ctx, ids)
+	items, err := ix.itemsInMemory(ctx, &l.lexState, ids)
 	if err != nil {
 		return nil, ix.wrapErr(err)
 	}
@@ -619,6 +909,87 @@ func (ix *Index) searchMemory(ctx context.Context, l *lexical, words []string, f
 		hits = append(hits, Hit{Item: it, Score: h.Score})
 	}
 	return hits, nil
+}
+
+// nearby is Nearby from the in-memory state: the passages of the item's
+// file and section within n lines of it, in line order.
+func (l *lexState) nearby(it Item, n int) ([]Item, error) {
+	f, ok := l.fields.get(it.RowID)
+	path, known := l.pathOf[f.fileID]
+	if !ok || !known {
+		return nil, errStalePostings
+	}
+	var out []Item
+	for _, id := range l.fileIDs(path) {
+		if id == it.RowID {
+			continue
+		}
+		g, ok := l.fields.full(id)
+		if !ok || g.text == nil {
+			return nil, errStalePostings
+		}
+		t := g.text
+		if g.kind != string(memory.KindPassage) || t.section != it.Section {
+			continue
+		}
+		if t.endLine < it.Source.Start && t.endLine >= it.Source.Start-n || g.startLine > it.Source.End && g.startLine <= it.Source.End+n {
+			out = append(out, g.item(id, path))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Item) int { return a.Source.Start - b.Source.Start })
+	return out, nil
+}
+
+// itemsInMemory is itemsWithIDs from the in-memory state: the items it
+// holds with their text are made there, the others read from the index.
+func (ix *Index) itemsInMemory(ctx context.Context, l *lexState, ids []int64) (map[int64]Item, error) {
+	out := make(map[int64]Item, len(ids))
+	var missing []int64
+	for _, id := range ids {
+		f, ok := l.fields.full(id)
+		path, known := l.pathOf[f.fileID]
+		if !ok || f.text == nil || !known {
+			missing = append(missing, id)
+			continue
+		}
+		out[id] = f.item(id, path)
+	}
+	if len(missing) > 0 {
+		rest, err := ix.itemsWithIDs(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		for id, it := range rest {
+			out[id] = it
+		}
+	}
+	return out, nil
+}
+
+// item makes the Item that scanItem would read from the index.
+func (f memoryFields) item(id int64, path string) Item {
+	t := f.text
+	it := Item{
+		RowID: id, Kind: memory.Kind(f.kind), FactID: t.factID,
+		Source:  memory.Source{Path: path, Start: f.startLine, End: t.endLine},
+		Section: t.section, Content: t.content,
+	}
+	if t.hasConfidence {
+		c := t.confidence
+		it.Confidence = &c
+	}
+	it.Written, _ = time.Parse(dateLayout, f.written)
+	if f.evStart != "" {
+		s, err1 := time.Parse(dateLayout, f.evStart)
+		e, err2 := time.Parse(dateLayout, f.evEnd)
+		if err1 == nil && err2 == nil {
+			it.Event = &memory.TimeRange{Start: s, End: e}
+		}
+	}
+	if f.entities != "" {
+		it.Entities = strings.Fields(f.entities)
+	}
+	return it
 }
 
 // itemsWithIDs reads items by id, through one prepared statement (the

@@ -22,7 +22,8 @@ func loadLexicalNow(t *testing.T, ix *Index) {
 	ix.lex.mu.Lock()
 	ix.lex.state = lexBuilding
 	ix.lex.mu.Unlock()
-	ix.finishLexical(loadLexical(context.Background(), ix.path))
+	l, _, err := loadLexical(context.Background(), ix.path)
+	ix.finishLexical(l, err)
 	if ix.lex.state != lexReady {
 		t.Fatalf("postings not loaded: %v", ix.lex.buildErr)
 	}

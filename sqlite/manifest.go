@@ -100,13 +100,40 @@ func (ix *Index) metaValue(ctx context.Context, key string) (string, error) {
 	return v, err
 }
 
-// storedFiles decodes the manifest: what the index saw of each file.
+// storedFiles decodes the manifest: what the index saw of each file. The
+// map is shared and must not be changed: a one-shot recall needs it for
+// the freshness check and again for the in-memory postings, and reading
+// and decoding thousands of lines is a visible share of its time, so the
+// last one decoded is kept until the database changes (PRAGMA
+// data_version, for other connections' commits) or this Index writes.
 func (ix *Index) storedFiles(ctx context.Context) (map[string]storedFile, error) {
+	var version int64
+	if err := ix.queryRow(ctx, `PRAGMA data_version`).Scan(&version); err != nil {
+		return nil, err
+	}
+	ix.manifestMu.Lock()
+	defer ix.manifestMu.Unlock()
+	if ix.manifestMap != nil && version == ix.manifestVersion {
+		return ix.manifestMap, nil
+	}
 	text, err := ix.metaValue(ctx, "manifest")
 	if err != nil {
 		return nil, err
 	}
-	return decodeManifest(text)
+	m, err := decodeManifest(text)
+	if err != nil {
+		return nil, err
+	}
+	ix.manifestVersion, ix.manifestMap = version, m
+	return m, nil
+}
+
+// forgetManifest drops the decoded manifest: this Index wrote a new one,
+// which data_version does not show to the connection that wrote it.
+func (ix *Index) forgetManifest() {
+	ix.manifestMu.Lock()
+	ix.manifestMap = nil
+	ix.manifestMu.Unlock()
 }
 
 func decodeManifest(text string) (map[string]storedFile, error) {

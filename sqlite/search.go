@@ -112,7 +112,7 @@ func (ix *Index) Search(ctx context.Context, terms []string, f Filter, limit int
 	if match == "" || limit <= 0 {
 		return nil, nil
 	}
-	if ix.fresh.longLived() {
+	if ix.rankInMemory(ctx) {
 		if hits, done, err := ix.searchInMemory(ctx, terms, f, limit); done {
 			return hits, err
 		}
@@ -224,6 +224,17 @@ func scanItem(rows *sql.Rows, it *Item, extra ...any) error {
 // that lie within n lines of it (before its first line or after its
 // last), in line order: what recall may widen a result with, in one query.
 func (ix *Index) Nearby(ctx context.Context, it Item, n int) ([]Item, error) {
+	if ix.rankInMemory(ctx) {
+		var out []Item
+		done, err := ix.inMemory(ctx, func(l *lexical) error {
+			var err error
+			out, err = l.nearby(it, n)
+			return err
+		})
+		if done {
+			return out, ix.wrapErrNil(err)
+		}
+	}
 	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id
 		WHERE i.file_id = (SELECT file_id FROM items WHERE id = ?) AND i.kind = 'passage' AND i.section = ?
 		AND i.id != ? AND ((i.end_line < ? AND i.end_line >= ?) OR (i.start_line > ? AND i.start_line <= ?))

@@ -39,9 +39,13 @@ type Listing struct {
 
 // List lists the workspace's files for SyncListed. It reads only the file
 // system, so it may run while the index answers a query.
-func (ix *Index) List() Listing {
+func (ix *Index) List() Listing { return ListWorkspace(ix.ws) }
+
+// ListWorkspace is List for the workspace in ws (absolute), before its
+// index is open.
+func ListWorkspace(ws string) Listing {
 	var l Listing
-	l.files, l.skipped, l.err = workspace.List(ix.ws)
+	l.files, l.skipped, l.err = workspace.List(ws)
 	return l
 }
 
@@ -176,13 +180,23 @@ func (ix *Index) diff(ctx context.Context, l Listing) (diffResult, error) {
 	if d.stored, err = ix.storedFiles(ctx); err != nil {
 		return d, ix.wrapErr(err)
 	}
+	known := 0 // listed files the index has: when all it has, none is gone
+	for _, f := range d.files {
+		s, ok := d.stored[f.Rel]
+		if ok {
+			known++
+			if s.size == f.Size && s.mtime == f.ModTime {
+				continue
+			}
+		}
+		d.todo = append(d.todo, f)
+	}
+	if known == len(d.stored) {
+		return d, nil
+	}
 	seen := make(map[string]bool, len(d.files))
 	for _, f := range d.files {
 		seen[f.Rel] = true
-		if s, ok := d.stored[f.Rel]; ok && s.size == f.Size && s.mtime == f.ModTime {
-			continue
-		}
-		d.todo = append(d.todo, f)
 	}
 	for p := range d.stored {
 		if !seen[p] {

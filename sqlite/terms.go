@@ -22,7 +22,7 @@ type TermStat struct {
 // scores every row an OR-query matches, and a common word can match most
 // of the index.
 func (ix *Index) TermStats(ctx context.Context, words []string) (stats []TermStat, total int, err error) {
-	if ix.fresh.longLived() {
+	if ix.rankInMemory(ctx) {
 		if stats, total, ok, err := ix.termStatsInMemory(ctx, words); ok || err != nil {
 			return stats, total, err
 		}

@@ -14,6 +14,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"sync"
 
 	"memoria/ann"
 	"memoria/safewrite"
@@ -482,7 +483,9 @@ func readVecHeader(path string) (vecFileHeader, bool) {
 	return h, true
 }
 
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
+// crcTable is made on first use: start-up of a lexical recall should not
+// pay for it.
+var crcTable = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 func writeVecFile(path string, h vecFileHeader, payload io.WriterTo) error {
 	hb, err := json.Marshal(h)
@@ -495,7 +498,7 @@ func writeVecFile(path string, h vecFileHeader, payload io.WriterTo) error {
 		binary.LittleEndian.PutUint32(buf[:], uint32(len(hb)))
 		w.Write(buf[:])
 		w.Write(hb)
-		binary.LittleEndian.PutUint32(buf[:], crc32.Checksum(hb, crcTable))
+		binary.LittleEndian.PutUint32(buf[:], crc32.Checksum(hb, crcTable()))
 		if _, err := w.Write(buf[:]); err != nil {
 			return err
 		}
@@ -532,7 +535,7 @@ func openVecFile(path string) (*os.File, vecFileHeader, int64, error) {
 	if _, err := io.ReadFull(f, hb); err != nil {
 		return fail(err)
 	}
-	if crc32.Checksum(hb[:hl], crcTable) != binary.LittleEndian.Uint32(hb[hl:]) {
+	if crc32.Checksum(hb[:hl], crcTable()) != binary.LittleEndian.Uint32(hb[hl:]) {
 		return fail(errors.New("header checksum mismatch"))
 	}
 	if err := json.Unmarshal(hb[:hl], &h); err != nil {

@@ -87,7 +87,8 @@ func run(ws, bin string, runs, nq int) error {
 	var rss []int64
 	for range runs {
 		os.Remove(index)
-		d, c, r, err := timeProcess(bin, "index", "-w", ws, "--index", index, "--no-embed")
+		os.Remove(index + ".lex")
+		d, c, r, err := timeProcess(bin, "index", "-w", ws, "--index", index, "--no-embed", "--no-postings")
 		if err != nil {
 			return err
 		}
@@ -98,6 +99,20 @@ func run(ws, bin string, runs, nq int) error {
 		fmt.Printf(", %.2f× the sqlite3 CLI (CPU %.2f×)", float64(median(full))/float64(median(cli)), float64(median(cpu))/float64(median(cliCPU)))
 	}
 	fmt.Println()
+
+	// 2b. The postings snapshot that one-shot recall ranks with: written by
+	// `memoria index` after the index (skipped above), or in the
+	// background after a recall that found none.
+	var snap, snapCPU []time.Duration
+	for range runs {
+		os.Remove(index + ".lex")
+		d, c, _, err := timeProcess(bin, "index", "-w", ws, "--index", index, "--postings-only")
+		if err != nil {
+			return err
+		}
+		snap, snapCPU = append(snap, d), append(snapCPU, c)
+	}
+	fmt.Printf("postings snapshot (process):   median %v (CPU %v)\n", median(snap), median(snapCPU))
 
 	// 3. In process: incremental update of one file, recall latency.
 	ctx := context.Background()

@@ -40,12 +40,14 @@ func runContext(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	o.Recall.Kinds, o.Recall.Entities = kinds, entities
+	c.oneShot = true
 	ws, err := c.open(ctx, e, true)
 	if err != nil {
 		return err
 	}
 	defer ws.Close()
 	tc, err := ws.Context(ctx, strings.Join(pos, " "), o)
+	defer refreshPostingsLater(e, ws)
 	if err != nil {
 		if errors.Is(err, memoria.ErrInvalid) {
 			return usagef("%v", err)

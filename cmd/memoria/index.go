@@ -17,6 +17,8 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("index", e, &c)
 	rebuild := fs.Bool("rebuild", false, "build the index afresh from the Markdown")
 	noEmbed := fs.Bool("no-embed", false, "skip embedding new text for semantic recall")
+	noPostings := fs.Bool("no-postings", false, "skip writing the postings snapshot that makes one-shot recall rank in memory")
+	postingsOnly := fs.Bool("postings-only", false, "only write the postings snapshot of the index as it stands (what `memoria recall` starts in the background)")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
@@ -30,6 +32,13 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer ws.Close()
+	if *postingsOnly {
+		wrote, err := ws.WritePostings(ctx)
+		if err == nil && !c.json {
+			fmt.Fprintf(e.stdout, "postings snapshot: %s in %s\n", map[bool]string{true: "written", false: "already current"}[wrote], time.Since(start).Round(time.Millisecond))
+		}
+		return err
+	}
 	var st sqlite.Stats
 	action := "updated"
 	switch {
@@ -58,12 +67,26 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	elapsed := time.Since(start)
+	// The snapshot is written last, so that the time above is the
+	// index's own.
+	postings := "postings snapshot skipped (--no-postings)"
+	if !*noPostings {
+		t := time.Now()
+		wrote, err := ws.WritePostings(ctx)
+		if err != nil {
+			return err
+		}
+		postings = "postings snapshot current"
+		if wrote {
+			postings = fmt.Sprintf("postings snapshot written in %s", time.Since(t).Round(time.Millisecond))
+		}
+	}
 	if c.json {
 		return json.NewEncoder(e.stdout).Encode(map[string]any{
 			"action": action, "files": status.Files, "facts": status.Facts, "passages": status.Passages,
 			"entities": status.Entities, "skipped": len(status.Skipped), "parsed": st.Parsed, "removed": st.Removed,
 			"warnings": st.Warnings, "seconds": elapsed.Seconds(), "index": ws.IndexPath(),
-			"embedded": emb.Embedded, "vector_model": emb.Model, "semantic": semantic,
+			"embedded": emb.Embedded, "vector_model": emb.Model, "semantic": semantic, "postings": postings,
 		})
 	}
 	facts := 0
@@ -74,8 +97,8 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	for _, n := range status.Files {
 		files += n
 	}
-	fmt.Fprintf(e.stdout, "index %s: %d files (%d re-parsed, %d removed, %d skipped), %d facts, %d passages, %d entities in %s; %s\n",
-		action, files, st.Parsed, st.Removed, len(status.Skipped), facts, status.Passages, status.Entities, elapsed.Round(time.Millisecond), semantic)
+	fmt.Fprintf(e.stdout, "index %s: %d files (%d re-parsed, %d removed, %d skipped), %d facts, %d passages, %d entities in %s; %s; %s\n",
+		action, files, st.Parsed, st.Removed, len(status.Skipped), facts, status.Passages, status.Entities, elapsed.Round(time.Millisecond), semantic, postings)
 	return nil
 }
 

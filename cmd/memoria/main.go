@@ -37,6 +37,9 @@ type env struct {
 	getenv         func(string) string
 	home           func() (string, error)
 	isTerminal     bool // stderr is a terminal: progress bars allowed
+	// background starts a detached memoria process with these arguments
+	// (startDetached); nil in tests, where nothing is started.
+	background func(args []string) error
 }
 
 type command struct {
@@ -79,6 +82,7 @@ func main() {
 		stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin,
 		getenv: os.Getenv, home: os.UserHomeDir,
 		isTerminal: fi != nil && fi.Mode()&os.ModeCharDevice != 0,
+		background: startDetached,
 	}
 	os.Exit(profiled(func() int { return run(ctx, e, os.Args[1:]) }))
 }
@@ -165,6 +169,7 @@ type common struct {
 	index     string
 	json      bool
 	bar       *progressBar // drawn while files are parsed, on a terminal only
+	oneShot   bool         // the command recalls once: see memoria.Options.OneShot
 }
 
 func newFlags(name string, e *env, c *common) *flag.FlagSet {
@@ -218,6 +223,7 @@ func (c *common) open(ctx context.Context, e *env, progress bool) (*memoria.Work
 	}
 	opts := memoria.Options{
 		IndexPath: c.index,
+		OneShot:   c.oneShot,
 		Warn:      func(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(msg)) },
 	}
 	if progress && e.isTerminal {

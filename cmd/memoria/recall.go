@@ -64,6 +64,7 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 	}
 	o.Kinds, o.Entities = kinds, entities
 	text := strings.Join(pos, " ")
+	c.oneShot = true
 	ws, err := c.open(ctx, e, true)
 	if err != nil {
 		return err
@@ -73,6 +74,7 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer refreshPostingsLater(e, ws)
 	if c.json {
 		if results == nil {
 			return writeJSON(e.stdout, []any{})

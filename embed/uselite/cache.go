@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"memoria/safewrite"
@@ -48,7 +49,9 @@ const (
 	cacheNameSize = 24
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is made on first use: a recall that never embeds should not
+// pay for the table at start-up.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // littleEndian: the cache is used in place only where memory order is the
 // file's.
@@ -256,7 +259,7 @@ func (c *cacheSource) parse(src os.FileInfo) error {
 	if n > 1024 || cacheHeader+n*cacheEntry+4 > len(b) {
 		return errors.New("uselite: model cache: bad section table")
 	}
-	if crc32.Checksum(b[:len(b)-4], castagnoli) != le.Uint32(b[len(b)-4:]) {
+	if crc32.Checksum(b[:len(b)-4], castagnoli()) != le.Uint32(b[len(b)-4:]) {
 		return errors.New("uselite: model cache: checksum mismatch")
 	}
 	for i := range n {
@@ -355,7 +358,7 @@ func writeCache(path string, src os.FileInfo, f *fileSource) {
 
 	// Best effort: a folder that cannot be written just means no cache.
 	safewrite.ReplaceFile(path, 0o644, func(w io.Writer) error {
-		crc := crc32.New(castagnoli)
+		crc := crc32.New(castagnoli())
 		pos := uint64(0)
 		put := func(p []byte) {
 			crc.Write(p)

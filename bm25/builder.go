@@ -1,0 +1,214 @@
+package bm25
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+
+	"memoria/porter"
+)
+
+// Builder makes a segment from a whole set of documents at once, several
+// times faster than Index.Add: no map per document, and the work split
+// into parts that run on their own goroutines. Loading years of memory
+// for a server, or writing the postings snapshot, goes through it.
+//
+// Each part takes documents in ascending id order, and the ids of a part
+// are all above those of the parts created before it.
+type Builder struct {
+	weights []float64
+	parts   []*BuilderPart
+}
+
+// NewBuilder returns a builder for documents with one column per weight.
+func NewBuilder(weights ...float64) *Builder {
+	return &Builder{weights: slices.Clone(weights)}
+}
+
+// Part returns a new part, for one goroutine; its documents come after
+// those of every part created before.
+func (b *Builder) Part() *BuilderPart {
+	p := &BuilderPart{cols: len(b.weights), termOf: map[string]uint32{}}
+	b.parts = append(b.parts, p)
+	return p
+}
+
+// BuilderPart collects the postings of consecutive documents.
+type BuilderPart struct {
+	cols    int
+	termOf  map[string]uint32 // term → number in this part
+	terms   []string
+	post    [][]byte // by term number: postings, slots counted in this part
+	last    []uint32 // by term number: slot of its last posting
+	ids     []int64
+	lengths []int32
+	tokens  int64
+	scratch []uint64 // one document's occurrences: term<<40 | column<<32 | position
+	err     error
+}
+
+// Add indexes a document; columns must have one text per weight.
+func (p *BuilderPart) Add(id int64, columns ...string) {
+	if n := len(p.ids); n > 0 && id <= p.ids[n-1] {
+		p.err = errors.New("bm25: documents not in ascending id order")
+		return
+	}
+	slot := uint32(len(p.ids))
+	occ := p.scratch[:0]
+	var length int32
+	for c, text := range columns {
+		pos := uint64(0)
+		porter.Each(text, func(term []byte) {
+			t, ok := p.termOf[string(term)]
+			if !ok && len(p.terms) >= 1<<24 {
+				p.err = errors.New("bm25: over 16M distinct terms in one part")
+				return
+			}
+			if !ok {
+				t = uint32(len(p.terms))
+				name := string(term)
+				p.termOf[name] = t
+				p.terms = append(p.terms, name)
+				p.post = append(p.post, nil)
+				p.last = append(p.last, 0)
+			}
+			occ = append(occ, uint64(t)<<40|uint64(c)<<32|pos)
+			pos++
+		})
+		length += int32(pos)
+	}
+	// Group by term, each term's occurrences in column and position order.
+	slices.Sort(occ)
+	for i := 0; i < len(occ); {
+		t := uint32(occ[i] >> 40)
+		j := i + 1
+		for j < len(occ) && uint32(occ[j]>>40) == t {
+			j++
+		}
+		list := p.post[t]
+		delta := slot
+		if len(list) > 0 {
+			delta = slot - p.last[t]
+		}
+		list = binary.AppendUvarint(list, uint64(delta))
+		list = binary.AppendUvarint(list, uint64(j-i))
+		for _, o := range occ[i:j] {
+			list = binary.AppendUvarint(list, o>>32&0xff)
+			list = binary.AppendUvarint(list, o&math.MaxUint32)
+		}
+		p.post[t], p.last[t] = list, slot
+		i = j
+	}
+	p.scratch = occ
+	p.ids = append(p.ids, id)
+	p.lengths = append(p.lengths, length)
+	p.tokens += int64(length)
+}
+
+// Segment joins the parts into a segment (see OpenSegment), written to
+// buf's end.
+func (b *Builder) Segment(buf *bytes.Buffer) error {
+	var docs int
+	var tokens int64
+	for i, p := range b.parts {
+		if p.err != nil {
+			return p.err
+		}
+		if i > 0 && len(p.ids) > 0 {
+			for _, q := range slices.Backward(b.parts[:i]) {
+				if len(q.ids) > 0 {
+					if q.ids[len(q.ids)-1] >= p.ids[0] {
+						return errors.New("bm25: parts overlap in ids")
+					}
+					break
+				}
+			}
+		}
+		docs += len(p.ids)
+		tokens += p.tokens
+	}
+	// Every term once, sorted; per part, its number there (or none).
+	seen := map[string]bool{}
+	var terms []string
+	for _, p := range b.parts {
+		for _, t := range p.terms {
+			if !seen[t] {
+				seen[t] = true
+				terms = append(terms, t)
+			}
+		}
+	}
+	slices.Sort(terms)
+	le := binary.LittleEndian
+	var head []byte
+	head = append(head, segmentMagic...)
+	head = le.AppendUint32(head, uint32(len(b.weights)))
+	head = le.AppendUint32(head, uint32(docs))
+	head = le.AppendUint32(head, uint32(len(terms)))
+	head = le.AppendUint32(head, 0)
+	head = le.AppendUint64(head, uint64(tokens))
+	for _, p := range b.parts {
+		for _, id := range p.ids {
+			head = le.AppendUint64(head, uint64(id))
+		}
+	}
+	for _, p := range b.parts {
+		for _, n := range p.lengths {
+			head = le.AppendUint32(head, uint32(n))
+		}
+	}
+	var text strings.Builder
+	var postLen uint64
+	termOff := make([]uint32, 0, len(terms)+1)
+	postOff := make([]uint64, 0, len(terms)+1)
+	for _, t := range terms {
+		termOff = append(termOff, uint32(text.Len()))
+		postOff = append(postOff, postLen)
+		text.WriteString(t)
+		for _, p := range b.parts {
+			if n, ok := p.termOf[t]; ok {
+				postLen += uint64(len(p.post[n])) + 10 // at most: the first delta grows
+			}
+		}
+	}
+	if uint64(text.Len()) > math.MaxUint32 {
+		return errors.New("bm25: segment term text over 4 GiB")
+	}
+	// The postings, each part's slots moved by the documents before it:
+	// only the first delta of each part's list changes.
+	post := make([]byte, 0, postLen)
+	for i, t := range terms {
+		postOff[i] = uint64(len(post))
+		base, prev, any := uint32(0), uint32(0), false
+		for _, p := range b.parts {
+			if n, ok := p.termOf[t]; ok {
+				list := p.post[n]
+				first, k := binary.Uvarint(list)
+				slot := base + uint32(first)
+				if any {
+					post = binary.AppendUvarint(post, uint64(slot-prev))
+				} else {
+					post = binary.AppendUvarint(post, uint64(slot))
+				}
+				post = append(post, list[k:]...)
+				prev, any = base+p.last[n], true
+			}
+			base += uint32(len(p.ids))
+		}
+	}
+	termOff = append(termOff, uint32(text.Len()))
+	postOff = append(postOff, uint64(len(post)))
+	for _, o := range termOff {
+		head = le.AppendUint32(head, o)
+	}
+	for _, o := range postOff {
+		head = le.AppendUint64(head, o)
+	}
+	buf.Write(head)
+	buf.WriteString(text.String())
+	buf.Write(post)
+	return nil
+}

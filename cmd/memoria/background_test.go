@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"memoria/internal/testworkspace"
+)
+
+// TestRecallRefreshesPostings: `memoria index` writes the postings
+// snapshot; a recall that finds it missing asks for a background
+// `index --postings-only`, whose run writes it; a recall over a current
+// snapshot asks for nothing; MEMORIA_NO_BACKGROUND turns the request off.
+func TestRecallRefreshesPostings(t *testing.T) {
+	ws := testworkspace.CopyExample(t)
+	snapshot := filepath.Join(ws, ".memory", "index.sqlite.lex")
+	code, out, errOut := cli(t, "index", "-w", ws, "--no-embed", "--no-postings")
+	if code != exitOK || !strings.Contains(out, "postings snapshot skipped") {
+		t.Fatalf("index --no-postings: exit %d, %q %q", code, out, errOut)
+	}
+	if _, err := os.Stat(snapshot); err == nil {
+		t.Fatal("--no-postings wrote the snapshot")
+	}
+	recallWith := func(getenv func(string) string) [][]string {
+		t.Helper()
+		var started [][]string
+		var stdout, stderr bytes.Buffer
+		e := &env{
+			stdout: &stdout, stderr: &stderr, stdin: strings.NewReader(""),
+			getenv: getenv,
+			home:   func() (string, error) { return t.TempDir(), nil },
+			background: func(args []string) error {
+				started = append(started, args)
+				return nil
+			},
+		}
+		if code := run(context.Background(), e, []string{"recall", "-w", ws, "--json", "Peter"}); code != exitOK {
+			t.Fatalf("recall: exit %d: %s", code, stderr.String())
+		}
+		return started
+	}
+	noEnv := func(string) string { return "" }
+	off := func(k string) string {
+		if k == "MEMORIA_NO_BACKGROUND" {
+			return "1"
+		}
+		return ""
+	}
+	if got := recallWith(off); len(got) != 0 {
+		t.Errorf("MEMORIA_NO_BACKGROUND: started %v", got)
+	}
+	got := recallWith(noEnv)
+	want := []string{"index", "--postings-only", "--workspace", ws, "--index", filepath.Join(ws, ".memory", "index.sqlite")}
+	if len(got) != 1 || !slices.Equal(got[0], want) {
+		t.Fatalf("started %q, want one %q", got, want)
+	}
+	code, out, errOut = cli(t, got[0]...)
+	if code != exitOK || !strings.Contains(out, "postings snapshot: written") {
+		t.Fatalf("%v: exit %d, %q %q", got[0], code, out, errOut)
+	}
+	if _, err := os.Stat(snapshot); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallWith(noEnv); len(got) != 0 {
+		t.Errorf("over a current snapshot: started %v", got)
+	}
+	code, out, _ = cli(t, want...)
+	if code != exitOK || !strings.Contains(out, "already current") {
+		t.Errorf("second --postings-only: exit %d, %q", code, out)
+	}
+	code, out, _ = cli(t, "index", "-w", ws, "--no-embed")
+	if code != exitOK || !strings.Contains(out, "postings snapshot current") {
+		t.Errorf("index over a current snapshot: exit %d, %q", code, out)
+	}
+}

@@ -1,0 +1,566 @@
+package sqlite
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"memoria/bm25"
+	"memoria/flock"
+	"memoria/safewrite"
+)
+
+// The postings snapshot (index.sqlite.lex) is the in-memory ranking state
+// written to a file that a process maps and uses in place: a one-shot
+// `memoria recall` then ranks as the long-lived server does, without
+// FTS5's per-row docsize lookups and without tokenizing anything, and a
+// server starts warm. It is derived from the index like the index is from
+// the Markdown: keyed to one build of the index, and files changed since
+// it was written are masked out of it and reloaded from the index
+// (refreshLexical), so its answers are always the index's.
+//
+// Layout: the magic, then length-prefixed (uvarint) blocks:
+//
+//	key       the index's identity and build time
+//	kinds     the item kinds, a uvarint count then length-prefixed names
+//	files     a uvarint count, then per file: row id, path, content hash,
+//	          and its items' record numbers as uvarint deltas
+//	records   one fixed-size record per item, by id ascending (recSize)
+//	strings   the items' entity lists, fact ids, sections and contents,
+//	          addressed by the records
+//	entities  a uvarint count, then per entity key: the key and its
+//	          items' ids as uvarint deltas (length-prefixed)
+//	postings  the rest of the file: a bm25 segment
+const lexSnapMagic = "MEMOLEX1"
+
+// Record layout: id i64, file row i64, start line u32, kind u8, written,
+// event start and event end as 10-byte dates (zeros when empty), the
+// entity list's offset and length in the strings block (u32 each), flags
+// (1: has a confidence), end line u32, confidence f64, then offset and
+// length (u32 each) of the fact id, the section and the content.
+const (
+	recID, recFile, recLine, recKind = 0, 8, 16, 20
+	recWritten, recEvStart, recEvEnd = 21, 31, 41
+	recEntOff, recFlags, recEndLine  = 51, 59, 60
+	recConf, recFact, recSection     = 64, 72, 80
+	recContent                       = 88
+	recSize                          = 96
+)
+
+// lexSnapshot is an opened snapshot file.
+type lexSnapshot struct {
+	unmap    func()
+	kinds    []string
+	records  []byte
+	n        int
+	dates    map[[10]byte]string // see date; like all of the state, used under lexical.mu
+	strs     []byte
+	entities map[string][]byte // entity key → its items' ids as uvarint deltas
+}
+
+// maxSnapshotDirty is how many items a one-shot process reloads over a
+// snapshot before it gives the query to FTS5 instead: past that, the
+// reload costs more than FTS5's ranking.
+var maxSnapshotDirty = 5000
+
+func (s *lexSnapshot) rec(i int) []byte { return s.records[i*recSize : (i+1)*recSize] }
+
+func (s *lexSnapshot) idAt(i int) int64 {
+	return int64(binary.LittleEndian.Uint64(s.records[i*recSize+recID:]))
+}
+
+// find returns the record index of an item id. Ids are dense (a build
+// numbers items from 1), so the guess id - first is most often right.
+func (s *lexSnapshot) find(id int64) (int, bool) {
+	if s.n == 0 {
+		return 0, false
+	}
+	if g := id - s.idAt(0); g >= 0 && g < int64(s.n) && s.idAt(int(g)) == id {
+		return int(g), true
+	}
+	i := sort.Search(s.n, func(i int) bool { return s.idAt(i) >= id })
+	return i, i < s.n && s.idAt(i) == id
+}
+
+// date reads a 10-byte date, each distinct one made a string once.
+func (s *lexSnapshot) date(b []byte) string {
+	if b[0] == 0 {
+		return ""
+	}
+	k := [10]byte(b[:10])
+	if d, ok := s.dates[k]; ok {
+		return d
+	}
+	d := string(k[:])
+	if s.dates == nil {
+		s.dates = map[[10]byte]string{}
+	}
+	s.dates[k] = d
+	return d
+}
+
+// fields decodes the record of item id, without its entities (full has
+// them): filters and orderings do not need them.
+func (s *lexSnapshot) fields(id int64) (memoryFields, bool) {
+	i, ok := s.find(id)
+	if !ok {
+		return memoryFields{}, false
+	}
+	r := s.rec(i)
+	le := binary.LittleEndian
+	f := memoryFields{present: true}
+	if k := int(r[recKind]); k < len(s.kinds) {
+		f.kind = s.kinds[k]
+	}
+	f.fileID = int64(le.Uint64(r[recFile:]))
+	f.startLine = int(le.Uint32(r[recLine:]))
+	f.written, f.evStart, f.evEnd = s.date(r[recWritten:]), s.date(r[recEvStart:]), s.date(r[recEvEnd:])
+	return f, true
+}
+
+// str reads the string whose offset and length stand at r[at:].
+func (s *lexSnapshot) str(r []byte, at int) string {
+	off, n := uint64(binary.LittleEndian.Uint32(r[at:])), uint64(binary.LittleEndian.Uint32(r[at+4:]))
+	if off+n > uint64(len(s.strs)) {
+		return ""
+	}
+	return string(s.strs[off : off+n])
+}
+
+// full is fields with the item's text.
+func (s *lexSnapshot) full(id int64) (memoryFields, bool) {
+	f, ok := s.fields(id)
+	if !ok {
+		return f, false
+	}
+	i, _ := s.find(id)
+	r := s.rec(i)
+	le := binary.LittleEndian
+	f.entities = s.str(r, recEntOff)
+	f.text = &itemText{
+		factID:        s.str(r, recFact),
+		confidence:    math.Float64frombits(le.Uint64(r[recConf:])),
+		hasConfidence: r[recFlags]&1 != 0,
+		endLine:       int(le.Uint32(r[recEndLine:])),
+		section:       s.str(r, recSection),
+		content:       s.str(r, recContent),
+	}
+	return f, true
+}
+
+// entityIDs lists the items linked to an entity key.
+func (s *lexSnapshot) entityIDs(key string) []int64 {
+	b := s.entities[key]
+	var out []int64
+	var id int64
+	for len(b) > 0 {
+		d, n := binary.Uvarint(b)
+		if n <= 0 {
+			break
+		}
+		b = b[n:]
+		id += int64(d)
+		out = append(out, id)
+	}
+	return out
+}
+
+// itemsOf decodes a file's list of records (uvarint deltas of record
+// numbers) into item ids.
+func (s *lexSnapshot) itemsOf(list []byte) []int64 {
+	var out []int64
+	i := uint64(0)
+	for len(list) > 0 {
+		d, n := binary.Uvarint(list)
+		if n <= 0 {
+			break
+		}
+		list = list[n:]
+		i += d
+		if i >= uint64(s.n) {
+			break
+		}
+		out = append(out, s.idAt(int(i)))
+	}
+	return out
+}
+
+func (ix *Index) lexSnapFile() string { return ix.path + ".lex" }
+
+// lexSnapKey names the build of the index a snapshot belongs to.
+func (ix *Index) lexSnapKey(ctx context.Context) (string, error) {
+	built, err := ix.metaValue(ctx, "built")
+	if err != nil {
+		return "", err
+	}
+	return identity(ix.opts) + "\x00" + built, nil
+}
+
+// snapReader reads the length-prefixed blocks of a snapshot.
+type snapReader struct {
+	b   []byte
+	err error
+}
+
+func (r *snapReader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = errors.New("truncated")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *snapReader) bytes() []byte {
+	n := r.uvarint()
+	if r.err != nil {
+		return nil
+	}
+	if n > uint64(len(r.b)) {
+		r.err = errors.New("truncated")
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+// openLexSnapshot maps the snapshot file and returns the state it holds,
+// not yet compared with the index (checked is false). ok is false when
+// there is no usable snapshot for this build of the index.
+func (ix *Index) openLexSnapshot(ctx context.Context) (l lexState, ok bool, err error) {
+	key, err := ix.lexSnapKey(ctx)
+	if err != nil {
+		return l, false, err
+	}
+	f, err := os.Open(ix.lexSnapFile())
+	if err != nil {
+		return l, false, nil // none yet
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return l, false, nil
+	}
+	data, unmap, err := mapFile(f, st.Size())
+	if err != nil {
+		return l, false, nil
+	}
+	snap, eng, files, err := decodeLexSnapshot(data, key)
+	if err != nil {
+		unmap()
+		if !errors.Is(err, errSnapshotKey) {
+			ix.opts.warn("%s: ignored (%v); it will be written again", ix.lexSnapFile(), err)
+		}
+		return l, false, nil
+	}
+	snap.unmap = unmap
+	l.eng, l.snap, l.files = eng, snap, files
+	l.fields = &fieldTable{base: snap}
+	l.byEntity, l.pathOf = map[string][]int64{}, make(map[int64]string, len(files))
+	for p, lf := range files {
+		l.pathOf[lf.fileID] = p
+	}
+	if l.pages, err = entityPages(ctx, ix.db); err != nil {
+		l.release()
+		return lexState{}, false, err
+	}
+	l.state = lexReady
+	return l, true, nil
+}
+
+var errSnapshotKey = errors.New("written for another build of the index")
+
+func decodeLexSnapshot(data []byte, key string) (*lexSnapshot, *bm25.Index, map[string]lexFile, error) {
+	if len(data) < len(lexSnapMagic) || string(data[:len(lexSnapMagic)]) != lexSnapMagic {
+		return nil, nil, nil, errors.New("not a postings snapshot")
+	}
+	r := &snapReader{b: data[len(lexSnapMagic):]}
+	if string(r.bytes()) != key {
+		return nil, nil, nil, errSnapshotKey
+	}
+	s := &lexSnapshot{entities: map[string][]byte{}}
+	kinds := &snapReader{b: r.bytes()}
+	for n := kinds.uvarint(); n > 0 && kinds.err == nil; n-- {
+		s.kinds = append(s.kinds, string(kinds.bytes()))
+	}
+	// The paths and hashes are cut from one string: one allocation, not
+	// two per file.
+	block := r.bytes()
+	text := string(block)
+	fr := &snapReader{b: block}
+	at := func(b []byte) string {
+		off := len(block) - len(fr.b) - len(b)
+		return text[off : off+len(b)]
+	}
+	count := fr.uvarint()
+	files := make(map[string]lexFile, min(count, 1<<20))
+	for ; count > 0 && fr.err == nil; count-- {
+		id := int64(fr.uvarint())
+		path := at(fr.bytes())
+		hash := at(fr.bytes())
+		files[path] = lexFile{fileID: id, hash: hash, inSnapshot: true, snapItems: fr.bytes()}
+	}
+	s.records = r.bytes()
+	s.strs = r.bytes()
+	er := &snapReader{b: r.bytes()}
+	for n := er.uvarint(); n > 0 && er.err == nil; n-- {
+		k := string(er.bytes())
+		s.entities[k] = er.bytes()
+	}
+	for _, e := range []error{r.err, kinds.err, fr.err, er.err} {
+		if e != nil {
+			return nil, nil, nil, e
+		}
+	}
+	if len(s.records)%recSize != 0 {
+		return nil, nil, nil, errors.New("records block of a wrong size")
+	}
+	s.n = len(s.records) / recSize
+	eng, err := bm25.OpenSegment(r.b, lexWeights...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if eng.Len() != s.n {
+		return nil, nil, nil, fmt.Errorf("%d records for %d documents", s.n, eng.Len())
+	}
+	return s, eng, files, nil
+}
+
+// writeLexSnapshot writes the state l (loaded and current for the index
+// build key) to the snapshot file, atomically.
+func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
+	var buf bytes.Buffer
+	buf.WriteString(lexSnapMagic)
+	block := func(b []byte) {
+		buf.Write(binary.AppendUvarint(nil, uint64(len(b))))
+		buf.Write(b)
+	}
+	block([]byte(key))
+
+	kindIndex := map[string]int{}
+	var kinds []byte
+	var kindNames []string
+	// Every item of every file, by id.
+	type item struct {
+		id int64
+		f  memoryFields
+	}
+	var items []item
+	var files []byte
+	paths := make([]string, 0, len(l.files))
+	for p := range l.files {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		for _, id := range l.fileIDs(p) {
+			f, ok := l.fields.full(id)
+			if !ok || f.text == nil {
+				return fmt.Errorf("item %d of %s has no fields", id, p)
+			}
+			items = append(items, item{id, f})
+		}
+	}
+	slices.SortFunc(items, func(a, b item) int { return cmp.Compare(a.id, b.id) })
+	if l.eng.Len() != len(items) {
+		return fmt.Errorf("%d items for %d documents", len(items), l.eng.Len())
+	}
+	var records, strs []byte
+	byEntity := map[string][]int64{}
+	le := binary.LittleEndian
+	for i, it := range items {
+		if i > 0 && items[i-1].id == it.id {
+			return fmt.Errorf("item %d listed twice", it.id)
+		}
+		k, ok := kindIndex[it.f.kind]
+		if !ok {
+			k = len(kindNames)
+			kindIndex[it.f.kind] = k
+			kindNames = append(kindNames, it.f.kind)
+		}
+		var r [recSize]byte
+		le.PutUint64(r[recID:], uint64(it.id))
+		le.PutUint64(r[recFile:], uint64(it.f.fileID))
+		le.PutUint32(r[recLine:], uint32(it.f.startLine))
+		r[recKind] = byte(k)
+		for off, d := range map[int]string{recWritten: it.f.written, recEvStart: it.f.evStart, recEvEnd: it.f.evEnd} {
+			if len(d) != 0 && len(d) != 10 {
+				return fmt.Errorf("item %d: date %q", it.id, d)
+			}
+			copy(r[off:off+10], d)
+		}
+		put := func(at int, v string) {
+			le.PutUint32(r[at:], uint32(len(strs)))
+			le.PutUint32(r[at+4:], uint32(len(v)))
+			strs = append(strs, v...)
+		}
+		t := it.f.text
+		put(recEntOff, it.f.entities)
+		put(recFact, t.factID)
+		put(recSection, t.section)
+		put(recContent, t.content)
+		if t.hasConfidence {
+			r[recFlags] |= 1
+		}
+		le.PutUint32(r[recEndLine:], uint32(t.endLine))
+		le.PutUint64(r[recConf:], math.Float64bits(t.confidence))
+		if uint64(len(strs)) > math.MaxUint32 {
+			return errors.New("over 4 GiB of item text")
+		}
+		records = append(records, r[:]...)
+		for _, e := range strings.Fields(it.f.entities) {
+			k := strings.ToLower(e)
+			if list := byEntity[k]; len(list) == 0 || list[len(list)-1] != it.id {
+				byEntity[k] = append(list, it.id)
+			}
+		}
+	}
+	recordOf := make(map[int64]uint64, len(items))
+	for i, it := range items {
+		recordOf[it.id] = uint64(i)
+	}
+	files = binary.AppendUvarint(files, uint64(len(paths)))
+	var list []byte
+	for _, p := range paths {
+		lf := l.files[p]
+		files = binary.AppendUvarint(files, uint64(lf.fileID))
+		files = appendBytes(files, p)
+		files = appendBytes(files, lf.hash)
+		recs := make([]uint64, 0, len(lf.ids))
+		for _, id := range l.fileIDs(p) {
+			recs = append(recs, recordOf[id])
+		}
+		slices.Sort(recs)
+		list = list[:0]
+		prev := uint64(0)
+		for _, r := range recs {
+			list = binary.AppendUvarint(list, r-prev)
+			prev = r
+		}
+		files = appendBytes(files, string(list))
+	}
+	if len(kindNames) > 255 {
+		return errors.New("too many item kinds")
+	}
+	kinds = binary.AppendUvarint(kinds, uint64(len(kindNames)))
+	for _, k := range kindNames {
+		kinds = appendBytes(kinds, k)
+	}
+	var ents []byte
+	keys := make([]string, 0, len(byEntity))
+	for k := range byEntity {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	ents = binary.AppendUvarint(ents, uint64(len(keys)))
+	for _, k := range keys {
+		ents = appendBytes(ents, k)
+		var ids []byte
+		prev := int64(0)
+		for _, id := range byEntity[k] {
+			ids = binary.AppendUvarint(ids, uint64(id-prev))
+			prev = id
+		}
+		ents = appendBytes(ents, string(ids))
+	}
+	block(kinds)
+	block(files)
+	block(records)
+	block(strs)
+	block(ents)
+	return safewrite.ReplaceFile(ix.lexSnapFile(), 0o644, func(w io.Writer) error {
+		if _, err := w.Write(buf.Bytes()); err != nil {
+			return err
+		}
+		if l.seg != nil && l.dirty == 0 && l.eng.Dead() == 0 {
+			_, err := w.Write(l.seg) // as loaded, nothing changed since
+			return err
+		}
+		return l.eng.WriteSegment(w)
+	})
+}
+
+func appendBytes(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// PostingsBehind reports whether a postings snapshot for the index as it
+// stands would spare one-shot processes work: this process ranked without
+// one (none, or too far behind), or reloaded more than a few files over it.
+func (ix *Index) PostingsBehind() bool {
+	ix.lex.mu.Lock()
+	defer ix.lex.mu.Unlock()
+	if !ix.lex.snapTried {
+		return false // never looked: nothing learnt
+	}
+	return ix.lex.state != lexReady || ix.lex.snap == nil || ix.lex.dirty > postingsRewriteDirty
+}
+
+// postingsRewriteDirty is how many items reloaded over a snapshot make
+// PostingsBehind ask for a new one: a day's log is a few dozen.
+const postingsRewriteDirty = 500
+
+// WritePostings writes the postings snapshot (index.sqlite.lex) for the
+// index as it stands, so that one-shot processes rank in memory. Over a
+// snapshot that is only a little behind, it is the snapshot with the
+// changed files replaced; otherwise every item is read and tokenized. It
+// reports whether it wrote: a snapshot that is current is left alone.
+func (ix *Index) WritePostings(ctx context.Context) (bool, error) {
+	// One writer at a time; another process writing it now does the job.
+	lock, err := flock.Exclusive(ix.lexSnapFile()+".lock", 0)
+	if errors.Is(err, flock.ErrTimeout) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer lock.Unlock()
+	ix.lex.mu.Lock()
+	defer ix.lex.mu.Unlock()
+	if ix.lex.state == lexNone {
+		ix.lex.snapTried = true
+		ix.installSnapshotLocked(ctx)
+	}
+	if ix.lex.state == lexReady {
+		if err := ix.refreshLexical(ctx, &ix.lex, -1); err != nil {
+			return false, ix.wrapErr(err)
+		}
+		if ix.lex.snap != nil && ix.lex.dirty == 0 {
+			return false, nil
+		}
+	}
+	key, err := ix.lexSnapKey(ctx)
+	if err != nil {
+		return false, ix.wrapErr(err)
+	}
+	l := &ix.lex.lexState
+	if l.state != lexReady || l.snap == nil || l.eng.Dead() > l.eng.Len()/4 {
+		// Far behind, or none: everything afresh.
+		fresh, built, err := loadLexical(ctx, ix.path)
+		if err != nil {
+			return false, ix.wrapErr(err)
+		}
+		key = identity(ix.opts) + "\x00" + built
+		defer fresh.release()
+		l = &fresh
+	}
+	if err := ix.writeLexSnapshot(key, l); err != nil {
+		return false, fmt.Errorf("postings %s: %w", ix.lexSnapFile(), err)
+	}
+	return true, nil
+}

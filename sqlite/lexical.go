@@ -38,17 +38,31 @@ var ftsSelect = ftsInsert[strings.Index(ftsInsert, "SELECT"):]
 
 // fieldTable holds memoryFields by item id in a slice (ids are small and
 // dense): a filtered search looks up every candidate.
-// Over a postings snapshot, the snapshot's items are read from it; base
-// and gone say which.
+// Over a postings snapshot, the snapshot's items are read from it (base;
+// gone lists those deleted since) and the few reloaded since are kept in
+// a map (over): a slice by id would grow to the highest id for them.
 type fieldTable struct {
 	byID []memoryFields
 	base *lexSnapshot
-	gone map[int64]bool // snapshot items deleted since
+	over map[int64]memoryFields
+	gone map[int64]bool
+}
+
+// own returns the fields this table holds itself (not the snapshot's).
+func (t *fieldTable) own(id int64) (memoryFields, bool) {
+	if t.base != nil {
+		f, ok := t.over[id]
+		return f, ok
+	}
+	if id >= 0 && id < int64(len(t.byID)) && t.byID[id].present {
+		return t.byID[id], true
+	}
+	return memoryFields{}, false
 }
 
 func (t *fieldTable) get(id int64) (memoryFields, bool) {
-	if id >= 0 && id < int64(len(t.byID)) && t.byID[id].present {
-		return t.byID[id], true
+	if f, ok := t.own(id); ok {
+		return f, true
 	}
 	if t.base != nil && !t.gone[id] {
 		return t.base.fields(id)
@@ -58,8 +72,8 @@ func (t *fieldTable) get(id int64) (memoryFields, bool) {
 
 // full is get with the item's text (memoryFields.text).
 func (t *fieldTable) full(id int64) (memoryFields, bool) {
-	if id >= 0 && id < int64(len(t.byID)) && t.byID[id].present {
-		return t.byID[id], true
+	if f, ok := t.own(id); ok {
+		return f, true
 	}
 	if t.base != nil && !t.gone[id] {
 		return t.base.full(id)
@@ -68,13 +82,20 @@ func (t *fieldTable) full(id int64) (memoryFields, bool) {
 }
 
 func (t *fieldTable) set(id int64, f memoryFields) {
+	f.present = true
+	if t.base != nil {
+		if t.over == nil {
+			t.over = map[int64]memoryFields{}
+		}
+		t.over[id] = f
+		return
+	}
 	if id < 0 {
 		return
 	}
 	for id >= int64(len(t.byID)) {
 		t.byID = append(t.byID, memoryFields{})
 	}
-	f.present = true
 	t.byID[id] = f
 }
 
@@ -83,6 +104,7 @@ func (t *fieldTable) del(id int64) {
 		t.byID[id] = memoryFields{}
 	}
 	if t.base != nil {
+		delete(t.over, id)
 		if _, ok := t.base.find(id); ok {
 			if t.gone == nil {
 				t.gone = map[int64]bool{}

@@ -238,6 +238,19 @@ func TestSnapshotAnswersLikeSQL(t *testing.T) {
 			if dirty := compareWithSQL(t, dir, path, true); dirty == 0 {
 				t.Error("changed files not reloaded over the snapshot")
 			}
+			// Written again from the old snapshot and the changed files: a
+			// current snapshot with the same answers.
+			ix, err = OpenAt(context.Background(), dir, path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wrote, err := ix.WritePostings(context.Background()); err != nil || !wrote {
+				t.Fatalf("WritePostings: %v, %v", wrote, err)
+			}
+			ix.Close()
+			if dirty := compareWithSQL(t, dir, path, true); dirty != 0 {
+				t.Errorf("rewritten snapshot: %d items reloaded", dirty)
+			}
 		})
 	}
 }

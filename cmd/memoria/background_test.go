@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,6 +26,21 @@ func TestRecallRefreshesPostings(t *testing.T) {
 	}
 	if _, err := os.Stat(snapshot); err == nil {
 		t.Fatal("--no-postings wrote the snapshot")
+	}
+	postings := func() (state string, behind int) {
+		t.Helper()
+		code, out, errOut := cli(t, "status", "-w", ws, "--json")
+		var st struct {
+			Postings string `json:"postings"`
+			Behind   int    `json:"postings_behind"`
+		}
+		if code != exitOK || json.Unmarshal([]byte(out), &st) != nil {
+			t.Fatalf("status: exit %d, %q %q", code, out, errOut)
+		}
+		return st.Postings, st.Behind
+	}
+	if state, _ := postings(); state != "none" {
+		t.Errorf("status before the snapshot: %q", state)
 	}
 	recallWith := func(getenv func(string) string) [][]string {
 		t.Helper()
@@ -68,6 +84,29 @@ func TestRecallRefreshesPostings(t *testing.T) {
 	}
 	if got := recallWith(noEnv); len(got) != 0 {
 		t.Errorf("over a current snapshot: started %v", got)
+	}
+	if state, _ := postings(); state != "current" {
+		t.Errorf("status after the snapshot: %q", state)
+	}
+	// A changed file: the snapshot is behind by one, and recall still
+	// asks for nothing (one file is cheap to reload).
+	log := filepath.Join(ws, "memory", "2025-11-27.md")
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(log, append(data, "\nPeter took the aardvark to Zurich.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallWith(noEnv); len(got) != 0 {
+		t.Errorf("one file behind: started %v", got)
+	}
+	if state, behind := postings(); state != "behind" || behind != 1 {
+		t.Errorf("status with a changed file: %q, %d behind", state, behind)
+	}
+	code, out, _ = cli(t, want...)
+	if code != exitOK || !strings.Contains(out, "written") {
+		t.Errorf("--postings-only one file behind: exit %d, %q", code, out)
 	}
 	code, out, _ = cli(t, want...)
 	if code != exitOK || !strings.Contains(out, "already current") {

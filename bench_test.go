@@ -85,3 +85,39 @@ func BenchmarkRecall10Years(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 }
+
+// BenchmarkRecallOneShot10Years is what a `memoria recall` process does
+// after start-up, on the 10-year workspace: open the workspace
+// (Options.OneShot), recall once over the postings snapshot, close.
+func BenchmarkRecallOneShot10Years(b *testing.B) {
+	ws := tenYears(b)
+	ctx := context.Background()
+	index := filepath.Join(b.TempDir(), "index.sqlite")
+	w, err := memoria.Open(ctx, ws, memoria.Options{IndexPath: index})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := w.WritePostings(ctx); err != nil {
+		b.Fatal(err)
+	}
+	w.Close()
+	qs := benchQueries(b, ws, 200)
+	var lat []time.Duration
+	i := 0
+	for b.Loop() {
+		t := time.Now()
+		w, err := memoria.Open(ctx, ws, memoria.Options{IndexPath: index, OneShot: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := w.Recall(ctx, qs[i%len(qs)], memoria.RecallOptions{K: 25}); err != nil {
+			b.Fatal(err)
+		}
+		w.Close()
+		lat = append(lat, time.Since(t))
+		i++
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+}

@@ -33,6 +33,12 @@ type Index struct {
 	base     *segment
 	nBase    uint32
 	baseDead []uint64 // bit set by slot
+	// Document counts of the base's terms come from the segment, less the
+	// deleted base documents that held them (baseAdj), as long as every
+	// such deletion said its text (DeleteText: adjExact); otherwise they
+	// are counted from the postings.
+	baseAdj  map[string]int
+	adjExact bool
 
 	dfMu sync.Mutex
 	df   map[string]int // live documents per term, counted on demand; cleared by Delete
@@ -66,7 +72,16 @@ func (ix *Index) DocCount(term string) int {
 	if ok {
 		return n
 	}
-	ix.decode(term, func(uint32, []uint64) { n++ })
+	if ix.base != nil && ix.adjExact {
+		n = ix.base.docCount(term) - ix.baseAdj[term]
+		walkPostings(ix.terms[term], uint32(ix.slots()), nil, func(slot uint32, _ []uint64) {
+			if !ix.docs[slot-ix.nBase].dead {
+				n++
+			}
+		})
+	} else {
+		ix.decode(term, func(uint32, []uint64) { n++ })
+	}
 	ix.dfMu.Lock()
 	ix.df[term] = n
 	ix.dfMu.Unlock()
@@ -101,7 +116,7 @@ func (ix *Index) Add(id int64, columns ...string) {
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	ix.delete(id)
+	ix.delete(id, nil)
 	slot := uint32(ix.slots())
 	ix.docs = append(ix.docs, doc{id: id, length: length})
 	ix.slotOf[id] = slot
@@ -132,13 +147,22 @@ func (ix *Index) Add(id int64, columns ...string) {
 func (ix *Index) Delete(id int64) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	ix.delete(id)
+	ix.delete(id, nil)
 }
 
-func (ix *Index) delete(id int64) {
+// DeleteText is Delete given the document's columns, as they were added:
+// deleting a document of an opened segment then keeps its terms'
+// document counts without counting postings.
+func (ix *Index) DeleteText(id int64, columns ...string) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.delete(id, columns)
+}
+
+func (ix *Index) delete(id int64, columns []string) {
 	slot, ok := ix.slotOf[id]
 	if !ok {
-		ix.deleteBase(id)
+		ix.deleteBase(id, columns)
 		return
 	}
 	d := &ix.docs[slot-ix.nBase]
@@ -149,14 +173,33 @@ func (ix *Index) delete(id int64) {
 	ix.tokens -= int64(d.length)
 }
 
-// deleteBase marks the base's document with id deleted, if it has one.
-func (ix *Index) deleteBase(id int64) {
+// deleteBase marks the base's document with id deleted, if it has one;
+// columns, when given, are its text.
+func (ix *Index) deleteBase(id int64, columns []string) {
 	if ix.base == nil {
 		return
 	}
 	slot, ok := ix.base.slotOf(id)
 	if !ok || ix.baseDeleted(slot) {
 		return
+	}
+	if columns == nil {
+		ix.adjExact = false
+	} else {
+		seen := map[string]bool{}
+		for _, text := range columns {
+			porter.Each(text, func(term []byte) {
+				if !seen[string(term)] {
+					seen[string(term)] = true
+				}
+			})
+		}
+		if ix.baseAdj == nil {
+			ix.baseAdj = map[string]int{}
+		}
+		for t := range seen {
+			ix.baseAdj[t]++
+		}
 	}
 	if ix.baseDead == nil {
 		ix.baseDead = make([]uint64, (ix.nBase+63)/64)

@@ -43,6 +43,7 @@ type BuilderPart struct {
 	terms   []string
 	post    [][]byte // by term number: postings, slots counted in this part
 	last    []uint32 // by term number: slot of its last posting
+	df      []uint32 // by term number: documents holding it
 	ids     []int64
 	lengths []int32
 	tokens  int64
@@ -74,6 +75,7 @@ func (p *BuilderPart) Add(id int64, columns ...string) {
 				p.terms = append(p.terms, name)
 				p.post = append(p.post, nil)
 				p.last = append(p.last, 0)
+				p.df = append(p.df, 0)
 			}
 			occ = append(occ, uint64(t)<<40|uint64(c)<<32|pos)
 			pos++
@@ -100,6 +102,7 @@ func (p *BuilderPart) Add(id int64, columns ...string) {
 			list = binary.AppendUvarint(list, o&math.MaxUint32)
 		}
 		p.post[t], p.last[t] = list, slot
+		p.df[t]++
 		i = j
 	}
 	p.scratch = occ
@@ -180,11 +183,13 @@ func (b *Builder) Segment(buf *bytes.Buffer) error {
 	// The postings, each part's slots moved by the documents before it:
 	// only the first delta of each part's list changes.
 	post := make([]byte, 0, postLen)
+	df := make([]uint32, len(terms))
 	for i, t := range terms {
 		postOff[i] = uint64(len(post))
 		base, prev, any := uint32(0), uint32(0), false
 		for _, p := range b.parts {
 			if n, ok := p.termOf[t]; ok {
+				df[i] += p.df[n]
 				list := p.post[n]
 				first, k := binary.Uvarint(list)
 				slot := base + uint32(first)
@@ -206,6 +211,9 @@ func (b *Builder) Segment(buf *bytes.Buffer) error {
 	}
 	for _, o := range postOff {
 		head = le.AppendUint64(head, o)
+	}
+	for _, n := range df {
+		head = le.AppendUint32(head, n)
 	}
 	buf.Write(head)
 	buf.WriteString(text.String())

@@ -22,15 +22,16 @@ import (
 //	documents × (i32 length)
 //	(terms+1) × u32: offsets of the terms in the term text
 //	(terms+1) × u64: offsets of the terms' postings in the postings
+//	terms × u32: how many documents hold each term
 //	the term text: the terms, sorted, back to back
 //	the postings: as in Index.terms, slots counted in this segment
 //
 // Slots are the documents' positions in id order, so an id is found by
 // binary search and no map is built at open.
 type segment struct {
-	ids, lengths, termOff, postOff []byte
-	text, post                     []byte
-	docs, terms                    uint32
+	ids, lengths, termOff, postOff, df []byte
+	text, post                         []byte
+	docs, terms                        uint32
 }
 
 const segmentMagic = "BM25SEG1"
@@ -64,12 +65,28 @@ func (s *segment) term(i uint32) []byte {
 	return s.text[a:b]
 }
 
+// find returns the number of a term, ok false when the segment lacks it.
+func (s *segment) find(term string) (uint32, bool) {
+	i := sort.Search(int(s.terms), func(i int) bool { return string(s.term(uint32(i))) >= term })
+	return uint32(i), i < int(s.terms) && string(s.term(uint32(i))) == term
+}
+
+// docCount is how many of the segment's documents hold a term.
+func (s *segment) docCount(term string) int {
+	i, ok := s.find(term)
+	if !ok {
+		return 0
+	}
+	return int(binary.LittleEndian.Uint32(s.df[4*i:]))
+}
+
 // postings returns a term's postings, nil when the segment lacks it.
 func (s *segment) postings(term string) []byte {
-	i := sort.Search(int(s.terms), func(i int) bool { return string(s.term(uint32(i))) >= term })
-	if i == int(s.terms) || string(s.term(uint32(i))) != term {
+	u, ok := s.find(term)
+	if !ok {
 		return nil
 	}
+	i := int(u)
 	a, b := binary.LittleEndian.Uint64(s.postOff[8*i:]), binary.LittleEndian.Uint64(s.postOff[8*i+8:])
 	if a > b || b > uint64(len(s.post)) {
 		return nil
@@ -106,6 +123,7 @@ func OpenSegment(data []byte, weights ...float64) (*Index, error) {
 	s.lengths = take(4 * uint64(docs))
 	s.termOff = take(4 * (uint64(terms) + 1))
 	s.postOff = take(8 * (uint64(terms) + 1))
+	s.df = take(4 * uint64(terms))
 	if rest == nil {
 		return nil, fmt.Errorf("%w: truncated", ErrSegment)
 	}
@@ -121,7 +139,7 @@ func OpenSegment(data []byte, weights ...float64) (*Index, error) {
 	// Lookups check the offsets they use; ids out of order make lookups
 	// miss, never fail.
 	ix := New(weights...)
-	ix.base, ix.nBase = s, docs
+	ix.base, ix.nBase, ix.adjExact = s, docs, true
 	ix.live, ix.tokens = int(docs), int64(tokens)
 	return ix, nil
 }
@@ -169,6 +187,7 @@ func (ix *Index) WriteSegment(w io.Writer) error {
 	var post, text bytes.Buffer
 	termOff := make([]uint32, 0, len(terms)+1)
 	postOff := make([]uint64, 0, len(terms)+1)
+	var df []uint32
 	type posting struct {
 		slot uint32
 		occ  []uint64
@@ -185,6 +204,7 @@ func (ix *Index) WriteSegment(w io.Writer) error {
 			continue // only in deleted documents
 		}
 		kept = append(kept, t)
+		df = append(df, uint32(len(list)))
 		slices.SortFunc(list, func(a, b posting) int { return cmp.Compare(int64(a.slot), int64(b.slot)) })
 		termOff = append(termOff, uint32(text.Len()))
 		postOff = append(postOff, uint64(post.Len()))
@@ -213,6 +233,9 @@ func (ix *Index) WriteSegment(w io.Writer) error {
 	}
 	for _, o := range postOff {
 		head = le.AppendUint64(head, o)
+	}
+	for _, n := range df {
+		head = le.AppendUint32(head, n)
 	}
 	for _, b := range [][]byte{head, text.Bytes(), post.Bytes()} {
 		if _, err := w.Write(b); err != nil {

@@ -134,6 +134,7 @@ type itemText struct {
 	hasConfidence    bool
 	endLine          int
 	section, content string
+	alt              string // items.alt
 }
 
 type lexical struct {
@@ -249,7 +250,7 @@ type lexRow struct {
 }
 
 const lexRowsQuery = `SELECT q.*, i.kind, i.written, i.event_start, i.event_end, i.file_id, i.start_line, i.entities, f.path,
-	coalesce(i.fact_id, ''), i.confidence, i.end_line, i.section, i.content FROM (%s%s%s) q
+	coalesce(i.fact_id, ''), i.confidence, i.end_line, i.section, i.content, i.alt FROM (%s%s%s) q
 	JOIN items i ON i.id = q.id JOIN files f ON f.id = i.file_id ORDER BY q.id`
 
 func scanLexRows(rows *sql.Rows, fn func(r lexRow)) error {
@@ -261,7 +262,7 @@ func scanLexRows(rows *sql.Rows, fn func(r lexRow)) error {
 		if err := rows.Scan(&r.id, &r.cols[0], &r.cols[1], &r.cols[2], &r.cols[3],
 			&r.fields.kind, &r.fields.written, &r.fields.evStart, &r.fields.evEnd,
 			&r.fields.fileID, &r.fields.startLine, &r.fields.entities, &r.path,
-			&t.factID, &conf, &t.endLine, &t.section, &t.content); err != nil {
+			&t.factID, &conf, &t.endLine, &t.section, &t.content, &t.alt); err != nil {
 			return err
 		}
 		t.confidence, t.hasConfidence = conf.Float64, conf.Valid
@@ -327,7 +328,7 @@ func scanLexItems(ctx context.Context, tx *sql.Tx, fn func(r lexRow)) (ok bool, 
 			&t.factID, &conf, &t.endLine, &t.section, &t.content, &alt); err != nil {
 			return false, err
 		}
-		t.confidence, t.hasConfidence = conf.Float64, conf.Valid
+		t.confidence, t.hasConfidence, t.alt = conf.Float64, conf.Valid, alt
 		f.text = t
 		if len(fields) > 0 && fields[0].fileID != f.fileID {
 			flush()
@@ -731,8 +732,27 @@ func (ix *Index) refreshLexical(ctx context.Context, l *lexical, limit int) erro
 		}
 	}
 	drop := func(p string) {
-		for _, id := range l.fileIDs(p) {
-			l.eng.Delete(id)
+		// The postings are told the text of what they lose, made again
+		// as the index made it (ftsRows): over a snapshot, its document
+		// counts then stay exact without counting postings.
+		ids := l.fileIDs(p)
+		group := make([]ftsItem, 0, len(ids))
+		for _, id := range ids {
+			f, ok := l.fields.full(id)
+			if !ok || f.text == nil {
+				group = nil
+				break
+			}
+			group = append(group, ftsItem{id: id, passage: f.kind == string(memory.KindPassage), startLine: f.startLine,
+				section: f.text.section, entities: f.entities, content: f.text.content, alt: f.text.alt})
+		}
+		if group != nil {
+			for _, r := range ftsRows(group, nil) {
+				l.eng.DeleteText(r.id, r.content, r.section, r.entities, r.context)
+			}
+		}
+		for _, id := range ids {
+			l.eng.Delete(id) // when the text could not be made; else already gone
 			l.drop(id)
 			l.dirty++
 		}

@@ -46,14 +46,16 @@ const lexSnapMagic = "MEMOLEX1"
 // event start and event end as 10-byte dates (zeros when empty), the
 // entity list's offset and length in the strings block (u32 each), flags
 // (1: has a confidence), end line u32, confidence f64, then offset and
-// length (u32 each) of the fact id, the section and the content.
+// length (u32 each) of the fact id, the section, the content and the alt
+// text (items.alt: what the full-text row of a deleted item is made from
+// again, to keep document counts exact).
 const (
 	recID, recFile, recLine, recKind = 0, 8, 16, 20
 	recWritten, recEvStart, recEvEnd = 21, 31, 41
 	recEntOff, recFlags, recEndLine  = 51, 59, 60
 	recConf, recFact, recSection     = 64, 72, 80
-	recContent                       = 88
-	recSize                          = 96
+	recContent, recAlt               = 88, 96
+	recSize                          = 104
 )
 
 // lexSnapshot is an opened snapshot file.
@@ -153,6 +155,7 @@ func (s *lexSnapshot) full(id int64) (memoryFields, bool) {
 		endLine:       int(le.Uint32(r[recEndLine:])),
 		section:       s.str(r, recSection),
 		content:       s.str(r, recContent),
+		alt:           s.str(r, recAlt),
 	}
 	return f, true
 }
@@ -413,6 +416,7 @@ func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
 		put(recFact, t.factID)
 		put(recSection, t.section)
 		put(recContent, t.content)
+		put(recAlt, t.alt)
 		if t.hasConfidence {
 			r[recFlags] |= 1
 		}

@@ -33,6 +33,13 @@ func refreshPostingsLater(e *env, ws interface {
 	if e.background == nil || e.getenv("MEMORIA_NO_BACKGROUND") != "" || !ws.PostingsBehind() {
 		return
 	}
+	// Where the snapshot cannot be written (a read-only index folder),
+	// starting a writer after every recall would only fail every time.
+	lock, err := os.OpenFile(ws.IndexPath()+".lex.lock", os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	lock.Close()
 	// A failure to start only means the next recall is not faster.
 	_ = e.background([]string{"index", "--postings-only", "--workspace", ws.Dir(), "--index", ws.IndexPath()})
 }

@@ -712,14 +712,21 @@ func (ix *Index) refreshLexical(ctx context.Context, l *lexical, limit int) erro
 		return err
 	}
 	var gone, stale []string
-	for p := range l.files {
-		if _, ok := m[p]; !ok {
-			gone = append(gone, p)
+	held := 0 // files of the manifest the postings hold: when all they hold, none is gone
+	for p, s := range m {
+		f, ok := l.files[p]
+		if ok {
+			held++
+		}
+		if !ok || f.hash != s.hash || f.fileID != s.id {
+			stale = append(stale, p)
 		}
 	}
-	for p, s := range m {
-		if f, ok := l.files[p]; !ok || f.hash != s.hash || f.fileID != s.id {
-			stale = append(stale, p)
+	if held < len(l.files) {
+		for p := range l.files {
+			if _, ok := m[p]; !ok {
+				gone = append(gone, p)
+			}
 		}
 	}
 	changed := len(gone)+len(stale) > 0

@@ -117,3 +117,27 @@ func TestRecallRefreshesPostings(t *testing.T) {
 		t.Errorf("index over a current snapshot: exit %d, %q", code, out)
 	}
 }
+
+// TestIndexPostingsFailureIsAWarning: when the snapshot cannot be written
+// (here a folder stands where the file goes), `memoria index` still
+// succeeds, with a one-line warning; recall goes on through FTS5.
+func TestIndexPostingsFailureIsAWarning(t *testing.T) {
+	ws := testworkspace.CopyExample(t)
+	blocker := filepath.Join(ws, ".memory", "index.sqlite.lex")
+	if err := os.MkdirAll(filepath.Join(blocker, "keep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := cli(t, "index", "-w", ws, "--no-embed")
+	if code != exitOK || !strings.Contains(out, "postings snapshot not written") {
+		t.Fatalf("index: exit %d, %q", code, out)
+	}
+	if strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.HasPrefix(errOut, "warning: ") {
+		t.Errorf("want one warning line, got %q", errOut)
+	}
+	if _, err := os.Stat(filepath.Join(blocker, "keep")); err != nil {
+		t.Errorf("the folder in the way was touched: %v", err)
+	}
+	if got := recallJSON(t, ws, "Biscuit"); len(got) == 0 {
+		t.Error("no recall results without a snapshot")
+	}
+}

@@ -72,13 +72,16 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	postings := "postings snapshot skipped (--no-postings)"
 	if !*noPostings {
 		t := time.Now()
-		wrote, err := ws.WritePostings(ctx)
-		if err != nil {
-			return err
-		}
-		postings = "postings snapshot current"
-		if wrote {
+		// The index is up to date by now; the snapshot only speeds up
+		// recall, so failing to write it is a warning, not a failure.
+		switch wrote, err := ws.WritePostings(ctx); {
+		case err != nil:
+			fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(err.Error()))
+			postings = "postings snapshot not written (see the warning)"
+		case wrote:
 			postings = fmt.Sprintf("postings snapshot written in %s", time.Since(t).Round(time.Millisecond))
+		default:
+			postings = "postings snapshot current"
 		}
 	}
 	if c.json {

@@ -116,7 +116,18 @@ func (w *Workspace) Warm(ctx context.Context) error { return w.ix.Warm(ctx) }
 // processes map and rank with, so a one-shot recall costs what a warm
 // server's does. Warm writes it too. It reports whether it wrote (a
 // current snapshot is left alone).
-func (w *Workspace) WritePostings(ctx context.Context) (bool, error) { return w.ix.WritePostings(ctx) }
+func (w *Workspace) WritePostings(ctx context.Context) (bool, error) {
+	return w.ix.WritePostings(ctx, 0)
+}
+
+// RefreshPostings is WritePostings when there is no snapshot, or when the
+// files changed since it was written hold over sqlite.PostingsSlack items:
+// a snapshot a few edits behind serves as well (recall reloads those
+// files), and rewriting it after every edit would cost more than it saves.
+// `memoria index` calls it.
+func (w *Workspace) RefreshPostings(ctx context.Context) (bool, error) {
+	return w.ix.WritePostings(ctx, sqlite.PostingsSlack)
+}
 
 // PostingsBehind reports whether this process recalled without a current
 // postings snapshot (none, or many files changed since it was written):

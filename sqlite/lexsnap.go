@@ -512,19 +512,22 @@ func (ix *Index) PostingsBehind() bool {
 	if !ix.lex.snapTried {
 		return false // never looked: nothing learnt
 	}
-	return ix.lex.state != lexReady || ix.lex.snap == nil || ix.lex.dirty > postingsRewriteDirty
+	return ix.lex.state != lexReady || ix.lex.snap == nil || ix.lex.dirty > PostingsSlack
 }
 
-// postingsRewriteDirty is how many items reloaded over a snapshot make
-// PostingsBehind ask for a new one: a day's log is a few dozen.
-const postingsRewriteDirty = 500
+// PostingsSlack is how many items reloaded over a snapshot make
+// PostingsBehind ask for a new one, and `memoria index` write one: a day's
+// log is a few dozen, and rewriting the snapshot costs about as much CPU
+// as a second of recalls.
+const PostingsSlack = 500
 
 // WritePostings writes the postings snapshot (index.sqlite.lex) for the
 // index as it stands, so that one-shot processes rank in memory. Over a
 // snapshot that is only a little behind, it is the snapshot with the
 // changed files replaced; otherwise every item is read and tokenized. It
-// reports whether it wrote: a snapshot that is current is left alone.
-func (ix *Index) WritePostings(ctx context.Context) (bool, error) {
+// reports whether it wrote: a snapshot behind the index by at most slack
+// items (0: a current one) is left alone.
+func (ix *Index) WritePostings(ctx context.Context, slack int) (bool, error) {
 	// One writer at a time; another process writing it now does the job.
 	lock, err := flock.Exclusive(ix.lexSnapFile()+".lock", 0)
 	if errors.Is(err, flock.ErrTimeout) {
@@ -544,7 +547,7 @@ func (ix *Index) WritePostings(ctx context.Context) (bool, error) {
 		if err := ix.refreshLexical(ctx, &ix.lex, -1); err != nil {
 			return false, ix.wrapErr(err)
 		}
-		if ix.lex.snap != nil && ix.lex.dirty == 0 {
+		if ix.lex.snap != nil && ix.lex.dirty <= slack {
 			return false, nil
 		}
 	}

@@ -244,7 +244,7 @@ func TestSnapshotAnswersLikeSQL(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if wrote, err := ix.WritePostings(context.Background()); err != nil || !wrote {
+			if wrote, err := ix.WritePostings(context.Background(), 0); err != nil || !wrote {
 				t.Fatalf("WritePostings: %v, %v", wrote, err)
 			}
 			ix.Close()

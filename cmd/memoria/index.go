@@ -74,14 +74,14 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 		t := time.Now()
 		// The index is up to date by now; the snapshot only speeds up
 		// recall, so failing to write it is a warning, not a failure.
-		switch wrote, err := ws.WritePostings(ctx); {
+		switch wrote, err := ws.RefreshPostings(ctx); {
 		case err != nil:
 			fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(err.Error()))
 			postings = "postings snapshot not written (see the warning)"
 		case wrote:
 			postings = fmt.Sprintf("postings snapshot written in %s", time.Since(t).Round(time.Millisecond))
 		default:
-			postings = "postings snapshot current"
+			postings = "postings snapshot kept"
 		}
 	}
 	if c.json {

@@ -264,9 +264,11 @@ func (ix *Index) Search(phrases [][]string, limit int, accept func(id int64) boo
 	}
 	nRow := float64(ix.live)
 	avgdl := float64(ix.tokens) / nRow
-	// Scores by slot in a dense array, the slots touched listed apart.
-	score := scores(ix.slots())
-	var touched []uint32
+	// Each phrase's matches come in slot order: they are merged, a
+	// document's score summed in phrase order as it is reached. No array
+	// of every slot: a one-shot process would pay for it in page faults.
+	var lists [][]slotFreq
+	var idfs []float64
 	for _, ph := range phrases {
 		freqs := ix.phraseFreqs(ph)
 		nHit := float64(len(freqs))
@@ -277,22 +279,34 @@ func (ix *Index) Search(phrases [][]string, limit int, accept func(id int64) boo
 		if idf <= 0 {
 			idf = 1e-6
 		}
-		for _, f := range freqs {
-			_, length, _ := ix.docAt(f.slot)
-			D := float64(length)
-			if score[f.slot] == 0 {
-				touched = append(touched, f.slot)
-			}
-			score[f.slot] += idf * ((f.freq * (k1 + 1)) / (f.freq + k1*(1-b+b*D/avgdl)))
-		}
+		lists, idfs = append(lists, freqs), append(idfs, idf)
 	}
-	matched = len(touched)
 	// The best limit accepted hits, kept in a min-heap: sorting every
 	// match costs more than scoring it.
 	top := make(hitHeap, 0, limit)
-	for _, slot := range touched {
-		id, _, _ := ix.docAt(slot)
-		h := Hit{id, score[slot]}
+	pos := make([]int, len(lists))
+	for {
+		next := uint32(math.MaxUint32)
+		for i, l := range lists {
+			if pos[i] < len(l) && l[pos[i]].slot < next {
+				next = l[pos[i]].slot
+			}
+		}
+		if next == math.MaxUint32 {
+			break
+		}
+		id, length, _ := ix.docAt(next)
+		D := float64(length)
+		score := 0.0
+		for i, l := range lists {
+			if pos[i] < len(l) && l[pos[i]].slot == next {
+				f := l[pos[i]].freq
+				score += idfs[i] * ((f * (k1 + 1)) / (f + k1*(1-b+b*D/avgdl)))
+				pos[i]++
+			}
+		}
+		matched++
+		h := Hit{id, score}
 		if len(top) == limit && !better(h, top[0]) {
 			continue
 		}
@@ -306,10 +320,6 @@ func (ix *Index) Search(phrases [][]string, limit int, accept func(id int64) boo
 			top.down(0)
 		}
 	}
-	for _, slot := range touched {
-		score[slot] = 0
-	}
-	releaseScores(score)
 	slices.SortFunc(top, func(x, y Hit) int {
 		if better(x, y) {
 			return -1
@@ -318,22 +328,6 @@ func (ix *Index) Search(phrases [][]string, limit int, accept func(id int64) boo
 	})
 	return top, matched
 }
-
-// scorePool keeps the dense score arrays of finished searches (a search
-// touches only its matches' slots, and zeroes them when done): a recall
-// runs several searches, and a fresh array of every slot each time costs
-// page faults.
-var scorePool sync.Pool
-
-func scores(n int) []float64 {
-	if p, ok := scorePool.Get().(*[]float64); ok && cap(*p) >= n {
-		return (*p)[:n]
-	}
-	return make([]float64, n)
-}
-
-// releaseScores returns an array whose touched entries were zeroed.
-func releaseScores(s []float64) { scorePool.Put(&s) }
 
 // better orders hits: higher score first, then lower id.
 func better(x, y Hit) bool {
@@ -441,6 +435,9 @@ func walkPostings(p []byte, limit uint32, occ []uint64, fn func(slot uint32, occ
 func (ix *Index) phraseFreqs(ph []string) []slotFreq {
 	var out []slotFreq
 	if len(ph) == 1 {
+		if ix.base != nil {
+			out = make([]slotFreq, 0, ix.base.docCount(ph[0])+len(ix.terms[ph[0]])/4)
+		}
 		ix.decode(ph[0], func(slot uint32, occ []uint64) {
 			f := 0.0
 			for _, o := range occ {

@@ -77,7 +77,8 @@ func (s *segment) docCount(term string) int {
 	if !ok {
 		return 0
 	}
-	return int(binary.LittleEndian.Uint32(s.df[4*i:]))
+	// Never more than the segment's documents, even from a damaged file.
+	return int(min(binary.LittleEndian.Uint32(s.df[4*i:]), s.docs))
 }
 
 // postings returns a term's postings, nil when the segment lacks it.

@@ -146,13 +146,7 @@ func (b *Builder) Segment(buf *bytes.Buffer) error {
 	}
 	slices.Sort(terms)
 	le := binary.LittleEndian
-	var head []byte
-	head = append(head, segmentMagic...)
-	head = le.AppendUint32(head, uint32(len(b.weights)))
-	head = le.AppendUint32(head, uint32(docs))
-	head = le.AppendUint32(head, uint32(len(terms)))
-	head = le.AppendUint32(head, 0)
-	head = le.AppendUint64(head, uint64(tokens))
+	head := appendSegmentHeader(nil, len(b.weights), docs, len(terms), tokens)
 	for _, p := range b.parts {
 		for _, id := range p.ids {
 			head = le.AppendUint64(head, uint64(id))
@@ -206,15 +200,7 @@ func (b *Builder) Segment(buf *bytes.Buffer) error {
 	}
 	termOff = append(termOff, uint32(text.Len()))
 	postOff = append(postOff, uint64(len(post)))
-	for _, o := range termOff {
-		head = le.AppendUint32(head, o)
-	}
-	for _, o := range postOff {
-		head = le.AppendUint64(head, o)
-	}
-	for _, n := range df {
-		head = le.AppendUint32(head, n)
-	}
+	head = appendTermTables(head, termOff, postOff, df)
 	buf.Write(head)
 	buf.WriteString(text.String())
 	buf.Write(post)

@@ -171,13 +171,7 @@ func (ix *Index) WriteSegment(w io.Writer) error {
 	}
 	terms := ix.allTerms()
 	le := binary.LittleEndian
-	var head []byte
-	head = append(head, segmentMagic...)
-	head = le.AppendUint32(head, uint32(len(ix.weights)))
-	head = le.AppendUint32(head, uint32(len(docs)))
-	head = le.AppendUint32(head, uint32(len(terms)))
-	head = le.AppendUint32(head, 0)
-	head = le.AppendUint64(head, uint64(tokens))
+	head := appendSegmentHeader(nil, len(ix.weights), len(docs), len(terms), tokens)
 	for _, d := range docs {
 		head = le.AppendUint64(head, uint64(d.id))
 	}
@@ -229,21 +223,40 @@ func (ix *Index) WriteSegment(w io.Writer) error {
 	termOff = append(termOff, uint32(text.Len()))
 	postOff = append(postOff, uint64(post.Len()))
 	le.PutUint32(head[16:], uint32(len(kept)))
-	for _, o := range termOff {
-		head = le.AppendUint32(head, o)
-	}
-	for _, o := range postOff {
-		head = le.AppendUint64(head, o)
-	}
-	for _, n := range df {
-		head = le.AppendUint32(head, n)
-	}
+	head = appendTermTables(head, termOff, postOff, df)
 	for _, b := range [][]byte{head, text.Bytes(), post.Bytes()} {
 		if _, err := w.Write(b); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// appendSegmentHeader appends a segment's header (see segment).
+func appendSegmentHeader(b []byte, cols, docs, terms int, tokens int64) []byte {
+	le := binary.LittleEndian
+	b = append(b, segmentMagic...)
+	b = le.AppendUint32(b, uint32(cols))
+	b = le.AppendUint32(b, uint32(docs))
+	b = le.AppendUint32(b, uint32(terms))
+	b = le.AppendUint32(b, 0)
+	return le.AppendUint64(b, uint64(tokens))
+}
+
+// appendTermTables appends the term and postings offsets and the
+// document counts, which follow the documents in a segment.
+func appendTermTables(b []byte, termOff []uint32, postOff []uint64, df []uint32) []byte {
+	le := binary.LittleEndian
+	for _, o := range termOff {
+		b = le.AppendUint32(b, o)
+	}
+	for _, o := range postOff {
+		b = le.AppendUint64(b, o)
+	}
+	for _, n := range df {
+		b = le.AppendUint32(b, n)
+	}
+	return b
 }
 
 // allTerms lists the terms of the base and of the added documents, sorted,

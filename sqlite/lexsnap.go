@@ -16,6 +16,7 @@ import (
 
 	"memoria/bm25"
 	"memoria/flock"
+	"memoria/internal/mmapfile"
 	"memoria/safewrite"
 )
 
@@ -258,7 +259,7 @@ func (ix *Index) openLexSnapshot(ctx context.Context) (l lexState, ok bool, err 
 	if err != nil {
 		return l, false, nil
 	}
-	data, unmap, err := mapFile(f, st.Size())
+	data, unmap, err := mmapfile.Map(f, st.Size(), mmapfile.ReadOnly)
 	if err != nil {
 		return l, false, nil
 	}

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"memoria/ann"
+	"memoria/internal/mmapfile"
 	"memoria/safewrite"
 )
 
@@ -544,15 +545,6 @@ func openVecFile(path string) (*os.File, vecFileHeader, int64, error) {
 	return f, h, st.Size() - 12 - hl - 4, nil
 }
 
-// readAll reads a whole file (mapFile's fallback).
-func readAll(f *os.File, size int64) ([]byte, func(), error) {
-	b := make([]byte, size)
-	if _, err := f.ReadAt(b, 0); err != nil {
-		return nil, nil, err
-	}
-	return b, func() {}, nil
-}
-
 // loadFlatFile loads the saved Flat when it holds vectors of key's model
 // and epoch (any batch up to key.Seq: newer ones are added after); nil
 // otherwise. The file is mapped into memory, and its int8 vectors are used
@@ -570,7 +562,7 @@ func (ix *Index) loadFlatFile(key vecKey) *vecStore {
 	if err != nil {
 		return nil
 	}
-	b, unmap, err := mapFile(f, st.Size())
+	b, unmap, err := mmapfile.Map(f, st.Size(), mmapfile.CopyOnWrite)
 	if err != nil {
 		return nil
 	}

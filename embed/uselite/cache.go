@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"memoria/internal/mmapfile"
 	"memoria/safewrite"
 )
 
@@ -235,7 +236,7 @@ func openCache(path string, src os.FileInfo) (*cacheSource, error) {
 	if st.Size() < cacheHeader+4 {
 		return nil, errors.New("uselite: model cache too short")
 	}
-	b, unmap, err := mapFile(f, st.Size())
+	b, unmap, err := mmapfile.Map(f, st.Size(), mmapfile.ReadOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -376,19 +377,4 @@ func writeCache(path string, src os.FileInfo, f *fileSource) {
 		_, err := w.Write(tail[:])
 		return err
 	})
-}
-
-// readAll reads a whole file into memory (mapFile's fallback), 64-byte
-// aligned like a mapping so that float32 sections can be used in place.
-func readAll(f *os.File, size int64) ([]byte, func(), error) {
-	buf := make([]uint64, (size+7)/8+8)
-	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(buf))), len(buf)*8)
-	if p := uintptr(unsafe.Pointer(&b[0])) % 64; p != 0 {
-		b = b[64-p:]
-	}
-	b = b[:size]
-	if _, err := f.ReadAt(b, 0); err != nil {
-		return nil, nil, err
-	}
-	return b, func() {}, nil
 }

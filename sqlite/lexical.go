@@ -60,25 +60,25 @@ func (t *fieldTable) own(id int64) (memoryFields, bool) {
 	return memoryFields{}, false
 }
 
-func (t *fieldTable) get(id int64) (memoryFields, bool) {
-	if f, ok := t.own(id); ok {
-		return f, true
-	}
-	if t.base != nil && !t.gone[id] {
-		return t.base.fields(id)
-	}
-	return memoryFields{}, false
-}
+func (t *fieldTable) get(id int64) (memoryFields, bool) { return t.lookup(id, false) }
 
 // full is get with the item's text (memoryFields.text).
-func (t *fieldTable) full(id int64) (memoryFields, bool) {
+func (t *fieldTable) full(id int64) (memoryFields, bool) { return t.lookup(id, true) }
+
+// lookup finds an item's fields, held here or in the snapshot; text says
+// whether a snapshot item's text is decoded too (the fields held here
+// always have it).
+func (t *fieldTable) lookup(id int64, text bool) (memoryFields, bool) {
 	if f, ok := t.own(id); ok {
 		return f, true
 	}
-	if t.base != nil && !t.gone[id] {
+	switch {
+	case t.base == nil || t.gone[id]:
+		return memoryFields{}, false
+	case text:
 		return t.base.full(id)
 	}
-	return memoryFields{}, false
+	return t.base.fields(id)
 }
 
 func (t *fieldTable) set(id int64, f memoryFields) {

@@ -401,11 +401,14 @@ func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
 		le.PutUint64(r[recFile:], uint64(it.f.fileID))
 		le.PutUint32(r[recLine:], uint32(it.f.startLine))
 		r[recKind] = byte(k)
-		for off, d := range map[int]string{recWritten: it.f.written, recEvStart: it.f.evStart, recEvEnd: it.f.evEnd} {
-			if len(d) != 0 && len(d) != 10 {
-				return fmt.Errorf("item %d: date %q", it.id, d)
+		for _, d := range [...]struct {
+			at  int
+			day string
+		}{{recWritten, it.f.written}, {recEvStart, it.f.evStart}, {recEvEnd, it.f.evEnd}} {
+			if len(d.day) != 0 && len(d.day) != 10 {
+				return fmt.Errorf("item %d: date %q", it.id, d.day)
 			}
-			copy(r[off:off+10], d)
+			copy(r[d.at:d.at+10], d.day)
 		}
 		put := func(at int, v string) {
 			le.PutUint32(r[at:], uint32(len(strs)))

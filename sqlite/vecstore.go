@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -146,19 +147,12 @@ func (s *vecStore) score(q []float32, id int64) (float32, bool) {
 }
 
 func sortHits(h []ann.Hit) {
-	slices.SortFunc(h, func(a, b ann.Hit) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		case a.ID < b.ID:
-			return -1
-		case a.ID > b.ID:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(h, func(a, b ann.Hit) int { return byScoreThenID(a.Score, b.Score, a.ID, b.ID) })
+}
+
+// byScoreThenID orders results best first, equal scores by id.
+func byScoreThenID(scoreA, scoreB float32, idA, idB int64) int {
+	return cmp.Or(cmp.Compare(scoreB, scoreA), cmp.Compare(idA, idB))
 }
 
 // textID is the vector id of a text hash (16 hex digits); ok is false for
@@ -867,19 +861,7 @@ func (ix *Index) scoreFiltered(ctx context.Context, s *vecStore, q []float32, co
 }
 
 func sortRanked(r []rankedItem) {
-	slices.SortFunc(r, func(a, b rankedItem) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		case a.id < b.id:
-			return -1
-		case a.id > b.id:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(r, func(a, b rankedItem) int { return byScoreThenID(a.score, b.score, a.id, b.id) })
 }
 
 // hitsOf loads the ranked items, keeping their order.

@@ -245,18 +245,8 @@ func TestItemsMatchesPlainSort(t *testing.T) {
 				if newest {
 					order = "DESC"
 				}
-				rows, err := ix.db.QueryContext(ctx, fmt.Sprintf(`SELECT i.id FROM items i JOIN files f ON f.id = i.file_id WHERE 1%s
+				want := queryIDs(t, ix, fmt.Sprintf(`SELECT i.id FROM items i JOIN files f ON f.id = i.file_id WHERE 1%s
 					ORDER BY coalesce(nullif(i.event_start, ''), i.written) %s, f.path, i.start_line, i.id LIMIT ?`, cond, order), append(args, limit)...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var want []int64
-				for rows.Next() {
-					var id int64
-					rows.Scan(&id)
-					want = append(want, id)
-				}
-				rows.Close()
 				var ids []int64
 				for _, it := range got {
 					ids = append(ids, it.RowID)
@@ -312,17 +302,7 @@ func TestEntityItemsMatchesPlainSort(t *testing.T) {
 					ORDER BY (p.file_id IS NOT NULL) DESC,
 						CASE WHEN p.file_id IS NOT NULL THEN '' ELSE coalesce(nullif(i.event_start, ''), i.written) END DESC,
 						f.path, i.start_line, i.id LIMIT ?`, ph, ph, cond)
-					rows, err := ix.db.QueryContext(ctx, q, append(append(append(append([]any{}, keys...), keys...), args...), limit)...)
-					if err != nil {
-						t.Fatal(err)
-					}
-					var want []int64
-					for rows.Next() {
-						var id int64
-						rows.Scan(&id)
-						want = append(want, id)
-					}
-					rows.Close()
+					want := queryIDs(t, ix, q, append(append(append(append([]any{}, keys...), keys...), args...), limit)...)
 					var ids []int64
 					for _, it := range got {
 						ids = append(ids, it.RowID)
@@ -338,4 +318,26 @@ func TestEntityItemsMatchesPlainSort(t *testing.T) {
 	if compared < 50 {
 		t.Errorf("only %d items compared", compared)
 	}
+}
+
+// queryIDs runs a query of one integer column and returns its values.
+func queryIDs(t testing.TB, ix *Index, q string, args ...any) []int64 {
+	t.Helper()
+	rows, err := ix.db.QueryContext(context.Background(), q, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, id)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

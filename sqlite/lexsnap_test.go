@@ -147,17 +147,7 @@ func compareWithSQL(t *testing.T, dir, path string, deleted bool) (dirty int) {
 		}
 	}
 	// Every item, as the in-memory state makes it, is the index's.
-	var ids []int64
-	rows, err := sql.db.QueryContext(ctx, `SELECT id FROM items`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var id int64
-		rows.Scan(&id)
-		ids = append(ids, id)
-	}
-	rows.Close()
+	ids := queryIDs(t, sql, `SELECT id FROM items`)
 	wantItems, err := sql.itemsWithIDs(ctx, ids)
 	if err != nil {
 		t.Fatal(err)

@@ -154,7 +154,7 @@ type lexState struct {
 	state    int // lexNone, lexBuilding, lexReady
 	eng      *bm25.Index
 	fields   *fieldTable
-	files    map[string]lexFile // path → what the postings hold of it
+	files    fileList // what the postings hold of each file
 	version  int64              // PRAGMA data_version when last compared
 	ownGen   uint64             // bumped by this process's writes
 	seenGen  uint64
@@ -165,7 +165,7 @@ type lexState struct {
 	// entity key, paths by file row.
 	byEntity map[string][]int64
 	pages    map[string][]int64
-	pathOf   map[int64]string
+	pathOf   map[int64]string // made on first use (pathOfFile)
 
 	// The postings snapshot the state stands on (lexsnap.go), nil when it
 	// was loaded from the index; dirty counts the items reloaded over it.
@@ -185,18 +185,33 @@ func (l *lexState) release() {
 
 // fileIDs returns the items of file p.
 func (l *lexState) fileIDs(p string) []int64 {
-	f := l.files[p]
+	f, _ := l.files.get(p)
 	if f.inSnapshot {
 		f.ids, f.inSnapshot, f.snapItems = l.snap.itemsOf(f.snapItems), false, nil
-		l.files[p] = f
+		l.files.set(p, f)
 	}
 	return f.ids
+}
+
+// pathOfFile returns the path of the file with row id fileID. The map is
+// made on first use: a one-shot process that returns no item needs none.
+func (l *lexState) pathOfFile(fileID int64) (string, bool) {
+	if l.pathOf == nil {
+		l.pathOf = make(map[int64]string, l.files.len())
+		for i, p := range l.files.paths {
+			l.pathOf[l.files.files[i].fileID] = p
+		}
+	}
+	p, ok := l.pathOf[fileID]
+	return p, ok
 }
 
 // add records one row's fields and entity links.
 func (l *lexState) add(r lexRow) {
 	l.fields.set(r.id, r.fields)
-	l.pathOf[r.fields.fileID] = r.path
+	if l.pathOf != nil {
+		l.pathOf[r.fields.fileID] = r.path
+	}
 	for _, e := range strings.Fields(r.fields.entities) {
 		k := strings.ToLower(e)
 		l.byEntity[k] = append(l.byEntity[k], r.id)
@@ -513,9 +528,10 @@ func loadLexical(ctx context.Context, path string) (l lexState, built string, er
 	// function's sort; when a file's items are not consecutive ids (the
 	// build and sync write them so), SQL makes them after all.
 	var builder *bm25.Builder
+	var files map[string]lexFile
 	for _, inGo := range []bool{lexRowsInGo, false} {
-		l.fields, l.files = &fieldTable{}, map[string]lexFile{}
-		l.byEntity, l.pathOf = map[string][]int64{}, map[int64]string{}
+		l.fields, files = &fieldTable{}, map[string]lexFile{}
+		l.byEntity, l.pathOf = map[string][]int64{}, nil
 		builder = newLexicalBuilder()
 		workers := max(1, runtime.GOMAXPROCS(0))
 		work := make([]chan lexRow, workers)
@@ -534,9 +550,9 @@ func loadLexical(ctx context.Context, path string) (l lexState, built string, er
 			work[min(workers-1, n*workers/max(1, total))] <- r
 			n++
 			l.add(r)
-			f := l.files[r.path]
+			f := files[r.path]
 			f.ids = append(f.ids, r.id)
-			l.files[r.path] = f
+			files[r.path] = f
 		}
 		ok := true
 		if inGo {
@@ -566,11 +582,12 @@ func loadLexical(ctx context.Context, path string) (l lexState, built string, er
 		return l, "", err
 	}
 	l.seg = seg.Bytes()
-	for p, s := range m {
-		f := l.files[p]
-		f.fileID, f.hash = s.id, s.hash
-		l.files[p] = f
+	for i, p := range m.paths {
+		f := files[p]
+		f.fileID, f.hash = m.files[i].id, m.files[i].hash
+		files[p] = f
 	}
+	l.files = fileListOf(files)
 	return l, built, nil
 }
 
@@ -712,28 +729,23 @@ func (ix *Index) refreshLexical(ctx context.Context, l *lexical, limit int) erro
 		return err
 	}
 	var gone, stale []string
-	held := 0 // files of the manifest the postings hold: when all they hold, none is gone
-	for p, s := range m {
-		f, ok := l.files[p]
-		if ok {
-			held++
-		}
-		if !ok || f.hash != s.hash || f.fileID != s.id {
-			stale = append(stale, p)
-		}
-	}
-	if held < len(l.files) {
-		for p := range l.files {
-			if _, ok := m[p]; !ok {
-				gone = append(gone, p)
+	joinPaths(l.files.paths, m.paths, func(i, j int) {
+		switch {
+		case j < 0:
+			gone = append(gone, l.files.paths[i])
+		case i < 0:
+			stale = append(stale, m.paths[j])
+		default:
+			if f, s := l.files.files[i], m.files[j]; f.hash != s.hash || f.fileID != s.id {
+				stale = append(stale, m.paths[j])
 			}
 		}
-	}
+	})
 	changed := len(gone)+len(stale) > 0
 	if limit >= 0 && l.snap != nil && changed {
 		// What a reload costs is the items dropped and read again; a file
 		// new to the snapshot counts as an average one.
-		n := l.dirty + (len(gone)+len(stale))*(1+l.eng.Len()/max(1, len(l.files)))
+		n := l.dirty + (len(gone)+len(stale))*(1+l.eng.Len()/max(1, l.files.len()))
 		if len(gone)+len(stale) > limit/16 || n > limit {
 			return errTooDirty
 		}
@@ -763,13 +775,13 @@ func (ix *Index) refreshLexical(ctx context.Context, l *lexical, limit int) erro
 			l.drop(id)
 			l.dirty++
 		}
-		delete(l.files, p)
+		l.files.remove(p)
 	}
 	for _, p := range gone {
 		drop(p)
 	}
 	for _, p := range stale {
-		s := m[p]
+		s, _ := m.get(p)
 		drop(p)
 		rows, err := ix.query(ctx, fmt.Sprintf(lexRowsQuery, ftsSelect, " WHERE file_id = ?", ftsWindow), s.id)
 		if err != nil {
@@ -785,7 +797,7 @@ func (ix *Index) refreshLexical(ctx context.Context, l *lexical, limit int) erro
 		if err != nil {
 			return err
 		}
-		l.files[p] = f
+		l.files.set(p, f)
 	}
 	if changed {
 		pages, err := entityPages(ctx, ix.db)
@@ -883,7 +895,8 @@ func (ix *Index) entityItemsInMemory(ctx context.Context, l *lexState, slugs []s
 		if !page && fl.kind == "passage" || accept != nil && !accept(id) {
 			continue
 		}
-		c := cand{id: id, page: page, path: l.pathOf[fl.fileID], startLine: fl.startLine}
+		path, _ := l.pathOfFile(fl.fileID)
+		c := cand{id: id, page: page, path: path, startLine: fl.startLine}
 		switch {
 		case page:
 		case fl.evStart != "":
@@ -964,7 +977,7 @@ func (ix *Index) searchMemory(ctx context.Context, l *lexical, words []string, f
 // file and section within n lines of it, in line order.
 func (l *lexState) nearby(it Item, n int) ([]Item, error) {
 	f, ok := l.fields.get(it.RowID)
-	path, known := l.pathOf[f.fileID]
+	path, known := l.pathOfFile(f.fileID)
 	if !ok || !known {
 		return nil, errStalePostings
 	}
@@ -996,7 +1009,7 @@ func (ix *Index) itemsInMemory(ctx context.Context, l *lexState, ids []int64) (m
 	var missing []int64
 	for _, id := range ids {
 		f, ok := l.fields.full(id)
-		path, known := l.pathOf[f.fileID]
+		path, known := l.pathOfFile(f.fileID)
 		if !ok || f.text == nil || !known {
 			missing = append(missing, id)
 			continue

@@ -274,10 +274,7 @@ func (ix *Index) openLexSnapshot(ctx context.Context) (l lexState, ok bool, err 
 	snap.unmap = unmap
 	l.eng, l.snap, l.files = eng, snap, files
 	l.fields = &fieldTable{base: snap}
-	l.byEntity, l.pathOf = map[string][]int64{}, make(map[int64]string, len(files))
-	for p, lf := range files {
-		l.pathOf[lf.fileID] = p
-	}
+	l.byEntity = map[string][]int64{}
 	if l.pages, err = entityPages(ctx, ix.db); err != nil {
 		l.release()
 		return lexState{}, false, err
@@ -288,13 +285,13 @@ func (ix *Index) openLexSnapshot(ctx context.Context) (l lexState, ok bool, err 
 
 var errSnapshotKey = errors.New("written for another build of the index")
 
-func decodeLexSnapshot(data []byte, key string) (*lexSnapshot, *bm25.Index, map[string]lexFile, error) {
+func decodeLexSnapshot(data []byte, key string) (*lexSnapshot, *bm25.Index, fileList, error) {
 	if len(data) < len(lexSnapMagic) || string(data[:len(lexSnapMagic)]) != lexSnapMagic {
-		return nil, nil, nil, errors.New("not a postings snapshot")
+		return nil, nil, fileList{}, errors.New("not a postings snapshot")
 	}
 	r := &snapReader{b: data[len(lexSnapMagic):]}
 	if string(r.bytes()) != key {
-		return nil, nil, nil, errSnapshotKey
+		return nil, nil, fileList{}, errSnapshotKey
 	}
 	s := &lexSnapshot{entities: map[string][]byte{}}
 	kinds := &snapReader{b: r.bytes()}
@@ -311,12 +308,18 @@ func decodeLexSnapshot(data []byte, key string) (*lexSnapshot, *bm25.Index, map[
 		return text[off : off+len(b)]
 	}
 	count := fr.uvarint()
-	files := make(map[string]lexFile, min(count, 1<<20))
+	var files fileList
+	files.paths = make([]string, 0, min(count, 1<<20))
+	files.files = make([]lexFile, 0, min(count, 1<<20))
 	for ; count > 0 && fr.err == nil; count-- {
 		id := int64(fr.uvarint())
 		path := at(fr.bytes())
 		hash := at(fr.bytes())
-		files[path] = lexFile{fileID: id, hash: hash, inSnapshot: true, snapItems: fr.bytes()}
+		if n := len(files.paths); n > 0 && files.paths[n-1] >= path {
+			return nil, nil, files, errors.New("files out of order")
+		}
+		files.paths = append(files.paths, path)
+		files.files = append(files.files, lexFile{fileID: id, hash: hash, inSnapshot: true, snapItems: fr.bytes()})
 	}
 	s.records = r.bytes()
 	s.strs = r.bytes()
@@ -327,19 +330,19 @@ func decodeLexSnapshot(data []byte, key string) (*lexSnapshot, *bm25.Index, map[
 	}
 	for _, e := range []error{r.err, kinds.err, fr.err, er.err} {
 		if e != nil {
-			return nil, nil, nil, e
+			return nil, nil, fileList{}, e
 		}
 	}
 	if len(s.records)%recSize != 0 {
-		return nil, nil, nil, errors.New("records block of a wrong size")
+		return nil, nil, fileList{}, errors.New("records block of a wrong size")
 	}
 	s.n = len(s.records) / recSize
 	eng, err := bm25.OpenSegment(r.b, lexWeights...)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, fileList{}, err
 	}
 	if eng.Len() != s.n {
-		return nil, nil, nil, fmt.Errorf("%d records for %d documents", s.n, eng.Len())
+		return nil, nil, fileList{}, fmt.Errorf("%d records for %d documents", s.n, eng.Len())
 	}
 	return s, eng, files, nil
 }
@@ -365,11 +368,7 @@ func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
 	}
 	var items []item
 	var files []byte
-	paths := make([]string, 0, len(l.files))
-	for p := range l.files {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
+	paths := l.files.paths
 	for _, p := range paths {
 		for _, id := range l.fileIDs(p) {
 			f, ok := l.fields.full(id)
@@ -444,7 +443,7 @@ func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
 	files = binary.AppendUvarint(files, uint64(len(paths)))
 	var list []byte
 	for _, p := range paths {
-		lf := l.files[p]
+		lf, _ := l.files.get(p)
 		files = binary.AppendUvarint(files, uint64(lf.fileID))
 		files = appendBytes(files, p)
 		files = appendBytes(files, lf.hash)

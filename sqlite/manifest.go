@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -73,10 +74,18 @@ func writeSummaries(ctx context.Context, tx *sql.Tx, m map[string]storedFile) er
 	return err
 }
 
+// encodeManifest writes a line per file, sorted by path (decodeManifest
+// sorts the lines of an index written before they were).
 func encodeManifest(m map[string]storedFile) string {
+	paths := make([]string, 0, len(m))
+	for p := range m {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
 	var b strings.Builder
 	b.Grow(len(m) * 64)
-	for path, s := range m {
+	for _, path := range paths {
+		s := m[path]
 		b.WriteString(strconv.FormatInt(s.id, 10))
 		b.WriteByte('\t')
 		b.WriteString(strconv.FormatInt(s.size, 10))
@@ -106,15 +115,15 @@ func (ix *Index) metaValue(ctx context.Context, key string) (string, error) {
 // and decoding thousands of lines is a visible share of its time, so the
 // last one decoded is kept until the database changes (PRAGMA
 // data_version, for other connections' commits) or this Index writes.
-func (ix *Index) storedFiles(ctx context.Context) (map[string]storedFile, error) {
+func (ix *Index) storedFiles(ctx context.Context) (*manifest, error) {
 	var version int64
 	if err := ix.queryRow(ctx, `PRAGMA data_version`).Scan(&version); err != nil {
 		return nil, err
 	}
 	ix.manifestMu.Lock()
 	defer ix.manifestMu.Unlock()
-	if ix.manifestMap != nil && version == ix.manifestVersion {
-		return ix.manifestMap, nil
+	if ix.manifest != nil && version == ix.manifestVersion {
+		return ix.manifest, nil
 	}
 	text, err := ix.metaValue(ctx, "manifest")
 	if err != nil {
@@ -124,7 +133,7 @@ func (ix *Index) storedFiles(ctx context.Context) (map[string]storedFile, error)
 	if err != nil {
 		return nil, err
 	}
-	ix.manifestVersion, ix.manifestMap = version, m
+	ix.manifestVersion, ix.manifest = version, m
 	return m, nil
 }
 
@@ -132,12 +141,13 @@ func (ix *Index) storedFiles(ctx context.Context) (map[string]storedFile, error)
 // which data_version does not show to the connection that wrote it.
 func (ix *Index) forgetManifest() {
 	ix.manifestMu.Lock()
-	ix.manifestMap = nil
+	ix.manifest = nil
 	ix.manifestMu.Unlock()
 }
 
-func decodeManifest(text string) (map[string]storedFile, error) {
-	m := make(map[string]storedFile, strings.Count(text, "\n"))
+func decodeManifest(text string) (*manifest, error) {
+	n := strings.Count(text, "\n")
+	m := &manifest{paths: make([]string, 0, n), files: make([]storedFile, 0, n)}
 	for len(text) > 0 {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -155,15 +165,42 @@ func decodeManifest(text string) (map[string]storedFile, error) {
 		}
 		f[4] = line
 		var s storedFile
-		var e1, e2, e3 error
-		s.id, e1 = strconv.ParseInt(f[0], 10, 64)
-		s.size, e2 = strconv.ParseInt(f[1], 10, 64)
-		s.mtime, e3 = strconv.ParseInt(f[2], 10, 64)
-		if e1 != nil || e2 != nil || e3 != nil {
+		var ok1, ok2, ok3 bool
+		s.id, ok1 = parseDecimal(f[0])
+		s.size, ok2 = parseDecimal(f[1])
+		s.mtime, ok3 = parseDecimal(f[2])
+		if !ok1 || !ok2 || !ok3 {
 			return nil, fmt.Errorf("manifest: bad line for %q", f[4])
 		}
 		s.hash = f[3]
-		m[f[4]] = s
+		m.paths = append(m.paths, f[4])
+		m.files = append(m.files, s)
+	}
+	if err := sortByPath(m.paths, m.files); err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
 	}
 	return m, nil
+}
+
+// parseDecimal is strconv.ParseInt(s, 10, 64) for the manifest's numbers,
+// without its generality: decoding thousands of lines is on every
+// one-shot recall's path.
+func parseDecimal(s string) (int64, bool) {
+	digits := strings.TrimPrefix(s, "-")
+	if len(digits) == 0 || len(digits) > 18 { // 18 digits cannot overflow
+		v, err := strconv.ParseInt(s, 10, 64)
+		return v, err == nil
+	}
+	var v int64
+	for i := 0; i < len(digits); i++ {
+		d := digits[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		v = v*10 + int64(d)
+	}
+	if len(digits) < len(s) {
+		v = -v
+	}
+	return v, true
 }

@@ -126,16 +126,11 @@ func (ix *Index) postingsStatus(ctx context.Context, st *Status) error {
 	if err != nil {
 		return err
 	}
-	for p, f := range l.files {
-		if s, ok := m[p]; !ok || s.id != f.fileID || s.hash != f.hash {
+	joinPaths(l.files.paths, m.paths, func(i, j int) {
+		if i < 0 || j < 0 || l.files.files[i].fileID != m.files[j].id || l.files.files[i].hash != m.files[j].hash {
 			st.PostingsBehind++
 		}
-	}
-	for p := range m {
-		if _, ok := l.files[p]; !ok {
-			st.PostingsBehind++
-		}
-	}
+	})
 	st.Postings = "current"
 	if st.PostingsBehind > 0 {
 		st.Postings = "behind"

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"memoria/workspace"
@@ -75,7 +77,7 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l Listing, trusted b
 	// Files skipped by the listing (symlinks out of the workspace…) are not
 	// indexed; if they were before, they go.
 	for _, s := range d.skipped {
-		if _, ok := stored[s.Rel]; ok {
+		if _, ok := stored.get(s.Rel); ok {
 			ix.opts.warn("%s: skipped: %s", s.Rel, s.Reason)
 			st.Warnings++
 		}
@@ -110,15 +112,16 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l Listing, trusted b
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = 'manifest'), '')`).Scan(&text); err != nil {
 		return st, ix.wrapErr(err)
 	}
-	manifest, err := decodeManifest(text)
+	current, err := decodeManifest(text)
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
+	manifest := current.edit()
 	for _, p := range gone {
 		delete(manifest, p)
 	}
 	err = loadAll(ctx, ix.ws, todo, ix.opts, func(i int, l loaded) error {
-		if s, ok := stored[l.file.Rel]; ok && l.status == "" && s.hash == l.hash {
+		if s, ok := stored.get(l.file.Rel); ok && l.status == "" && s.hash == l.hash {
 			// Touched but not changed: remember the new stat, keep the items.
 			st.Unchanged++
 			s.size, s.mtime = l.file.Size, l.file.ModTime
@@ -166,7 +169,7 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l Listing, trusted b
 type diffResult struct {
 	files   []workspace.File
 	skipped []workspace.Skipped
-	stored  map[string]storedFile
+	stored  *manifest
 	todo    []workspace.File // new, or stat differs
 	gone    []string         // indexed, no longer on disk
 }
@@ -180,29 +183,27 @@ func (ix *Index) diff(ctx context.Context, l Listing) (diffResult, error) {
 	if d.stored, err = ix.storedFiles(ctx); err != nil {
 		return d, ix.wrapErr(err)
 	}
-	known := 0 // listed files the index has: when all it has, none is gone
-	for _, f := range d.files {
-		s, ok := d.stored[f.Rel]
-		if ok {
-			known++
-			if s.size == f.Size && s.mtime == f.ModTime {
-				continue
+	// Both lists are sorted by path (workspace.List sorts its own).
+	if !slices.IsSortedFunc(d.files, func(a, b workspace.File) int { return strings.Compare(a.Rel, b.Rel) }) {
+		d.files = slices.Clone(d.files)
+		slices.SortFunc(d.files, func(a, b workspace.File) int { return strings.Compare(a.Rel, b.Rel) })
+	}
+	listed := make([]string, len(d.files))
+	for i, f := range d.files {
+		listed[i] = f.Rel
+	}
+	joinPaths(listed, d.stored.paths, func(i, j int) {
+		switch {
+		case i < 0:
+			d.gone = append(d.gone, d.stored.paths[j])
+		case j < 0:
+			d.todo = append(d.todo, d.files[i])
+		default:
+			if s, f := d.stored.files[j], d.files[i]; s.size != f.Size || s.mtime != f.ModTime {
+				d.todo = append(d.todo, f)
 			}
 		}
-		d.todo = append(d.todo, f)
-	}
-	if known == len(d.stored) {
-		return d, nil
-	}
-	seen := make(map[string]bool, len(d.files))
-	for _, f := range d.files {
-		seen[f.Rel] = true
-	}
-	for p := range d.stored {
-		if !seen[p] {
-			d.gone = append(d.gone, p)
-		}
-	}
+	})
 	return d, nil
 }
 

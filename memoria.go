@@ -25,6 +25,9 @@ type Options struct {
 	Warn func(msg string)
 	// Progress is called while files are parsed during a build.
 	Progress func(done, total int)
+	// AskRelease is called when a rebuild finds the index open in other
+	// processes, before it waits for them to close it. May be nil.
+	AskRelease func()
 	// PassageLines overrides how many lines a passage spans at most.
 	PassageLines int
 	// MaxFileSize overrides the largest file indexed (bytes).
@@ -72,6 +75,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Workspace, error) {
 		MaxFileSize:  opts.MaxFileSize,
 		Warn:         opts.Warn,
 		Progress:     opts.Progress,
+		AskRelease:   opts.AskRelease,
 	}
 	var early chan sqlite.Listing
 	if opts.OneShot {

@@ -35,6 +35,10 @@ type Options struct {
 	Warn         func(msg string)      // receives one-line warnings; nil discards them
 	Progress     func(done, total int) // called while a build parses files; may be nil
 	LockTimeout  time.Duration         // how long to wait for another process; 0 means 30s
+	// AskRelease is called when a rebuild finds the index open in other
+	// processes, before it waits for them to close it: the CLI asks its
+	// recall server to exit. May be nil.
+	AskRelease func()
 }
 
 func (o Options) passageLines() int {
@@ -304,7 +308,13 @@ func (ix *Index) rebuild(ctx context.Context) (Stats, error) {
 	if err := ix.lock.Unlock(); err != nil {
 		return st, err
 	}
-	ex, err := flock.Exclusive(ix.path+".lock", ix.opts.lockTimeout())
+	ex, err := flock.Exclusive(ix.path+".lock", 0)
+	if errors.Is(err, flock.ErrTimeout) {
+		if ix.opts.AskRelease != nil {
+			ix.opts.AskRelease()
+		}
+		ex, err = flock.Exclusive(ix.path+".lock", ix.opts.lockTimeout())
+	}
 	if err != nil {
 		return st, fmt.Errorf("index %s: replacing the index: %w", ix.path, err)
 	}

@@ -155,8 +155,8 @@ type lexState struct {
 	eng      *bm25.Index
 	fields   *fieldTable
 	files    fileList // what the postings hold of each file
-	version  int64              // PRAGMA data_version when last compared
-	ownGen   uint64             // bumped by this process's writes
+	version  int64    // PRAGMA data_version when last compared
+	ownGen   uint64   // bumped by this process's writes
 	seenGen  uint64
 	checked  bool // the manifest was compared since the postings were loaded
 	buildErr error

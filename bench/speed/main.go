@@ -171,7 +171,37 @@ func run(ws, bin string, runs, nq int) error {
 		}
 		proc, rss = append(proc, d), append(rss, r)
 	}
-	fmt.Printf("memoria recall (process):      p50 %v, p99 %v, peak RSS %d MB (%d queries)\n", median(proc), pct(proc, 99), slices.Max(rss)>>10, len(proc))
+	fmt.Printf("memoria recall (process):      p50 %v, p99 %v, peak RSS %d MB (%d queries, MEMORIA_NO_SERVER=1)\n", median(proc), pct(proc, 99), slices.Max(rss)>>10, len(proc))
+
+	// 4. The same processes with a recall server running, as it does after
+	// the first recall of a workspace (cmd/memoria/recall_server.go).
+	server := exec.Command(bin, "recall-server", "-w", ws, "--index", index)
+	server.Env = append(os.Environ(), "MEMORIA_NO_SERVER=")
+	if err := server.Start(); err != nil {
+		return err
+	}
+	defer func() {
+		server.Process.Kill()
+		server.Wait()
+	}()
+	// Polling is fine here: this is a measurement, not a test.
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(index + ".sock"); err == nil {
+			break
+		}
+		if time.Since(start) > time.Minute {
+			return fmt.Errorf("recall server: no socket after a minute")
+		}
+	}
+	proc, rss = proc[:0], rss[:0]
+	for _, q := range queries[:min(len(queries), 100)] {
+		d, _, r, err := timeProcessEnv([]string{"MEMORIA_NO_SERVER="}, bin, "recall", "-w", ws, "--index", index, "--json", "--", q)
+		if err != nil {
+			return err
+		}
+		proc, rss = append(proc, d), append(rss, r)
+	}
+	fmt.Printf("memoria recall (process, recall server running): p50 %v, p99 %v, peak RSS %d MB (%d queries)\n", median(proc), pct(proc, 99), slices.Max(rss)>>10, len(proc))
 	return nil
 }
 
@@ -239,7 +269,15 @@ COMMIT;
 // timeProcess runs a command and returns its wall time, CPU time and peak
 // RSS (KiB).
 func timeProcess(name string, args ...string) (time.Duration, time.Duration, int64, error) {
+	// The measured processes neither start nor use a recall server:
+	// section 4 runs one on purpose.
+	return timeProcessEnv([]string{"MEMORIA_NO_SERVER=1"}, name, args...)
+}
+
+// timeProcessEnv is timeProcess with variables added to the environment.
+func timeProcessEnv(env []string, name string, args ...string) (time.Duration, time.Duration, int64, error) {
 	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), env...)
 	t := time.Now()
 	out, err := cmd.CombinedOutput()
 	d := time.Since(t)

@@ -60,9 +60,15 @@ func TestRecallRefreshesPostings(t *testing.T) {
 		}
 		return started
 	}
-	noEnv := func(string) string { return "" }
+	// The recall server, which recall also starts, has a test of its own.
+	noEnv := func(k string) string {
+		if k == "MEMORIA_NO_SERVER" {
+			return "1"
+		}
+		return ""
+	}
 	off := func(k string) string {
-		if k == "MEMORIA_NO_BACKGROUND" {
+		if k == "MEMORIA_NO_BACKGROUND" || k == "MEMORIA_NO_SERVER" {
 			return "1"
 		}
 		return ""

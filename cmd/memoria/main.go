@@ -64,6 +64,7 @@ func init() {
 		{"watch", "[--debounce 300ms] [--json]", "keep the index fresh while files change (until interrupted)", runWatch},
 		{"serve", "[--http 127.0.0.1:7377 [--token T] [--allow-remote]] [--watch]", "serve memory to agents over MCP (stdio, or streamable HTTP)", runServe},
 		{"reflect", "[--since 7d] [--dry-run] [--now DATE]", "update entity pages, opinions and core proposals from the logs", runReflect},
+		{"recall-server", "[--idle 10m]", "answer recalls of one workspace from a warm process (recall starts it; MEMORIA_NO_SERVER=1 turns that off)", runRecallServer},
 		{"help", "", "show this help", nil},
 	}
 }
@@ -170,6 +171,7 @@ type common struct {
 	json      bool
 	bar       *progressBar // drawn while files are parsed, on a terminal only
 	oneShot   bool         // the command recalls once: see memoria.Options.OneShot
+	server    bool         // the command is the recall server (see recall_server.go)
 }
 
 func newFlags(name string, e *env, c *common) *flag.FlagSet {
@@ -225,6 +227,11 @@ func (c *common) open(ctx context.Context, e *env, progress bool) (*memoria.Work
 		IndexPath: c.index,
 		OneShot:   c.oneShot,
 		Warn:      func(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(msg)) },
+	}
+	if !c.server {
+		// A rebuild waits for every process that has the index open;
+		// the recall server is asked to exit rather than waited for.
+		opts.AskRelease = func() { stopRecallServer(e, c) }
 	}
 	if progress && e.isTerminal {
 		c.bar = &progressBar{w: e.stderr, label: "indexing"}

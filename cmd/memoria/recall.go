@@ -62,8 +62,14 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 	default:
 		return usagef("--format must be text, compact or json, got %q", *format)
 	}
+	if c.json {
+		*format = "json" // --json is --format json
+	}
 	o.Kinds, o.Entities = kinds, entities
 	text := strings.Join(pos, " ")
+	if results, ok := recallViaServer(e, &c, text, o); ok {
+		return printResults(e, results, *format)
+	}
 	c.oneShot = true
 	ws, err := c.open(ctx, e, true)
 	if err != nil {
@@ -74,8 +80,14 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer startRecallServerLater(e, &c)
 	defer refreshPostingsLater(e, ws)
-	if c.json {
+	return printResults(e, results, *format)
+}
+
+// printResults prints recall results in the --format asked for.
+func printResults(e *env, results []recall.Result, format string) error {
+	if format == "json" {
 		if results == nil {
 			return writeJSON(e.stdout, []any{})
 		}
@@ -85,7 +97,7 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stderr, "no results")
 		return nil
 	}
-	if *format == "compact" {
+	if format == "compact" {
 		for _, r := range results {
 			fmt.Fprintln(e.stdout, compactLine(r))
 			if r.Explain != nil {

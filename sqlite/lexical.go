@@ -199,7 +199,7 @@ func (l *lexState) pathOfFile(fileID int64) (string, bool) {
 	if l.pathOf == nil {
 		l.pathOf = make(map[int64]string, l.files.len())
 		for i, p := range l.files.paths {
-			l.pathOf[l.files.files[i].fileID] = p
+			l.pathOf[l.files.vals[i].fileID] = p
 		}
 	}
 	p, ok := l.pathOf[fileID]
@@ -584,10 +584,10 @@ func loadLexical(ctx context.Context, path string) (l lexState, built string, er
 	l.seg = seg.Bytes()
 	for i, p := range m.paths {
 		f := files[p]
-		f.fileID, f.hash = m.files[i].id, m.files[i].hash
+		f.fileID, f.hash = m.vals[i].id, m.vals[i].hash
 		files[p] = f
 	}
-	l.files = fileListOf(files)
+	l.files = byPathOf(files)
 	return l, built, nil
 }
 
@@ -736,7 +736,7 @@ func (ix *Index) refreshLexical(ctx context.Context, l *lexical, limit int) erro
 		case i < 0:
 			stale = append(stale, m.paths[j])
 		default:
-			if f, s := l.files.files[i], m.files[j]; f.hash != s.hash || f.fileID != s.id {
+			if f, s := l.files.vals[i], m.vals[j]; f.hash != s.hash || f.fileID != s.id {
 				stale = append(stale, m.paths[j])
 			}
 		}

@@ -310,7 +310,7 @@ func decodeLexSnapshot(data []byte, key string) (*lexSnapshot, *bm25.Index, file
 	count := fr.uvarint()
 	var files fileList
 	files.paths = make([]string, 0, min(count, 1<<20))
-	files.files = make([]lexFile, 0, min(count, 1<<20))
+	files.vals = make([]lexFile, 0, min(count, 1<<20))
 	for ; count > 0 && fr.err == nil; count-- {
 		id := int64(fr.uvarint())
 		path := at(fr.bytes())
@@ -319,7 +319,7 @@ func decodeLexSnapshot(data []byte, key string) (*lexSnapshot, *bm25.Index, file
 			return nil, nil, files, errors.New("files out of order")
 		}
 		files.paths = append(files.paths, path)
-		files.files = append(files.files, lexFile{fileID: id, hash: hash, inSnapshot: true, snapItems: fr.bytes()})
+		files.vals = append(files.vals, lexFile{fileID: id, hash: hash, inSnapshot: true, snapItems: fr.bytes()})
 	}
 	s.records = r.bytes()
 	s.strs = r.bytes()

@@ -147,7 +147,7 @@ func (ix *Index) forgetManifest() {
 
 func decodeManifest(text string) (*manifest, error) {
 	n := strings.Count(text, "\n")
-	m := &manifest{paths: make([]string, 0, n), files: make([]storedFile, 0, n)}
+	m := &manifest{paths: make([]string, 0, n), vals: make([]storedFile, 0, n)}
 	for len(text) > 0 {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -174,9 +174,9 @@ func decodeManifest(text string) (*manifest, error) {
 		}
 		s.hash = f[3]
 		m.paths = append(m.paths, f[4])
-		m.files = append(m.files, s)
+		m.vals = append(m.vals, s)
 	}
-	if err := sortByPath(m.paths, m.files); err != nil {
+	if err := sortByPath(m.paths, m.vals); err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
 	return m, nil

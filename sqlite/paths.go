@@ -9,78 +9,69 @@ import (
 // The manifest (what the index saw of each file) and the files the
 // in-memory postings hold are both kept sorted by path, as the listing is:
 // a one-shot recall compares the three with one pass each (joinPaths).
-// Maps of thousands of paths, built and probed once per process, were a
-// tenth of its CPU time.
+// Maps of thousands of paths, built and probed once per process, showed
+// as a tenth of its CPU profile.
 
-// manifest is what the index saw of each file, sorted by path.
-type manifest struct {
+// byPath holds one value per path, sorted by path.
+type byPath[T any] struct {
 	paths []string
-	files []storedFile
+	vals  []T
 }
 
-func (m *manifest) len() int { return len(m.paths) }
+// manifest is what the index saw of each file.
+type manifest = byPath[storedFile]
 
-func (m *manifest) get(p string) (storedFile, bool) {
-	i, ok := slices.BinarySearch(m.paths, p)
+// fileList is what the postings hold of each file.
+type fileList = byPath[lexFile]
+
+func (l *byPath[T]) len() int { return len(l.paths) }
+
+func (l *byPath[T]) get(p string) (T, bool) {
+	i, ok := slices.BinarySearch(l.paths, p)
 	if !ok {
-		return storedFile{}, false
+		var zero T
+		return zero, false
 	}
-	return m.files[i], true
+	return l.vals[i], true
 }
 
-// edit returns the manifest as a map, for a sync to change.
-func (m *manifest) edit() map[string]storedFile {
-	out := make(map[string]storedFile, len(m.paths))
-	for i, p := range m.paths {
-		out[p] = m.files[i]
+func (l *byPath[T]) set(p string, v T) {
+	i, ok := slices.BinarySearch(l.paths, p)
+	if ok {
+		l.vals[i] = v
+		return
+	}
+	l.paths = slices.Insert(l.paths, i, p)
+	l.vals = slices.Insert(l.vals, i, v)
+}
+
+func (l *byPath[T]) remove(p string) {
+	if i, ok := slices.BinarySearch(l.paths, p); ok {
+		l.paths = slices.Delete(l.paths, i, i+1)
+		l.vals = slices.Delete(l.vals, i, i+1)
+	}
+}
+
+// edit returns the values as a map, for a sync to change.
+func (l *byPath[T]) edit() map[string]T {
+	out := make(map[string]T, len(l.paths))
+	for i, p := range l.paths {
+		out[p] = l.vals[i]
 	}
 	return out
 }
 
-// fileList is what the postings hold of each file, sorted by path.
-type fileList struct {
-	paths []string
-	files []lexFile
-}
-
-func (l *fileList) len() int { return len(l.paths) }
-
-func (l *fileList) get(p string) (lexFile, bool) {
-	i, ok := slices.BinarySearch(l.paths, p)
-	if !ok {
-		return lexFile{}, false
-	}
-	return l.files[i], true
-}
-
-func (l *fileList) set(p string, f lexFile) {
-	i, ok := slices.BinarySearch(l.paths, p)
-	if ok {
-		l.files[i] = f
-		return
-	}
-	l.paths = slices.Insert(l.paths, i, p)
-	l.files = slices.Insert(l.files, i, f)
-}
-
-func (l *fileList) remove(p string) {
-	if i, ok := slices.BinarySearch(l.paths, p); ok {
-		l.paths = slices.Delete(l.paths, i, i+1)
-		l.files = slices.Delete(l.files, i, i+1)
-	}
-}
-
-// fileListOf sorts the files of m into a fileList.
-func fileListOf(m map[string]lexFile) fileList {
-	var l fileList
+// byPathOf sorts the values of m by path.
+func byPathOf[T any](m map[string]T) byPath[T] {
+	var l byPath[T]
 	l.paths = make([]string, 0, len(m))
 	for p := range m {
 		l.paths = append(l.paths, p)
 	}
 	slices.Sort(l.paths)
-	l.files = make([]lexFile, len(l.paths))
+	l.vals = make([]T, len(l.paths))
 	for i, p := range l.paths {
-		l.files[i] = m[p]
+		l.vals[i] = m[p]
 	}
 	return l
 }

@@ -70,9 +70,9 @@ func TestFileList(t *testing.T) {
 	if _, ok := l.get("m/b"); ok {
 		t.Error("removed path still there")
 	}
-	m := fileListOf(map[string]lexFile{"z": {hash: "1"}, "y": {hash: "2"}})
-	if !slices.Equal(m.paths, []string{"y", "z"}) || m.files[0].hash != "2" {
-		t.Errorf("fileListOf: %q %+v", m.paths, m.files)
+	m := byPathOf(map[string]lexFile{"z": {hash: "1"}, "y": {hash: "2"}})
+	if !slices.Equal(m.paths, []string{"y", "z"}) || m.vals[0].hash != "2" {
+		t.Errorf("byPathOf: %q %+v", m.paths, m.vals)
 	}
 }
 
@@ -96,7 +96,7 @@ func TestManifestRoundTrip(t *testing.T) {
 	}
 	// A manifest written before lines were sorted is sorted on reading.
 	old := "2\t9\t0\th2\tmemory.md\n1\t0\t-5\th1\tbank/world.md\n"
-	if m, err = decodeManifest(old); err != nil || !slices.Equal(m.paths, []string{"bank/world.md", "memory.md"}) || m.files[0].id != 1 {
+	if m, err = decodeManifest(old); err != nil || !slices.Equal(m.paths, []string{"bank/world.md", "memory.md"}) || m.vals[0].id != 1 {
 		t.Errorf("old manifest: %v %+v", err, m)
 	}
 	for _, bad := range []string{"x\t1\t1\th\tp\n", "1\t1\th\tp\n", "1\t1\t1\th\tp\n1\t1\t1\th\tp\n", "1\t99999999999999999999\t1\th\tp\n"} {

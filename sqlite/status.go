@@ -127,7 +127,7 @@ func (ix *Index) postingsStatus(ctx context.Context, st *Status) error {
 		return err
 	}
 	joinPaths(l.files.paths, m.paths, func(i, j int) {
-		if i < 0 || j < 0 || l.files.files[i].fileID != m.files[j].id || l.files.files[i].hash != m.files[j].hash {
+		if i < 0 || j < 0 || l.files.vals[i].fileID != m.vals[j].id || l.files.vals[i].hash != m.vals[j].hash {
 			st.PostingsBehind++
 		}
 	})

@@ -199,7 +199,7 @@ func (ix *Index) diff(ctx context.Context, l Listing) (diffResult, error) {
 		case j < 0:
 			d.todo = append(d.todo, d.files[i])
 		default:
-			if s, f := d.stored.files[j], d.files[i]; s.size != f.Size || s.mtime != f.ModTime {
+			if s, f := d.stored.vals[j], d.files[i]; s.size != f.Size || s.mtime != f.ModTime {
 				d.todo = append(d.todo, f)
 			}
 		}

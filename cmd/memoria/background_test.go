@@ -96,14 +96,7 @@ func TestRecallRefreshesPostings(t *testing.T) {
 	}
 	// A changed file: the snapshot is behind by one, and recall still
 	// asks for nothing (one file is cheap to reload).
-	log := filepath.Join(ws, "memory", "2025-11-27.md")
-	data, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(log, append(data, "\nPeter took the aardvark to Zurich.\n"...), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	appendText(t, filepath.Join(ws, "memory", "2025-11-27.md"), "\nPeter took the aardvark to Zurich.\n")
 	if got := recallWith(noEnv); len(got) != 0 {
 		t.Errorf("one file behind: started %v", got)
 	}
@@ -154,5 +147,17 @@ func TestIndexPostingsFailureIsAWarning(t *testing.T) {
 	}
 	if got := recallJSON(t, ws, "Biscuit"); len(got) == 0 {
 		t.Error("no recall results without a snapshot")
+	}
+}
+
+// appendText appends text to the file at path, as an agent adds to a log.
+func appendText(t *testing.T, path, text string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(data, text...), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

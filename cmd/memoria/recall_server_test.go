@@ -112,14 +112,7 @@ func TestRecallServer(t *testing.T) {
 		}
 	}
 	// An edit made after the server started is seen at once.
-	log := filepath.Join(ws, "memory", "2025-11-27.md")
-	data, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(log, append(data, "\nPeter took the aardvark to Zurich.\n"...), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	appendText(t, filepath.Join(ws, "memory", "2025-11-27.md"), "\nPeter took the aardvark to Zurich.\n")
 	if out, _, _ := recallOut(nil, "aardvark"); !strings.Contains(out, "aardvark") {
 		t.Errorf("edit not seen through the server: %q", out)
 	}

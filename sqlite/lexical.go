@@ -929,17 +929,13 @@ func (ix *Index) entityItemsInMemory(ctx context.Context, l *lexState, slugs []s
 	for i, c := range cands {
 		ids[i] = c.id
 	}
-	items, err := ix.itemsInMemory(ctx, l, ids)
+	items, err := ix.itemsInOrder(ctx, l, ids)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]EntityItem, 0, len(cands))
-	for _, c := range cands {
-		it, ok := items[c.id]
-		if !ok {
-			return nil, errStalePostings
-		}
-		out = append(out, EntityItem{Item: it, OnPage: c.page})
+	out := make([]EntityItem, len(cands))
+	for i, c := range cands {
+		out[i] = EntityItem{Item: items[i], OnPage: c.page}
 	}
 	return out, nil
 }
@@ -958,19 +954,36 @@ func (ix *Index) searchMemory(ctx context.Context, l *lexical, words []string, f
 	for i, h := range ranked {
 		ids[i] = h.ID
 	}
-	items, err := ix.itemsInMemory(ctx, &l.lexState, ids)
+	items, err := ix.itemsInOrder(ctx, &l.lexState, ids)
+	if errors.Is(err, errStalePostings) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, ix.wrapErr(err)
 	}
-	hits := make([]Hit, 0, len(ranked))
-	for _, h := range ranked {
-		it, ok := items[h.ID]
+	hits := make([]Hit, len(ranked))
+	for i, h := range ranked {
+		hits[i] = Hit{Item: items[i], Score: h.Score}
+	}
+	return hits, nil
+}
+
+// itemsInOrder is itemsInMemory as a list in the order of ids; an id it
+// cannot find means the postings are behind the index (errStalePostings).
+func (ix *Index) itemsInOrder(ctx context.Context, l *lexState, ids []int64) ([]Item, error) {
+	byID, err := ix.itemsInMemory(ctx, l, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Item, len(ids))
+	for i, id := range ids {
+		it, ok := byID[id]
 		if !ok {
 			return nil, errStalePostings
 		}
-		hits = append(hits, Hit{Item: it, Score: h.Score})
+		out[i] = it
 	}
-	return hits, nil
+	return out, nil
 }
 
 // nearby is Nearby from the in-memory state: the passages of the item's

@@ -79,28 +79,23 @@ func byPathOf[T any](m map[string]T) byPath[T] {
 // sortByPath sorts paths and, in step, the values of each path (one per
 // path), unless they are sorted already; it fails on a path listed twice.
 func sortByPath[T any](paths []string, values []T) error {
-	sorted := true
-	for i := 1; i < len(paths); i++ {
-		if c := strings.Compare(paths[i-1], paths[i]); c >= 0 {
-			if c == 0 {
-				return errors.New("a path listed twice")
-			}
-			sorted = false
+	if !slices.IsSorted(paths) {
+		order := make([]int, len(paths))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int { return strings.Compare(paths[a], paths[b]) })
+		ps, vs := slices.Clone(paths), slices.Clone(values)
+		for i, k := range order {
+			paths[i], values[i] = ps[k], vs[k]
 		}
 	}
-	if sorted {
-		return nil
+	for i := 1; i < len(paths); i++ {
+		if paths[i-1] == paths[i] {
+			return errors.New("a path listed twice")
+		}
 	}
-	order := make([]int, len(paths))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(paths[a], paths[b]) })
-	ps, vs := slices.Clone(paths), slices.Clone(values)
-	for i, k := range order {
-		paths[i], values[i] = ps[k], vs[k]
-	}
-	return sortByPath(paths, values) // now only checks for twice-listed paths
+	return nil
 }
 
 // joinPaths walks the sorted lists a and b in step and calls fn once for

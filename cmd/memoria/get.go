@@ -20,7 +20,7 @@ func runGet(ctx context.Context, e *env, args []string) error {
 	if len(pos) == 0 {
 		return usagef("get needs a citation such as memory/2025-11-27.md#L12-L15")
 	}
-	res, err := workspace.Resolve(c.workspace, workspace.Env{Getenv: e.getenv, HomeDir: e.home})
+	res, err := c.resolve(e)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ func runInit(ctx context.Context, e *env, args []string) error {
 	if len(pos) == 1 && c.workspace == "" {
 		c.workspace = pos[0]
 	}
-	res, err := workspace.Resolve(c.workspace, workspace.Env{Getenv: e.getenv, HomeDir: e.home})
+	res, err := c.resolve(e)
 	if err != nil {
 		return err
 	}

@@ -172,6 +172,20 @@ type common struct {
 	bar       *progressBar // drawn while files are parsed, on a terminal only
 	oneShot   bool         // the command recalls once: see memoria.Options.OneShot
 	server    bool         // the command is the recall server (see recall_server.go)
+	resolved  *workspace.Resolution
+}
+
+// resolve finds the workspace the command line names, once: a recall asks
+// for it before trying the recall server and again to open it.
+func (c *common) resolve(e *env) (workspace.Resolution, error) {
+	if c.resolved == nil {
+		res, err := workspace.Resolve(c.workspace, workspace.Env{Getenv: e.getenv, HomeDir: e.home})
+		if err != nil {
+			return res, err
+		}
+		c.resolved = &res
+	}
+	return *c.resolved, nil
 }
 
 func newFlags(name string, e *env, c *common) *flag.FlagSet {
@@ -219,7 +233,7 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
 
 // open resolves and opens the workspace for a command.
 func (c *common) open(ctx context.Context, e *env, progress bool) (*memoria.Workspace, error) {
-	res, err := workspace.Resolve(c.workspace, workspace.Env{Getenv: e.getenv, HomeDir: e.home})
+	res, err := c.resolve(e)
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ type serverTarget struct {
 // recallServerTarget resolves the workspace and the index of the command
 // line c as Open would; ok is false when no socket can serve them.
 func recallServerTarget(e *env, c *common) (t serverTarget, ok bool) {
-	res, err := workspace.Resolve(c.workspace, workspace.Env{Getenv: e.getenv, HomeDir: e.home})
+	res, err := c.resolve(e)
 	if err != nil {
 		return t, false
 	}
@@ -116,24 +116,13 @@ func recallViaServer(e *env, c *common, text string, o memoria.RecallOptions) (r
 	if !ok {
 		return nil, false
 	}
-	conn, err := net.DialTimeout("unix", t.socket, time.Second)
-	if err != nil {
-		return nil, false // none running: the common case
-	}
-	defer conn.Close()
-	// A server answers in milliseconds; one that does not within this
-	// long is stuck, and the recall is better made here.
-	conn.SetDeadline(time.Now().Add(20 * time.Second))
 	key := serverKey(e, t)
 	if key == "" {
 		return nil, false
 	}
-	if err := gob.NewEncoder(conn).Encode(serverRequest{Key: key, Query: text, Options: o}); err != nil {
-		return nil, false
-	}
-	var r serverReply
-	if err := gob.NewDecoder(conn).Decode(&r); err != nil || r.Refused != "" {
-		return nil, false
+	r, err := askServer(t, serverRequest{Key: key, Query: text, Options: o})
+	if err != nil || r.Refused != "" {
+		return nil, false // none running (the common case), or it did not answer
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
@@ -149,16 +138,25 @@ func stopRecallServer(e *env, c *common) {
 	if !ok {
 		return
 	}
+	askServer(t, serverRequest{Stop: true}) // its answer comes as it exits
+}
+
+// askServer sends one request to the server at t's socket and returns its
+// reply. A server answers in milliseconds; one that does not within the
+// deadline is stuck, and the client is better off without it.
+func askServer(t serverTarget, req serverRequest) (serverReply, error) {
+	var r serverReply
 	conn, err := net.DialTimeout("unix", t.socket, time.Second)
 	if err != nil {
-		return
+		return r, err
 	}
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(20 * time.Second))
-	if gob.NewEncoder(conn).Encode(serverRequest{Stop: true}) == nil {
-		var r serverReply
-		gob.NewDecoder(conn).Decode(&r)
+	if err := gob.NewEncoder(conn).Encode(req); err != nil {
+		return r, err
 	}
+	err = gob.NewDecoder(conn).Decode(&r)
+	return r, err
 }
 
 // startRecallServerLater starts a recall server for the command line's

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -31,7 +32,7 @@ func NewBuilder(weights ...float64) *Builder {
 // Part returns a new part, for one goroutine; its documents come after
 // those of every part created before.
 func (b *Builder) Part() *BuilderPart {
-	p := &BuilderPart{cols: len(b.weights), termOf: map[string]uint32{}}
+	p := &BuilderPart{cols: len(b.weights), termOf: map[string]uint32{}, tokenOf: map[string]uint32{}}
 	b.parts = append(b.parts, p)
 	return p
 }
@@ -40,12 +41,14 @@ func (b *Builder) Part() *BuilderPart {
 type BuilderPart struct {
 	cols    int
 	termOf  map[string]uint32 // term → number in this part
+	tokenOf map[string]uint32 // token before stemming → number of its term
 	terms   []string
 	post    [][]byte // by term number: postings, slots counted in this part
 	last    []uint32 // by term number: slot of its last posting
 	df      []uint32 // by term number: documents holding it
 	ids     []int64
 	lengths []int32
+	colLens []int32 // per document, its tokens in each column
 	tokens  int64
 	scratch []uint64 // one document's occurrences: term<<40 | column<<32 | position
 	err     error
@@ -62,25 +65,22 @@ func (p *BuilderPart) Add(id int64, columns ...string) {
 	var length int32
 	for c, text := range columns {
 		pos := uint64(0)
-		porter.Each(text, func(term []byte) {
-			t, ok := p.termOf[string(term)]
-			if !ok && len(p.terms) >= 1<<24 {
-				p.err = errors.New("bm25: over 16M distinct terms in one part")
-				return
-			}
+		porter.EachToken(text, func(token []byte) {
+			// Most tokens were met before: their term is known without
+			// stemming them again.
+			t, ok := p.tokenOf[string(token)]
 			if !ok {
-				t = uint32(len(p.terms))
-				name := string(term)
-				p.termOf[name] = t
-				p.terms = append(p.terms, name)
-				p.post = append(p.post, nil)
-				p.last = append(p.last, 0)
-				p.df = append(p.df, 0)
+				key := string(token)
+				if t, ok = p.term(porter.StemToken(token)); !ok {
+					return
+				}
+				p.tokenOf[key] = t
 			}
 			occ = append(occ, uint64(t)<<40|uint64(c)<<32|pos)
 			pos++
 		})
 		length += int32(pos)
+		p.colLens = append(p.colLens, int32(pos))
 	}
 	// Group by term, each term's occurrences in column and position order.
 	slices.Sort(occ)
@@ -111,40 +111,39 @@ func (p *BuilderPart) Add(id int64, columns ...string) {
 	p.tokens += int64(length)
 }
 
+// term returns the number of a term in the part, numbering it if it is
+// new; ok is false, and p.err set, when the part is full.
+func (p *BuilderPart) term(term []byte) (t uint32, ok bool) {
+	if t, ok := p.termOf[string(term)]; ok {
+		return t, true
+	}
+	if len(p.terms) >= 1<<24 {
+		p.err = errors.New("bm25: over 16M distinct terms in one part")
+		return 0, false
+	}
+	t = uint32(len(p.terms))
+	name := string(term)
+	p.termOf[name] = t
+	p.terms = append(p.terms, name)
+	p.post = append(p.post, nil)
+	p.last = append(p.last, 0)
+	p.df = append(p.df, 0)
+	return t, true
+}
+
 // Segment joins the parts into a segment (see OpenSegment), written to
 // buf's end.
 func (b *Builder) Segment(buf *bytes.Buffer) error {
+	if err := b.check(); err != nil {
+		return err
+	}
 	var docs int
 	var tokens int64
-	for i, p := range b.parts {
-		if p.err != nil {
-			return p.err
-		}
-		if i > 0 && len(p.ids) > 0 {
-			for _, q := range slices.Backward(b.parts[:i]) {
-				if len(q.ids) > 0 {
-					if q.ids[len(q.ids)-1] >= p.ids[0] {
-						return errors.New("bm25: parts overlap in ids")
-					}
-					break
-				}
-			}
-		}
+	for _, p := range b.parts {
 		docs += len(p.ids)
 		tokens += p.tokens
 	}
-	// Every term once, sorted; per part, its number there (or none).
-	seen := map[string]bool{}
-	var terms []string
-	for _, p := range b.parts {
-		for _, t := range p.terms {
-			if !seen[t] {
-				seen[t] = true
-				terms = append(terms, t)
-			}
-		}
-	}
-	slices.Sort(terms)
+	terms := b.sortedTerms()
 	le := binary.LittleEndian
 	head := appendSegmentHeader(nil, len(b.weights), docs, len(terms), tokens)
 	for _, p := range b.parts {
@@ -205,4 +204,99 @@ func (b *Builder) Segment(buf *bytes.Buffer) error {
 	buf.WriteString(text.String())
 	buf.Write(post)
 	return nil
+}
+
+// check reports a part's error, or parts whose ids overlap.
+func (b *Builder) check() error {
+	for i, p := range b.parts {
+		if p.err != nil {
+			return p.err
+		}
+		if i > 0 && len(p.ids) > 0 {
+			for _, q := range slices.Backward(b.parts[:i]) {
+				if len(q.ids) > 0 {
+					if q.ids[len(q.ids)-1] >= p.ids[0] {
+						return errors.New("bm25: parts overlap in ids")
+					}
+					break
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// sortedTerms is every term of every part once, in byte order.
+func (b *Builder) sortedTerms() []string {
+	seen := map[string]bool{}
+	var terms []string
+	for _, p := range b.parts {
+		for _, t := range p.terms {
+			if !seen[t] {
+				seen[t] = true
+				terms = append(terms, t)
+			}
+		}
+	}
+	slices.Sort(terms)
+	return terms
+}
+
+// EachDocument calls fn with every document in id order and its token
+// count in each column (cols is reused between calls).
+func (b *Builder) EachDocument(fn func(id int64, cols []int32)) error {
+	if err := b.check(); err != nil {
+		return err
+	}
+	n := len(b.weights)
+	for _, p := range b.parts {
+		for i, id := range p.ids {
+			fn(id, p.colLens[i*n:(i+1)*n])
+		}
+	}
+	return nil
+}
+
+// Terms returns every term of the documents, in byte order.
+func (b *Builder) Terms() ([]string, error) {
+	if err := b.check(); err != nil {
+		return nil, err
+	}
+	return b.sortedTerms(), nil
+}
+
+// Postings yields the documents that hold term in id order, each with
+// the term's occurrences there: column<<32 | position, in column then
+// position order, in a slice reused between documents. Several
+// goroutines may walk postings at once.
+func (b *Builder) Postings(term string) iter.Seq2[int64, []uint64] {
+	return func(yield func(int64, []uint64) bool) {
+		var occ []uint64
+		for _, p := range b.parts {
+			n, ok := p.termOf[term]
+			if !ok {
+				continue
+			}
+			list := p.post[n]
+			slot := uint64(0)
+			for i := 0; i < len(list); {
+				delta, k := binary.Uvarint(list[i:])
+				i += k
+				slot += delta
+				count, k := binary.Uvarint(list[i:])
+				i += k
+				occ = occ[:0]
+				for range count {
+					col, k := binary.Uvarint(list[i:])
+					i += k
+					pos, k := binary.Uvarint(list[i:])
+					i += k
+					occ = append(occ, col<<32|pos)
+				}
+				if !yield(p.ids[slot], occ) {
+					return
+				}
+			}
+		}
+	}
 }

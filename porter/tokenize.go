@@ -119,6 +119,15 @@ func Tokens(text string) []string {
 // allocating a string per term: indexers that count or intern terms use
 // it. The slice is only valid during the call.
 func Each(text string, fn func(term []byte)) {
+	EachToken(text, func(token []byte) { fn(stemBytes(token)) })
+}
+
+// EachToken calls fn with every token of text before stemming: split,
+// case-folded and without diacritics. StemToken(token) is then its term.
+// Indexers that see the same words again and again keep the term of each
+// token they met, and stem only new ones. The slice is only valid during
+// the call.
+func EachToken(text string, fn func(token []byte)) {
 	var buf []byte
 	i := 0
 	for i < len(text) {
@@ -164,9 +173,15 @@ func Each(text string, fn func(term []byte)) {
 		}
 		if len(buf) > 0 {
 			buf = slices.Grow(buf, 1) // room for the 'e' step 1b may add
-			fn(stemBytes(buf))
+			fn(buf)
 		}
 	}
+}
+
+// StemToken stems a token from EachToken in place and returns its term,
+// which shares the token's memory.
+func StemToken(token []byte) []byte {
+	return stemBytes(slices.Grow(token, 1))
 }
 
 // appendFolded appends the case-folded, diacritic-free form of c.

@@ -31,6 +31,14 @@ type Stats struct {
 	Items     int           // facts and passages written
 	Warnings  int           // warnings reported through Options.Warn
 	Duration  time.Duration // wall time
+
+	// What the index holds after a full build, as Status counts it; a
+	// sync leaves these unset (Counted false).
+	Counted     bool
+	FilesByKind map[memory.FileKind]int
+	Facts       map[memory.Kind]int
+	Passages    int
+	Entities    int
 }
 
 // Changed reports whether the index content changed.
@@ -379,10 +387,6 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 	start := time.Now()
 	var st Stats
 	removeDB(path)
-	// The full-text table is filled beside it (build_fts.go).
-	ftsPath := path + "-fts"
-	removeDB(ftsPath)
-	defer removeDB(ftsPath)
 	// The file is private until renamed into place, so durability settings
 	// can be off while it is filled; a crash leaves only a temp file.
 	db, err := openBuildDB(path, "page_size(16384)")
@@ -404,7 +408,7 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, schema); err != nil {
+	if _, err := tx.ExecContext(ctx, schema+ftsConfig); err != nil {
 		return st, fmt.Errorf("index %s: schema: %w", path, err)
 	}
 	w, err := newWriter(ctx, tx, false)
@@ -415,10 +419,8 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	defer w.bulk.abort()
-	fts, err := startFTS(ctx, ftsPath)
-	if err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
-	}
+	// The full-text table's content is made in Go (build_fts.go).
+	fts := startFTS()
 	defer fts.abort()
 	err = loadAll(ctx, ws, files, o, func(i int, l loaded) error {
 		st.note(l, o)
@@ -437,6 +439,7 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
+	fts.end()
 	if err := w.bulk.finish(ctx, tx); err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
@@ -452,13 +455,14 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 	if _, err := tx.ExecContext(ctx, meta); err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
+	if err := tx.QueryRowContext(ctx, entityCount).Scan(&st.Entities); err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	st.Counted = true
+	if err := fts.write(ctx, tx); err != nil {
+		return st, fmt.Errorf("index %s: full-text: %w", path, err)
+	}
 	if err := tx.Commit(); err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
-	}
-	if err := fts.finish(); err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
-	}
-	if err := moveFTS(ctx, db, ftsPath); err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	if _, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
@@ -473,6 +477,10 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 
 // note counts a loaded file in the stats and reports its warnings.
 func (st *Stats) note(l loaded, o Options) {
+	if st.FilesByKind == nil {
+		st.FilesByKind, st.Facts = map[memory.FileKind]int{}, map[memory.Kind]int{}
+	}
+	st.FilesByKind[l.file.Kind]++
 	if l.status != "" {
 		st.Skipped++
 		st.Warnings++
@@ -480,6 +488,10 @@ func (st *Stats) note(l loaded, o Options) {
 		return
 	}
 	st.Parsed++
+	for _, f := range l.doc.Facts {
+		st.Facts[f.Kind]++
+	}
+	st.Passages += len(l.doc.Passages)
 	for _, w := range l.doc.Warnings {
 		st.Warnings++
 		o.warn("%s:%d: %s", l.file.Rel, w.Line, w.Message)

@@ -5,21 +5,28 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
+
+	"memoria/bm25"
+	"memoria/fts5"
 
 	"modernc.org/sqlite/vtab"
 )
 
-// A full build fills the full-text table on a second connection, into a
-// database file of its own beside the index being built, while the main
-// connection writes the relational tables: tokenizing is the larger half
-// of a build's work, and the two halves then run on two CPUs. The rows
-// are computed in Go from the parsed documents (ftsRows), the same rows
-// ftsInsert and ftsWindow compute in SQL (a test holds them equal), which
-// spares the window function's sort of every item. At the end the
-// finished table's shadow tables are copied into the index (moveFTS).
+// A full build makes the full-text table's content in Go rather than have
+// FTS5 tokenize every item: the items' full-text rows are computed from
+// the parsed documents (ftsRows, the same rows ftsInsert and ftsWindow
+// compute in SQL; a test holds them equal) and tokenized on every CPU
+// into a bm25.Builder while the main connection writes the relational
+// tables. Its postings are then written in FTS5's own format (package
+// fts5) straight into items_fts's shadow tables: byte for byte the table
+// FTS5 makes when it is filled by one INSERT in rowid order
+// (TestBuildFTSTable). FTS5's tokenizing and hash writes, in C translated
+// to Go, were the slowest part of a build.
 
 // ftsItem is what the full-text row of one item is made from, as the
 // writer inserts it into items.
@@ -182,25 +189,25 @@ func sqlTail(s string, n int) string {
 	return s[i:]
 }
 
-// ftsBuilder fills items_fts in a database file of its own, on its own
-// connection and goroutine, from the rows streamed to it (build_rows.go):
-// the whole fill is one INSERT … SELECT. A statement per row added about
-// half the tokenizing's cost again, and a statement per batch would open
-// a savepoint per batch, at each of which FTS5 writes its pending terms
-// as a new segment.
-//
-// The fill is the slowest part of a build. The writer must not wait for
-// it, or the relational tables' indexes would be created only once it is
-// nearly done, one CPU idle meanwhile: the items are queued (they share
-// their text with the parsed documents, so the queue costs little), and
-// a goroutine of their own makes the rows, with their neighbours' text,
-// as the fill takes them.
+// ftsBuilder tokenizes the items of a build as the writer queues them:
+// runs of whole files go, each as a part of one bm25.Builder, to a pool
+// of goroutines. The items share their text with the parsed documents, so
+// the queue costs little.
 type ftsBuilder struct {
-	rows    *stream
-	items   chan ftsFiles
-	done    chan struct{} // closed when the rows are all made
-	aborted atomic.Bool
+	builder *bm25.Builder
+	jobs    chan ftsJob
+	workers sync.WaitGroup
 	pending ftsFiles // not yet queued
+	ended   bool
+	aborted atomic.Bool   // the build failed: skip the rest of the work
+	done    chan struct{} // closed when out is made
+	out     ftsContent
+}
+
+// ftsJob is one part's files.
+type ftsJob struct {
+	part  *bm25.BuilderPart
+	files ftsFiles
 }
 
 // ftsFiles are the items of whole files: file k's are
@@ -210,87 +217,258 @@ type ftsFiles struct {
 	ends  []int
 }
 
-// ftsBatch is a batch of ftsRows for a stream.
-type ftsBatch []ftsRow
+// ftsPartItems is how many items a part takes: parts are joined term by
+// term at the end, so fewer, larger parts cost less there.
+const ftsPartItems = 8192
 
-func (b ftsBatch) rows() int { return len(b) }
-
-func (b ftsBatch) column(i, col int) vtab.Value {
-	r := &b[i]
-	switch col {
-	case 0:
-		return r.id
-	case 1:
-		return r.content
-	case 2:
-		return r.section
-	case 3:
-		return r.entities
-	}
-	return r.context
-}
-
-const ftsBatchRows = 512
-
-// startFTS creates the full-text table in a new database at path and
-// starts filling it.
-func startFTS(ctx context.Context, path string) (*ftsBuilder, error) {
-	// A small page cache: the pages are written once, at the commit, and
-	// read once, by moveFTS through a connection of its own.
-	db, err := openBuildDB(path, "cache_size(-8192)")
-	if err != nil {
-		return nil, fmt.Errorf("full-text %s: %w", path, err)
-	}
-	rows, table := newStream(`CREATE TABLE x(id INTEGER, content TEXT, section TEXT, entities TEXT, context TEXT)`, "temp.build_fts")
-	// One bulk insert with merging deferred to the final 'optimize': FTS5's
-	// incremental merges would otherwise rewrite the segments many times.
-	// The settings are stored in items_fts_config, copied with the table
-	// (as they were when the table was filled in the index itself).
-	setup := ftsTable + `;
-INSERT INTO items_fts(items_fts, rank) VALUES('automerge', 0);
+// ftsConfig is how the table is configured before its content is
+// written: as it was when FTS5 filled it (one hash flush, no merging
+// during the fill, automerge back on for the incremental updates). Each
+// setting bumps the configuration cookie in the structure record.
+const ftsConfig = `INSERT INTO items_fts(items_fts, rank) VALUES('automerge', 0);
 INSERT INTO items_fts(items_fts, rank) VALUES('hashsize', 268435456);
-` + table
-	if _, err := db.ExecContext(ctx, setup); err != nil {
-		rows.drop()
-		db.Close()
-		return nil, fmt.Errorf("full-text %s: %w", path, err)
+INSERT INTO items_fts(items_fts, rank) VALUES('automerge', 4);`
+
+// startFTS starts the goroutines that tokenize the items.
+func startFTS() *ftsBuilder {
+	b := &ftsBuilder{builder: newLexicalBuilder(), jobs: make(chan ftsJob, 16), done: make(chan struct{})}
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		b.workers.Go(func() {
+			var rows []ftsRow
+			for j := range b.jobs {
+				if b.aborted.Load() {
+					continue
+				}
+				start := 0
+				for _, end := range j.files.ends {
+					rows = ftsRows(j.files.items[start:end], rows[:0])
+					start = end
+					for _, r := range rows {
+						j.part.Add(r.id, r.content, r.section, r.entities, r.context)
+					}
+				}
+			}
+		})
 	}
-	rows.start(func() error {
-		const fill = `BEGIN;
-INSERT INTO items_fts(rowid, content, section, entities, context) SELECT id, content, section, entities, context FROM temp.build_fts;
-COMMIT;
-DROP TABLE temp.build_fts;
-INSERT INTO items_fts(items_fts) VALUES('optimize');
-INSERT INTO items_fts(items_fts, rank) VALUES('automerge', 4)`
-		_, err := db.ExecContext(ctx, fill)
-		if cerr := db.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("full-text %s: %w", path, err)
-		}
-		return nil
-	})
-	b := &ftsBuilder{rows: rows, items: make(chan ftsFiles, 256), done: make(chan struct{})}
-	go b.makeRows(b.items)
-	return b, nil
+	return b
 }
 
-// makeRows turns the queued items into rows for the fill.
-func (b *ftsBuilder) makeRows(items <-chan ftsFiles) {
-	defer close(b.done)
-	for f := range items {
-		if b.aborted.Load() {
-			continue
-		}
-		rows := make(ftsBatch, 0, len(f.items))
-		start := 0
-		for _, end := range f.ends {
-			rows = ftsRows(f.items[start:end], rows)
-			start = end
-		}
-		b.rows.send(rows)
+// add queues the items of one file.
+func (b *ftsBuilder) add(items []ftsItem) {
+	b.pending.items = append(b.pending.items, items...)
+	b.pending.ends = append(b.pending.ends, len(b.pending.items))
+	if len(b.pending.items) >= ftsPartItems {
+		b.queue()
 	}
+}
+
+func (b *ftsBuilder) queue() {
+	if len(b.pending.items) > 0 {
+		b.jobs <- ftsJob{b.builder.Part(), b.pending}
+		b.pending = ftsFiles{}
+	}
+}
+
+// end queues what is pending, and makes the table's content on a
+// goroutine once the items are all tokenized.
+func (b *ftsBuilder) end() {
+	if b.ended {
+		return
+	}
+	b.queue()
+	b.ended = true
+	close(b.jobs)
+	go func() {
+		defer close(b.done)
+		b.workers.Wait()
+		if b.aborted.Load() {
+			b.out.err = errors.New("full-text: build aborted")
+			return
+		}
+		b.out.err = b.out.make(b.builder)
+		b.builder = nil // the postings are in out now: let them go
+	}()
+}
+
+// abort ends the tokenizing after an error elsewhere and waits for it.
+func (b *ftsBuilder) abort() {
+	b.aborted.Store(true)
+	b.end()
+	<-b.done
+}
+
+// ftsContent is the content of items_fts's shadow tables.
+type ftsContent struct {
+	data    fts5Rows // %_data: leaves and doclist indexes
+	idx     fts5Rows // %_idx: id is pgno, block the term
+	docsize fts5Rows // %_docsize: id, sz
+	rows    int64
+	totals  []int64 // tokens per column
+	leaves  int
+	err     error
+}
+
+// fts5Row is a row of a shadow table.
+type fts5Row struct {
+	id    int64
+	block []byte
+}
+
+// fts5Rows is a batch of fts5Rows for a stream.
+type fts5Rows []fts5Row
+
+func (r fts5Rows) rows() int { return len(r) }
+
+func (r fts5Rows) column(i, col int) vtab.Value {
+	if col == 0 {
+		return r[i].id
+	}
+	return r[i].block
+}
+
+func (c *ftsContent) Data(rowid int64, block []byte) { c.data = append(c.data, fts5Row{rowid, block}) }
+func (c *ftsContent) Idx(term []byte, pgno int64)    { c.idx = append(c.idx, fts5Row{pgno, term}) }
+
+// make writes the builder's documents and postings in FTS5's format.
+func (c *ftsContent) make(b *bm25.Builder) error {
+	c.totals = make([]int64, len(lexWeights))
+	// The docsize values share one buffer.
+	var sz []byte
+	var ends []int
+	err := b.EachDocument(func(id int64, cols []int32) {
+		sz = fts5.Docsize(sz, cols)
+		ends = append(ends, len(sz))
+		c.docsize = append(c.docsize, fts5Row{id: id})
+		for i, n := range cols {
+			c.totals[i] += int64(n)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	start := 0
+	for i, end := range ends {
+		c.docsize[i].block = sz[start:end:end]
+		start = end
+	}
+	c.rows = int64(len(c.docsize))
+	terms, err := b.Terms()
+	if err != nil {
+		return err
+	}
+	// The doclists are made on every CPU, a run of terms each, and laid
+	// out in pages in term order as the runs complete.
+	type run struct {
+		terms []string
+		lists []byte
+		ends  []int
+		done  chan struct{}
+	}
+	workers := max(1, runtime.GOMAXPROCS(0))
+	runs := make([]*run, 0, 4*workers)
+	size := max(1, (len(terms)+cap(runs)-1)/cap(runs))
+	for lo := 0; lo < len(terms); lo += size {
+		runs = append(runs, &run{terms: terms[lo:min(lo+size, len(terms))], done: make(chan struct{})})
+	}
+	slots := make(chan struct{}, workers)
+	go func() {
+		for _, r := range runs {
+			slots <- struct{}{}
+			go func() {
+				defer func() { <-slots }()
+				defer close(r.done)
+				var dl fts5.DoclistBuilder
+				for _, t := range r.terms {
+					for id, occ := range b.Postings(t) {
+						dl.AddDocument(id, occ)
+					}
+					r.lists = append(r.lists, dl.Take()...)
+					r.ends = append(r.ends, len(r.lists))
+				}
+			}()
+		}
+	}()
+	w := fts5.NewSegmentWriter(1, fts5.DefaultPageSize, c)
+	var key []byte
+	for _, r := range runs {
+		<-r.done
+		start := 0
+		for i, t := range r.terms {
+			key = append(append(key[:0], fts5.MainPrefix), t...)
+			w.Add(key, r.lists[start:r.ends[i]])
+			start = r.ends[i]
+		}
+		r.lists = nil
+	}
+	c.leaves = w.Finish()
+	return nil
+}
+
+// write waits for the content and writes it into the shadow tables of
+// the index's items_fts, which must be empty and configured (ftsConfig)
+// and must not have been used otherwise on this connection: FTS5 caches
+// the structure record per connection, and the one written here would
+// go unseen.
+func (b *ftsBuilder) write(ctx context.Context, tx *sql.Tx) error {
+	b.end()
+	<-b.done
+	c := &b.out
+	if c.err != nil {
+		return c.err
+	}
+	var rec []byte
+	if err := tx.QueryRowContext(ctx, `SELECT block FROM items_fts_data WHERE id = ?`, fts5.StructureRowid).Scan(&rec); err != nil {
+		return err
+	}
+	cookie, v2, err := fts5.EmptyStructure(rec)
+	if err != nil {
+		return err
+	}
+	if c.rows > 0 {
+		c.data = append(c.data, fts5Row{fts5.AveragesRowid, fts5.Averages(c.rows, c.totals)})
+	}
+	if c.leaves > 0 {
+		seg := fts5.Segment{ID: 1, FirstPage: 1, LastPage: c.leaves, Rows: c.rows}
+		c.data = append(c.data, fts5Row{fts5.StructureRowid, fts5.Structure(cookie, v2, seg)})
+	}
+	// The origin of every row is 1, the first segment's.
+	for _, t := range []struct {
+		rows fts5Rows
+		sql  string
+	}{
+		{c.data, `INSERT OR REPLACE INTO items_fts_data(id, block) SELECT id, block FROM temp.%s`},
+		{c.idx, `INSERT INTO items_fts_idx(segid, term, pgno) SELECT 1, coalesce(block, x''), id FROM temp.%s`},
+		{c.docsize, `INSERT INTO items_fts_docsize(id, sz, origin) SELECT id, block, 1 FROM temp.%s`},
+	} {
+		if err := insertRows(ctx, tx, t.rows, t.sql); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertRows runs query (with %s for the name of a table of columns id
+// and block) over rows.
+func insertRows(ctx context.Context, tx *sql.Tx, rows fts5Rows, query string) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	const name = "build_shadow"
+	s, table := newStream(`CREATE TABLE x(id INTEGER, block BLOB)`, "temp."+name)
+	if _, err := tx.ExecContext(ctx, table); err != nil {
+		s.drop()
+		return err
+	}
+	s.start(func() error {
+		_, err := tx.ExecContext(ctx, fmt.Sprintf(query, name))
+		return err
+	})
+	s.send(rows)
+	if err := s.finish(); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `DROP TABLE temp.`+name)
+	return err
 }
 
 // ftsTable is the full-text table's definition in schema.
@@ -301,76 +479,3 @@ var ftsTable = func() string {
 	}
 	return schema[i : i+strings.IndexByte(schema[i:], ';')]
 }()
-
-// add queues the items of one file.
-func (b *ftsBuilder) add(items []ftsItem) {
-	b.pending.items = append(b.pending.items, items...)
-	b.pending.ends = append(b.pending.ends, len(b.pending.items))
-	if len(b.pending.items) >= ftsBatchRows {
-		b.items <- b.pending
-		b.pending = ftsFiles{items: make([]ftsItem, 0, ftsBatchRows+64)}
-	}
-}
-
-// finish queues what is pending and waits for the table to be complete.
-func (b *ftsBuilder) finish() error {
-	if b.items == nil {
-		return errors.New("full-text: already ended")
-	}
-	if len(b.pending.items) > 0 {
-		b.items <- b.pending
-		b.pending = ftsFiles{}
-	}
-	close(b.items)
-	b.items = nil
-	<-b.done
-	return b.rows.finish()
-}
-
-// abort stops the filling after an error elsewhere and waits for it.
-func (b *ftsBuilder) abort() {
-	if b.items == nil {
-		return
-	}
-	b.aborted.Store(true)
-	close(b.items)
-	b.items = nil
-	<-b.done
-	b.rows.abort()
-}
-
-// ftsShadow are the shadow tables of items_fts: copying their rows copies
-// the table.
-var ftsShadow = []string{"items_fts_data", "items_fts_idx", "items_fts_docsize", "items_fts_config"}
-
-// moveFTS replaces the content of the index's (empty) items_fts with that
-// of the finished table in the database at path. The connection must not
-// have used items_fts since the table was created: FTS5 caches its
-// structure record per connection.
-func moveFTS(ctx context.Context, db *sql.DB, path string) error {
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS fts`, path); err != nil {
-		return fmt.Errorf("full-text %s: %w", path, err)
-	}
-	var q strings.Builder
-	q.WriteString("BEGIN;")
-	for _, t := range ftsShadow {
-		fmt.Fprintf(&q, "DELETE FROM main.%[1]s; INSERT INTO main.%[1]s SELECT * FROM fts.%[1]s;", t)
-	}
-	q.WriteString("COMMIT;")
-	_, err = conn.ExecContext(ctx, q.String())
-	if err != nil {
-		conn.ExecContext(ctx, "ROLLBACK")
-	}
-	if _, derr := conn.ExecContext(ctx, `DETACH DATABASE fts`); err == nil && derr != nil {
-		err = derr
-	}
-	if err != nil {
-		return fmt.Errorf("full-text %s: %w", path, err)
-	}
-	return nil
-}

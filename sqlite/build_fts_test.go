@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -71,9 +72,6 @@ func buildTest(t *testing.T, ws string, o Options) string {
 	path := filepath.Join(t.TempDir(), "index.sqlite")
 	if _, err := build(context.Background(), path, ws, o); err != nil {
 		t.Fatal(err)
-	}
-	if _, err := os.Stat(path + "-fts"); !os.IsNotExist(err) {
-		t.Errorf("the full-text build file is left after the build: %v", err)
 	}
 	return path
 }
@@ -198,6 +196,9 @@ INSERT INTO items_ref(items_ref, rank) VALUES('automerge', 4);`
 		})
 	}
 }
+
+// ftsShadow are the shadow tables of items_fts: their rows are the table.
+var ftsShadow = []string{"items_fts_data", "items_fts_idx", "items_fts_docsize", "items_fts_config"}
 
 func integrityCheck(t *testing.T, db *sql.DB) {
 	t.Helper()
@@ -388,4 +389,34 @@ func queryDump(t *testing.T, db *sql.DB, q string) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// TestBuildCounts holds the counts a build reports to those Status finds
+// in the index it wrote (`memoria index` prints them without asking).
+func TestBuildCounts(t *testing.T) {
+	wss := buildWorkspaces(t)
+	skipping := edgeWorkspace(t)
+	writeFile(t, skipping, "memory/2025-03-03.md", "\x00\x01binary")
+	wss["skipping"] = skipping
+	for name, ws := range wss {
+		t.Run(name, func(t *testing.T) {
+			ix, err := OpenAt(context.Background(), ws, filepath.Join(t.TempDir(), "index.sqlite"), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ix.Close()
+			st := ix.BuildStats
+			status, err := ix.Status(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !st.Counted || st.Passages != status.Passages || st.Entities != status.Entities || st.Skipped != len(status.Skipped) ||
+				!maps.Equal(st.Facts, status.Facts) || !maps.Equal(st.FilesByKind, status.Files) {
+				t.Fatalf("build counted %+v\nStatus: %+v", st, status)
+			}
+			if st.Passages == 0 || len(st.Facts) == 0 || name == "skipping" && st.Skipped != 1 {
+				t.Fatalf("nothing counted: %+v", st)
+			}
+		})
+	}
 }

@@ -84,7 +84,7 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	rows.Close()
 	var first, last string
 	err = ix.db.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM (SELECT slug_key FROM item_entities UNION SELECT lower(slug) FROM entity_pages)),
+		(`+entityCount+`),
 		(SELECT count(*) FROM entity_pages),
 		coalesce((SELECT min(day) FROM files WHERE day != ''), ''),
 		coalesce((SELECT max(day) FROM files WHERE day != ''), '')`).Scan(&st.Entities, &st.EntityPages, &first, &last)
@@ -108,6 +108,10 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	st.Pending = len(d.todo) + len(d.gone)
 	return st, nil
 }
+
+// entityCount counts the entities: every slug items mention and every
+// entity page's.
+const entityCount = `SELECT count(*) FROM (SELECT slug_key FROM item_entities UNION SELECT lower(slug) FROM entity_pages)`
 
 // postingsStatus fills in the postings snapshot's part of st.
 func (ix *Index) postingsStatus(ctx context.Context, st *Status) error {

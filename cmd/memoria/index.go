@@ -62,9 +62,14 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	status, err := ws.Status(ctx)
-	if err != nil {
-		return err
+	// A build counted what it wrote; after a sync, Status counts it.
+	count := sqlite.Status{Files: st.FilesByKind, Facts: st.Facts, Passages: st.Passages, Entities: st.Entities, Skipped: map[string]string{}}
+	skipped := st.Skipped
+	if !st.Counted {
+		if count, err = ws.Status(ctx); err != nil {
+			return err
+		}
+		skipped = len(count.Skipped)
 	}
 	elapsed := time.Since(start)
 	// The snapshot is written last, so that the time above is the
@@ -86,22 +91,22 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	}
 	if c.json {
 		return json.NewEncoder(e.stdout).Encode(map[string]any{
-			"action": action, "files": status.Files, "facts": status.Facts, "passages": status.Passages,
-			"entities": status.Entities, "skipped": len(status.Skipped), "parsed": st.Parsed, "removed": st.Removed,
+			"action": action, "files": count.Files, "facts": count.Facts, "passages": count.Passages,
+			"entities": count.Entities, "skipped": skipped, "parsed": st.Parsed, "removed": st.Removed,
 			"warnings": st.Warnings, "seconds": elapsed.Seconds(), "index": ws.IndexPath(),
 			"embedded": emb.Embedded, "vector_model": emb.Model, "semantic": semantic, "postings": postings,
 		})
 	}
 	facts := 0
-	for _, n := range status.Facts {
+	for _, n := range count.Facts {
 		facts += n
 	}
 	files := 0
-	for _, n := range status.Files {
+	for _, n := range count.Files {
 		files += n
 	}
 	fmt.Fprintf(e.stdout, "index %s: %d files (%d re-parsed, %d removed, %d skipped), %d facts, %d passages, %d entities in %s; %s; %s\n",
-		action, files, st.Parsed, st.Removed, len(status.Skipped), facts, status.Passages, status.Entities, elapsed.Round(time.Millisecond), semantic, postings)
+		action, files, st.Parsed, st.Removed, skipped, facts, count.Passages, count.Entities, elapsed.Round(time.Millisecond), semantic, postings)
 	return nil
 }
 

@@ -49,66 +49,109 @@ type BuilderPart struct {
 	ids     []int64
 	lengths []int32
 	colLens []int32 // per document, its tokens in each column
-	tokens  int64
-	scratch []uint64 // one document's occurrences: term<<40 | column<<32 | position
+	total   int64   // tokens in all documents
+	tokens  []uint32 // Add's scratch
+	count   []uint32 // by term number: occurrences in the document being added
+	scratch []uint32 // the terms of the document being added
 	err     error
 }
 
 // Add indexes a document; columns must have one text per weight.
 func (p *BuilderPart) Add(id int64, columns ...string) {
+	buf := p.tokens[:0]
+	ends := make([]int, 0, 8)
+	for _, text := range columns {
+		buf = p.Tokenize(buf, text)
+		ends = append(ends, len(buf))
+	}
+	p.tokens = buf
+	cols := make([][]uint32, len(columns))
+	start := 0
+	for c, end := range ends {
+		cols[c] = buf[start:end]
+		start = end
+	}
+	p.AddTerms(id, cols...)
+}
+
+// Tokenize appends to dst the numbers, in this part, of the terms of
+// text (porter's terms, numbering new ones), for AddTerms. Text that
+// several documents share (a neighbour's line in each one's context) is
+// then tokenized once.
+func (p *BuilderPart) Tokenize(dst []uint32, text string) []uint32 {
+	porter.EachToken(text, func(token []byte) {
+		// Most tokens were met before: their term is known without
+		// stemming them again.
+		t, ok := p.tokenOf[string(token)]
+		if !ok {
+			key := string(token)
+			if t, ok = p.term(porter.StemToken(token)); !ok {
+				return
+			}
+			p.tokenOf[key] = t
+		}
+		dst = append(dst, t)
+	})
+	return dst
+}
+
+// AddTerms indexes a document given each column's terms, numbered by
+// this part's Tokenize: what Add does with the columns' text.
+func (p *BuilderPart) AddTerms(id int64, columns ...[]uint32) {
 	if n := len(p.ids); n > 0 && id <= p.ids[n-1] {
 		p.err = errors.New("bm25: documents not in ascending id order")
 		return
 	}
-	slot := uint32(len(p.ids))
-	occ := p.scratch[:0]
-	var length int32
-	for c, text := range columns {
-		pos := uint64(0)
-		porter.EachToken(text, func(token []byte) {
-			// Most tokens were met before: their term is known without
-			// stemming them again.
-			t, ok := p.tokenOf[string(token)]
-			if !ok {
-				key := string(token)
-				if t, ok = p.term(porter.StemToken(token)); !ok {
-					return
-				}
-				p.tokenOf[key] = t
-			}
-			occ = append(occ, uint64(t)<<40|uint64(c)<<32|pos)
-			pos++
-		})
-		length += int32(pos)
-		p.colLens = append(p.colLens, int32(pos))
+	if len(columns) != p.cols {
+		p.err = errors.New("bm25: wrong number of columns")
+		return
 	}
-	// Group by term, each term's occurrences in column and position order.
-	slices.Sort(occ)
-	for i := 0; i < len(occ); {
-		t := uint32(occ[i] >> 40)
-		j := i + 1
-		for j < len(occ) && uint32(occ[j]>>40) == t {
-			j++
+	for _, terms := range columns {
+		for _, t := range terms {
+			if int(t) >= len(p.terms) {
+				p.err = errors.New("bm25: a term not numbered by this part")
+				return
+			}
 		}
+	}
+	// Count each term's occurrences, then write each term's header (the
+	// slot's delta and the count), then the occurrences: a column's
+	// terms are in position order, so each term's come in column and
+	// position order without sorting them.
+	slot := uint32(len(p.ids))
+	touched := p.scratch[:0]
+	var length int32
+	for _, terms := range columns {
+		for _, t := range terms {
+			if p.count[t] == 0 {
+				touched = append(touched, t)
+			}
+			p.count[t]++
+		}
+		length += int32(len(terms))
+		p.colLens = append(p.colLens, int32(len(terms)))
+	}
+	for _, t := range touched {
 		list := p.post[t]
 		delta := slot
 		if len(list) > 0 {
 			delta = slot - p.last[t]
 		}
 		list = binary.AppendUvarint(list, uint64(delta))
-		list = binary.AppendUvarint(list, uint64(j-i))
-		for _, o := range occ[i:j] {
-			list = binary.AppendUvarint(list, o>>32&0xff)
-			list = binary.AppendUvarint(list, o&math.MaxUint32)
-		}
-		p.post[t], p.last[t] = list, slot
+		p.post[t] = binary.AppendUvarint(list, uint64(p.count[t]))
+		p.last[t] = slot
 		p.df[t]++
-		i = j
+		p.count[t] = 0
 	}
-	p.scratch = occ
+	for c, terms := range columns {
+		for pos, t := range terms {
+			p.post[t] = binary.AppendUvarint(binary.AppendUvarint(p.post[t], uint64(c)), uint64(pos))
+		}
+	}
+	p.scratch = touched
 	p.ids = append(p.ids, id)
 	p.lengths = append(p.lengths, length)
-	p.tokens += int64(length)
+	p.total += int64(length)
 }
 
 // term returns the number of a term in the part, numbering it if it is
@@ -128,6 +171,7 @@ func (p *BuilderPart) term(term []byte) (t uint32, ok bool) {
 	p.post = append(p.post, nil)
 	p.last = append(p.last, 0)
 	p.df = append(p.df, 0)
+	p.count = append(p.count, 0)
 	return t, true
 }
 
@@ -141,7 +185,7 @@ func (b *Builder) Segment(buf *bytes.Buffer) error {
 	var tokens int64
 	for _, p := range b.parts {
 		docs += len(p.ids)
-		tokens += p.tokens
+		tokens += p.total
 	}
 	terms := b.sortedTerms()
 	le := binary.LittleEndian

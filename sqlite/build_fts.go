@@ -56,36 +56,7 @@ const ftsContext = 200
 // with the passages before the first heading) and orders each partition
 // by start line; ties keep id order.
 func ftsRows(items []ftsItem, dst []ftsRow) []ftsRow {
-	// order holds the item indexes sorted by (section, start line, id):
-	// each partition is then a run, in window order.
-	order := make([]int, len(items))
-	sorted := true
-	for i := range items {
-		order[i] = i
-		if i > 0 && (items[i].section < items[i-1].section ||
-			items[i].section == items[i-1].section && items[i].startLine < items[i-1].startLine) {
-			sorted = false
-		}
-	}
-	if !sorted {
-		slices.SortStableFunc(order, func(a, b int) int {
-			if c := strings.Compare(items[a].section, items[b].section); c != 0 {
-				return c
-			}
-			return items[a].startLine - items[b].startLine
-		})
-	}
-	prev := make([]int, len(items))
-	next := make([]int, len(items))
-	for k, i := range order {
-		prev[i], next[i] = -1, -1
-		if k > 0 && items[order[k-1]].section == items[i].section {
-			prev[i] = order[k-1]
-		}
-		if k+1 < len(order) && items[order[k+1]].section == items[i].section {
-			next[i] = order[k+1]
-		}
-	}
+	prev, next := ftsNeighbours(items)
 	var b strings.Builder
 	for i, it := range items {
 		own, altCtx := splitAlt(it.alt)
@@ -111,6 +82,108 @@ func ftsRows(items []ftsItem, dst []ftsRow) []ftsRow {
 		dst = append(dst, r)
 	}
 	return dst
+}
+
+// ftsNeighbours returns, for each of one file's items (in id order),
+// the index of the item before it and after it in its window partition,
+// -1 for none: whose text its context column takes.
+func ftsNeighbours(items []ftsItem) (prev, next []int) {
+	// order holds the item indexes sorted by (section, start line, id):
+	// each partition is then a run, in window order.
+	order := make([]int, len(items))
+	sorted := true
+	for i := range items {
+		order[i] = i
+		if i > 0 && (items[i].section < items[i-1].section ||
+			items[i].section == items[i-1].section && items[i].startLine < items[i-1].startLine) {
+			sorted = false
+		}
+	}
+	if !sorted {
+		slices.SortStableFunc(order, func(a, b int) int {
+			if c := strings.Compare(items[a].section, items[b].section); c != 0 {
+				return c
+			}
+			return items[a].startLine - items[b].startLine
+		})
+	}
+	prev = make([]int, len(items))
+	next = make([]int, len(items))
+	for k, i := range order {
+		prev[i], next[i] = -1, -1
+		if k > 0 && items[order[k-1]].section == items[i].section {
+			prev[i] = order[k-1]
+		}
+		if k+1 < len(order) && items[order[k+1]].section == items[i].section {
+			next[i] = order[k+1]
+		}
+	}
+	return prev, next
+}
+
+// ftsTokenizer adds the full-text rows of a file's items to a part of
+// the build's bm25.Builder, as their text, ftsRows, would be tokenized,
+// but with each item's line tokenized once: a neighbour's line that its
+// context column takes whole (most are under ftsContext characters) is
+// tokenized with the line itself, and only lines cut short are tokenized
+// again. The terms of "a b" are those of a followed by those of b
+// (a space always ends a token), so the result is the same.
+type ftsTokenizer struct {
+	own     []uint32 // the items' content terms, back to back
+	ends    []int    // item i's are own[ends[i-1]:ends[i]]
+	cols    [4][]uint32
+	section string // last section tokenized, and its terms
+	secTerm []uint32
+}
+
+func (z *ftsTokenizer) add(part *bm25.BuilderPart, items []ftsItem) {
+	prev, next := ftsNeighbours(items)
+	z.own, z.ends = z.own[:0], z.ends[:0]
+	for _, it := range items {
+		z.own = part.Tokenize(z.own, it.content)
+		z.ends = append(z.ends, len(z.own))
+	}
+	line := func(i int) []uint32 {
+		start := 0
+		if i > 0 {
+			start = z.ends[i-1]
+		}
+		return z.own[start:z.ends[i]]
+	}
+	z.section, z.secTerm = "", z.secTerm[:0]
+	for i, it := range items {
+		own, altCtx := splitAlt(it.alt)
+		content := append(z.cols[0][:0], line(i)...)
+		if it.alt != "" {
+			content = part.Tokenize(content, own)
+		}
+		if it.section != z.section {
+			z.section, z.secTerm = it.section, part.Tokenize(z.secTerm[:0], it.section)
+		}
+		entities := part.Tokenize(z.cols[2][:0], ftsEntities(it.entities))
+		context := z.cols[3][:0]
+		if it.passage {
+			if j := prev[i]; j >= 0 {
+				if tail := sqlTail(items[j].content, ftsContext); len(tail) == len(items[j].content) {
+					context = append(context, line(j)...)
+				} else {
+					context = part.Tokenize(context, tail)
+				}
+			}
+			if j := next[i]; j >= 0 {
+				if head := sqlHead(items[j].content, ftsContext); len(head) == len(items[j].content) {
+					context = append(context, line(j)...)
+				} else {
+					context = part.Tokenize(context, head)
+				}
+			}
+		}
+		if it.alt != "" {
+			context = part.Tokenize(context, altCtx)
+		}
+		part.AddTerms(it.id, content, z.secTerm, entities, context)
+		z.cols[0], z.cols[2], z.cols[3] = content, entities, context
+	}
 }
 
 // ftsEntities is replace(replace(entities, '-', ' '), '_', ' ').
@@ -234,18 +307,15 @@ func startFTS() *ftsBuilder {
 	b := &ftsBuilder{builder: newLexicalBuilder(), jobs: make(chan ftsJob, 16), done: make(chan struct{})}
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		b.workers.Go(func() {
-			var rows []ftsRow
+			var z ftsTokenizer
 			for j := range b.jobs {
 				if b.aborted.Load() {
 					continue
 				}
 				start := 0
 				for _, end := range j.files.ends {
-					rows = ftsRows(j.files.items[start:end], rows[:0])
+					z.add(j.part, j.files.items[start:end])
 					start = end
-					for _, r := range rows {
-						j.part.Add(r.id, r.content, r.section, r.entities, r.context)
-					}
 				}
 			}
 		})

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -104,6 +105,22 @@ func TestFTSRowsMatchSQL(t *testing.T) {
 				var got []ftsRow
 				var file []ftsItem
 				lastFile := int64(-1)
+				// The build's tokenizer must index what the rows' text holds.
+				tokenized, fromRows := newLexicalBuilder(), newLexicalBuilder()
+				tp, rp := tokenized.Part(), fromRows.Part()
+				var z ftsTokenizer
+				cut := 0
+				group := func(items []ftsItem) {
+					z.add(tp, items)
+					for _, r := range ftsRows(items, nil) {
+						rp.Add(r.id, r.content, r.section, r.entities, r.context)
+					}
+					for _, it := range items {
+						if sqlHead(it.content, ftsContext) != it.content {
+							cut++
+						}
+					}
+				}
 				for rows.Next() {
 					var it ftsItem
 					var fileID int64
@@ -114,11 +131,26 @@ func TestFTSRowsMatchSQL(t *testing.T) {
 					it.passage = kind == "passage"
 					if fileID != lastFile {
 						got = ftsRows(file, got)
+						group(file)
 						file, lastFile = file[:0], fileID
 					}
 					file = append(file, it)
 				}
 				got = ftsRows(file, got)
+				group(file)
+				var a, b bytes.Buffer
+				if err := tokenized.Segment(&a); err != nil {
+					t.Fatal(err)
+				}
+				if err := fromRows.Segment(&b); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(a.Bytes(), b.Bytes()) {
+					t.Error("the build's tokenizer indexes other terms than the rows' text holds")
+				}
+				if cut == 0 {
+					t.Error("no line is cut short in a context column: the tokenizer's other path is untested")
+				}
 				if err := rows.Close(); err != nil {
 					t.Fatal(err)
 				}

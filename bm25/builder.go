@@ -48,8 +48,8 @@ type BuilderPart struct {
 	df      []uint32 // by term number: documents holding it
 	ids     []int64
 	lengths []int32
-	colLens []int32 // per document, its tokens in each column
-	total   int64   // tokens in all documents
+	colLens []int32  // per document, its tokens in each column
+	total   int64    // tokens in all documents
 	tokens  []uint32 // Add's scratch
 	count   []uint32 // by term number: occurrences in the document being added
 	scratch []uint32 // the terms of the document being added

@@ -46,22 +46,37 @@ func (b itemBatch) column(i, col int) vtab.Value {
 	case 6:
 		return r.end
 	case 7:
-		return r.written
+		return textOrNil(r.written)
 	case 8:
-		return r.evStart
+		return textOrNil(r.evStart)
 	case 9:
-		return r.evEnd
+		return textOrNil(r.evEnd)
 	case 10:
-		return r.section
+		return textOrNil(r.section)
 	case 11:
-		return r.entities
+		return textOrNil(r.entities)
 	case 12:
 		return r.content
 	case 13:
 		return r.textHash
 	}
-	return r.alt
+	return textOrNil(r.alt)
 }
+
+// textOrNil passes an empty text as NULL, which itemSelect turns back
+// into '': most items have no event dates, section, entities or alt, and
+// a NULL costs the driver no allocation and copy, where every text value
+// costs two of each.
+func textOrNil(s string) vtab.Value {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// itemSelect reads the streamed items (itemBatch) back into items' columns.
+const itemSelect = `id, file_id, kind, fact_id, confidence, start_line, end_line, coalesce(written, ''), coalesce(event_start, ''),
+	coalesce(event_end, ''), coalesce(section, ''), coalesce(entities, ''), content, text_hash, coalesce(alt, '')`
 
 const itemColumnNames = `id, file_id, kind, fact_id, confidence, start_line, end_line, written, event_start, event_end, section, entities, content, text_hash, alt`
 
@@ -86,7 +101,7 @@ func startBulk(ctx context.Context, tx *sql.Tx) (*bulkRows, error) {
 		return nil, fmt.Errorf("items: %w", err)
 	}
 	items.start(func() error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO items(`+itemColumnNames+`) SELECT `+itemColumnNames+` FROM temp.build_items`); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO items(`+itemColumnNames+`) SELECT `+itemSelect+` FROM temp.build_items`); err != nil {
 			return fmt.Errorf("items: %w", err)
 		}
 		return nil

@@ -408,7 +408,7 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, schema+ftsConfig); err != nil {
+	if _, err := tx.ExecContext(ctx, schema+ftsConfig+orderedIndexes); err != nil {
 		return st, fmt.Errorf("index %s: schema: %w", path, err)
 	}
 	w, err := newWriter(ctx, tx, false)
@@ -444,7 +444,7 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	st.Items = w.count
-	if _, err := tx.ExecContext(ctx, indexes); err != nil {
+	if _, err := tx.ExecContext(ctx, laterIndexes); err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	if err := refreshSummaries(ctx, tx); err != nil {

@@ -64,7 +64,7 @@ func (b itemBatch) column(i, col int) vtab.Value {
 }
 
 // textOrNil passes an empty text as NULL, which itemSelect turns back
-// into '': most items have no event dates, section, entities or alt, and
+// into ”: most items have no event dates, section, entities or alt, and
 // a NULL costs the driver no allocation and copy, where every text value
 // costs two of each.
 func textOrNil(s string) vtab.Value {

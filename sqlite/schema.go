@@ -23,17 +23,29 @@ func identity(o Options) string {
 	return fmt.Sprintf("schema=%d/%x parser=%d passage_lines=%d alt=%d", SchemaVersion, sum[:4], markdown.Version, o.passageLines(), altVersion)
 }
 
-// indexes are created after a build has filled the tables: building a
-// B-tree from sorted data is much cheaper than maintaining it row by row.
-// Each serves a query (EXPLAIN QUERY PLAN): items_file the deletion of a
-// file's items and Nearby, items_written and items_event the date filter
-// (a MULTI-INDEX OR), items_day the listing by day, items_text_hash the
-// vector lookups; no query looks items up by fact_id.
-const indexes = `
+// indexes are the secondary indexes. Each serves a query (EXPLAIN QUERY
+// PLAN): items_file the deletion of a file's items and Nearby,
+// items_written and items_event the date filter (a MULTI-INDEX OR),
+// items_day the listing by day, items_text_hash the vector lookups; no
+// query looks items up by fact_id.
+const indexes = orderedIndexes + laterIndexes
+
+// orderedIndexes are created before a build inserts the items. It writes
+// them in path order, which is file-row order and, for the daily logs,
+// date order, so these B-trees grow at their right-hand edge as the rows
+// come: the work is spread over the insert, which shares the CPUs with
+// the tokenizing, instead of four sorts of every item after it (a 10-year
+// build ended 0.12-0.2 s sooner).
+const orderedIndexes = `
 CREATE INDEX items_file ON items(file_id, start_line);
 CREATE INDEX items_written ON items(written);
 CREATE INDEX items_event ON items(event_start, event_end) WHERE event_start != '';
-CREATE INDEX items_day ON items(coalesce(nullif(event_start, ''), written));
+CREATE INDEX items_day ON items(coalesce(nullif(event_start, ''), written));`
+
+// laterIndexes are created once the tables are full: their keys come in
+// no order (text hashes), and building a B-tree from sorted data costs
+// much less than inserting into it at random.
+const laterIndexes = `
 CREATE INDEX items_text_hash ON items(text_hash);
 CREATE INDEX item_entities_item ON item_entities(item_id);
 CREATE INDEX entity_names_key ON entity_names(key);

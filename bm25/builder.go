@@ -323,18 +323,23 @@ func (b *Builder) Postings(term string) iter.Seq2[int64, []uint64] {
 			}
 			list := p.post[n]
 			slot := uint64(0)
+			// The part wrote the list: it is well formed.
+			uvarint := func(i int) (uint64, int) {
+				if b := list[i]; b < 0x80 {
+					return uint64(b), i + 1
+				}
+				v, k := binary.Uvarint(list[i:])
+				return v, i + k
+			}
 			for i := 0; i < len(list); {
-				delta, k := binary.Uvarint(list[i:])
-				i += k
+				var delta, count, col, pos uint64
+				delta, i = uvarint(i)
 				slot += delta
-				count, k := binary.Uvarint(list[i:])
-				i += k
+				count, i = uvarint(i)
 				occ = occ[:0]
 				for range count {
-					col, k := binary.Uvarint(list[i:])
-					i += k
-					pos, k := binary.Uvarint(list[i:])
-					i += k
+					col, i = uvarint(i)
+					pos, i = uvarint(i)
 					occ = append(occ, col<<32|pos)
 				}
 				if !yield(p.ids[slot], occ) {

@@ -12,8 +12,13 @@ import (
 // use it, not encoding/binary's format.
 func AppendVarint(b []byte, v uint64) []byte {
 	if v <= 0x7f {
+		// Most values in a doclist: inlined where it is called.
 		return append(b, byte(v))
 	}
+	return appendLongVarint(b, v)
+}
+
+func appendLongVarint(b []byte, v uint64) []byte {
 	if v <= 0x3fff {
 		return append(b, byte(v>>7)|0x80, byte(v&0x7f))
 	}

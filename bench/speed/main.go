@@ -3,7 +3,7 @@
 // a full index, an incremental update of one file, recall in process and as
 // a whole `memoria recall` process, and peak memory.
 //
-//	go run ./bench/speed [-workspace DIR] [-runs 5] [-queries 200]
+//	go run ./bench/speed [-workspace DIR] [-runs 5] [-queries 200] [-index-only]
 //
 // Without -workspace it generates the synthetic 10-year workspace
 // (bench/synth) in a temporary folder. Figures are medians (and p99 for
@@ -33,14 +33,15 @@ func main() {
 	runs := flag.Int("runs", 5, "repetitions of each whole-index measurement")
 	nq := flag.Int("queries", 200, "recall queries")
 	bin := flag.String("memoria", "", "a memoria binary to measure (default: build ./cmd/memoria)")
+	indexOnly := flag.Bool("index-only", false, "measure only the full index against the sqlite3 CLI")
 	flag.Parse()
-	if err := run(*ws, *bin, *runs, *nq); err != nil {
+	if err := run(*ws, *bin, *runs, *nq, *indexOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "speed:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ws, bin string, runs, nq int) error {
+func run(ws, bin string, runs, nq int, indexOnly bool) error {
 	tmp, err := os.MkdirTemp("", "memoria-speed-")
 	if err != nil {
 		return err
@@ -66,26 +67,23 @@ func run(ws, bin string, runs, nq int) error {
 	}
 	fmt.Printf("non-blank lines: %d\n\n", len(lines))
 
-	// 1. The reference: sqlite3 CLI importing the same lines into FTS5.
-	var cli, cliCPU []time.Duration
-	if path, err := exec.LookPath("sqlite3"); err == nil {
-		for range runs {
-			d, c, err := sqlite3Import(path, tmp, lines)
+	// 1. The reference, the sqlite3 CLI importing the same lines into
+	// FTS5, and 2. the full index as a process, with peak RSS: run in
+	// turns, so that a change in the machine's load between the two
+	// series does not skew their ratio. Each turn's own ratio is kept too.
+	cliPath, cliErr := exec.LookPath("sqlite3")
+	index := filepath.Join(tmp, "index.sqlite")
+	var cli, cliCPU, full, cpu []time.Duration
+	var ratios []float64
+	var rss []int64
+	for range runs {
+		if cliErr == nil {
+			d, c, err := sqlite3Import(cliPath, tmp, lines)
 			if err != nil {
 				return err
 			}
 			cli, cliCPU = append(cli, d), append(cliCPU, c)
 		}
-		fmt.Printf("sqlite3 CLI FTS5 import:       median %v (CPU %v)\n", median(cli), median(cliCPU))
-	} else {
-		fmt.Println("sqlite3 CLI not found: no reference figure")
-	}
-
-	// 2. Full index as a process, with peak RSS.
-	index := filepath.Join(tmp, "index.sqlite")
-	var full, cpu []time.Duration
-	var rss []int64
-	for range runs {
 		os.Remove(index)
 		os.Remove(index + ".lex")
 		d, c, r, err := timeProcess(bin, "index", "-w", ws, "--index", index, "--no-embed", "--no-postings")
@@ -93,12 +91,26 @@ func run(ws, bin string, runs, nq int) error {
 			return err
 		}
 		full, cpu, rss = append(full, d), append(cpu, c), append(rss, r)
+		if cliErr == nil {
+			ratios = append(ratios, float64(d)/float64(cli[len(cli)-1]))
+		}
+	}
+	if cliErr == nil {
+		fmt.Printf("sqlite3 CLI FTS5 import:       median %v (CPU %v)\n", median(cli), median(cliCPU))
+	} else {
+		fmt.Println("sqlite3 CLI not found: no reference figure")
 	}
 	fmt.Printf("memoria index (full, process): median %v (CPU %v), peak RSS %d MB", median(full), median(cpu), slices.Max(rss)>>10)
 	if len(cli) > 0 {
-		fmt.Printf(", %.2f× the sqlite3 CLI (CPU %.2f×)", float64(median(full))/float64(median(cli)), float64(median(cpu))/float64(median(cliCPU)))
+		slices.Sort(ratios)
+		fmt.Printf(", %.2f× the sqlite3 CLI (CPU %.2f×; per turn: median %.2f×, from %.2f× to %.2f×)",
+			float64(median(full))/float64(median(cli)), float64(median(cpu))/float64(median(cliCPU)),
+			ratios[len(ratios)/2], ratios[0], ratios[len(ratios)-1])
 	}
 	fmt.Println()
+	if indexOnly {
+		return nil
+	}
 
 	// 2b. The postings snapshot that one-shot recall ranks with: written by
 	// `memoria index` after the index (skipped above), or in the

@@ -42,6 +42,10 @@ type Options struct {
 	// the first Recall, which may thus miss a change made between Open
 	// and that Recall.
 	OneShot bool
+	// NoPostings stops a build of the index from keeping the full-text
+	// postings it made: by default the Workspace ranks in memory with
+	// them at once and they are written as the postings snapshot.
+	NoPostings bool
 }
 
 // Workspace is an open Memoria workspace.
@@ -76,6 +80,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Workspace, error) {
 		Warn:         opts.Warn,
 		Progress:     opts.Progress,
 		AskRelease:   opts.AskRelease,
+		NoPostings:   opts.NoPostings,
 	}
 	var early chan sqlite.Listing
 	if opts.OneShot {

@@ -44,7 +44,7 @@ func BenchmarkBuild10Years(b *testing.B) {
 	defer func() { b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op") }()
 	for b.Loop() {
 		path := filepath.Join(b.TempDir(), "index.sqlite")
-		st, err := build(ctx, path, ws, Options{})
+		st, _, err := build(ctx, path, ws, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

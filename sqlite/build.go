@@ -39,6 +39,8 @@ type Stats struct {
 	Facts       map[memory.Kind]int
 	Passages    int
 	Entities    int
+	// PostingsWritten says the build wrote the postings snapshot too.
+	PostingsWritten bool
 }
 
 // Changed reports whether the index content changed.
@@ -188,10 +190,11 @@ type writer struct {
 	tx                    *sql.Tx
 	file, page, name, fts *sql.Stmt
 	items, itemEntities   *batch
-	withFTS               bool      // insert FTS rows per file (sync) or in bulk at the end (build)
-	bulk                  *bulkRows // a build's: rows are streamed and gathered, not inserted (build_bulk.go)
-	ftsItems              []ftsItem // a build's: what the full-text rows of the file added are made from
-	nextID                int64     // item ids are assigned here, so links need no round trip
+	withFTS               bool        // insert FTS rows per file (sync) or in bulk at the end (build)
+	bulk                  *bulkRows   // a build's: rows are streamed and gathered, not inserted (build_bulk.go)
+	ftsItems              []ftsItem   // a build's: what the full-text rows of the file added are made from
+	lex                   *lexCollect // a build's that keeps its postings: the items' fields, the files
+	nextID                int64       // item ids are assigned here, so links need no round trip
 	count                 int
 }
 
@@ -295,6 +298,10 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 	var fileID int64
 	if w.bulk != nil {
 		fileID = w.bulk.file(f.Rel, string(f.Kind), day, f.Size, f.ModTime, l.hash, l.lines, l.status)
+		if w.lex != nil {
+			w.lex.path = f.Rel
+			w.lex.files[f.Rel] = lexFile{fileID: fileID, hash: l.hash}
+		}
 	} else {
 		res, err := w.file.ExecContext(ctx, f.Rel, string(f.Kind), day, f.Size, f.ModTime, l.hash, l.lines, l.status)
 		if err != nil {
@@ -369,6 +376,10 @@ func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, fa
 		for _, e := range entities {
 			w.bulk.itemEntities = append(w.bulk.itemEntities, strings.ToLower(e), id)
 		}
+		if w.lex != nil {
+			w.lex.item(id, memoryFields{kind: string(kind), written: dayString(written), evStart: evStart, evEnd: evEnd,
+				fileID: fileID, startLine: src.Start, entities: ents}, factID, conf, src.End, section, content, alt)
+		}
 		return nil
 	}
 	if err := w.items.add(ctx, w.tx, id, fileID, string(kind), factID, conf, src.Start, src.End, dayString(written), evStart, evEnd, section, ents, content, TextHash(content), alt); err != nil {
@@ -382,8 +393,21 @@ func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, fa
 	return nil
 }
 
-// build creates a complete index at path from the workspace in ws.
-func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
+// build creates a complete index at path from the workspace in ws, and
+// the in-memory ranking state of it (unless o.NoPostings).
+func build(ctx context.Context, path, ws string, o Options) (Stats, *builtLexical, error) {
+	st, lc, err := buildIndex(ctx, path, ws, o)
+	if err != nil || lc == nil {
+		return st, nil, err
+	}
+	b, err := lc.finish()
+	if err != nil {
+		return st, nil, fmt.Errorf("index %s: postings: %w", path, err)
+	}
+	return st, b, nil
+}
+
+func buildIndex(ctx context.Context, path, ws string, o Options) (Stats, *lexCollect, error) {
 	start := time.Now()
 	var st Stats
 	removeDB(path)
@@ -391,12 +415,12 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 	// can be off while it is filled; a crash leaves only a temp file.
 	db, err := openBuildDB(path, "page_size(16384)")
 	if err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
 	defer db.Close()
 	files, skipped, err := workspace.List(ws)
 	if err != nil {
-		return st, err
+		return st, nil, err
 	}
 	for _, s := range skipped {
 		st.Warnings++
@@ -405,22 +429,28 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 	st.Files = len(files)
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, schema+ftsConfig+orderedIndexes); err != nil {
-		return st, fmt.Errorf("index %s: schema: %w", path, err)
+		return st, nil, fmt.Errorf("index %s: schema: %w", path, err)
 	}
 	w, err := newWriter(ctx, tx, false)
 	if err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
 	if w.bulk, err = startBulk(ctx, tx); err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
 	defer w.bulk.abort()
-	// The full-text table's content is made in Go (build_fts.go).
-	fts := startFTS()
+	// The full-text table's content is made in Go (build_fts.go), and
+	// its postings are kept for the in-memory ranking unless asked not to.
+	var lc *lexCollect
+	if !o.NoPostings {
+		lc = newLexCollect()
+		w.lex = lc
+	}
+	fts := startFTS(lc != nil)
 	defer fts.abort()
 	err = loadAll(ctx, ws, files, o, func(i int, l loaded) error {
 		st.note(l, o)
@@ -437,42 +467,49 @@ func build(ctx context.Context, path, ws string, o Options) (Stats, error) {
 		return nil
 	})
 	if err != nil {
-		return st, err
+		return st, nil, err
 	}
 	fts.end()
 	if err := w.bulk.finish(ctx, tx); err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
 	st.Items = w.count
 	if _, err := tx.ExecContext(ctx, laterIndexes); err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
 	if err := refreshSummaries(ctx, tx); err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
+	built := time.Now().UTC().Format(time.RFC3339)
 	meta := fmt.Sprintf(`INSERT INTO meta(key, value) VALUES('identity', %s), ('built', %s); PRAGMA application_id=%d;`,
-		quote(identity(o)), quote(time.Now().UTC().Format(time.RFC3339)), applicationID)
+		quote(identity(o)), quote(built), applicationID)
 	if _, err := tx.ExecContext(ctx, meta); err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
 	if err := tx.QueryRowContext(ctx, entityCount).Scan(&st.Entities); err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
 	st.Counted = true
+	if lc != nil {
+		if lc.state.pages, err = entityPages(ctx, tx); err != nil {
+			return st, nil, fmt.Errorf("index %s: %w", path, err)
+		}
+		lc.key, lc.fts = identity(o)+"\x00"+built, fts
+	}
 	if err := fts.write(ctx, tx); err != nil {
-		return st, fmt.Errorf("index %s: full-text: %w", path, err)
+		return st, nil, fmt.Errorf("index %s: full-text: %w", path, err)
 	}
 	if err := tx.Commit(); err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
 	if _, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
 	if err := db.Close(); err != nil {
-		return st, fmt.Errorf("index %s: %w", path, err)
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
 	st.Duration = time.Since(start)
-	return st, nil
+	return st, lc, nil
 }
 
 // note counts a loaded file in the stats and reports its warnings.

@@ -272,6 +272,8 @@ type ftsBuilder struct {
 	workers sync.WaitGroup
 	pending ftsFiles // not yet queued
 	ended   bool
+	keep    bool          // the postings are kept as a segment too (seg)
+	seg     []byte        // for the in-memory ranking (build_lex.go)
 	aborted atomic.Bool   // the build failed: skip the rest of the work
 	done    chan struct{} // closed when out is made
 	out     ftsContent
@@ -302,9 +304,10 @@ const ftsConfig = `INSERT INTO items_fts(items_fts, rank) VALUES('automerge', 0)
 INSERT INTO items_fts(items_fts, rank) VALUES('hashsize', 268435456);
 INSERT INTO items_fts(items_fts, rank) VALUES('automerge', 4);`
 
-// startFTS starts the goroutines that tokenize the items.
-func startFTS() *ftsBuilder {
-	b := &ftsBuilder{builder: newLexicalBuilder(), jobs: make(chan ftsJob, 16), done: make(chan struct{})}
+// startFTS starts the goroutines that tokenize the items; keep asks for
+// the postings as a bm25 segment too.
+func startFTS(keep bool) *ftsBuilder {
+	b := &ftsBuilder{builder: newLexicalBuilder(), keep: keep, jobs: make(chan ftsJob, 16), done: make(chan struct{})}
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		b.workers.Go(func() {
 			var z ftsTokenizer
@@ -356,7 +359,10 @@ func (b *ftsBuilder) end() {
 			return
 		}
 		b.out.err = b.out.make(b.builder)
-		b.builder = nil // the postings are in out now: let them go
+		if b.keep && b.out.err == nil {
+			b.seg, b.out.err = segment(b.builder)
+		}
+		b.builder = nil // the postings are in out (and seg) now: let them go
 	}()
 }
 
@@ -514,6 +520,8 @@ func (b *ftsBuilder) write(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 	}
+	// In the table now: let them go before the postings snapshot is made.
+	c.data, c.idx, c.docsize = nil, nil, nil
 	return nil
 }
 

@@ -71,7 +71,7 @@ func buildWorkspaces(t *testing.T) map[string]string {
 func buildTest(t *testing.T, ws string, o Options) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "index.sqlite")
-	if _, err := build(context.Background(), path, ws, o); err != nil {
+	if _, _, err := build(context.Background(), path, ws, o); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -279,7 +279,7 @@ func TestBuildFailureRemovesFiles(t *testing.T) {
 	path := filepath.Join(dir, "index.sqlite")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err := build(ctx, path, ws, Options{Progress: func(done, total int) {
+	_, _, err := build(ctx, path, ws, Options{Progress: func(done, total int) {
 		if done == 1 {
 			cancel()
 		}

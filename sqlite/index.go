@@ -39,6 +39,10 @@ type Options struct {
 	// processes, before it waits for them to close it: the CLI asks its
 	// recall server to exit. May be nil.
 	AskRelease func()
+	// NoPostings stops a build from keeping the postings it made: by
+	// default the rebuilt Index ranks in memory with them and they are
+	// written as the postings snapshot (index.sqlite.lex).
+	NoPostings bool
 }
 
 func (o Options) passageLines() int {
@@ -293,12 +297,19 @@ func (ix *Index) Rebuild(ctx context.Context) (Stats, error) {
 	return st, err
 }
 
-func (ix *Index) rebuild(ctx context.Context) (Stats, error) {
+func (ix *Index) rebuild(ctx context.Context) (st Stats, err error) {
 	ix.fresh.forget()
-	defer ix.resetLexical()
+	var lex *builtLexical
+	defer func() {
+		// The postings held were the old file's; the build's are the new one's.
+		ix.resetLexical()
+		if lex != nil && err == nil {
+			st.PostingsWritten = ix.installBuilt(lex)
+		}
+	}()
 	tmp := fmt.Sprintf("%s.build-%d", ix.path, os.Getpid())
 	defer removeDB(tmp)
-	st, err := build(ctx, tmp, ix.ws, ix.opts)
+	st, lex, err = build(ctx, tmp, ix.ws, ix.opts)
 	if err != nil {
 		return st, err
 	}
@@ -334,6 +345,29 @@ func (ix *Index) rebuild(ctx context.Context) (Stats, error) {
 		err = fmt.Errorf("index %s: freshly built index is %s", ix.path, reason)
 	}
 	return st, err
+}
+
+// installBuilt makes the postings a build made the in-memory state, once
+// the index is in place, and writes them as the postings snapshot, unless
+// another process is writing one. It reports whether it wrote it; a
+// failure is not reported here: WritePostings, which `memoria index`
+// calls next, tries again and says why.
+func (ix *Index) installBuilt(b *builtLexical) bool {
+	ix.lex.mu.Lock()
+	defer ix.lex.mu.Unlock()
+	b.state.ownGen, b.state.seenGen = ix.lex.ownGen, ix.lex.seenGen
+	ix.lex.lexState = b.state
+	ix.lex.state, ix.lex.checked, ix.lex.snapTried = lexReady, false, true
+	lock, err := flock.Exclusive(ix.lexSnapFile()+".lock", 0)
+	if err != nil {
+		return false
+	}
+	defer lock.Unlock()
+	if ix.writeLexSnapshot(b.key, &ix.lex.lexState) != nil {
+		return false
+	}
+	ix.lex.saved = true
+	return true
 }
 
 // removeDB deletes a database file and its WAL companions.

@@ -171,6 +171,7 @@ type lexState struct {
 	// was loaded from the index; dirty counts the items reloaded over it.
 	snap  *lexSnapshot
 	dirty int
+	saved bool   // loaded from the index and written as the snapshot: like snap, the snapshot holds it but for the dirty items
 	seg   []byte // the segment eng was opened over, when loaded from the index (not mapped)
 }
 

@@ -1,7 +1,7 @@
 package sqlite
 
 import (
-	"bytes"
+	"bufio"
 	"cmp"
 	"context"
 	"encoding/binary"
@@ -350,14 +350,6 @@ func decodeLexSnapshot(data []byte, key string) (*lexSnapshot, *bm25.Index, file
 // writeLexSnapshot writes the state l (loaded and current for the index
 // build key) to the snapshot file, atomically.
 func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
-	var buf bytes.Buffer
-	buf.WriteString(lexSnapMagic)
-	block := func(b []byte) {
-		buf.Write(binary.AppendUvarint(nil, uint64(len(b))))
-		buf.Write(b)
-	}
-	block([]byte(key))
-
 	kindIndex := map[string]int{}
 	var kinds []byte
 	var kindNames []string
@@ -382,7 +374,13 @@ func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
 	if l.eng.Len() != len(items) {
 		return fmt.Errorf("%d items for %d documents", len(items), l.eng.Len())
 	}
-	var records, strs []byte
+	// Sized ahead: a build writes the snapshot at its peak of memory.
+	textLen := 0
+	for _, it := range items {
+		t := it.f.text
+		textLen += len(it.f.entities) + len(t.factID) + len(t.section) + len(t.content) + len(t.alt)
+	}
+	records, strs := make([]byte, 0, len(items)*recSize), make([]byte, 0, textLen)
 	byEntity := map[string][]int64{}
 	le := binary.LittleEndian
 	for i, it := range items {
@@ -484,13 +482,14 @@ func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
 		}
 		ents = appendBytes(ents, string(ids))
 	}
-	block(kinds)
-	block(files)
-	block(records)
-	block(strs)
-	block(ents)
 	return safewrite.ReplaceFile(ix.lexSnapFile(), 0o644, func(w io.Writer) error {
-		if _, err := w.Write(buf.Bytes()); err != nil {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		bw.WriteString(lexSnapMagic)
+		for _, b := range [][]byte{[]byte(key), kinds, files, records, strs, ents} {
+			bw.Write(binary.AppendUvarint(nil, uint64(len(b))))
+			bw.Write(b)
+		}
+		if err := bw.Flush(); err != nil {
 			return err
 		}
 		if l.seg != nil && l.dirty == 0 && l.eng.Dead() == 0 {
@@ -550,7 +549,7 @@ func (ix *Index) WritePostings(ctx context.Context, slack int) (bool, error) {
 		if err := ix.refreshLexical(ctx, &ix.lex, -1); err != nil {
 			return false, ix.wrapErr(err)
 		}
-		if ix.lex.snap != nil && ix.lex.dirty <= slack {
+		if (ix.lex.snap != nil || ix.lex.saved) && ix.lex.dirty <= slack {
 			return false, nil
 		}
 	}
@@ -559,7 +558,7 @@ func (ix *Index) WritePostings(ctx context.Context, slack int) (bool, error) {
 		return false, ix.wrapErr(err)
 	}
 	l := &ix.lex.lexState
-	if l.state != lexReady || l.snap == nil || l.eng.Dead() > l.eng.Len()/4 {
+	if l.state != lexReady || l.eng.Dead() > l.eng.Len()/4 {
 		// Far behind, or none: everything afresh.
 		fresh, built, err := loadLexical(ctx, ix.path)
 		if err != nil {

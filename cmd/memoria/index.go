@@ -27,6 +27,7 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 		return usagef("index takes no arguments, got %q", pos[0])
 	}
 	start := time.Now()
+	c.noPostings = *noPostings
 	ws, err := c.open(ctx, e, true)
 	if err != nil {
 		return err
@@ -75,7 +76,10 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	// The snapshot is written last, so that the time above is the
 	// index's own.
 	postings := "postings snapshot skipped (--no-postings)"
-	if !*noPostings {
+	switch {
+	case st.PostingsWritten:
+		postings = "postings snapshot written with the index"
+	case !*noPostings:
 		t := time.Now()
 		// The index is up to date by now; the snapshot only speeds up
 		// recall, so failing to write it is a warning, not a failure.

@@ -166,13 +166,14 @@ func oneLine(s string) string {
 
 // common holds the flags every workspace command takes.
 type common struct {
-	workspace string
-	index     string
-	json      bool
-	bar       *progressBar // drawn while files are parsed, on a terminal only
-	oneShot   bool         // the command recalls once: see memoria.Options.OneShot
-	server    bool         // the command is the recall server (see recall_server.go)
-	resolved  *workspace.Resolution
+	workspace  string
+	index      string
+	json       bool
+	bar        *progressBar // drawn while files are parsed, on a terminal only
+	oneShot    bool         // the command recalls once: see memoria.Options.OneShot
+	server     bool         // the command is the recall server (see recall_server.go)
+	noPostings bool         // a build keeps no postings: see memoria.Options.NoPostings
+	resolved   *workspace.Resolution
 }
 
 // resolve finds the workspace the command line names, once: a recall asks
@@ -238,9 +239,10 @@ func (c *common) open(ctx context.Context, e *env, progress bool) (*memoria.Work
 		return nil, err
 	}
 	opts := memoria.Options{
-		IndexPath: c.index,
-		OneShot:   c.oneShot,
-		Warn:      func(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(msg)) },
+		IndexPath:  c.index,
+		OneShot:    c.oneShot,
+		NoPostings: c.noPostings,
+		Warn:       func(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(msg)) },
 	}
 	if !c.server {
 		// A rebuild waits for every process that has the index open;

@@ -7,7 +7,6 @@ import (
 	"iter"
 	"math"
 	"slices"
-	"strings"
 
 	"memoria/porter"
 )
@@ -200,53 +199,64 @@ func (b *Builder) Segment(buf *bytes.Buffer) error {
 			head = le.AppendUint32(head, uint32(n))
 		}
 	}
-	var text strings.Builder
-	var postLen uint64
-	termOff := make([]uint32, 0, len(terms)+1)
-	postOff := make([]uint64, 0, len(terms)+1)
-	for _, t := range terms {
-		termOff = append(termOff, uint32(text.Len()))
-		postOff = append(postOff, postLen)
-		text.WriteString(t)
-		for _, p := range b.parts {
-			if n, ok := p.termOf[t]; ok {
-				postLen += uint64(len(p.post[n])) + 10 // at most: the first delta grows
-			}
-		}
-	}
-	if uint64(text.Len()) > math.MaxUint32 {
-		return errors.New("bm25: segment term text over 4 GiB")
-	}
-	// The postings, each part's slots moved by the documents before it:
-	// only the first delta of each part's list changes.
-	post := make([]byte, 0, postLen)
-	df := make([]uint32, len(terms))
-	for i, t := range terms {
-		postOff[i] = uint64(len(post))
+	// Two passes over the postings, one to size them, one to write them,
+	// so that the segment is written once, into a buffer of its exact
+	// size: a build holds the parts and the segment at its peak of memory.
+	// Each part's slots move by the documents before it: only the first
+	// delta of each part's list changes.
+	eachList := func(i int, fn func(delta uint64, rest []byte)) {
+		t := terms[i]
 		base, prev, any := uint32(0), uint32(0), false
 		for _, p := range b.parts {
 			if n, ok := p.termOf[t]; ok {
-				df[i] += p.df[n]
 				list := p.post[n]
 				first, k := binary.Uvarint(list)
 				slot := base + uint32(first)
 				if any {
-					post = binary.AppendUvarint(post, uint64(slot-prev))
+					fn(uint64(slot-prev), list[k:])
 				} else {
-					post = binary.AppendUvarint(post, uint64(slot))
+					fn(uint64(slot), list[k:])
 				}
-				post = append(post, list[k:]...)
 				prev, any = base+p.last[n], true
 			}
 			base += uint32(len(p.ids))
 		}
 	}
-	termOff = append(termOff, uint32(text.Len()))
-	postOff = append(postOff, uint64(len(post)))
+	var textLen, postLen uint64
+	termOff := make([]uint32, 0, len(terms)+1)
+	postOff := make([]uint64, 0, len(terms)+1)
+	df := make([]uint32, len(terms))
+	var scratch [binary.MaxVarintLen64]byte
+	for i, t := range terms {
+		termOff = append(termOff, uint32(textLen))
+		postOff = append(postOff, postLen)
+		textLen += uint64(len(t))
+		if textLen > math.MaxUint32 {
+			return errors.New("bm25: segment term text over 4 GiB")
+		}
+		eachList(i, func(delta uint64, rest []byte) {
+			postLen += uint64(binary.PutUvarint(scratch[:], delta) + len(rest))
+		})
+		for _, p := range b.parts {
+			if n, ok := p.termOf[t]; ok {
+				df[i] += p.df[n]
+			}
+		}
+	}
+	termOff = append(termOff, uint32(textLen))
+	postOff = append(postOff, postLen)
 	head = appendTermTables(head, termOff, postOff, df)
+	buf.Grow(len(head) + int(textLen) + int(postLen))
 	buf.Write(head)
-	buf.WriteString(text.String())
-	buf.Write(post)
+	for _, t := range terms {
+		buf.WriteString(t)
+	}
+	for i := range terms {
+		eachList(i, func(delta uint64, rest []byte) {
+			buf.Write(scratch[:binary.PutUvarint(scratch[:], delta)])
+			buf.Write(rest)
+		})
+	}
 	return nil
 }
 
@@ -314,6 +324,18 @@ func (b *Builder) Terms() ([]string, error) {
 // position order, in a slice reused between documents. Several
 // goroutines may walk postings at once.
 func (b *Builder) Postings(term string) iter.Seq2[int64, []uint64] {
+	return b.postings(term, false)
+}
+
+// Drain is Postings, but lets the term's postings go as it yields them:
+// a Builder whose postings are copied elsewhere term by term is then
+// never held twice. Segment and Postings see nothing of a drained term;
+// Drain of distinct terms may run at once.
+func (b *Builder) Drain(term string) iter.Seq2[int64, []uint64] {
+	return b.postings(term, true)
+}
+
+func (b *Builder) postings(term string, drain bool) iter.Seq2[int64, []uint64] {
 	return func(yield func(int64, []uint64) bool) {
 		var occ []uint64
 		for _, p := range b.parts {
@@ -345,6 +367,9 @@ func (b *Builder) Postings(term string) iter.Seq2[int64, []uint64] {
 				if !yield(p.ids[slot], occ) {
 					return
 				}
+			}
+			if drain {
+				p.post[n] = nil
 			}
 		}
 	}

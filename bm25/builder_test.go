@@ -75,6 +75,19 @@ func TestBuilderWalk(t *testing.T) {
 	if err != nil || i != len(docs) {
 		t.Fatalf("%d documents, %v", i, err)
 	}
+	// Drain yields the same, then the term's postings are gone.
+	for _, term := range terms {
+		var got []occ
+		for id, o := range b.Drain(term) {
+			got = append(got, occ{id, slices.Clone(o)})
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want[term]) {
+			t.Errorf("drained postings of %q: %v, want %v", term, got, want[term])
+		}
+		for range b.Postings(term) {
+			t.Errorf("postings of %q after Drain", term)
+		}
+	}
 	// Overlapping parts are an error, not a wrong index.
 	b.Part().Add(4, "late")
 	if _, err := b.Terms(); err == nil {

@@ -358,11 +358,15 @@ func (b *ftsBuilder) end() {
 			b.out.err = errors.New("full-text: build aborted")
 			return
 		}
-		b.out.err = b.out.make(b.builder)
-		if b.keep && b.out.err == nil {
+		// The segment first: making the full-text content drains the
+		// builder's postings as it goes, so they are never held twice.
+		if b.keep {
 			b.seg, b.out.err = segment(b.builder)
 		}
-		b.builder = nil // the postings are in out (and seg) now: let them go
+		if b.out.err == nil {
+			b.out.err = b.out.make(b.builder)
+		}
+		b.builder = nil
 	}()
 }
 
@@ -455,7 +459,7 @@ func (c *ftsContent) make(b *bm25.Builder) error {
 				defer close(r.done)
 				var dl fts5.DoclistBuilder
 				for _, t := range r.terms {
-					for id, occ := range b.Postings(t) {
+					for id, occ := range b.Drain(t) {
 						dl.AddDocument(id, occ)
 					}
 					r.lists = append(r.lists, dl.Take()...)

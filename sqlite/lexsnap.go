@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -350,96 +349,59 @@ func decodeLexSnapshot(data []byte, key string) (*lexSnapshot, *bm25.Index, file
 // writeLexSnapshot writes the state l (loaded and current for the index
 // build key) to the snapshot file, atomically.
 func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
-	kindIndex := map[string]int{}
-	var kinds []byte
-	var kindNames []string
-	// Every item of every file, by id.
-	type item struct {
-		id int64
-		f  memoryFields
-	}
-	var items []item
-	var files []byte
+	// Every item of every file, by id. The records and the strings they
+	// point into are streamed to the file rather than built in memory: a
+	// build writes the snapshot at its peak of memory.
+	var ids []int64
 	paths := l.files.paths
 	for _, p := range paths {
-		for _, id := range l.fileIDs(p) {
-			f, ok := l.fields.full(id)
-			if !ok || f.text == nil {
-				return fmt.Errorf("item %d of %s has no fields", id, p)
-			}
-			items = append(items, item{id, f})
-		}
+		ids = append(ids, l.fileIDs(p)...)
 	}
-	slices.SortFunc(items, func(a, b item) int { return cmp.Compare(a.id, b.id) })
-	if l.eng.Len() != len(items) {
-		return fmt.Errorf("%d items for %d documents", len(items), l.eng.Len())
+	slices.Sort(ids)
+	if l.eng.Len() != len(ids) {
+		return fmt.Errorf("%d items for %d documents", len(ids), l.eng.Len())
 	}
-	// Sized ahead: a build writes the snapshot at its peak of memory.
-	textLen := 0
-	for _, it := range items {
-		t := it.f.text
-		textLen += len(it.f.entities) + len(t.factID) + len(t.section) + len(t.content) + len(t.alt)
+	fieldsOf := func(id int64) (memoryFields, *itemText) {
+		f, _ := l.fields.full(id)
+		return f, f.text
 	}
-	records, strs := make([]byte, 0, len(items)*recSize), make([]byte, 0, textLen)
+	kindIndex := map[string]int{}
+	var kindNames []string
 	byEntity := map[string][]int64{}
-	le := binary.LittleEndian
-	for i, it := range items {
-		if i > 0 && items[i-1].id == it.id {
-			return fmt.Errorf("item %d listed twice", it.id)
+	textLen := uint64(0)
+	for i, id := range ids {
+		if i > 0 && ids[i-1] == id {
+			return fmt.Errorf("item %d listed twice", id)
 		}
-		k, ok := kindIndex[it.f.kind]
-		if !ok {
-			k = len(kindNames)
-			kindIndex[it.f.kind] = k
-			kindNames = append(kindNames, it.f.kind)
+		f, t := fieldsOf(id)
+		if t == nil {
+			return fmt.Errorf("item %d has no fields", id)
 		}
-		var r [recSize]byte
-		le.PutUint64(r[recID:], uint64(it.id))
-		le.PutUint64(r[recFile:], uint64(it.f.fileID))
-		le.PutUint32(r[recLine:], uint32(it.f.startLine))
-		r[recKind] = byte(k)
-		for _, d := range [...]struct {
-			at  int
-			day string
-		}{{recWritten, it.f.written}, {recEvStart, it.f.evStart}, {recEvEnd, it.f.evEnd}} {
-			if len(d.day) != 0 && len(d.day) != 10 {
-				return fmt.Errorf("item %d: date %q", it.id, d.day)
+		if _, ok := kindIndex[f.kind]; !ok {
+			kindIndex[f.kind] = len(kindNames)
+			kindNames = append(kindNames, f.kind)
+		}
+		for _, day := range [...]string{f.written, f.evStart, f.evEnd} {
+			if len(day) != 0 && len(day) != 10 {
+				return fmt.Errorf("item %d: date %q", id, day)
 			}
-			copy(r[d.at:d.at+10], d.day)
 		}
-		put := func(at int, v string) {
-			le.PutUint32(r[at:], uint32(len(strs)))
-			le.PutUint32(r[at+4:], uint32(len(v)))
-			strs = append(strs, v...)
-		}
-		t := it.f.text
-		put(recEntOff, it.f.entities)
-		put(recFact, t.factID)
-		put(recSection, t.section)
-		put(recContent, t.content)
-		put(recAlt, t.alt)
-		if t.hasConfidence {
-			r[recFlags] |= 1
-		}
-		le.PutUint32(r[recEndLine:], uint32(t.endLine))
-		le.PutUint64(r[recConf:], math.Float64bits(t.confidence))
-		if uint64(len(strs)) > math.MaxUint32 {
-			return errors.New("over 4 GiB of item text")
-		}
-		records = append(records, r[:]...)
-		for _, e := range strings.Fields(it.f.entities) {
+		textLen += uint64(len(f.entities) + len(t.factID) + len(t.section) + len(t.content) + len(t.alt))
+		for _, e := range strings.Fields(f.entities) {
 			k := strings.ToLower(e)
-			if list := byEntity[k]; len(list) == 0 || list[len(list)-1] != it.id {
-				byEntity[k] = append(list, it.id)
+			if list := byEntity[k]; len(list) == 0 || list[len(list)-1] != id {
+				byEntity[k] = append(list, id)
 			}
 		}
 	}
-	recordOf := make(map[int64]uint64, len(items))
-	for i, it := range items {
-		recordOf[it.id] = uint64(i)
+	if textLen > math.MaxUint32 {
+		return errors.New("over 4 GiB of item text")
 	}
+	if len(kindNames) > 255 {
+		return errors.New("too many item kinds")
+	}
+	var files, list []byte
 	files = binary.AppendUvarint(files, uint64(len(paths)))
-	var list []byte
 	for _, p := range paths {
 		lf, _ := l.files.get(p)
 		files = binary.AppendUvarint(files, uint64(lf.fileID))
@@ -447,7 +409,8 @@ func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
 		files = appendBytes(files, lf.hash)
 		recs := make([]uint64, 0, len(lf.ids))
 		for _, id := range l.fileIDs(p) {
-			recs = append(recs, recordOf[id])
+			r, _ := slices.BinarySearch(ids, id)
+			recs = append(recs, uint64(r))
 		}
 		slices.Sort(recs)
 		list = list[:0]
@@ -458,9 +421,7 @@ func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
 		}
 		files = appendBytes(files, string(list))
 	}
-	if len(kindNames) > 255 {
-		return errors.New("too many item kinds")
-	}
+	var kinds []byte
 	kinds = binary.AppendUvarint(kinds, uint64(len(kindNames)))
 	for _, k := range kindNames {
 		kinds = appendBytes(kinds, k)
@@ -474,21 +435,61 @@ func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
 	ents = binary.AppendUvarint(ents, uint64(len(keys)))
 	for _, k := range keys {
 		ents = appendBytes(ents, k)
-		var ids []byte
+		var list []byte
 		prev := int64(0)
 		for _, id := range byEntity[k] {
-			ids = binary.AppendUvarint(ids, uint64(id-prev))
+			list = binary.AppendUvarint(list, uint64(id-prev))
 			prev = id
 		}
-		ents = appendBytes(ents, string(ids))
+		ents = appendBytes(ents, string(list))
 	}
 	return safewrite.ReplaceFile(ix.lexSnapFile(), 0o644, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		bw.WriteString(lexSnapMagic)
-		for _, b := range [][]byte{[]byte(key), kinds, files, records, strs, ents} {
+		block := func(b []byte) {
 			bw.Write(binary.AppendUvarint(nil, uint64(len(b))))
 			bw.Write(b)
 		}
+		block([]byte(key))
+		block(kinds)
+		block(files)
+		// The records, then the strings they point into, in id order.
+		le := binary.LittleEndian
+		bw.Write(binary.AppendUvarint(nil, uint64(len(ids)*recSize)))
+		off := uint32(0)
+		for _, id := range ids {
+			f, t := fieldsOf(id)
+			var r [recSize]byte
+			le.PutUint64(r[recID:], uint64(id))
+			le.PutUint64(r[recFile:], uint64(f.fileID))
+			le.PutUint32(r[recLine:], uint32(f.startLine))
+			r[recKind] = byte(kindIndex[f.kind])
+			copy(r[recWritten:recWritten+10], f.written)
+			copy(r[recEvStart:recEvStart+10], f.evStart)
+			copy(r[recEvEnd:recEvEnd+10], f.evEnd)
+			for _, s := range [...]struct {
+				at int
+				v  string
+			}{{recEntOff, f.entities}, {recFact, t.factID}, {recSection, t.section}, {recContent, t.content}, {recAlt, t.alt}} {
+				le.PutUint32(r[s.at:], off)
+				le.PutUint32(r[s.at+4:], uint32(len(s.v)))
+				off += uint32(len(s.v))
+			}
+			if t.hasConfidence {
+				r[recFlags] |= 1
+			}
+			le.PutUint32(r[recEndLine:], uint32(t.endLine))
+			le.PutUint64(r[recConf:], math.Float64bits(t.confidence))
+			bw.Write(r[:])
+		}
+		bw.Write(binary.AppendUvarint(nil, textLen))
+		for _, id := range ids {
+			f, t := fieldsOf(id)
+			for _, v := range [...]string{f.entities, t.factID, t.section, t.content, t.alt} {
+				bw.WriteString(v)
+			}
+		}
+		block(ents)
 		if err := bw.Flush(); err != nil {
 			return err
 		}

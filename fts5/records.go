@@ -98,6 +98,17 @@ func (d *DoclistBuilder) AddDocument(rowid int64, occ []uint64) {
 	d.pos = pos
 }
 
+// EndDoclist ends the doclist being made: the next AddDocument starts
+// another one, after it in the same memory. It returns the length of the
+// doclists made so far, back to back, which Bytes returns.
+func (d *DoclistBuilder) EndDoclist() int {
+	d.last = 0
+	return len(d.buf)
+}
+
+// Bytes returns the doclists made so far, back to back.
+func (d *DoclistBuilder) Bytes() []byte { return d.buf }
+
 // Take returns the doclist made so far and starts an empty one in the
 // same memory: the slice is valid until the next AddDocument.
 func (d *DoclistBuilder) Take() []byte {

@@ -75,7 +75,19 @@ func load(ws string, f workspace.File, o Options) loaded {
 		l.status = "unreadable: " + errText(err)
 		return l
 	}
-	data, err := io.ReadAll(io.LimitReader(fh, o.maxFileSize()+1))
+	// Read into a buffer of the listed size, one byte more to see the end
+	// (io.ReadAll's doubling would copy each file a few times); a file
+	// that grew since it was listed is read to its end, within the limit.
+	data := make([]byte, f.Size+1)
+	n, err := io.ReadFull(fh, data)
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		data, err = data[:n], nil
+	case err == nil:
+		var rest []byte
+		rest, err = io.ReadAll(io.LimitReader(fh, o.maxFileSize()+1-int64(n)))
+		data = append(data, rest...)
+	}
 	fh.Close()
 	switch {
 	case err != nil:

@@ -328,6 +328,10 @@ func startFTS(keep bool) *ftsBuilder {
 
 // add queues the items of one file.
 func (b *ftsBuilder) add(items []ftsItem) {
+	if b.pending.items == nil {
+		// Sized for a part, so that it seldom grows.
+		b.pending = ftsFiles{items: make([]ftsItem, 0, ftsPartItems+ftsPartItems/8), ends: make([]int, 0, 256)}
+	}
 	b.pending.items = append(b.pending.items, items...)
 	b.pending.ends = append(b.pending.ends, len(b.pending.items))
 	if len(b.pending.items) >= ftsPartItems {
@@ -338,8 +342,8 @@ func (b *ftsBuilder) add(items []ftsItem) {
 func (b *ftsBuilder) queue() {
 	if len(b.pending.items) > 0 {
 		b.jobs <- ftsJob{b.builder.Part(), b.pending}
-		b.pending = ftsFiles{}
 	}
+	b.pending = ftsFiles{}
 }
 
 // end queues what is pending, and makes the table's content on a
@@ -413,8 +417,13 @@ func (c *ftsContent) Idx(term []byte, pgno int64)    { c.idx = append(c.idx, fts
 func (c *ftsContent) make(b *bm25.Builder) error {
 	c.totals = make([]int64, len(lexWeights))
 	// The docsize values share one buffer.
-	var sz []byte
-	var ends []int
+	docs := 0
+	if err := b.EachDocument(func(int64, []int32) { docs++ }); err != nil {
+		return err
+	}
+	sz := make([]byte, 0, docs*len(lexWeights))
+	ends := make([]int, 0, docs)
+	c.docsize = make(fts5Rows, 0, docs)
 	err := b.EachDocument(func(id int64, cols []int32) {
 		sz = fts5.Docsize(sz, cols)
 		ends = append(ends, len(sz))
@@ -458,13 +467,14 @@ func (c *ftsContent) make(b *bm25.Builder) error {
 				defer func() { <-slots }()
 				defer close(r.done)
 				var dl fts5.DoclistBuilder
+				r.ends = make([]int, 0, len(r.terms))
 				for _, t := range r.terms {
 					for id, occ := range b.Drain(t) {
 						dl.AddDocument(id, occ)
 					}
-					r.lists = append(r.lists, dl.Take()...)
-					r.ends = append(r.ends, len(r.lists))
+					r.ends = append(r.ends, dl.EndDoclist())
 				}
+				r.lists = dl.Bytes()
 			}()
 		}
 	}()

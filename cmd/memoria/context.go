@@ -40,13 +40,17 @@ func runContext(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	o.Recall.Kinds, o.Recall.Entities = kinds, entities
+	text := strings.Join(pos, " ")
+	if tc, ok := contextViaServer(e, &c, text, o); ok {
+		return printContext(e, &c, tc)
+	}
 	c.oneShot = true
 	ws, err := c.open(ctx, e, true)
 	if err != nil {
 		return err
 	}
 	defer ws.Close()
-	tc, err := ws.Context(ctx, strings.Join(pos, " "), o)
+	tc, err := ws.Context(ctx, text, o)
 	defer refreshPostingsLater(e, ws)
 	if err != nil {
 		if errors.Is(err, memoria.ErrInvalid) {
@@ -54,9 +58,15 @@ func runContext(ctx context.Context, e *env, args []string) error {
 		}
 		return err
 	}
+	defer startRecallServerLater(e, &c)
+	return printContext(e, &c, tc)
+}
+
+// printContext prints a turn context as Markdown, or JSON with --json.
+func printContext(e *env, c *common, tc memoria.TurnContext) error {
 	if c.json {
 		return writeJSON(e.stdout, tc)
 	}
-	_, err = fmt.Fprint(e.stdout, tc.Markdown())
+	_, err := fmt.Fprint(e.stdout, tc.Markdown())
 	return err
 }

@@ -21,7 +21,7 @@ import (
 	"memoria/workspace"
 )
 
-// A warm recall server. `memoria recall` is a whole process, and a cold one
+// A warm recall server. `memoria recall` (and `memoria context`) is a whole process, and a cold one
 // pays, on every call, for its start, for opening the index and the
 // postings snapshot, and for the freshness check's stat of every file,
 // while an agent recalls many times a minute. So a recall that answered by
@@ -47,19 +47,22 @@ const recallServerIdle = 10 * time.Minute
 // (108 bytes on Linux, 104 on the BSDs, with the final NUL).
 const maxSocketPath = 100
 
-// serverRequest is one recall asked of a server.
+// serverRequest is one recall, or turn context, asked of a server.
 type serverRequest struct {
 	Stop    bool   // the index is about to be rebuilt: exit, releasing it
 	Key     string // serverKey of the asking process: must equal the server's
 	Query   string
 	Options memoria.RecallOptions
+	Context *memoria.ContextOptions // a turn context (memoria context), not a recall
 }
 
-// serverReply is the server's answer: results, or why it did not answer.
+// serverReply is the server's answer: results (or the turn context), or
+// why it did not answer.
 type serverReply struct {
 	Results  []recall.Result
-	Warnings []string // what the recall warned about, for the client's stderr
-	Refused  string   // not answered: the client recalls by itself
+	Context  *memoria.TurnContext
+	Warnings []string // what the request warned about, for the client's stderr
+	Refused  string   // not answered: the client answers by itself
 }
 
 // serverTarget is the workspace and index a server serves, and its socket.
@@ -109,25 +112,45 @@ func serverKey(e *env, t serverTarget) string {
 // recallViaServer asks the recall server of the command line's workspace,
 // if one runs; ok is false when it did not answer.
 func recallViaServer(e *env, c *common, text string, o memoria.RecallOptions) (results []recall.Result, ok bool) {
+	r, ok := viaServer(e, c, serverRequest{Query: text, Options: o})
+	return r.Results, ok
+}
+
+// contextViaServer is recallViaServer for a turn context.
+func contextViaServer(e *env, c *common, text string, o memoria.ContextOptions) (tc memoria.TurnContext, ok bool) {
+	r, ok := viaServer(e, c, serverRequest{Query: text, Context: &o})
+	if !ok || r.Context == nil {
+		return tc, false
+	}
+	if r.Context.Results == nil {
+		// gob sends an empty slice as none; Context's is never nil (JSON []).
+		r.Context.Results = []recall.Result{}
+	}
+	return *r.Context, true
+}
+
+// viaServer sends req, with this process's key, to the recall server of
+// the command line's workspace, if one runs, and prints the warnings it
+// sends back; ok is false when it did not answer.
+func viaServer(e *env, c *common, req serverRequest) (r serverReply, ok bool) {
 	if e.getenv("MEMORIA_NO_SERVER") != "" {
-		return nil, false
+		return r, false
 	}
 	t, ok := recallServerTarget(e, c)
 	if !ok {
-		return nil, false
+		return r, false
 	}
-	key := serverKey(e, t)
-	if key == "" {
-		return nil, false
+	if req.Key = serverKey(e, t); req.Key == "" {
+		return r, false
 	}
-	r, err := askServer(t, serverRequest{Key: key, Query: text, Options: o})
+	r, err := askServer(t, req)
 	if err != nil || r.Refused != "" {
-		return nil, false // none running (the common case), or it did not answer
+		return r, false // none running (the common case), or it did not answer
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
 	}
-	return r.Results, true
+	return r, true
 }
 
 // stopRecallServer asks the recall server of the command line's index, if
@@ -346,11 +369,18 @@ func (s *recallServer) handle(ctx context.Context, conn net.Conn) (stop bool) {
 		reply.Refused, stop = "started from another binary, index or environment", true
 	} else {
 		s.warnings.take()
-		results, err := s.ws.Recall(ctx, req.Query, req.Options)
-		if err != nil {
-			reply.Refused = err.Error()
+		var err error
+		if req.Context != nil {
+			var tc memoria.TurnContext
+			tc, err = s.ws.Context(ctx, req.Query, *req.Context)
+			reply.Context = &tc
 		} else {
-			reply.Results, reply.Warnings = results, s.warnings.take()
+			reply.Results, err = s.ws.Recall(ctx, req.Query, req.Options)
+		}
+		if err != nil {
+			reply = serverReply{Refused: err.Error()}
+		} else {
+			reply.Warnings = s.warnings.take()
 			s.served.Add(1)
 		}
 	}

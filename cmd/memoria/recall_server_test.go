@@ -33,8 +33,8 @@ func recallEnv(t *testing.T, home string, vars map[string]string, started *[][]s
 }
 
 // TestRecallServer: a recall that answered by itself asks for a recall
-// server; with one listening, recall gets the same output from it, in
-// every format, and sees edits made since the server started. A second
+// server; with one listening, recall (and context) gets the same output
+// from it, in every format, and sees edits made since the server started. A second
 // server for the same index does not start; a client of another
 // environment, or an index replaced by a rebuild, makes the server stop,
 // and recall answers by itself.
@@ -46,14 +46,18 @@ func TestRecallServer(t *testing.T) {
 		t.Fatalf("index: exit %d, %q %q", code, out, errOut)
 	}
 	noServer := map[string]string{"MEMORIA_NO_SERVER": "1"}
-	recallOut := func(vars map[string]string, args ...string) (string, string, [][]string) {
+	cliOut := func(vars map[string]string, command string, args ...string) (string, string, [][]string) {
 		t.Helper()
 		var started [][]string
 		e, stdout, stderr := recallEnv(t, home, vars, &started)
-		if code := run(context.Background(), e, append([]string{"recall", "-w", ws}, args...)); code != exitOK {
-			t.Fatalf("recall %q: exit %d: %s", args, code, stderr)
+		if code := run(context.Background(), e, append([]string{command, "-w", ws}, args...)); code != exitOK {
+			t.Fatalf("%s %q: exit %d: %s", command, args, code, stderr)
 		}
 		return stdout.String(), stderr.String(), started
+	}
+	recallOut := func(vars map[string]string, args ...string) (string, string, [][]string) {
+		t.Helper()
+		return cliOut(vars, "recall", args...)
 	}
 	queries := [][]string{
 		{"Peter", "--json"},
@@ -68,6 +72,23 @@ func TestRecallServer(t *testing.T) {
 			t.Errorf("MEMORIA_NO_SERVER: started %q", started)
 		}
 		direct = append(direct, out)
+	}
+	// memoria context is served the same way.
+	contextQueries := [][]string{
+		{"what does Peter prefer?"},
+		{"--json", "--budget", "300", "travel"},
+		{"--kind", "opinion", "--now", "2025-12-01", "--since", "30d"},
+	}
+	var directContext []string
+	for _, q := range contextQueries {
+		out, _, started := cliOut(noServer, "context", q...)
+		if len(started) != 0 {
+			t.Errorf("context, MEMORIA_NO_SERVER: started %q", started)
+		}
+		directContext = append(directContext, out)
+	}
+	if _, _, started := cliOut(nil, "context", "Peter"); len(started) == 0 {
+		t.Error("a context that answered by itself asked for no server")
 	}
 	_, _, started := recallOut(nil, "Peter")
 	want := []string{"recall-server", "--workspace", ws, "--index", index}
@@ -109,6 +130,19 @@ func TestRecallServer(t *testing.T) {
 		}
 		if len(started) != 0 {
 			t.Errorf("%q: with a server running, started %q", q, started)
+		}
+	}
+	for i, q := range contextQueries {
+		before := s.served.Load()
+		out, _, started := cliOut(nil, "context", q...)
+		if s.served.Load() != before+1 {
+			t.Fatalf("context %q: not answered by the server", q)
+		}
+		if out != directContext[i] {
+			t.Errorf("context %q: from the server\n%s\nby itself\n%s", q, out, directContext[i])
+		}
+		if len(started) != 0 {
+			t.Errorf("context %q: with a server running, started %q", q, started)
 		}
 	}
 	// An edit made after the server started is seen at once.

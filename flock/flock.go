@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -42,7 +43,11 @@ func acquire(path string, exclusive bool, timeout time.Duration) (*Lock, error) 
 			return &Lock{f: f}, nil
 		}
 		if time.Now().After(deadline) {
+			h := holders(f)
 			f.Close()
+			if len(h) > 0 {
+				return nil, fmt.Errorf("lock %s: %w (waited %s): %s; retry once it has exited", path, ErrTimeout, timeout, strings.Join(h, ", "))
+			}
 			return nil, fmt.Errorf("lock %s: %w (waited %s); retry, or find the other memoria process", path, ErrTimeout, timeout)
 		}
 		// Back off while another process holds the lock; this is waiting

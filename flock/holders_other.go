@@ -1,0 +1,8 @@
+//go:build !linux
+
+package flock
+
+import "os"
+
+// holders is only known on Linux (/proc/locks).
+func holders(*os.File) []string { return nil }

@@ -2,6 +2,7 @@ package bm25
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"testing"
 
@@ -56,15 +57,19 @@ func TestBuilderWalk(t *testing.T) {
 	if !slices.IsSorted(terms) || len(terms) != len(want) {
 		t.Fatalf("terms %q, want the %d of %v sorted", terms, len(want), want)
 	}
-	for _, term := range terms {
-		var got []occ
-		for id, o := range b.Postings(term) {
-			got = append(got, occ{id, slices.Clone(o)})
-		}
-		if fmt.Sprint(got) != fmt.Sprint(want[term]) {
-			t.Errorf("postings of %q: %v, want %v", term, got, want[term])
+	check := func(how string, postings func(string) iter.Seq2[int64, []uint64]) {
+		t.Helper()
+		for _, term := range terms {
+			var got []occ
+			for id, o := range postings(term) {
+				got = append(got, occ{id, slices.Clone(o)})
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want[term]) {
+				t.Errorf("%s of %q: %v, want %v", how, term, got, want[term])
+			}
 		}
 	}
+	check("postings", b.Postings)
 	i := 0
 	err = b.EachDocument(func(id int64, cols []int32) {
 		if id != docs[i].id || !slices.Equal(cols, lens[i]) {
@@ -75,15 +80,9 @@ func TestBuilderWalk(t *testing.T) {
 	if err != nil || i != len(docs) {
 		t.Fatalf("%d documents, %v", i, err)
 	}
-	// Drain yields the same, then the term's postings are gone.
+	// Drain yields the same, then the terms' postings are gone.
+	check("drained postings", b.Drain)
 	for _, term := range terms {
-		var got []occ
-		for id, o := range b.Drain(term) {
-			got = append(got, occ{id, slices.Clone(o)})
-		}
-		if fmt.Sprint(got) != fmt.Sprint(want[term]) {
-			t.Errorf("drained postings of %q: %v, want %v", term, got, want[term])
-		}
 		for range b.Postings(term) {
 			t.Errorf("postings of %q after Drain", term)
 		}

@@ -59,33 +59,32 @@ func TestRecallServer(t *testing.T) {
 		t.Helper()
 		return cliOut(vars, "recall", args...)
 	}
-	queries := [][]string{
-		{"Peter", "--json"},
-		{"who looks after the dog when Pete travels?"},
-		{"--format", "compact", "--k", "5", "--kind", "opinion", "WhatsApp"},
-		{"--since", "2025-11-01", "--until", "2025-11-30", "--now", "2025-12-01", "--explain", "travel"},
+	// Each command's output without a server, to compare with the server's.
+	commands := []struct {
+		command string
+		queries [][]string
+		direct  []string
+	}{
+		{command: "recall", queries: [][]string{
+			{"Peter", "--json"},
+			{"who looks after the dog when Pete travels?"},
+			{"--format", "compact", "--k", "5", "--kind", "opinion", "WhatsApp"},
+			{"--since", "2025-11-01", "--until", "2025-11-30", "--now", "2025-12-01", "--explain", "travel"},
+		}},
+		{command: "context", queries: [][]string{
+			{"what does Peter prefer?"},
+			{"--json", "--budget", "300", "travel"},
+			{"--kind", "opinion", "--now", "2025-12-01", "--since", "30d"},
+		}},
 	}
-	var direct []string
-	for _, q := range queries {
-		out, _, started := recallOut(noServer, q...)
-		if len(started) != 0 {
-			t.Errorf("MEMORIA_NO_SERVER: started %q", started)
+	for k, sc := range commands {
+		for _, q := range sc.queries {
+			out, _, started := cliOut(noServer, sc.command, q...)
+			if len(started) != 0 {
+				t.Errorf("%s, MEMORIA_NO_SERVER: started %q", sc.command, started)
+			}
+			commands[k].direct = append(commands[k].direct, out)
 		}
-		direct = append(direct, out)
-	}
-	// memoria context is served the same way.
-	contextQueries := [][]string{
-		{"what does Peter prefer?"},
-		{"--json", "--budget", "300", "travel"},
-		{"--kind", "opinion", "--now", "2025-12-01", "--since", "30d"},
-	}
-	var directContext []string
-	for _, q := range contextQueries {
-		out, _, started := cliOut(noServer, "context", q...)
-		if len(started) != 0 {
-			t.Errorf("context, MEMORIA_NO_SERVER: started %q", started)
-		}
-		directContext = append(directContext, out)
 	}
 	if _, _, started := cliOut(nil, "context", "Peter"); len(started) == 0 {
 		t.Error("a context that answered by itself asked for no server")
@@ -119,30 +118,19 @@ func TestRecallServer(t *testing.T) {
 		t.Fatalf("second server: %v, %v", s2, err)
 	}
 
-	for i, q := range queries {
-		before := s.served.Load()
-		out, _, started := recallOut(nil, q...)
-		if s.served.Load() != before+1 {
-			t.Fatalf("%q: not answered by the server", q)
-		}
-		if out != direct[i] {
-			t.Errorf("%q: from the server\n%s\nby itself\n%s", q, out, direct[i])
-		}
-		if len(started) != 0 {
-			t.Errorf("%q: with a server running, started %q", q, started)
-		}
-	}
-	for i, q := range contextQueries {
-		before := s.served.Load()
-		out, _, started := cliOut(nil, "context", q...)
-		if s.served.Load() != before+1 {
-			t.Fatalf("context %q: not answered by the server", q)
-		}
-		if out != directContext[i] {
-			t.Errorf("context %q: from the server\n%s\nby itself\n%s", q, out, directContext[i])
-		}
-		if len(started) != 0 {
-			t.Errorf("context %q: with a server running, started %q", q, started)
+	for _, sc := range commands {
+		for i, q := range sc.queries {
+			before := s.served.Load()
+			out, _, started := cliOut(nil, sc.command, q...)
+			if s.served.Load() != before+1 {
+				t.Fatalf("%s %q: not answered by the server", sc.command, q)
+			}
+			if out != sc.direct[i] {
+				t.Errorf("%s %q: from the server\n%s\nby itself\n%s", sc.command, q, out, sc.direct[i])
+			}
+			if len(started) != 0 {
+				t.Errorf("%s %q: with a server running, started %q", sc.command, q, started)
+			}
 		}
 	}
 	// An edit made after the server started is seen at once.

@@ -1,9 +1,12 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
+	"strings"
 
 	"modernc.org/sqlite/vtab"
 )
@@ -141,33 +144,22 @@ func (b *bulkRows) finish(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, `DROP TABLE temp.build_items`); err != nil {
 		return fmt.Errorf("items: %w", err)
 	}
+	// In key order, the links are appended to their B-tree (WITHOUT ROWID,
+	// keyed by entity then item) instead of inserted all over it: 16,700
+	// links of ten years took 45–70 ms in item order.
+	sortPairs(b.itemEntities)
 	for _, t := range []struct {
-		head string
-		cols int
-		rows []any
+		insert string
+		cols   int
+		rows   []any
 	}{
-		{`INSERT INTO files(id, path, kind, day, size, mtime, hash, lines, status) VALUES`, 9, b.files},
-		{`INSERT INTO entity_pages(file_id, slug, name, aliases) VALUES`, 4, b.pages},
-		{`INSERT INTO entity_names(key, slug, file_id) VALUES`, 3, b.names},
-		{`INSERT OR IGNORE INTO item_entities(slug_key, item_id) VALUES`, 2, b.itemEntities},
+		{`INSERT INTO files(id, path, kind, day, size, mtime, hash, lines, status)`, 9, b.files},
+		{`INSERT INTO entity_pages(file_id, slug, name, aliases)`, 4, b.pages},
+		{`INSERT INTO entity_names(key, slug, file_id)`, 3, b.names},
+		{`INSERT OR IGNORE INTO item_entities(slug_key, item_id)`, 2, b.itemEntities}, // an item may name an entity twice
 	} {
-		if len(t.rows) == 0 {
-			continue
-		}
-		ins, err := newBatch(ctx, tx, t.head, t.cols)
-		if err != nil {
-			return err
-		}
-		for i := 0; i < len(t.rows); i += t.cols {
-			if err := ins.add(ctx, tx, t.rows[i:i+t.cols]...); err != nil {
-				ins.full.Close()
-				return fmt.Errorf("%s: %w", t.head, err)
-			}
-		}
-		err = ins.flush(ctx, tx)
-		ins.full.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", t.head, err)
+		if err := streamRows(ctx, tx, flatRows{t.cols, t.rows}, t.cols, t.insert+` SELECT * FROM temp.%s`); err != nil {
+			return fmt.Errorf("%s: %w", t.insert, err)
 		}
 	}
 	return nil
@@ -177,5 +169,26 @@ func (b *bulkRows) finish(ctx context.Context, tx *sql.Tx) error {
 func (b *bulkRows) abort() {
 	if b != nil {
 		b.items.abort()
+	}
+}
+
+// sortPairs sorts flattened (string, int64) pairs.
+func sortPairs(vals []any) {
+	type pair struct {
+		key string
+		id  int64
+	}
+	pairs := make([]pair, len(vals)/2)
+	for i := range pairs {
+		pairs[i] = pair{vals[2*i].(string), vals[2*i+1].(int64)}
+	}
+	slices.SortFunc(pairs, func(a, b pair) int {
+		if c := strings.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	for i, p := range pairs {
+		vals[2*i], vals[2*i+1] = p.key, p.id
 	}
 }

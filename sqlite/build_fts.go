@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -526,41 +525,17 @@ func (b *ftsBuilder) write(ctx context.Context, tx *sql.Tx) error {
 		rows fts5Rows
 		sql  string
 	}{
-		{c.data, `INSERT OR REPLACE INTO items_fts_data(id, block) SELECT id, block FROM temp.%s`},
-		{c.idx, `INSERT INTO items_fts_idx(segid, term, pgno) SELECT 1, coalesce(block, x''), id FROM temp.%s`},
-		{c.docsize, `INSERT INTO items_fts_docsize(id, sz, origin) SELECT id, block, 1 FROM temp.%s`},
+		{c.data, `INSERT OR REPLACE INTO items_fts_data(id, block) SELECT c0, c1 FROM temp.%s`},
+		{c.idx, `INSERT INTO items_fts_idx(segid, term, pgno) SELECT 1, coalesce(c1, x''), c0 FROM temp.%s`},
+		{c.docsize, `INSERT INTO items_fts_docsize(id, sz, origin) SELECT c0, c1, 1 FROM temp.%s`},
 	} {
-		if err := insertRows(ctx, tx, t.rows, t.sql); err != nil {
+		if err := streamRows(ctx, tx, t.rows, 2, t.sql); err != nil {
 			return err
 		}
 	}
 	// In the table now: let them go before the postings snapshot is made.
 	c.data, c.idx, c.docsize = nil, nil, nil
 	return nil
-}
-
-// insertRows runs query (with %s for the name of a table of columns id
-// and block) over rows.
-func insertRows(ctx context.Context, tx *sql.Tx, rows fts5Rows, query string) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	const name = "build_shadow"
-	s, table := newStream(`CREATE TABLE x(id INTEGER, block BLOB)`, "temp."+name)
-	if _, err := tx.ExecContext(ctx, table); err != nil {
-		s.drop()
-		return err
-	}
-	s.start(func() error {
-		_, err := tx.ExecContext(ctx, fmt.Sprintf(query, name))
-		return err
-	})
-	s.send(rows)
-	if err := s.finish(); err != nil {
-		return err
-	}
-	_, err := tx.ExecContext(ctx, `DROP TABLE temp.`+name)
-	return err
 }
 
 // ftsTable is the full-text table's definition in schema.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -241,3 +242,49 @@ func (c *rowsCursor) Column(col int) (vtab.Value, error) {
 
 func (c *rowsCursor) Rowid() (int64, error) { return int64(c.i), nil }
 func (c *rowsCursor) Close() error          { return nil }
+
+// streamRows runs query over the rows of b, which have cols columns:
+// query names, with %s, a table of columns c0, c1, … that yields them.
+// For rows at hand all at once, one statement costs much less than
+// statements of a few rows bound through database/sql.
+func streamRows(ctx context.Context, tx *sql.Tx, b rowBatch, cols int, query string) error {
+	if b.rows() == 0 {
+		return nil
+	}
+	const name = "build_rows_once"
+	names := make([]string, cols)
+	for i := range names {
+		names[i] = "c" + strconv.Itoa(i)
+	}
+	s, table := newStream(`CREATE TABLE x(`+strings.Join(names, ", ")+`)`, "temp."+name)
+	if _, err := tx.ExecContext(ctx, table); err != nil {
+		s.drop()
+		return err
+	}
+	s.start(func() error {
+		_, err := tx.ExecContext(ctx, fmt.Sprintf(query, name))
+		return err
+	})
+	s.send(b)
+	if err := s.finish(); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `DROP TABLE temp.`+name)
+	return err
+}
+
+// flatRows are rows of cols values each, back to back in vals; an int is
+// passed as an int64.
+type flatRows struct {
+	cols int
+	vals []any
+}
+
+func (r flatRows) rows() int { return len(r.vals) / r.cols }
+
+func (r flatRows) column(i, col int) vtab.Value {
+	if v, ok := r.vals[i*r.cols+col].(int); ok {
+		return int64(v)
+	}
+	return r.vals[i*r.cols+col]
+}

@@ -112,6 +112,13 @@ func (w *Workspace) Rebuilt() string { return w.ix.Rebuilt }
 // Close releases the index.
 func (w *Workspace) Close() error { return w.ix.Close() }
 
+// ReleaseWanted reports whether another process waits to rebuild the
+// index this Workspace has open. A long-lived process should then close
+// the Workspace, wait until ReleaseWanted is false (sqlite.ReleaseWanted
+// of IndexPath), and open it again: the rebuild cannot replace the index
+// while it is open. `memoria serve` does so.
+func (w *Workspace) ReleaseWanted() bool { return w.ix.ReleaseWanted() }
+
 // Warm prepares the workspace for a long life (a server, a program that
 // recalls many times): it loads the full-text postings into memory and
 // starts watching the Markdown for changes, so each recall skips the

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -35,7 +36,9 @@ type Options struct {
 
 // Server is an MCP server over one open workspace.
 type Server struct {
+	wsMu    sync.RWMutex // held for reading by every call, for writing by Replace
 	ws      *memoria.Workspace
+	wsErr   error // why there is no workspace, after a Replace that failed
 	srv     *sdk.Server
 	log     *slog.Logger
 	writeMu sync.Mutex
@@ -80,8 +83,42 @@ func NewServer(ws *memoria.Workspace, o Options) *Server {
 // SDK is the underlying SDK server, for adding tools, prompts or resources.
 func (s *Server) SDK() *sdk.Server { return s.srv }
 
-// Workspace is the workspace the server serves.
-func (s *Server) Workspace() *memoria.Workspace { return s.ws }
+// Workspace is the workspace the server serves (nil after a Replace that
+// failed). Replace may close it: a caller outside a tool call holds it
+// only as long as no Replace can run.
+func (s *Server) Workspace() *memoria.Workspace {
+	s.wsMu.RLock()
+	defer s.wsMu.RUnlock()
+	return s.ws
+}
+
+// Replace swaps the workspace the server serves, for a rebuild of its
+// index in another process (memoria.Workspace.ReleaseWanted): it waits
+// for the calls in progress and holds back new ones, then next closes
+// the current workspace and opens the one to serve from then on. If next
+// fails, calls fail with its error until a later Replace succeeds.
+func (s *Server) Replace(next func(old *memoria.Workspace) (*memoria.Workspace, error)) error {
+	s.wsMu.Lock()
+	defer s.wsMu.Unlock()
+	ws, err := next(s.ws)
+	s.ws, s.wsErr = ws, err
+	return err
+}
+
+// workspace is held for a call: the workspace it runs on, or why there is
+// none. The caller releases s.wsMu.
+func (s *Server) workspace() error {
+	s.wsMu.RLock()
+	if s.ws == nil {
+		err := s.wsErr
+		s.wsMu.RUnlock()
+		if err == nil {
+			err = errors.New("no workspace")
+		}
+		return fmt.Errorf("workspace unavailable: %w", err)
+	}
+	return nil
+}
 
 // Write runs fn with the server's write lock held: tools that write to the
 // workspace use it so that concurrent calls queue instead of contending for
@@ -100,6 +137,11 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error { return s.srv.
 func AddTool[In, Out any](s *Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) {
 	name := t.Name
 	sdk.AddTool(s.srv, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, out Out, err error) {
+		if err := s.workspace(); err != nil {
+			var zero Out
+			return nil, zero, err
+		}
+		defer s.wsMu.RUnlock()
 		defer func() {
 			if p := recover(); p != nil {
 				s.log.Error("tool panicked", "tool", name, "panic", p, "stack", string(debug.Stack()))
@@ -112,6 +154,10 @@ func AddTool[In, Out any](s *Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out])
 }
 
 func (s *Server) readCore(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	if err := s.workspace(); err != nil {
+		return nil, err
+	}
+	defer s.wsMu.RUnlock()
 	text, err := s.ws.CoreShow("")
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,12 @@ import (
 // connect serves a small workspace with tools over an in-memory
 // transport and returns the SDK client's session.
 func connect(t *testing.T, tools []mcp.Tool) *sdk.ClientSession {
+	_, cs, _ := serve(t, tools)
+	return cs
+}
+
+// serve is connect, with the server and the workspace folder.
+func serve(t *testing.T, tools []mcp.Tool) (*mcp.Server, *sdk.ClientSession, string) {
 	t.Helper()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "memory"), 0o755)
@@ -35,8 +42,56 @@ func connect(t *testing.T, tools []mcp.Tool) *sdk.ClientSession {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cs.Close(); cancel(); <-done; ws.Close() })
-	return cs
+	t.Cleanup(func() {
+		cs.Close()
+		cancel()
+		<-done
+		if ws := srv.Workspace(); ws != nil {
+			ws.Close()
+		}
+	})
+	return srv, cs, dir
+}
+
+// TestReplace: calls after a Replace run on the workspace it opened; a
+// Replace that fails makes calls fail with its error, until one succeeds.
+func TestReplace(t *testing.T) {
+	srv, cs, dir := serve(t, mcp.Tools())
+	ctx := context.Background()
+	recall := func(q string) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "recall", Arguments: map[string]any{"query": q}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content[0].(*sdk.TextContent).Text, res.IsError
+	}
+	reopen := func(old *memoria.Workspace) (*memoria.Workspace, error) {
+		if old != nil {
+			old.Close()
+		}
+		return memoria.Open(ctx, dir, memoria.Options{})
+	}
+	os.WriteFile(filepath.Join(dir, "memory", "2025-11-28.md"), []byte("# 2025-11-28\n\nThe zebra crossing is repainted.\n"), 0o644)
+	if err := srv.Replace(reopen); err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr := recall("zebra"); isErr || !strings.Contains(text, "zebra") {
+		t.Fatalf("after Replace: %q", text)
+	}
+	gone := errors.New("the index could not be opened")
+	if err := srv.Replace(func(old *memoria.Workspace) (*memoria.Workspace, error) { old.Close(); return nil, gone }); err != gone {
+		t.Fatalf("failed Replace: %v", err)
+	}
+	if text, isErr := recall("zebra"); !isErr || !strings.Contains(text, "workspace unavailable: the index could not be opened") {
+		t.Fatalf("after a failed Replace: %v %q", isErr, text)
+	}
+	if err := srv.Replace(reopen); err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr := recall("zebra"); isErr || !strings.Contains(text, "zebra") {
+		t.Fatalf("after a second Replace: %q", text)
+	}
 }
 
 // A tool from elsewhere (as reflect will be) joins through Options.Tools;

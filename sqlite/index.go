@@ -8,7 +8,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	msqlite "modernc.org/sqlite" // also registers the "sqlite" driver
@@ -321,6 +324,13 @@ func (ix *Index) rebuild(ctx context.Context) (st Stats, err error) {
 	}
 	ex, err := flock.Exclusive(ix.path+".lock", 0)
 	if errors.Is(err, flock.ErrTimeout) {
+		// Other processes have the index open. Ask them to let it go: the
+		// release file says so to long-lived processes that watch for it
+		// (ReleaseWanted), AskRelease to a recall server.
+		release := ix.path + releaseSuffix
+		if werr := os.WriteFile(release, []byte(strconv.Itoa(os.Getpid())), 0o644); werr == nil {
+			defer os.Remove(release) // once the new index is in place, or the rebuild failed
+		}
 		if ix.opts.AskRelease != nil {
 			ix.opts.AskRelease()
 		}
@@ -368,6 +378,31 @@ func (ix *Index) installBuilt(b *builtLexical) bool {
 	}
 	ix.lex.saved = true
 	return true
+}
+
+// releaseSuffix names the file a rebuild writes beside the index while
+// it waits for other processes to close it: it holds the rebuilding
+// process's pid, and is removed once the new index is in place.
+const releaseSuffix = ".release"
+
+// ReleaseWanted reports whether another process waits to rebuild the
+// index: a long-lived process should close it, wait until ReleaseWanted
+// is false, and open it again (memoria serve does).
+func (ix *Index) ReleaseWanted() bool { return ReleaseWanted(ix.path) }
+
+// ReleaseWanted is Index.ReleaseWanted for the index at path. A release
+// file left by a process that no longer runs wants nothing.
+func ReleaseWanted(path string) bool {
+	b, err := os.ReadFile(path + releaseSuffix)
+	if err != nil {
+		return false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid == os.Getpid() {
+		return false
+	}
+	p, err := os.FindProcess(pid)
+	return err == nil && p.Signal(syscall.Signal(0)) == nil
 }
 
 // removeDB deletes a database file and its WAL companions.

@@ -6,8 +6,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"sync"
 	"time"
 
+	"memoria"
 	"memoria/mcp"
 	"memoria/sqlite"
 	"memoria/watch"
@@ -51,7 +53,6 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer ws.Close()
 	level := slog.LevelWarn
 	if *verbose {
 		level = slog.LevelDebug
@@ -61,25 +62,31 @@ func runServe(ctx context.Context, e *env, args []string) error {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// A server lives long: load the in-memory postings now, in the
-	// background (FTS5 ranks until they are ready).
-	go func() {
-		if err := ws.Warm(ctx); err != nil && ctx.Err() == nil {
-			logger.Warn("in-memory ranking unavailable", "err", err)
+	bg := serveBackground{e: e, logger: logger, watch: *watchFlag}
+	bg.start(ctx, ws)
+	released := make(chan struct{})
+	defer func() {
+		cancel()
+		<-released // no Replace runs any more
+		bg.stop()
+		if ws := srv.Workspace(); ws != nil {
+			ws.Close()
 		}
 	}()
-	watchDone := make(chan struct{})
-	if *watchFlag {
-		go func() {
-			defer close(watchDone)
-			if err := watch.Run(ctx, ws, watch.Options{OnSync: syncLogger(e, e.stderr, false)}); err != nil {
-				fmt.Fprintf(e.stderr, "memoria serve: watch: %s\n", oneLine(err.Error()))
-			}
-		}()
-	} else {
-		close(watchDone)
-	}
-	defer func() { cancel(); <-watchDone }()
+	// A rebuild in another process waits for this one to close the index:
+	// close it, and open it again once the new one is in place.
+	go releaseForRebuilds(ctx, released, srv, logger, func(old *memoria.Workspace) (*memoria.Workspace, error) {
+		bg.stop() // the watch syncs the old workspace
+		index := old.IndexPath()
+		old.Close()
+		waitForRebuild(ctx, index, releaseWait)
+		ws, err := c.open(ctx, e, false)
+		if err != nil {
+			return nil, err
+		}
+		bg.start(ctx, ws)
+		return ws, nil
+	})
 
 	if *httpAddr == "" {
 		return srv.ServeStdio(ctx, e.stdin, e.stdout)
@@ -117,5 +124,87 @@ func syncLogger(e *env, w io.Writer, asJSON bool) func(sqlite.Stats, error) {
 		}
 		fmt.Fprintf(w, "memoria: index up to date: %d files, %d re-indexed, %d removed (%s)\n",
 			st.Files, st.Parsed, st.Removed, st.Duration.Round(time.Millisecond))
+	}
+}
+
+// serveBackground is what a server runs beside its calls on the current
+// workspace: the in-memory postings loaded at start, and with --watch the
+// index kept fresh while files change.
+type serveBackground struct {
+	e      *env
+	logger *slog.Logger
+	watch  bool
+	cancel context.CancelFunc
+	done   sync.WaitGroup
+}
+
+// start runs the background work on ws.
+func (b *serveBackground) start(ctx context.Context, ws *memoria.Workspace) {
+	ctx, b.cancel = context.WithCancel(ctx)
+	// A server lives long: load the in-memory postings now, in the
+	// background (FTS5 ranks until they are ready).
+	b.done.Go(func() {
+		if err := ws.Warm(ctx); err != nil && ctx.Err() == nil {
+			b.logger.Warn("in-memory ranking unavailable", "err", err)
+		}
+	})
+	if b.watch {
+		b.done.Go(func() {
+			if err := watch.Run(ctx, ws, watch.Options{OnSync: syncLogger(b.e, b.e.stderr, false)}); err != nil && ctx.Err() == nil {
+				fmt.Fprintf(b.e.stderr, "memoria serve: watch: %s\n", oneLine(err.Error()))
+			}
+		})
+	}
+}
+
+// stop ends the background work and waits for it.
+func (b *serveBackground) stop() {
+	if b.cancel != nil {
+		b.cancel()
+	}
+	b.done.Wait()
+}
+
+// releaseWait bounds how long a server waits for another process's
+// rebuild of its index before it opens the index again anyway: twice
+// what the rebuild itself waits for the index to be let go.
+const releaseWait = 60 * time.Second
+
+// releaseForRebuilds checks, every 100 ms until ctx ends, whether another
+// process waits to rebuild the index srv serves (a file beside the index
+// says so, see sqlite.ReleaseWanted), and then lets reopen replace the
+// workspace: calls wait meanwhile. It closes done when it returns.
+func releaseForRebuilds(ctx context.Context, done chan<- struct{}, srv *mcp.Server, logger *slog.Logger, reopen func(*memoria.Workspace) (*memoria.Workspace, error)) {
+	defer close(done)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if ws := srv.Workspace(); ws == nil || !ws.ReleaseWanted() {
+			continue
+		}
+		logger.Info("another process rebuilds the index: closing it until the rebuild is done")
+		if err := srv.Replace(reopen); err != nil && ctx.Err() == nil {
+			logger.Error("reopening the workspace after a rebuild", "err", err)
+		}
+	}
+}
+
+// waitForRebuild waits, up to limit, until no process waits to rebuild
+// the index at path any more.
+func waitForRebuild(ctx context.Context, path string, limit time.Duration) {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.Now().Add(limit)
+	for sqlite.ReleaseWanted(path) && time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
 	}
 }

@@ -587,3 +587,43 @@ func TestServeWatch(t *testing.T) {
 		time.Sleep(20 * time.Millisecond) // polling interval, not synchronisation
 	}
 }
+
+// TestServeYieldsToRebuild: `memoria index --rebuild` in another process
+// does not wait for `memoria serve` to exit (it used to wait 30 s for the
+// index and fail): the server closes the index while the rebuild waits for
+// it, opens the new one, and answers from it. With --watch, the watch
+// follows the new index too.
+func TestServeYieldsToRebuild(t *testing.T) {
+	needBinary(t)
+	ws := testworkspace.CopyExample(t)
+	cs := startStdioClient(t, ws, "--watch")
+	var before mcp.StatusOutput
+	structured(t, callTool(t, cs, "status", nil), &before)
+	out, err := memoriaCmd(context.Background(), "", nil, "index", "-w", ws, "--rebuild", "--no-embed").CombinedOutput()
+	if err != nil {
+		t.Fatalf("rebuild while serving: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(ws, ".memory", "index.sqlite.release")); !os.IsNotExist(err) {
+		t.Errorf("the release file is left: %v", err)
+	}
+	var after mcp.StatusOutput
+	structured(t, callTool(t, cs, "status", nil), &after)
+	if after.Passages != before.Passages || after.Passages == 0 {
+		t.Errorf("after the rebuild: %d passages, before %d", after.Passages, before.Passages)
+	}
+	// The reopened workspace serves recalls, and its watch indexes a new file.
+	if err := os.WriteFile(filepath.Join(ws, "memory", "2025-12-09.md"), []byte("# 2025-12-09\n\nA heron stole the koi again.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res := callTool(t, cs, "recall", map[string]any{"query": "heron koi"})
+		if text := fmt.Sprint(res.StructuredContent); strings.Contains(text, "2025-12-09") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the new file is not recalled after the rebuild: %v", res.StructuredContent)
+		}
+		time.Sleep(20 * time.Millisecond) // polling interval, not synchronisation
+	}
+}

@@ -170,28 +170,51 @@ func (b *serveBackground) stop() {
 // what the rebuild itself waits for the index to be let go.
 const releaseWait = 60 * time.Second
 
-// releaseForRebuilds checks, every 100 ms until ctx ends, whether another
-// process waits to rebuild the index srv serves (a file beside the index
-// says so, see sqlite.ReleaseWanted), and then lets reopen replace the
-// workspace: calls wait meanwhile. It closes done when it returns.
+// releaseForRebuilds waits until another process wants to rebuild the
+// index srv serves (whenReleaseWanted), and then lets reopen replace the
+// workspace (calls wait meanwhile), until ctx ends. It closes done when
+// it returns.
 func releaseForRebuilds(ctx context.Context, done chan<- struct{}, srv *mcp.Server, logger *slog.Logger, reopen func(*memoria.Workspace) (*memoria.Workspace, error)) {
 	defer close(done)
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
 	for {
+		ws := srv.Workspace()
+		if ws == nil {
+			return // a reopen failed: calls say why; nothing is held
+		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
-		}
-		if ws := srv.Workspace(); ws == nil || !ws.ReleaseWanted() {
-			continue
+		case <-whenReleaseWanted(ctx, ws):
 		}
 		logger.Info("another process rebuilds the index: closing it until the rebuild is done")
 		if err := srv.Replace(reopen); err != nil && ctx.Err() == nil {
 			logger.Error("reopening the workspace after a rebuild", "err", err)
 		}
 	}
+}
+
+// whenReleaseWanted returns a channel closed once another process waits
+// to rebuild the index ws has open (a file beside the index says so, see
+// sqlite.ReleaseWanted), checked every 100 ms; it stays open if ctx ends
+// first.
+func whenReleaseWanted(ctx context.Context, ws *memoria.Workspace) <-chan struct{} {
+	wanted := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			if ws.ReleaseWanted() {
+				close(wanted)
+				return
+			}
+		}
+	}()
+	return wanted
 }
 
 // waitForRebuild waits, up to limit, until no process waits to rebuild

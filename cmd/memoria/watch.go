@@ -28,10 +28,31 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer ws.Close()
-	return watch.Run(ctx, ws, watch.Options{
+	o := watch.Options{
 		Debounce: *debounce,
 		OnSync:   syncLogger(e, e.stdout, c.json),
 		Warn:     func(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(msg)) },
-	})
+	}
+	// A rebuild in another process waits for this one to close the index:
+	// stop, close it, and go on with the new one once it is in place.
+	for {
+		wctx, stop := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- watch.Run(wctx, ws, o) }()
+		select {
+		case err := <-done:
+			stop()
+			ws.Close()
+			return err
+		case <-whenReleaseWanted(wctx, ws):
+		}
+		stop()
+		<-done
+		index := ws.IndexPath()
+		ws.Close()
+		waitForRebuild(ctx, index, releaseWait)
+		if ws, err = c.open(ctx, e, false); err != nil {
+			return err
+		}
+	}
 }

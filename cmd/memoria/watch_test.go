@@ -61,6 +61,17 @@ func TestWatchCommand(t *testing.T) {
 	}
 	for m := next(); m["files"] != first["files"]+1 || m["parsed"] == 0; m = next() {
 	}
+	// A rebuild in another process does not wait for the watch to end: the
+	// watch lets the index go and goes on with the new one.
+	needBinary(t)
+	if out, err := memoriaCmd(context.Background(), "", nil, "index", "-w", ws, "--rebuild", "--no-embed").CombinedOutput(); err != nil {
+		t.Fatalf("rebuild while watching: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "memory", "2025-12-08.md"), []byte("# 2025-12-08\n\nBrontolina ate a strawberry.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for m := next(); m["files"] != first["files"]+2 || m["parsed"] == 0; m = next() {
+	}
 	cancel()
 	select {
 	case code := <-done:

@@ -34,12 +34,16 @@ var (
 // openBuildDB opens a database a build writes, at path, on rowsDriver,
 // with the settings of a private file that is thrown away on failure:
 // durability off while it is filled, a crash leaves only a temp file.
+// The page cache is small (2 MB): without a journal, pages it lets go are
+// written to the file at once and read back from the OS's cache when an
+// index is made, and a 10-year build took as long as with 64 MB, for
+// 30 MB less peak memory.
 func openBuildDB(path string, pragmas ...string) (*sql.DB, error) {
 	rowsRegister.Do(func() { rowsErr = rowsDriver.RegisterModule(rowsModule, rowsMod{}) })
 	if rowsErr != nil {
 		return nil, rowsErr
 	}
-	pragmas = append([]string{"journal_mode(OFF)", "synchronous(OFF)", "cache_size(-65536)", "locking_mode(EXCLUSIVE)", "temp_store(MEMORY)"}, pragmas...)
+	pragmas = append([]string{"journal_mode(OFF)", "synchronous(OFF)", "cache_size(-2048)", "locking_mode(EXCLUSIVE)", "temp_store(MEMORY)"}, pragmas...)
 	db := sql.OpenDB(rowsConnector{dsn(path, pragmas...)})
 	db.SetMaxOpenConns(1)
 	return db, nil

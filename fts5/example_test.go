@@ -24,7 +24,7 @@ func ExampleSegmentWriter() {
 	w.Add([]byte{fts5.MainPrefix, 'w', 'o', 'r', 'l', 'd'}, dl.Take())
 	leaves := w.Finish()
 	seg := fts5.Segment{ID: 1, FirstPage: 1, LastPage: leaves, Rows: 2}
-	fmt.Printf("structure: % x\n", fts5.Structure(1, true, seg))
+	fmt.Printf("structure: % x\n", fts5.Structure(1, true, 0, seg))
 	fmt.Printf("averages: % x\n", fts5.Averages(2, []int64{1, 2}))
 	// Output:
 	// %_data 137438953473: 00 00 00 1f 06 30 68 65 6c 6c 6f 01 02 02 01 06 01 01 05 01 05 77 6f 72 6c 64 02 06 01 01 06 04 0f

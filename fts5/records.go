@@ -171,15 +171,24 @@ func EmptyStructure(rec []byte) (cookie uint32, v2 bool, err error) {
 	return cookie, v2, nil
 }
 
-// Structure is the structure record of an index holding one segment on
-// level 0, flushed once: in a V2 record its origin counters are 1 (the
-// first origin) and it has no tombstones.
-func Structure(cookie uint32, v2 bool, seg Segment) []byte {
+// Structure is the structure record of an index holding one segment, on
+// level level (the levels below it empty), flushed once: in a V2 record
+// its origin counters are 1 (the first origin) and it has no tombstones.
+// FTS5 itself leaves a flushed segment on level 0.
+func Structure(cookie uint32, v2 bool, level int, seg Segment) []byte {
 	b := binary.BigEndian.AppendUint32(nil, cookie)
 	if v2 {
 		b = append(b, structureV2...)
 	}
-	for _, v := range []int{1, 1, 0, 0, 1, seg.ID, seg.FirstPage, seg.LastPage} {
+	// levels, segments, write counter; then each level's merge count and
+	// segment count.
+	for _, v := range []int{level + 1, 1, 0} {
+		b = AppendVarint(b, uint64(v))
+	}
+	for range level {
+		b = append(b, 0, 0)
+	}
+	for _, v := range []int{0, 1, seg.ID, seg.FirstPage, seg.LastPage} {
 		b = AppendVarint(b, uint64(v))
 	}
 	if v2 {

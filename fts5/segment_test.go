@@ -81,7 +81,7 @@ func (s *sink) Idx(term []byte, pgno int64)    { s.idx = append(s.idx, row{pgno,
 
 // write writes docs into the empty table name as this package makes the
 // rows, through plain SQL on its shadow tables.
-func write(t *testing.T, db *sql.DB, name string, v2 bool, pgsz int, docs []doc) {
+func write(t *testing.T, db *sql.DB, name string, v2 bool, pgsz, level int, docs []doc) {
 	t.Helper()
 	// Postings: term → its documents' occurrences.
 	type posting struct {
@@ -155,7 +155,7 @@ func write(t *testing.T, db *sql.DB, name string, v2 bool, pgsz int, docs []doc)
 		s.data = append(s.data, row{AveragesRowid, Averages(int64(len(docs)), totals[:])})
 	}
 	if leaves > 0 {
-		s.data = append(s.data, row{StructureRowid, Structure(cookie, v2, Segment{ID: 1, FirstPage: 1, LastPage: leaves, Rows: int64(len(docs))})})
+		s.data = append(s.data, row{StructureRowid, Structure(cookie, v2, level, Segment{ID: 1, FirstPage: 1, LastPage: leaves, Rows: int64(len(docs))})})
 	}
 	for _, r := range s.data {
 		if _, err := tx.Exec("INSERT OR REPLACE INTO "+name+"_data(id, block) VALUES(?, ?)", r.id, r.block); err != nil {
@@ -225,7 +225,7 @@ INSERT INTO %[1]s(%[1]s, rank) VALUES('hashsize', 268435456);`, tab, opts, pgsz)
 					if err := tx.Commit(); err != nil {
 						t.Fatal(err)
 					}
-					write(t, db, "got", v2, pgsz, docs)
+					write(t, db, "got", v2, pgsz, 0, docs)
 					// A connection of its own: FTS5 caches a table's structure
 					// record per connection and would not see the one written.
 					db.Close()
@@ -316,4 +316,76 @@ func firstDiff(got, want string) string {
 		}
 	}
 	return "(same)"
+}
+
+// TestSegmentOnHigherLevel writes the segment on level 4 (a build does,
+// so that the small segments of later updates merge among themselves
+// instead of rewriting it): FTS5 takes it, and after many single-row
+// inserts and deletes, with automerge merging them, the table answers as
+// one filled by FTS5 and passes the integrity check.
+func TestSegmentOnHigherLevel(t *testing.T) {
+	docs := corpus(4, 600, 0, 20)
+	more := corpus(5, 120, docs[len(docs)-1].rowid, 20)
+	path := filepath.Join(t.TempDir(), "t.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	for _, tab := range []string{"ref", "got"} {
+		if _, err := db.Exec(fmt.Sprintf(`CREATE VIRTUAL TABLE %[1]s USING fts5(a, b, c, d, content='', contentless_delete=1, tokenize='unicode61');
+INSERT INTO %[1]s(%[1]s, rank) VALUES('pgsz', 64);
+INSERT INTO %[1]s(%[1]s, rank) VALUES('automerge', 2);`, tab)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		if _, err := tx.Exec(`INSERT INTO ref(rowid, a, b, c, d) VALUES(?, ?, ?, ?, ?)`, d.rowid, d.cols[0], d.cols[1], d.cols[2], d.cols[3]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	write(t, db, "got", true, 64, 4, docs)
+	db.Close() // a new connection: FTS5 caches the structure record per connection
+	if db, err = sql.Open("sqlite", path); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// Each statement its own transaction: one small segment each.
+	for i, d := range more {
+		for _, tab := range []string{"ref", "got"} {
+			if _, err := db.Exec(`INSERT INTO `+tab+`(rowid, a, b, c, d) VALUES(?, ?, ?, ?, ?)`, d.rowid, d.cols[0], d.cols[1], d.cols[2], d.cols[3]); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(`DELETE FROM `+tab+` WHERE rowid = ?`, docs[3*i].rowid); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, tab := range []string{"ref", "got"} {
+		if _, err := db.Exec(`INSERT INTO ` + tab + `(` + tab + `) VALUES('integrity-check')`); err != nil {
+			t.Fatalf("%s: integrity-check: %v", tab, err)
+		}
+	}
+	for _, w := range strings.Fields(docs[1].cols[0] + " " + more[5].cols[1] + " a b zz") {
+		q := `SELECT rowid, bm25(%s) FROM %[1]s WHERE %[1]s MATCH '"' || ? || '"' ORDER BY rank, rowid`
+		if a, b := dump(t, db, fmt.Sprintf(q, "ref"), w), dump(t, db, fmt.Sprintf(q, "got"), w); a != b {
+			t.Fatalf("query %q differs:\n%s", w, firstDiff(b, a))
+		}
+	}
+	// The written segment is still there, on its level, or merged into a
+	// higher one; the small segments merged among themselves meanwhile.
+	var rec []byte
+	if err := db.QueryRow(`SELECT block FROM got_data WHERE id = 10`).Scan(&rec); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := getVarint(rec[8:]); got < 5 {
+		t.Errorf("the structure has %d levels, want the written one's 5 at least", got)
+	}
 }

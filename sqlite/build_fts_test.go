@@ -259,11 +259,6 @@ func integrityCheck(t *testing.T, db *sql.DB) {
 	}
 }
 
-func tableDump(t *testing.T, db *sql.DB, table string) string {
-	t.Helper()
-	return queryDump(t, db, `SELECT * FROM `+table)
-}
-
 // TestBuildThenSyncFTS edits a built workspace: the moved full-text table
 // takes deletions and inserts and stays consistent, and finds new text.
 func TestBuildThenSyncFTS(t *testing.T) {

@@ -213,18 +213,7 @@ INSERT INTO %[1]s(%[1]s, rank) VALUES('hashsize', 268435456);`, tab, opts, pgsz)
 							t.Fatal(err)
 						}
 					}
-					tx, err := db.Begin()
-					if err != nil {
-						t.Fatal(err)
-					}
-					for _, d := range docs {
-						if _, err := tx.Exec(`INSERT INTO ref(rowid, a, b, c, d) VALUES(?, ?, ?, ?, ?)`, d.rowid, d.cols[0], d.cols[1], d.cols[2], d.cols[3]); err != nil {
-							t.Fatal(err)
-						}
-					}
-					if err := tx.Commit(); err != nil {
-						t.Fatal(err)
-					}
+					fill(t, db, "ref", docs)
 					write(t, db, "got", v2, pgsz, 0, docs)
 					// A connection of its own: FTS5 caches a table's structure
 					// record per connection and would not see the one written.
@@ -269,6 +258,24 @@ INSERT INTO %[1]s(%[1]s, rank) VALUES('hashsize', 268435456);`, tab, opts, pgsz)
 				})
 			}
 		}
+	}
+}
+
+// fill inserts docs into the table tab through FTS5, in one transaction.
+func fill(t *testing.T, db *sql.DB, tab string, docs []doc) {
+	t.Helper()
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	for _, d := range docs {
+		if _, err := tx.Exec(`INSERT INTO `+tab+`(rowid, a, b, c, d) VALUES(?, ?, ?, ?, ?)`, d.rowid, d.cols[0], d.cols[1], d.cols[2], d.cols[3]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -339,18 +346,7 @@ INSERT INTO %[1]s(%[1]s, rank) VALUES('automerge', 2);`, tab)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	tx, err := db.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range docs {
-		if _, err := tx.Exec(`INSERT INTO ref(rowid, a, b, c, d) VALUES(?, ?, ?, ?, ?)`, d.rowid, d.cols[0], d.cols[1], d.cols[2], d.cols[3]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	fill(t, db, "ref", docs)
 	write(t, db, "got", true, 64, 4, docs)
 	db.Close() // a new connection: FTS5 caches the structure record per connection
 	if db, err = sql.Open("sqlite", path); err != nil {

@@ -15,5 +15,8 @@
 // fts5Write* functions of ext/fts5/fts5_index.c, page splits and doclist
 // indexes included. The tests hold it to that, table for table, against
 // the FTS5 of the SQLite linked by modernc.org/sqlite, at the default page
-// size and at small ones that split every doclist.
+// size and at small ones that split every doclist. Structure can also put
+// the segment on a higher level than FTS5's level 0, as FTS5's optimize
+// does, so that the small segments of later inserts merge among
+// themselves before they reach it.
 package fts5

@@ -23,9 +23,10 @@ import (
 // into a bm25.Builder while the main connection writes the relational
 // tables. Its postings are then written in FTS5's own format (package
 // fts5) straight into items_fts's shadow tables: byte for byte the table
-// FTS5 makes when it is filled by one INSERT in rowid order
-// (TestBuildFTSTable). FTS5's tokenizing and hash writes, in C translated
-// to Go, were the slowest part of a build.
+// FTS5 makes when it is filled by one INSERT in rowid order, but for the
+// level its segment is on (ftsSegmentLevel; TestBuildFTSTable). FTS5's
+// tokenizing and hash writes, in C translated to Go, were the slowest
+// part of a build.
 
 // ftsItem is what the full-text row of one item is made from, as the
 // writer inserts it into items.

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command speed measures Memoria on a large workspace, the way a user runs
 // it: the sqlite3 CLI's import of the same lines into FTS5 (the reference),
 // a full index, an incremental update of one file, recall in process and as
@@ -7,7 +9,8 @@
 //
 // Without -workspace it generates the synthetic 10-year workspace
 // (bench/synth) in a temporary folder. Figures are medians (and p99 for
-// latencies) of several runs: the machine is shared and noisy.
+// latencies) of several runs: the machine is shared and noisy. It reads
+// CPU time and peak memory from getrusage, so it builds on Unix only.
 package main
 
 import (

@@ -327,9 +327,15 @@ func (ix *Index) rebuild(ctx context.Context) (st Stats, err error) {
 		// Other processes have the index open. Ask them to let it go: the
 		// release file says so to long-lived processes that watch for it
 		// (ReleaseWanted), AskRelease to a recall server.
-		release := ix.path + releaseSuffix
-		if werr := os.WriteFile(release, []byte(strconv.Itoa(os.Getpid())), 0o644); werr == nil {
-			defer os.Remove(release) // once the new index is in place, or the rebuild failed
+		release, pid := ix.path+releaseSuffix, strconv.Itoa(os.Getpid())
+		if werr := os.WriteFile(release, []byte(pid), 0o644); werr == nil {
+			// Once the new index is in place, or the rebuild failed; not if
+			// another rebuild has written its own since, and waits still.
+			defer func() {
+				if b, err := os.ReadFile(release); err == nil && string(b) == pid {
+					os.Remove(release)
+				}
+			}()
 		}
 		if ix.opts.AskRelease != nil {
 			ix.opts.AskRelease()

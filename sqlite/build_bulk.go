@@ -116,7 +116,7 @@ func startBulk(ctx context.Context, tx *sql.Tx) (*bulkRows, error) {
 func (b *bulkRows) file(path, kind, day string, size, mtime int64, hash string, lines int, status string) int64 {
 	id := b.nextFile
 	b.nextFile++
-	b.files = append(b.files, id, path, kind, day, size, mtime, hash, lines, status)
+	b.files = append(b.files, id, path, kind, day, size, mtime, hash, int64(lines), status)
 	return id
 }
 

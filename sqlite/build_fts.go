@@ -66,13 +66,10 @@ func ftsRows(items []ftsItem, dst []ftsRow) []ftsRow {
 		}
 		b.Reset()
 		if it.passage {
-			if j := prev[i]; j >= 0 {
-				b.WriteString(sqlTail(items[j].content, ftsContext))
-			}
+			before, after := ftsNeighbourTexts(items, prev[i], next[i])
+			b.WriteString(before)
 			b.WriteByte(' ')
-			if j := next[i]; j >= 0 {
-				b.WriteString(sqlHead(items[j].content, ftsContext))
-			}
+			b.WriteString(after)
 		}
 		if it.alt != "" {
 			b.WriteByte(' ')
@@ -82,6 +79,20 @@ func ftsRows(items []ftsItem, dst []ftsRow) []ftsRow {
 		dst = append(dst, r)
 	}
 	return dst
+}
+
+// ftsNeighbourTexts is what a passage's context column takes of its
+// neighbours: the last ftsContext characters of the item before it
+// (items[prev]) and the first of the item after it (items[next]); "" for
+// a neighbour that is not there (-1).
+func ftsNeighbourTexts(items []ftsItem, prev, next int) (before, after string) {
+	if prev >= 0 {
+		before = sqlTail(items[prev].content, ftsContext)
+	}
+	if next >= 0 {
+		after = sqlHead(items[next].content, ftsContext)
+	}
+	return before, after
 }
 
 // ftsNeighbours returns, for each of one file's items (in id order),
@@ -143,17 +154,10 @@ func (z *ftsTokenizer) add(part *bm25.BuilderPart, items []ftsItem) {
 		z.own = part.Tokenize(z.own, it.content)
 		z.ends = append(z.ends, len(z.own))
 	}
-	line := func(i int) []uint32 {
-		start := 0
-		if i > 0 {
-			start = z.ends[i-1]
-		}
-		return z.own[start:z.ends[i]]
-	}
 	z.section, z.secTerm = "", z.secTerm[:0]
 	for i, it := range items {
 		own, altCtx := splitAlt(it.alt)
-		content := append(z.cols[0][:0], line(i)...)
+		content := append(z.cols[0][:0], z.line(i)...)
 		if it.alt != "" {
 			content = part.Tokenize(content, own)
 		}
@@ -163,20 +167,9 @@ func (z *ftsTokenizer) add(part *bm25.BuilderPart, items []ftsItem) {
 		entities := part.Tokenize(z.cols[2][:0], ftsEntities(it.entities))
 		context := z.cols[3][:0]
 		if it.passage {
-			if j := prev[i]; j >= 0 {
-				if tail := sqlTail(items[j].content, ftsContext); len(tail) == len(items[j].content) {
-					context = append(context, line(j)...)
-				} else {
-					context = part.Tokenize(context, tail)
-				}
-			}
-			if j := next[i]; j >= 0 {
-				if head := sqlHead(items[j].content, ftsContext); len(head) == len(items[j].content) {
-					context = append(context, line(j)...)
-				} else {
-					context = part.Tokenize(context, head)
-				}
-			}
+			before, after := ftsNeighbourTexts(items, prev[i], next[i])
+			context = z.neighbour(part, context, items, prev[i], before)
+			context = z.neighbour(part, context, items, next[i], after)
 		}
 		if it.alt != "" {
 			context = part.Tokenize(context, altCtx)
@@ -184,6 +177,28 @@ func (z *ftsTokenizer) add(part *bm25.BuilderPart, items []ftsItem) {
 		part.AddTerms(it.id, content, z.secTerm, entities, context)
 		z.cols[0], z.cols[2], z.cols[3] = content, entities, context
 	}
+}
+
+// line is the terms of items[i]'s own line.
+func (z *ftsTokenizer) line(i int) []uint32 {
+	start := 0
+	if i > 0 {
+		start = z.ends[i-1]
+	}
+	return z.own[start:z.ends[i]]
+}
+
+// neighbour appends the terms of text, what a context column takes of
+// items[j] (none when j < 0): the line's own terms when it is the whole
+// line, else text's.
+func (z *ftsTokenizer) neighbour(part *bm25.BuilderPart, dst []uint32, items []ftsItem, j int, text string) []uint32 {
+	switch {
+	case j < 0:
+		return dst
+	case len(text) == len(items[j].content):
+		return append(dst, z.line(j)...)
+	}
+	return part.Tokenize(dst, text)
 }
 
 // ftsEntities is replace(replace(entities, '-', ' '), '_', ' ').
@@ -427,13 +442,8 @@ func (c *ftsContent) Idx(term []byte, pgno int64)    { c.idx = append(c.idx, fts
 func (c *ftsContent) make(b *bm25.Builder) error {
 	c.totals = make([]int64, len(lexWeights))
 	// The docsize values share one buffer.
-	docs := 0
-	if err := b.EachDocument(func(int64, []int32) { docs++ }); err != nil {
-		return err
-	}
-	sz := make([]byte, 0, docs*len(lexWeights))
-	ends := make([]int, 0, docs)
-	c.docsize = make(fts5Rows, 0, docs)
+	var sz []byte
+	var ends []int
 	err := b.EachDocument(func(id int64, cols []int32) {
 		sz = fts5.Docsize(sz, cols)
 		ends = append(ends, len(sz))

@@ -277,8 +277,8 @@ func streamRows(ctx context.Context, tx *sql.Tx, b rowBatch, cols int, query str
 	return err
 }
 
-// flatRows are rows of cols values each, back to back in vals; an int is
-// passed as an int64.
+// flatRows are rows of cols values each, back to back in vals, each a
+// driver.Value (an int64, not an int).
 type flatRows struct {
 	cols int
 	vals []any
@@ -286,9 +286,4 @@ type flatRows struct {
 
 func (r flatRows) rows() int { return len(r.vals) / r.cols }
 
-func (r flatRows) column(i, col int) vtab.Value {
-	if v, ok := r.vals[i*r.cols+col].(int); ok {
-		return int64(v)
-	}
-	return r.vals[i*r.cols+col]
-}
+func (r flatRows) column(i, col int) vtab.Value { return r.vals[i*r.cols+col] }

@@ -77,10 +77,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	// close it, and open it again once the new one is in place.
 	go releaseForRebuilds(ctx, released, srv, logger, func(old *memoria.Workspace) (*memoria.Workspace, error) {
 		bg.stop() // the watch syncs the old workspace
-		index := old.IndexPath()
-		old.Close()
-		waitForRebuild(ctx, index, releaseWait)
-		ws, err := c.open(ctx, e, false)
+		ws, err := reopenAfterRebuild(ctx, e, &c, old)
 		if err != nil {
 			return nil, err
 		}
@@ -217,17 +214,21 @@ func whenReleaseWanted(ctx context.Context, ws *memoria.Workspace) <-chan struct
 	return wanted
 }
 
-// waitForRebuild waits, up to limit, until no process waits to rebuild
-// the index at path any more.
-func waitForRebuild(ctx context.Context, path string, limit time.Duration) {
+// reopenAfterRebuild closes old, waits (up to releaseWait) until no
+// process waits to rebuild its index any more, and opens the workspace
+// of the command line again.
+func reopenAfterRebuild(ctx context.Context, e *env, c *common, old *memoria.Workspace) (*memoria.Workspace, error) {
+	index := old.IndexPath()
+	old.Close()
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	deadline := time.Now().Add(limit)
-	for sqlite.ReleaseWanted(path) && time.Now().Before(deadline) {
+	deadline := time.Now().Add(releaseWait)
+	for sqlite.ReleaseWanted(index) && time.Now().Before(deadline) {
 		select {
 		case <-ctx.Done():
-			return
+			return nil, ctx.Err()
 		case <-tick.C:
 		}
 	}
+	return c.open(ctx, e, false)
 }

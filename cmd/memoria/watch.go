@@ -48,10 +48,10 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		}
 		stop()
 		<-done
-		index := ws.IndexPath()
-		ws.Close()
-		waitForRebuild(ctx, index, releaseWait)
-		if ws, err = c.open(ctx, e, false); err != nil {
+		if ws, err = reopenAfterRebuild(ctx, e, &c, ws); err != nil {
+			if ctx.Err() != nil {
+				return nil // interrupted while waiting, as a watch ends
+			}
 			return err
 		}
 	}

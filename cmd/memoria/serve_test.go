@@ -575,14 +575,20 @@ func TestServeWatch(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "memory", "2025-12-08.md"), []byte("# 2025-12-08\n\nA heron stole the koi.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	pollUntil(t, func() bool {
 		structured(t, callTool(t, cs, "status", nil), &st)
-		if st.Files["log"] == before+1 && st.Pending == 0 {
-			break
-		}
+		return st.Files["log"] == before+1 && st.Pending == 0
+	}, func() string { return fmt.Sprintf("not indexed: %+v", st) })
+}
+
+// pollUntil calls done until it reports true, every 20 ms for 30 s at
+// most, and fails with why() then.
+func pollUntil(t *testing.T, done func() bool, why func() string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !done() {
 		if time.Now().After(deadline) {
-			t.Fatalf("not indexed within 30s: %+v", st)
+			t.Fatalf("within 30s: %s", why())
 		}
 		time.Sleep(20 * time.Millisecond) // polling interval, not synchronisation
 	}
@@ -615,15 +621,9 @@ func TestServeYieldsToRebuild(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "memory", "2025-12-09.md"), []byte("# 2025-12-09\n\nA heron stole the koi again.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		res := callTool(t, cs, "recall", map[string]any{"query": "heron koi"})
-		if text := fmt.Sprint(res.StructuredContent); strings.Contains(text, "2025-12-09") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the new file is not recalled after the rebuild: %v", res.StructuredContent)
-		}
-		time.Sleep(20 * time.Millisecond) // polling interval, not synchronisation
-	}
+	var res *sdk.CallToolResult
+	pollUntil(t, func() bool {
+		res = callTool(t, cs, "recall", map[string]any{"query": "heron koi"})
+		return strings.Contains(fmt.Sprint(res.StructuredContent), "2025-12-09")
+	}, func() string { return fmt.Sprintf("the new file is not recalled after the rebuild: %v", res.StructuredContent) })
 }

@@ -64,7 +64,7 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	// A build counted what it wrote; after a sync, Status counts it.
-	count := sqlite.Status{Files: st.FilesByKind, Facts: st.Facts, Passages: st.Passages, Entities: st.Entities, Skipped: map[string]string{}}
+	count := sqlite.Status{Files: st.FilesByKind, Facts: st.Facts, Passages: st.Passages, Entities: st.Entities}
 	skipped := st.Skipped
 	if !st.Counted {
 		if count, err = ws.Status(ctx); err != nil {
@@ -73,8 +73,8 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 		skipped = len(count.Skipped)
 	}
 	elapsed := time.Since(start)
-	// The snapshot is written last, so that the time above is the
-	// index's own.
+	// A build wrote the postings snapshot with the index; after a sync
+	// it is written last, so that the time above is the index's own.
 	postings := "postings snapshot skipped (--no-postings)"
 	switch {
 	case st.PostingsWritten:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"memoria"
+	"memoria/recall"
 )
 
 // runContext prints the memory to inject at the start of a turn: core
@@ -65,6 +66,9 @@ func runContext(ctx context.Context, e *env, args []string) error {
 // printContext prints a turn context as Markdown, or JSON with --json.
 func printContext(e *env, c *common, tc memoria.TurnContext) error {
 	if c.json {
+		if tc.Results == nil {
+			tc.Results = []recall.Result{} // [] in JSON, as recall prints none (gob sends an empty list as none)
+		}
 		return writeJSON(e.stdout, tc)
 	}
 	_, err := fmt.Fprint(e.stdout, tc.Markdown())

@@ -122,10 +122,6 @@ func contextViaServer(e *env, c *common, text string, o memoria.ContextOptions) 
 	if !ok || r.Context == nil {
 		return tc, false
 	}
-	if r.Context.Results == nil {
-		// gob sends an empty slice as none; Context's is never nil (JSON []).
-		r.Context.Results = []recall.Result{}
-	}
 	return *r.Context, true
 }
 

@@ -625,5 +625,7 @@ func TestServeYieldsToRebuild(t *testing.T) {
 	pollUntil(t, func() bool {
 		res = callTool(t, cs, "recall", map[string]any{"query": "heron koi"})
 		return strings.Contains(fmt.Sprint(res.StructuredContent), "2025-12-09")
-	}, func() string { return fmt.Sprintf("the new file is not recalled after the rebuild: %v", res.StructuredContent) })
+	}, func() string {
+		return fmt.Sprintf("the new file is not recalled after the rebuild: %v", res.StructuredContent)
+	})
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"memoria/btree"
 	"memoria/markdown"
 	"memoria/memory"
 	"memoria/workspace"
@@ -203,7 +204,7 @@ type writer struct {
 	file, page, name, fts *sql.Stmt
 	items, itemEntities   *batch
 	withFTS               bool        // insert FTS rows per file (sync) or in bulk at the end (build)
-	bulk                  *bulkRows   // a build's: rows are streamed and gathered, not inserted (build_bulk.go)
+	bulk                  *bulkRows   // a build's: items written as B-trees, the rest gathered (build_bulk.go)
 	ftsItems              []ftsItem   // a build's: what the full-text rows of the file added are made from
 	lex                   *lexCollect // a build's that keeps its postings: the items' fields, the files
 	nextID                int64       // item ids are assigned here, so links need no round trip
@@ -380,9 +381,12 @@ func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, fa
 	w.count++
 	ents := strings.Join(entities, " ")
 	if w.bulk != nil {
-		w.bulk.item(itemRow{id: id, fileID: fileID, kind: string(kind), factID: factID, confidence: conf,
+		err := w.bulk.items.add(itemRow{id: id, fileID: fileID, kind: string(kind), factID: factID, confidence: conf,
 			start: int64(src.Start), end: int64(src.End), written: dayString(written), evStart: evStart, evEnd: evEnd,
 			section: section, entities: ents, content: content, textHash: TextHash(content), alt: alt})
+		if err != nil {
+			return err
+		}
 		w.ftsItems = append(w.ftsItems, ftsItem{id: id, passage: kind == memory.KindPassage, startLine: src.Start,
 			section: section, entities: ents, content: content, alt: alt})
 		for _, e := range entities {
@@ -423,13 +427,6 @@ func buildIndex(ctx context.Context, path, ws string, o Options) (Stats, *lexCol
 	start := time.Now()
 	var st Stats
 	removeDB(path)
-	// The file is private until renamed into place, so durability settings
-	// can be off while it is filled; a crash leaves only a temp file.
-	db, err := openBuildDB(path, "page_size(16384)")
-	if err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
-	}
-	defer db.Close()
 	files, skipped, err := workspace.List(ws)
 	if err != nil {
 		return st, nil, err
@@ -439,22 +436,25 @@ func buildIndex(ctx context.Context, path, ws string, o Options) (Stats, *lexCol
 		o.warn("%s: skipped: %s", s.Rel, s.Reason)
 	}
 	st.Files = len(files)
-	tx, err := db.BeginTx(ctx, nil)
+	// SQLite makes the file and its empty tables; the big trees are then
+	// written into it from Go (build_trees.go), the small tables last.
+	roots, ftsStart, err := createSchema(ctx, path)
 	if err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, schema+ftsConfig+orderedIndexes); err != nil {
 		return st, nil, fmt.Errorf("index %s: schema: %w", path, err)
 	}
-	w, err := newWriter(ctx, tx, false)
+	x, err := btree.Open(path)
 	if err != nil {
 		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
-	if w.bulk, err = startBulk(ctx, tx); err != nil {
+	defer func() {
+		if x != nil {
+			x.Close()
+		}
+	}()
+	w := &writer{nextID: 1, bulk: &bulkRows{nextFile: 1}}
+	if w.bulk.items, err = newItemTrees(x, roots); err != nil {
 		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
-	defer w.bulk.abort()
 	// The full-text table's content is made in Go (build_fts.go), and
 	// its postings are kept for the in-memory ranking unless asked not to.
 	var lc *lexCollect
@@ -482,12 +482,34 @@ func buildIndex(ctx context.Context, path, ws string, o Options) (Stats, *lexCol
 		return st, nil, err
 	}
 	fts.end()
-	if err := w.bulk.finish(ctx, tx); err != nil {
+	st.Items = w.count
+	if err := w.bulk.items.finish(); err != nil {
 		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
-	st.Items = w.count
-	if _, err := tx.ExecContext(ctx, laterIndexes); err != nil {
+	if err := fts.writeTrees(x, roots, ftsStart); err != nil {
+		return st, nil, fmt.Errorf("index %s: full-text: %w", path, err)
+	}
+	err = x.Close()
+	x = nil
+	if err != nil {
 		return st, nil, fmt.Errorf("index %s: %w", path, err)
+	}
+
+	db, err := openBuildDB(path)
+	if err != nil {
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
+	}
+	defer db.Close()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
+	}
+	defer tx.Rollback()
+	if err := w.bulk.insert(ctx, tx); err != nil {
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
+	}
+	if err := fts.writeIdx(ctx, tx); err != nil {
+		return st, nil, fmt.Errorf("index %s: full-text: %w", path, err)
 	}
 	if err := refreshSummaries(ctx, tx); err != nil {
 		return st, nil, fmt.Errorf("index %s: %w", path, err)
@@ -508,9 +530,6 @@ func buildIndex(ctx context.Context, path, ws string, o Options) (Stats, *lexCol
 		}
 		lc.key, lc.fts = identity(o)+"\x00"+built, fts
 	}
-	if err := fts.write(ctx, tx); err != nil {
-		return st, nil, fmt.Errorf("index %s: full-text: %w", path, err)
-	}
 	if err := tx.Commit(); err != nil {
 		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
@@ -522,6 +541,51 @@ func buildIndex(ctx context.Context, path, ws string, o Options) (Stats, *lexCol
 	}
 	st.Duration = time.Since(start)
 	return st, lc, nil
+}
+
+// createSchema creates the file at path with every table and index,
+// empty but for the full-text table's configuration, and returns their
+// root pages and the rows of items_fts_data that configuration wrote.
+func createSchema(ctx context.Context, path string) (map[string]uint32, []fts5Row, error) {
+	// The file is private until renamed into place, so durability settings
+	// can be off while it is filled; a crash leaves only a temp file.
+	db, err := openBuildDB(path, "page_size(16384)")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer db.Close()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, schema+ftsConfig+indexes); err != nil {
+		return nil, nil, err
+	}
+	roots, err := readRoots(ctx, tx)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, block FROM items_fts_data ORDER BY id`)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var data []fts5Row
+	for rows.Next() {
+		var r fts5Row
+		if err := rows.Scan(&r.id, &r.block); err != nil {
+			return nil, nil, err
+		}
+		data = append(data, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, nil, err
+	}
+	return roots, data, db.Close()
 }
 
 // note counts a loaded file in the stats and reports its warnings.

@@ -7,15 +7,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"modernc.org/sqlite/vtab"
 )
 
-// A build's writer streams the items to one INSERT … SELECT running on
-// the build's connection (build_rows.go), and gathers the smaller tables
-// (files, entity pages and names, item-entity links) to insert once the
-// items are in: the connection is busy until then. Files get their ids
-// here, as SQLite would have given them, in order from 1.
+// A build's writer lays the items out as B-trees straight into the file
+// (build_trees.go), and gathers the smaller tables (files, entity pages
+// and names, item–entity links) to insert through SQLite once the trees
+// are written. Files get their ids here, as SQLite would have given
+// them, in order from 1.
 
 // itemRow is one row of items.
 type itemRow struct {
@@ -26,90 +24,14 @@ type itemRow struct {
 	written, evStart, evEnd, section, entities, content, textHash, alt string
 }
 
-// itemBatch is a batch of itemRows for a stream.
-type itemBatch []itemRow
-
-func (b itemBatch) rows() int { return len(b) }
-
-func (b itemBatch) column(i, col int) vtab.Value {
-	r := &b[i]
-	switch col {
-	case 0:
-		return r.id
-	case 1:
-		return r.fileID
-	case 2:
-		return r.kind
-	case 3:
-		return r.factID
-	case 4:
-		return r.confidence
-	case 5:
-		return r.start
-	case 6:
-		return r.end
-	case 7:
-		return textOrNil(r.written)
-	case 8:
-		return textOrNil(r.evStart)
-	case 9:
-		return textOrNil(r.evEnd)
-	case 10:
-		return textOrNil(r.section)
-	case 11:
-		return textOrNil(r.entities)
-	case 12:
-		return r.content
-	case 13:
-		return r.textHash
-	}
-	return textOrNil(r.alt)
-}
-
-// textOrNil passes an empty text as NULL, which itemSelect turns back
-// into ”: most items have no event dates, section, entities or alt, and
-// a NULL costs the driver no allocation and copy, where every text value
-// costs two of each.
-func textOrNil(s string) vtab.Value {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-// itemSelect reads the streamed items (itemBatch) back into items' columns.
-const itemSelect = `id, file_id, kind, fact_id, confidence, start_line, end_line, coalesce(written, ''), coalesce(event_start, ''),
-	coalesce(event_end, ''), coalesce(section, ''), coalesce(entities, ''), content, text_hash, coalesce(alt, '')`
-
-const itemColumnNames = `id, file_id, kind, fact_id, confidence, start_line, end_line, written, event_start, event_end, section, entities, content, text_hash, alt`
-
-const itemBatchRows = 512
-
 // bulkRows is what a build's writer gathers.
 type bulkRows struct {
-	items        *stream
-	batch        itemBatch
+	items        *itemTrees
 	nextFile     int64
 	files        []any // the rows of files, flattened, as are those below
 	pages        []any // of entity_pages
 	names        []any // of entity_names
 	itemEntities []any // of item_entities
-}
-
-// startBulk starts the statement inserting the items streamed to it.
-func startBulk(ctx context.Context, tx *sql.Tx) (*bulkRows, error) {
-	items, table := newStream(`CREATE TABLE x(`+itemColumnNames+`)`, "temp.build_items")
-	if _, err := tx.ExecContext(ctx, table); err != nil {
-		items.drop()
-		return nil, fmt.Errorf("items: %w", err)
-	}
-	items.start(func() error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO items(`+itemColumnNames+`) SELECT `+itemSelect+` FROM temp.build_items`); err != nil {
-			return fmt.Errorf("items: %w", err)
-		}
-		return nil
-	})
-	return &bulkRows{items: items, nextFile: 1}, nil
 }
 
 // file gathers a row of files and returns its id.
@@ -120,30 +42,8 @@ func (b *bulkRows) file(path, kind, day string, size, mtime int64, hash string, 
 	return id
 }
 
-// item queues a row of items.
-func (b *bulkRows) item(r itemRow) {
-	if b.batch == nil {
-		b.batch = make(itemBatch, 0, itemBatchRows)
-	}
-	b.batch = append(b.batch, r)
-	if len(b.batch) == itemBatchRows {
-		b.items.send(b.batch)
-		b.batch = nil
-	}
-}
-
-// finish waits for the items to be in, then inserts the rest.
-func (b *bulkRows) finish(ctx context.Context, tx *sql.Tx) error {
-	if len(b.batch) > 0 {
-		b.items.send(b.batch)
-		b.batch = nil
-	}
-	if err := b.items.finish(); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `DROP TABLE temp.build_items`); err != nil {
-		return fmt.Errorf("items: %w", err)
-	}
+// insert inserts the gathered tables.
+func (b *bulkRows) insert(ctx context.Context, tx *sql.Tx) error {
 	// In key order, the links are appended to their B-tree (WITHOUT ROWID,
 	// keyed by entity then item) instead of inserted all over it: 16,700
 	// links of ten years took 45–70 ms in item order.
@@ -163,13 +63,6 @@ func (b *bulkRows) finish(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	return nil
-}
-
-// abort ends the items stream after an error elsewhere.
-func (b *bulkRows) abort() {
-	if b != nil {
-		b.items.abort()
-	}
 }
 
 // sortPairs sorts flattened (string, int64) pairs.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"memoria/bm25"
+	"memoria/btree"
 	"memoria/fts5"
 
 	"modernc.org/sqlite/vtab"
@@ -20,16 +23,16 @@ import (
 // FTS5 tokenize every item: the items' full-text rows are computed from
 // the parsed documents (ftsRows, the same rows ftsInsert and ftsWindow
 // compute in SQL; a test holds them equal) and tokenized on every CPU
-// into a bm25.Builder while the main connection writes the relational
-// tables. Its postings are then written in FTS5's own format (package
-// fts5) straight into items_fts's shadow tables: byte for byte the table
+// into a bm25.Builder while the items are written. Its postings are then
+// written in FTS5's own format (package fts5) straight into items_fts's
+// shadow tables, as B-trees (build_trees.go): byte for byte the table
 // FTS5 makes when it is filled by one INSERT in rowid order, but for the
 // level its segment is on (ftsSegmentLevel; TestBuildFTSTable). FTS5's
 // tokenizing and hash writes, in C translated to Go, were the slowest
 // part of a build.
 
 // ftsItem is what the full-text row of one item is made from, as the
-// writer inserts it into items.
+// writer adds it to items.
 type ftsItem struct {
 	id        int64
 	passage   bool // kind = 'passage'
@@ -423,7 +426,7 @@ type fts5Row struct {
 	block []byte
 }
 
-// fts5Rows is a batch of fts5Rows for a stream.
+// fts5Rows are rows of a shadow table, for streamRows.
 type fts5Rows []fts5Row
 
 func (r fts5Rows) rows() int { return len(r) }
@@ -514,49 +517,84 @@ func (c *ftsContent) make(b *bm25.Builder) error {
 	return nil
 }
 
-// write waits for the content and writes it into the shadow tables of
-// the index's items_fts, which must be empty and configured (ftsConfig)
-// and must not have been used otherwise on this connection: FTS5 caches
-// the structure record per connection, and the one written here would
-// go unseen.
-func (b *ftsBuilder) write(ctx context.Context, tx *sql.Tx) error {
+// writeTrees waits for the content and writes the B-trees of the
+// index's items_fts_data and items_fts_docsize (build_trees.go), whose
+// tables are empty but for the rows the configuration wrote (start): the
+// structure record, replaced by the segment's, and the averages.
+func (b *ftsBuilder) writeTrees(x *btree.File, roots map[string]uint32, start []fts5Row) error {
 	b.end()
 	<-b.done
 	c := &b.out
 	if c.err != nil {
 		return c.err
 	}
-	var rec []byte
-	if err := tx.QueryRowContext(ctx, `SELECT block FROM items_fts_data WHERE id = ?`, fts5.StructureRowid).Scan(&rec); err != nil {
-		return err
+	i := slices.IndexFunc(start, func(r fts5Row) bool { return r.id == fts5.StructureRowid })
+	if i < 0 {
+		return errors.New("no structure record")
 	}
-	cookie, v2, err := fts5.EmptyStructure(rec)
+	cookie, v2, err := fts5.EmptyStructure(start[i].block)
 	if err != nil {
 		return err
 	}
+	data := make(map[int64][]byte, len(c.data)+len(start)+2)
+	for _, r := range start {
+		data[r.id] = r.block
+	}
+	for _, r := range c.data {
+		data[r.id] = r.block
+	}
 	if c.rows > 0 {
-		c.data = append(c.data, fts5Row{fts5.AveragesRowid, fts5.Averages(c.rows, c.totals)})
+		data[fts5.AveragesRowid] = fts5.Averages(c.rows, c.totals)
 	}
 	if c.leaves > 0 {
 		seg := fts5.Segment{ID: 1, FirstPage: 1, LastPage: c.leaves, Rows: c.rows}
-		c.data = append(c.data, fts5Row{fts5.StructureRowid, fts5.Structure(cookie, v2, ftsSegmentLevel, seg)})
+		data[fts5.StructureRowid] = fts5.Structure(cookie, v2, ftsSegmentLevel, seg)
 	}
-	// The origin of every row is 1, the first segment's.
-	for _, t := range []struct {
-		rows fts5Rows
-		sql  string
-	}{
-		{c.data, `INSERT OR REPLACE INTO items_fts_data(id, block) SELECT c0, c1 FROM temp.%s`},
-		{c.idx, `INSERT INTO items_fts_idx(segid, term, pgno) SELECT 1, coalesce(c1, x''), c0 FROM temp.%s`},
-		{c.docsize, `INSERT INTO items_fts_docsize(id, sz, origin) SELECT c0, c1, 1 FROM temp.%s`},
-	} {
-		if err := streamRows(ctx, tx, t.rows, 2, t.sql); err != nil {
-			return err
+	var rec btree.Record
+	var buf []byte
+	t, err := tree(x, roots, "items_fts_data", false)
+	if err != nil {
+		return err
+	}
+	for _, id := range slices.Sorted(maps.Keys(data)) {
+		rec.Reset()
+		rec.Null()
+		rec.Blob(data[id])
+		buf = rec.AppendTo(buf[:0])
+		if err := t.AddRow(id, buf); err != nil {
+			return fmt.Errorf("items_fts_data: %w", err)
 		}
 	}
-	// In the table now: let them go before the postings snapshot is made.
-	c.data, c.idx, c.docsize = nil, nil, nil
+	if err := t.Finish(); err != nil {
+		return fmt.Errorf("items_fts_data: %w", err)
+	}
+	// The origin of every row is 1, the first segment's.
+	if t, err = tree(x, roots, "items_fts_docsize", false); err != nil {
+		return err
+	}
+	for _, r := range c.docsize {
+		rec.Reset()
+		rec.Null()
+		rec.Blob(r.block)
+		rec.Int(1)
+		buf = rec.AppendTo(buf[:0])
+		if err := t.AddRow(r.id, buf); err != nil {
+			return fmt.Errorf("items_fts_docsize: %w", err)
+		}
+	}
+	if err := t.Finish(); err != nil {
+		return fmt.Errorf("items_fts_docsize: %w", err)
+	}
+	// In the file now: let them go before the postings snapshot is made.
+	c.data, c.docsize = nil, nil
 	return nil
+}
+
+// writeIdx inserts the rows of items_fts_idx, once writeTrees is done.
+func (b *ftsBuilder) writeIdx(ctx context.Context, tx *sql.Tx) error {
+	err := streamRows(ctx, tx, b.out.idx, 2, `INSERT INTO items_fts_idx(segid, term, pgno) SELECT 1, coalesce(c1, x''), c0 FROM temp.%s`)
+	b.out.idx = nil
+	return err
 }
 
 // ftsTable is the full-text table's definition in schema.

@@ -28,7 +28,7 @@ func edgeWorkspace(t *testing.T) string {
 	dir := t.TempDir()
 	long := strings.Repeat("é北", 90) + " " + strings.Repeat("x", 150) + "ё😀 end"
 	writeFile(t, dir, "memory.md", "Intro before any heading, with ünïcödé and 北京天气.\n\n- W @dash-name: a fact before any heading.\n\nBetween the facts.\n\n- O(c=0.8) @under_score: another fact.\n\n"+long+"\n\n# Core\n\n## Prefs\n\n- Peter likes espresso.\n- "+long+"\n\n## Prefs\n\nSame section name again.\n")
-	writeFile(t, dir, "memory/2025-01-02.md", "# 2025-01-02\n\nFirst line of the day.\n"+long+"\nЁлки и ёжики в лесу.\n\n## Notes\n\nA note.\n"+long+"\n\n## Retain\n- W @Peter: in Paris @some_thing.\n- B @dash-name: wrote the 北京 report.\n- S short.\n\n## Notes\n\nNotes after Retain.\n")
+	writeFile(t, dir, "memory/2025-01-02.md", "# 2025-01-02\n\nFirst line of the day.\n"+long+"\nЁлки и ёжики в лесу.\n\n## Notes\n\nA note.\n"+long+"\n\n## Retain\n- W @Peter: in Paris @some_thing.\n- B @dash-name: wrote the 北京 report.\n- S short.\n- W @Peter: in Rome from Nov 27–Dec 1, 2025.\n- O(c=1.0) @Peter: sure of it, on 2025-11-03.\n- W a fact "+strings.Repeat("longer than a page ", 1200)+"\n\n## Notes\n\nNotes after Retain.\n")
 	writeFile(t, dir, "memory/2025-01-03.md", "# 2025-01-03\n\n"+strings.Repeat("padding line of text\n", 450)+"a line with a NUL \x00 byte inside and ß\n"+long+"\n\x00\n")
 	writeFile(t, dir, "memory/2025-01-04.md", "# 2025-01-04\n\nbad \xff\xfe bytes \xc3 here\n\nnext ok line\n")
 	writeFile(t, dir, "bank/world.md", "Preamble paragraph.\n\n- The sky is blue.\n- Tokyo 東京 is large.\n\n## Places\n\n- Ωμέγα and σοφός.\n")
@@ -252,8 +252,14 @@ INSERT INTO items_ref(items_ref, rank) VALUES('automerge', 4);`
 // ftsShadow are the shadow tables of items_fts: their rows are the table.
 var ftsShadow = []string{"items_fts_data", "items_fts_idx", "items_fts_docsize", "items_fts_config"}
 
+// integrityCheck runs SQLite's integrity check (every B-tree, every
+// index entry against its row) and FTS5's.
 func integrityCheck(t *testing.T, db *sql.DB) {
 	t.Helper()
+	var res string
+	if err := db.QueryRow(`SELECT group_concat(integrity_check, '; ') FROM pragma_integrity_check`).Scan(&res); err != nil || res != "ok" {
+		t.Fatalf("integrity check: %s %v", res, err)
+	}
 	if _, err := db.Exec(`INSERT INTO items_fts(items_fts, rank) VALUES('integrity-check', 0)`); err != nil {
 		t.Fatalf("full-text integrity check: %v", err)
 	}
@@ -363,9 +369,10 @@ func splitAltPair(s string) [2]string {
 	return [2]string{a, b}
 }
 
-// TestBuildMatchesSync holds the tables a build writes (streamed and
-// gathered, build_bulk.go) equal to those an incremental sync writes for
-// the same files, statement by statement.
+// TestBuildMatchesSync holds the tables a build writes (B-trees written
+// from Go, build_trees.go, and rows gathered, build_bulk.go) equal to
+// those an incremental sync inserts for the same files, statement by
+// statement, and to SQLite's integrity check.
 func TestBuildMatchesSync(t *testing.T) {
 	ctx := context.Background()
 	src := edgeWorkspace(t)
@@ -404,6 +411,19 @@ func TestBuildMatchesSync(t *testing.T) {
 		}
 		if q == `SELECT * FROM items` && !strings.Contains(got, "passage") {
 			t.Errorf("no items: %.200s", got)
+		}
+	}
+	// The edge workspace covers an item past a page (overflow pages), event
+	// dates (the partial index items_event) and a whole confidence (a REAL
+	// stored as an integer).
+	for _, q := range []string{
+		`SELECT count(*) FROM items WHERE length(content) > 16384`,
+		`SELECT count(*) FROM items INDEXED BY items_event WHERE event_start != ''`,
+		`SELECT count(*) FROM items WHERE typeof(confidence) = 'real' AND confidence = 1`,
+	} {
+		var n int
+		if err := built.QueryRow(q).Scan(&n); err != nil || n == 0 {
+			t.Errorf("%s: %d, %v", q, n, err)
 		}
 	}
 	integrityCheck(t, built)

@@ -9,16 +9,15 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	msqlite "modernc.org/sqlite"
 	"modernc.org/sqlite/vtab"
 )
 
-// A build streams rows into SQLite through virtual tables whose cursors
-// read them from Go channels: one INSERT … SELECT consumes them as the
-// build computes them, which costs much less than statements binding a
-// row or a batch of rows at a time (database/sql converts and binds every
+// A build passes the rows of its small tables to SQLite through virtual
+// tables whose cursors read them from Go slices: one INSERT … SELECT
+// takes them all, which costs much less than statements binding a row or
+// a batch of rows at a time (database/sql converts and binds every
 // value, and SQLite locks its mutex for every bind). The module is
 // registered on a driver of this package's own (rowsDriver), used only to
 // open the files a build writes, so no other connection sees it.
@@ -54,81 +53,17 @@ type rowsConnector struct{ dsn string }
 func (c rowsConnector) Connect(context.Context) (driver.Conn, error) { return rowsDriver.Open(c.dsn) }
 func (c rowsConnector) Driver() driver.Driver                        { return &rowsDriver }
 
-// rowBatch is a batch of rows sent down a stream.
+// rowBatch is rows a build_rows table yields.
 type rowBatch interface {
 	rows() int
 	column(row, col int) vtab.Value
 }
 
-// stream feeds one INSERT … SELECT FROM a build_rows table, run on its
-// own goroutine.
-type stream struct {
-	src  *rowSource
-	key  int64
-	ch   chan rowBatch
-	done chan error
-}
-
 // rowSource is what one build_rows table reads.
 type rowSource struct {
-	decl    string // the table's columns, as CREATE TABLE x(…)
-	in      <-chan rowBatch
-	aborted atomic.Bool // the build failed: the cursor fails rather than end
-	used    bool        // a cursor has read it (rows are read once)
-}
-
-// newStream prepares a stream of rows with the columns of decl; table is
-// the SQL that creates a virtual table reading it, named name.
-func newStream(decl, name string) (s *stream, table string) {
-	// A few batches in flight: enough that neither side waits for the
-	// other, few enough that the rows do not pile up in memory.
-	ch := make(chan rowBatch, 16)
-	s = &stream{src: &rowSource{decl: decl, in: ch}, ch: ch, done: make(chan error, 1)}
-	s.key = sources.add(s.src)
-	return s, "CREATE VIRTUAL TABLE " + name + " USING " + rowsModule + "(" + strconv.FormatInt(s.key, 10) + ")"
-}
-
-// start runs the statement(s) reading the stream on a goroutine. After
-// an error the goroutine keeps receiving, so that senders never block.
-func (s *stream) start(run func() error) {
-	go func() {
-		err := run()
-		for range s.src.in {
-		}
-		sources.remove(s.key)
-		s.done <- err
-	}()
-}
-
-// send queues a batch.
-func (s *stream) send(b rowBatch) { s.ch <- b }
-
-// finish ends the rows and waits for the statement reading them.
-func (s *stream) finish() error {
-	if s.ch == nil {
-		return errors.New("stream already ended")
-	}
-	close(s.ch)
-	s.ch = nil
-	return <-s.done
-}
-
-// abort ends the rows with an error, if they are not ended yet, and
-// waits for the statement reading them.
-func (s *stream) abort() {
-	if s.ch == nil {
-		return
-	}
-	s.src.aborted.Store(true)
-	close(s.ch)
-	s.ch = nil
-	<-s.done
-}
-
-// drop forgets a stream that was never started.
-func (s *stream) drop() {
-	sources.remove(s.key)
-	s.ch = nil
+	decl string // the table's columns, as CREATE TABLE x(…)
+	rows rowBatch
+	used bool // a cursor has read it (rows are read once)
 }
 
 // sources are the row sources of the streams in progress, by the key
@@ -163,8 +98,6 @@ func (t *sourceTable) remove(key int64) {
 	defer t.mu.Unlock()
 	delete(t.m, key)
 }
-
-var errAborted = errors.New("build aborted")
 
 type rowsMod struct{}
 
@@ -202,12 +135,10 @@ func (t *rowsTable) Open() (vtab.Cursor, error) { return &rowsCursor{src: t.src}
 func (t *rowsTable) Disconnect() error          { return nil }
 func (t *rowsTable) Destroy() error             { return nil }
 
-// rowsCursor walks the batches received from the source.
+// rowsCursor walks the source's rows.
 type rowsCursor struct {
-	src   *rowSource
-	batch rowBatch
-	n, i  int
-	eof   bool
+	src  *rowSource
+	n, i int
 }
 
 func (c *rowsCursor) Filter(int, string, []vtab.Value) error {
@@ -215,33 +146,22 @@ func (c *rowsCursor) Filter(int, string, []vtab.Value) error {
 		return errors.New("build_rows: rows already read")
 	}
 	c.src.used = true
-	c.i = -1
-	return c.Next()
+	c.n, c.i = c.src.rows.rows(), 0
+	return nil
 }
 
 func (c *rowsCursor) Next() error {
 	c.i++
-	for c.i >= c.n {
-		b, ok := <-c.src.in
-		if !ok {
-			c.eof, c.batch, c.n, c.i = true, nil, 0, 0
-			if c.src.aborted.Load() {
-				return errAborted
-			}
-			return nil
-		}
-		c.batch, c.n, c.i = b, b.rows(), 0
-	}
 	return nil
 }
 
-func (c *rowsCursor) Eof() bool { return c.eof }
+func (c *rowsCursor) Eof() bool { return c.i >= c.n }
 
 func (c *rowsCursor) Column(col int) (vtab.Value, error) {
-	if c.eof {
+	if c.i >= c.n {
 		return nil, errors.New("build_rows: no row")
 	}
-	return c.batch.column(c.i, col), nil
+	return c.src.rows.column(c.i, col), nil
 }
 
 func (c *rowsCursor) Rowid() (int64, error) { return int64(c.i), nil }
@@ -260,17 +180,12 @@ func streamRows(ctx context.Context, tx *sql.Tx, b rowBatch, cols int, query str
 	for i := range names {
 		names[i] = "c" + strconv.Itoa(i)
 	}
-	s, table := newStream(`CREATE TABLE x(`+strings.Join(names, ", ")+`)`, "temp."+name)
-	if _, err := tx.ExecContext(ctx, table); err != nil {
-		s.drop()
+	key := sources.add(&rowSource{decl: `CREATE TABLE x(` + strings.Join(names, ", ") + `)`, rows: b})
+	defer sources.remove(key)
+	if _, err := tx.ExecContext(ctx, "CREATE VIRTUAL TABLE temp."+name+" USING "+rowsModule+"("+strconv.FormatInt(key, 10)+")"); err != nil {
 		return err
 	}
-	s.start(func() error {
-		_, err := tx.ExecContext(ctx, fmt.Sprintf(query, name))
-		return err
-	})
-	s.send(b)
-	if err := s.finish(); err != nil {
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(query, name)); err != nil {
 		return err
 	}
 	_, err := tx.ExecContext(ctx, `DROP TABLE temp.`+name)

@@ -46,6 +46,11 @@ type Options struct {
 	// postings it made: by default the Workspace ranks in memory with
 	// them at once and they are written as the postings snapshot.
 	NoPostings bool
+	// BoundMemory has a build of the index set the process's soft memory
+	// limit while it runs (unless GOMEMLIMIT or the program set one): a
+	// lower peak for a little more time collecting garbage. For programs
+	// that do little else meanwhile, as the memoria command.
+	BoundMemory bool
 }
 
 // Workspace is an open Memoria workspace.
@@ -81,6 +86,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Workspace, error) {
 		Progress:     opts.Progress,
 		AskRelease:   opts.AskRelease,
 		NoPostings:   opts.NoPostings,
+		BoundMemory:  opts.BoundMemory,
 	}
 	var early chan sqlite.Listing
 	if opts.OneShot {

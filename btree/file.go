@@ -8,19 +8,24 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 )
 
 // File is a SQLite database file that no connection has open, whose trees
 // are being written. The new pages are appended after the file's last
 // one, in the order they are made; each tree's top page is written over
-// its root page, where the schema says it is.
+// its root page, where the schema says it is. Trees may be written on
+// different goroutines at once, each Tree on one.
 type File struct {
 	f        *os.File
 	path     string
 	pageSize int
 	old      uint32 // the pages the file had when opened
+
+	mu       sync.Mutex
 	pages    uint32 // the pages it has now, the appended ones included
 	w        *bufio.Writer
+	overflow []byte // an overflow page being made
 	hdr      [100]byte
 	err      error // the first write error: every later call returns it
 }
@@ -90,11 +95,47 @@ func (x *File) PageSize() int { return x.pageSize }
 
 // appendPage writes p as the file's next page and returns its number.
 func (x *File) appendPage(p []byte) uint32 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.appendLocked(p)
+}
+
+func (x *File) appendLocked(p []byte) uint32 {
 	x.pages++
 	if x.err == nil {
 		_, x.err = x.w.Write(p)
 	}
 	return x.pages
+}
+
+// appendOverflow writes rest, the part of a payload its cell does not
+// keep, to a chain of overflow pages, and returns the first one's number.
+// Each page holds the next one's number (0 on the last), then its part.
+func (x *File) appendOverflow(rest []byte) uint32 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.overflow == nil {
+		x.overflow = make([]byte, x.pageSize)
+	}
+	first := x.pages + 1
+	for len(rest) > 0 {
+		n := min(len(rest), x.pageSize-4)
+		clear(x.overflow)
+		if n < len(rest) {
+			binary.BigEndian.PutUint32(x.overflow, x.pages+2)
+		}
+		copy(x.overflow[4:], rest[:n])
+		x.appendLocked(x.overflow)
+		rest = rest[n:]
+	}
+	return first
+}
+
+// failed returns the first write error, if any.
+func (x *File) failed() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.err
 }
 
 // readRoot reads root page n, which must be a leaf of the given kind
@@ -116,6 +157,8 @@ func (x *File) readRoot(n uint32, flag byte) error {
 
 // writeRoot writes p over root page n.
 func (x *File) writeRoot(n uint32, p []byte) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	if x.err == nil {
 		_, x.err = x.f.WriteAt(p, int64(n-1)*int64(x.pageSize))
 	}
@@ -125,6 +168,8 @@ func (x *File) writeRoot(n uint32, p []byte) {
 // closes the file. It does not sync: the file is a build's, renamed into
 // place once SQLite has committed to it.
 func (x *File) Close() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	err := x.err
 	if err == nil {
 		err = x.w.Flush()

@@ -37,8 +37,7 @@ type Tree struct {
 	rows     int64
 	last     int64 // the last rowid, for a table
 	cell     []byte
-	page     []byte
-	err      error
+	page     []byte // the page being laid out
 }
 
 // cells are the cells of a page being filled.
@@ -82,9 +81,6 @@ func (x *File) tree(root uint32, index bool) (*Tree, error) {
 	return t, nil
 }
 
-// Rows is the number of rows or keys added.
-func (t *Tree) Rows() int64 { return t.rows }
-
 // AddRow adds a table row: its rowid, above the previous row's, and its
 // record (Record.AppendTo).
 func (t *Tree) AddRow(rowid int64, record []byte) error {
@@ -103,7 +99,7 @@ func (t *Tree) AddRow(rowid int64, record []byte) error {
 	t.leaf.add(t.cell)
 	t.last = rowid
 	t.rows++
-	return t.err
+	return nil
 }
 
 // AddKey adds an index key, a record whose last value is the row's rowid
@@ -135,7 +131,7 @@ func (t *Tree) AddKey(record []byte) error {
 	}
 	t.leaf.add(t.cell)
 	t.rows++
-	return t.err
+	return nil
 }
 
 // appendPayload appends the payload's part kept on the page and, when it
@@ -154,19 +150,7 @@ func (t *Tree) appendPayload(cell, payload []byte) []byte {
 	if len(rest) == 0 {
 		return cell
 	}
-	// The chain's pages are appended one after another.
-	cell = binary.BigEndian.AppendUint32(cell, t.x.pages+1)
-	for len(rest) > 0 {
-		n := min(len(rest), t.usable-4)
-		clear(t.page)
-		if n < len(rest) {
-			binary.BigEndian.PutUint32(t.page, t.x.pages+2)
-		}
-		copy(t.page[4:], rest[:n])
-		t.x.appendPage(t.page)
-		rest = rest[n:]
-	}
-	return cell
+	return binary.BigEndian.AppendUint32(cell, t.x.appendOverflow(rest))
 }
 
 func (c *cells) fits(hdr, n, usable int) bool {
@@ -244,12 +228,11 @@ func (t *Tree) Finish() error {
 	}
 }
 
+// done reports the file's first write error: pages are written as they
+// are made, and a failed write fails the trees written after it.
 func (t *Tree) done() error {
-	if t.err == nil {
-		t.err = t.x.err
-	}
-	if t.err != nil {
-		return fmt.Errorf("btree %s: %w", t.x.path, t.err)
+	if err := t.x.failed(); err != nil {
+		return fmt.Errorf("btree %s: %w", t.x.path, err)
 	}
 	return nil
 }

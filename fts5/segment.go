@@ -28,6 +28,12 @@ func dlidxRowid(segid, height, pgno int) int64 {
 	return int64(segid)<<(pageBits+heightBits+dlidxBits) + 1<<(pageBits+heightBits) + int64(height)<<pageBits + int64(pgno)
 }
 
+// IsDlidxRowid reports whether a %_data rowid is a doclist-index page's.
+// Their rowids follow those of every leaf of their segment, but
+// SegmentWriter hands them over as doclists end, among the leaves, which
+// it hands over in rowid order.
+func IsDlidxRowid(rowid int64) bool { return rowid>>(pageBits+heightBits)&1 == 1 }
+
 // A Sink receives the rows of a segment as SegmentWriter makes them. The
 // slices are the sink's to keep.
 type Sink interface {

@@ -1,11 +1,11 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -374,9 +374,12 @@ func (b *ftsBuilder) queue() {
 	b.pending = ftsFiles{}
 }
 
-// end queues what is pending, and makes the table's content on a
-// goroutine once the items are all tokenized.
-func (b *ftsBuilder) end() {
+// end queues what is pending and, once the items are all tokenized,
+// makes the table's content on a goroutine, into the B-trees of x
+// (build_trees.go): roots are the file's root pages, start the rows of
+// items_fts_data its configuration wrote. With x nil (the build failed)
+// it makes nothing.
+func (b *ftsBuilder) end(x *btree.File, roots map[string]uint32, start []fts5Row) {
 	if b.ended {
 		return
 	}
@@ -386,7 +389,7 @@ func (b *ftsBuilder) end() {
 	go func() {
 		defer close(b.done)
 		b.workers.Wait()
-		if b.aborted.Load() {
+		if x == nil || b.aborted.Load() {
 			b.out.err = errors.New("full-text: build aborted")
 			return
 		}
@@ -396,28 +399,36 @@ func (b *ftsBuilder) end() {
 			b.seg, b.out.err = segment(b.builder)
 		}
 		if b.out.err == nil {
-			b.out.err = b.out.make(b.builder)
+			b.out.err = b.out.make(b.builder, x, roots, start)
 		}
 		b.builder = nil
 	}()
 }
 
+// wait waits for the content to be made and written.
+func (b *ftsBuilder) wait() error {
+	<-b.done
+	return b.out.err
+}
+
 // abort ends the tokenizing after an error elsewhere and waits for it.
 func (b *ftsBuilder) abort() {
 	b.aborted.Store(true)
-	b.end()
+	b.end(nil, nil, nil)
 	<-b.done
 }
 
-// ftsContent is the content of items_fts's shadow tables.
+// ftsContent is the content of items_fts's shadow tables. %_data's
+// leaves and %_docsize's rows go into their B-trees as they are made;
+// the rest is kept for SQL (writeRest).
 type ftsContent struct {
-	data    fts5Rows // %_data: leaves and doclist indexes
-	idx     fts5Rows // %_idx: id is pgno, block the term
-	docsize fts5Rows // %_docsize: id, sz
-	rows    int64
-	totals  []int64 // tokens per column
-	leaves  int
-	err     error
+	data      *btree.Tree
+	rec       btree.Record
+	buf       []byte
+	dlidx     fts5Rows // doclist-index pages: their rowids follow every leaf's
+	idx       fts5Rows // %_idx: id is pgno, block the term
+	structure []byte   // the structure record
+	err       error    // the first error writing a tree
 }
 
 // fts5Row is a row of a shadow table.
@@ -438,32 +449,89 @@ func (r fts5Rows) column(i, col int) vtab.Value {
 	return r[i].block
 }
 
-func (c *ftsContent) Data(rowid int64, block []byte) { c.data = append(c.data, fts5Row{rowid, block}) }
-func (c *ftsContent) Idx(term []byte, pgno int64)    { c.idx = append(c.idx, fts5Row{pgno, term}) }
+// Data adds a leaf to %_data's tree, or keeps a doclist-index page for
+// after the last leaf.
+func (c *ftsContent) Data(rowid int64, block []byte) {
+	if fts5.IsDlidxRowid(rowid) {
+		c.dlidx = append(c.dlidx, fts5Row{rowid, block})
+		return
+	}
+	c.addData(rowid, block)
+}
 
-// make writes the builder's documents and postings in FTS5's format.
-func (c *ftsContent) make(b *bm25.Builder) error {
-	c.totals = make([]int64, len(lexWeights))
-	// The docsize values share one buffer.
+func (c *ftsContent) Idx(term []byte, pgno int64) { c.idx = append(c.idx, fts5Row{pgno, term}) }
+
+// addData adds a row to %_data's tree; rowids ascend.
+func (c *ftsContent) addData(rowid int64, block []byte) {
+	c.rec.Reset()
+	c.rec.Null()
+	c.rec.Blob(block)
+	c.buf = c.rec.AppendTo(c.buf[:0])
+	if err := c.data.AddRow(rowid, c.buf); err != nil && c.err == nil {
+		c.err = fmt.Errorf("items_fts_data: %w", err)
+	}
+}
+
+// make writes the builder's documents and postings in FTS5's format,
+// into the B-trees of %_docsize and %_data. The structure record, whose
+// rowid comes before the leaves' but which is known only after them, is
+// kept for writeRest.
+func (c *ftsContent) make(b *bm25.Builder, x *btree.File, roots map[string]uint32, start []fts5Row) error {
+	i := slices.IndexFunc(start, func(r fts5Row) bool { return r.id == fts5.StructureRowid })
+	if i < 0 {
+		return errors.New("no structure record")
+	}
+	cookie, v2, err := fts5.EmptyStructure(start[i].block)
+	if err != nil {
+		return err
+	}
+	c.structure = start[i].block
+	docsize, err := tree(x, roots, "items_fts_docsize", false)
+	if err != nil {
+		return err
+	}
+	if c.data, err = tree(x, roots, "items_fts_data", false); err != nil {
+		return err
+	}
+	// The origin of every row is 1, the first segment's.
+	totals := make([]int64, len(lexWeights))
+	var rows int64
 	var sz []byte
-	var ends []int
-	err := b.EachDocument(func(id int64, cols []int32) {
-		sz = fts5.Docsize(sz, cols)
-		ends = append(ends, len(sz))
-		c.docsize = append(c.docsize, fts5Row{id: id})
+	err = b.EachDocument(func(id int64, cols []int32) {
+		sz = fts5.Docsize(sz[:0], cols)
+		c.rec.Reset()
+		c.rec.Null()
+		c.rec.Blob(sz)
+		c.rec.Int(1)
+		c.buf = c.rec.AppendTo(c.buf[:0])
+		if err := docsize.AddRow(id, c.buf); err != nil && c.err == nil {
+			c.err = fmt.Errorf("items_fts_docsize: %w", err)
+		}
+		rows++
 		for i, n := range cols {
-			c.totals[i] += int64(n)
+			totals[i] += int64(n)
 		}
 	})
 	if err != nil {
 		return err
 	}
-	start := 0
-	for i, end := range ends {
-		c.docsize[i].block = sz[start:end:end]
-		start = end
+	if err := docsize.Finish(); err != nil {
+		return fmt.Errorf("items_fts_docsize: %w", err)
 	}
-	c.rows = int64(len(c.docsize))
+	// The configuration's rows but the structure record, the averages
+	// replaced by the documents'; then the leaves as they are made.
+	for _, r := range start {
+		switch {
+		case r.id == fts5.StructureRowid:
+		case r.id == fts5.AveragesRowid && rows > 0:
+			c.addData(r.id, fts5.Averages(rows, totals))
+		default:
+			c.addData(r.id, r.block)
+		}
+	}
+	if rows > 0 && !slices.ContainsFunc(start, func(r fts5Row) bool { return r.id == fts5.AveragesRowid }) {
+		return errors.New("no averages record")
+	}
 	terms, err := b.Terms()
 	if err != nil {
 		return err
@@ -505,95 +573,41 @@ func (c *ftsContent) make(b *bm25.Builder) error {
 	var key []byte
 	for _, r := range runs {
 		<-r.done
-		start := 0
+		off := 0
 		for i, t := range r.terms {
 			key = append(append(key[:0], fts5.MainPrefix), t...)
-			w.Add(key, r.lists[start:r.ends[i]])
-			start = r.ends[i]
+			w.Add(key, r.lists[off:r.ends[i]])
+			off = r.ends[i]
 		}
 		r.lists = nil
 	}
-	c.leaves = w.Finish()
-	return nil
-}
-
-// writeTrees waits for the content and writes the B-trees of the
-// index's items_fts_data and items_fts_docsize (build_trees.go), whose
-// tables are empty but for the rows the configuration wrote (start): the
-// structure record, replaced by the segment's, and the averages.
-func (b *ftsBuilder) writeTrees(x *btree.File, roots map[string]uint32, start []fts5Row) error {
-	b.end()
-	<-b.done
-	c := &b.out
+	if leaves := w.Finish(); leaves > 0 {
+		seg := fts5.Segment{ID: 1, FirstPage: 1, LastPage: leaves, Rows: rows}
+		c.structure = fts5.Structure(cookie, v2, ftsSegmentLevel, seg)
+	}
+	slices.SortFunc(c.dlidx, func(a, b fts5Row) int { return cmp.Compare(a.id, b.id) })
+	for _, r := range c.dlidx {
+		c.addData(r.id, r.block)
+	}
+	c.dlidx = nil
 	if c.err != nil {
 		return c.err
 	}
-	i := slices.IndexFunc(start, func(r fts5Row) bool { return r.id == fts5.StructureRowid })
-	if i < 0 {
-		return errors.New("no structure record")
-	}
-	cookie, v2, err := fts5.EmptyStructure(start[i].block)
-	if err != nil {
-		return err
-	}
-	data := make(map[int64][]byte, len(c.data)+len(start)+2)
-	for _, r := range start {
-		data[r.id] = r.block
-	}
-	for _, r := range c.data {
-		data[r.id] = r.block
-	}
-	if c.rows > 0 {
-		data[fts5.AveragesRowid] = fts5.Averages(c.rows, c.totals)
-	}
-	if c.leaves > 0 {
-		seg := fts5.Segment{ID: 1, FirstPage: 1, LastPage: c.leaves, Rows: c.rows}
-		data[fts5.StructureRowid] = fts5.Structure(cookie, v2, ftsSegmentLevel, seg)
-	}
-	var rec btree.Record
-	var buf []byte
-	t, err := tree(x, roots, "items_fts_data", false)
-	if err != nil {
-		return err
-	}
-	for _, id := range slices.Sorted(maps.Keys(data)) {
-		rec.Reset()
-		rec.Null()
-		rec.Blob(data[id])
-		buf = rec.AppendTo(buf[:0])
-		if err := t.AddRow(id, buf); err != nil {
-			return fmt.Errorf("items_fts_data: %w", err)
-		}
-	}
-	if err := t.Finish(); err != nil {
+	if err := c.data.Finish(); err != nil {
 		return fmt.Errorf("items_fts_data: %w", err)
 	}
-	// The origin of every row is 1, the first segment's.
-	if t, err = tree(x, roots, "items_fts_docsize", false); err != nil {
-		return err
-	}
-	for _, r := range c.docsize {
-		rec.Reset()
-		rec.Null()
-		rec.Blob(r.block)
-		rec.Int(1)
-		buf = rec.AppendTo(buf[:0])
-		if err := t.AddRow(r.id, buf); err != nil {
-			return fmt.Errorf("items_fts_docsize: %w", err)
-		}
-	}
-	if err := t.Finish(); err != nil {
-		return fmt.Errorf("items_fts_docsize: %w", err)
-	}
-	// In the file now: let them go before the postings snapshot is made.
-	c.data, c.docsize = nil, nil
 	return nil
 }
 
-// writeIdx inserts the rows of items_fts_idx, once writeTrees is done.
-func (b *ftsBuilder) writeIdx(ctx context.Context, tx *sql.Tx) error {
-	err := streamRows(ctx, tx, b.out.idx, 2, `INSERT INTO items_fts_idx(segid, term, pgno) SELECT 1, coalesce(c1, x''), c0 FROM temp.%s`)
-	b.out.idx = nil
+// writeRest inserts what the trees do not hold, once the content is
+// made: the rows of items_fts_idx and the structure record.
+func (b *ftsBuilder) writeRest(ctx context.Context, tx *sql.Tx) error {
+	c := &b.out
+	if _, err := tx.ExecContext(ctx, `INSERT INTO items_fts_data(id, block) VALUES(?, ?)`, fts5.StructureRowid, c.structure); err != nil {
+		return err
+	}
+	err := streamRows(ctx, tx, c.idx, 2, `INSERT INTO items_fts_idx(segid, term, pgno) SELECT 1, coalesce(c1, x''), c0 FROM temp.%s`)
+	c.idx = nil
 	return err
 }
 

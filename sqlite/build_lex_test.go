@@ -5,10 +5,14 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"testing"
+
+	"memoria/workspace"
 )
 
 // TestBuildKeepsPostings holds the in-memory ranking state a build hands
@@ -100,5 +104,43 @@ func TestBuildNoPostings(t *testing.T) {
 	}
 	if hits := search(t, ix, "Tokyo"); len(hits) == 0 {
 		t.Fatal(fmt.Sprint("no hit for Tokyo: ", hits))
+	}
+}
+
+// TestBoundMemory holds a rebuild with Options.BoundMemory to the soft
+// memory limit it sets while it builds (seen from Progress) and restores
+// after, and to leaving a limit the program set alone.
+func TestBoundMemory(t *testing.T) {
+	ws := edgeWorkspace(t)
+	files, _, err := workspace.List(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var size int64
+	for _, f := range files {
+		size += f.Size
+	}
+	for _, preset := range []int64{math.MaxInt64, 1 << 40} {
+		debug.SetMemoryLimit(preset)
+		var during int64
+		ix, err := Open(context.Background(), ws, Options{BoundMemory: true, Progress: func(int, int) { during = debug.SetMemoryLimit(-1) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ix.Rebuild(context.Background())
+		ix.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := int64(max(buildMemoryFloor, buildMemoryPerByte*size))
+		if preset != math.MaxInt64 {
+			want = preset
+		}
+		if during != want {
+			t.Errorf("preset %d: the limit during the build was %d, want %d", preset, during, want)
+		}
+		if after := debug.SetMemoryLimit(math.MaxInt64); after != preset {
+			t.Errorf("preset %d: the limit after the build was %d", preset, after)
+		}
 	}
 }

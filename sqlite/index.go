@@ -46,6 +46,12 @@ type Options struct {
 	// default the rebuilt Index ranks in memory with them and they are
 	// written as the postings snapshot (index.sqlite.lex).
 	NoPostings bool
+	// BoundMemory has a rebuild set the process's soft memory limit
+	// (runtime/debug.SetMemoryLimit) while it runs, unless one is set
+	// already (GOMEMLIMIT): see boundMemory. A program that does little
+	// else while it builds, as the CLI, keeps its peak memory lower for
+	// a little more time collecting garbage.
+	BoundMemory bool
 }
 
 func (o Options) passageLines() int {
@@ -302,6 +308,14 @@ func (ix *Index) Rebuild(ctx context.Context) (Stats, error) {
 
 func (ix *Index) rebuild(ctx context.Context) (st Stats, err error) {
 	ix.fresh.forget()
+	files, skipped, err := workspace.List(ix.ws)
+	if err != nil {
+		return st, err
+	}
+	if ix.opts.BoundMemory {
+		// Until the postings snapshot is written too (the defer below).
+		defer boundMemory(files)()
+	}
 	var lex *builtLexical
 	defer func() {
 		// The postings held were the old file's; the build's are the new one's.
@@ -312,7 +326,7 @@ func (ix *Index) rebuild(ctx context.Context) (st Stats, err error) {
 	}()
 	tmp := fmt.Sprintf("%s.build-%d", ix.path, os.Getpid())
 	defer removeDB(tmp)
-	st, lex, err = build(ctx, tmp, ix.ws, ix.opts)
+	st, lex, err = buildListed(ctx, tmp, ix.ws, files, skipped, ix.opts)
 	if err != nil {
 		return st, err
 	}

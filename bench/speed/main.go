@@ -71,14 +71,19 @@ func run(ws, bin string, runs, nq int, indexOnly bool) error {
 	fmt.Printf("non-blank lines: %d\n\n", len(lines))
 
 	// 1. The reference, the sqlite3 CLI importing the same lines into
-	// FTS5, and 2. the full index as a process, with peak RSS: run in
-	// turns, so that a change in the machine's load between the two
-	// series does not skew their ratio. Each turn's own ratio is kept too.
+	// FTS5, and 2. the full index as a process, with peak RSS: as
+	// `memoria index` builds it by default, the postings snapshot written
+	// with it, and without the snapshot (--no-postings), the index alone.
+	// They run in turns, so that a change in the machine's load between
+	// the series does not skew their ratios. Each turn's own ratios are
+	// kept too.
 	cliPath, cliErr := exec.LookPath("sqlite3")
 	index := filepath.Join(tmp, "index.sqlite")
-	var cli, cliCPU, full, cpu []time.Duration
-	var ratios []float64
-	var rss []int64
+	var cli, cliCPU []time.Duration
+	builds := []*series{
+		{name: "memoria index (full, process)", args: nil},
+		{name: "  without the snapshot", args: []string{"--no-postings"}},
+	}
 	for range runs {
 		if cliErr == nil {
 			d, c, err := sqlite3Import(cliPath, tmp, lines)
@@ -87,15 +92,16 @@ func run(ws, bin string, runs, nq int, indexOnly bool) error {
 			}
 			cli, cliCPU = append(cli, d), append(cliCPU, c)
 		}
-		os.Remove(index)
-		os.Remove(index + ".lex")
-		d, c, r, err := timeProcess(bin, "index", "-w", ws, "--index", index, "--no-embed", "--no-postings")
-		if err != nil {
-			return err
-		}
-		full, cpu, rss = append(full, d), append(cpu, c), append(rss, r)
-		if cliErr == nil {
-			ratios = append(ratios, float64(d)/float64(cli[len(cli)-1]))
+		for _, b := range builds {
+			removeIndex(index)
+			d, c, r, err := timeProcess(bin, append([]string{"index", "-w", ws, "--index", index, "--no-embed"}, b.args...)...)
+			if err != nil {
+				return err
+			}
+			b.wall, b.cpu, b.rss = append(b.wall, d), append(b.cpu, c), append(b.rss, r)
+			if cliErr == nil {
+				b.ratios = append(b.ratios, float64(d)/float64(cli[len(cli)-1]))
+			}
 		}
 	}
 	if cliErr == nil {
@@ -103,14 +109,16 @@ func run(ws, bin string, runs, nq int, indexOnly bool) error {
 	} else {
 		fmt.Println("sqlite3 CLI not found: no reference figure")
 	}
-	fmt.Printf("memoria index (full, process): median %v (CPU %v), peak RSS %d MB", median(full), median(cpu), slices.Max(rss)>>10)
-	if len(cli) > 0 {
-		slices.Sort(ratios)
-		fmt.Printf(", %.2f× the sqlite3 CLI (CPU %.2f×; per turn: median %.2f×, from %.2f× to %.2f×)",
-			float64(median(full))/float64(median(cli)), float64(median(cpu))/float64(median(cliCPU)),
-			ratios[len(ratios)/2], ratios[0], ratios[len(ratios)-1])
+	for _, b := range builds {
+		fmt.Printf("%-30s median %v (CPU %v), peak RSS %d MB", b.name+":", median(b.wall), median(b.cpu), slices.Max(b.rss)>>10)
+		if len(cli) > 0 {
+			slices.Sort(b.ratios)
+			fmt.Printf(", %.2f× the sqlite3 CLI (CPU %.2f×; per turn: median %.2f×, from %.2f× to %.2f×)",
+				float64(median(b.wall))/float64(median(cli)), float64(median(b.cpu))/float64(median(cliCPU)),
+				b.ratios[len(b.ratios)/2], b.ratios[0], b.ratios[len(b.ratios)-1])
+		}
+		fmt.Println()
 	}
-	fmt.Println()
 	if indexOnly {
 		return nil
 	}
@@ -121,6 +129,7 @@ func run(ws, bin string, runs, nq int, indexOnly bool) error {
 	var snap, snapCPU []time.Duration
 	for range runs {
 		os.Remove(index + ".lex")
+		os.Remove(index + ".lex.lock")
 		d, c, _, err := timeProcess(bin, "index", "-w", ws, "--index", index, "--postings-only")
 		if err != nil {
 			return err
@@ -178,7 +187,7 @@ func run(ws, bin string, runs, nq int, indexOnly bool) error {
 	fmt.Printf("recall in process:             p50 %v, p99 %v (%d queries)\n", median(in), pct(in, 99), len(in))
 
 	var proc []time.Duration
-	rss = rss[:0]
+	var rss []int64
 	for _, q := range queries[:min(len(queries), 100)] {
 		d, _, r, err := timeProcess(bin, "recall", "-w", ws, "--index", index, "--json", "--", q)
 		if err != nil {
@@ -331,4 +340,21 @@ func pct(d []time.Duration, p int) time.Duration {
 	slices.Sort(s)
 	i := (len(s)*p + 99) / 100
 	return s[max(0, min(len(s)-1, i-1))].Round(10 * time.Microsecond)
+}
+
+// series are the measurements of one command, run once a turn.
+type series struct {
+	name      string
+	args      []string
+	wall, cpu []time.Duration
+	rss       []int64
+	ratios    []float64 // to the turn's sqlite3 CLI import
+}
+
+// removeIndex removes an index and the files beside it, for a full build.
+func removeIndex(index string) {
+	matches, _ := filepath.Glob(index + "*")
+	for _, m := range matches {
+		os.Remove(m)
+	}
 }

@@ -242,7 +242,10 @@ func (c *common) open(ctx context.Context, e *env, progress bool) (*memoria.Work
 		IndexPath:  c.index,
 		OneShot:    c.oneShot,
 		NoPostings: c.noPostings,
-		Warn:       func(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(msg)) },
+		// Any command may build the index (recall on a new workspace),
+		// and does little else meanwhile.
+		BoundMemory: true,
+		Warn:        func(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(msg)) },
 	}
 	if !c.server {
 		// A rebuild waits for every process that has the index open;

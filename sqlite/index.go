@@ -199,7 +199,11 @@ func (ix *Index) openExisting(ctx context.Context) (string, error) {
 	}
 	// Reads go through a memory map: recall touches pages all over the file,
 	// and a pread per page was a visible share of its time.
-	db, err := sql.Open("sqlite", dsn(ix.path, "busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "mmap_size(1073741824)"))
+	// A WAL file is kept (persistWAL) but emptied once checkpointed
+	// (journal_size_limit 0): frames left in it would be found again by
+	// the next process, and checkpointed again, with three fsyncs, at the
+	// end of every one-shot recall.
+	db, err := sql.Open("sqlite", dsn(ix.path, "busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "mmap_size(1073741824)", "journal_size_limit(0)"))
 	if err != nil {
 		return "", fmt.Errorf("index %s: %w", ix.path, err)
 	}

@@ -30,6 +30,7 @@ import (
 // saved vector index of the old contents is never taken for current.
 const vectorSchema = `
 PRAGMA vec.journal_mode = WAL;
+PRAGMA vec.journal_size_limit = 0;
 CREATE TABLE IF NOT EXISTS vec.meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS vec.vectors(text_hash TEXT PRIMARY KEY, vec BLOB NOT NULL, seq INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
 `

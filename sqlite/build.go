@@ -356,7 +356,7 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 	}
 	if e := l.doc.Entity; e != nil {
 		if w.bulk != nil {
-			w.bulk.pages = append(w.bulk.pages, fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n"))
+			w.bulk.pages = append(w.bulk.pages, pageRow{fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n")})
 		} else if _, err := w.page.ExecContext(ctx, fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n")); err != nil {
 			return fmt.Errorf("file %s: %w", f.Rel, err)
 		}
@@ -368,7 +368,7 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 			}
 			keys[k] = true
 			if w.bulk != nil {
-				w.bulk.names = append(w.bulk.names, k, e.Slug, fileID)
+				w.bulk.names = append(w.bulk.names, nameRow{k, e.Slug, fileID})
 			} else if _, err := w.name.ExecContext(ctx, k, e.Slug, fileID); err != nil {
 				return fmt.Errorf("file %s: %w", f.Rel, err)
 			}
@@ -392,7 +392,7 @@ func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, fa
 		w.ftsItems = append(w.ftsItems, ftsItem{id: id, passage: kind == memory.KindPassage, startLine: src.Start,
 			section: section, entities: ents, content: content, alt: alt})
 		for _, e := range entities {
-			w.bulk.itemEntities = append(w.bulk.itemEntities, strings.ToLower(e), id)
+			w.bulk.links = append(w.bulk.links, linkRow{strings.ToLower(e), id})
 		}
 		if w.lex != nil {
 			w.lex.item(id, memoryFields{kind: string(kind), written: dayString(written), evStart: evStart, evEnd: evEnd,
@@ -443,8 +443,9 @@ func buildIndex(ctx context.Context, path, ws string, files []workspace.File, sk
 		o.warn("%s: skipped: %s", s.Rel, s.Reason)
 	}
 	st.Files = len(files)
-	// SQLite makes the file and its empty tables; the big trees are then
-	// written into it from Go (build_trees.go), the small tables last.
+	// SQLite makes the file and its empty tables; their trees are then
+	// written into it from Go (build_trees.go), and SQLite adds the
+	// last rows and the summaries.
 	roots, ftsStart, err := createSchema(ctx, path)
 	if err != nil {
 		return st, nil, fmt.Errorf("index %s: schema: %w", path, err)
@@ -495,6 +496,9 @@ func buildIndex(ctx context.Context, path, ws string, files []workspace.File, sk
 	if err := w.bulk.items.finish(); err != nil {
 		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
+	if err := w.bulk.writeTrees(x, roots); err != nil {
+		return st, nil, fmt.Errorf("index %s: %w", path, err)
+	}
 	if err := fts.wait(); err != nil {
 		return st, nil, fmt.Errorf("index %s: full-text: %w", path, err)
 	}
@@ -514,9 +518,6 @@ func buildIndex(ctx context.Context, path, ws string, files []workspace.File, sk
 		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
 	defer tx.Rollback()
-	if err := w.bulk.insert(ctx, tx); err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
-	}
 	if err := fts.writeRest(ctx, tx); err != nil {
 		return st, nil, fmt.Errorf("index %s: full-text: %w", path, err)
 	}

@@ -191,14 +191,3 @@ func streamRows(ctx context.Context, tx *sql.Tx, b rowBatch, cols int, query str
 	_, err := tx.ExecContext(ctx, `DROP TABLE temp.`+name)
 	return err
 }
-
-// flatRows are rows of cols values each, back to back in vals, each a
-// driver.Value (an int64, not an int).
-type flatRows struct {
-	cols int
-	vals []any
-}
-
-func (r flatRows) rows() int { return len(r.vals) / r.cols }
-
-func (r flatRows) column(i, col int) vtab.Value { return r.vals[i*r.cols+col] }

@@ -209,3 +209,110 @@ func textKeys(keys []textKey) func(rec *btree.Record, i int) {
 		rec.Int(keys[i].id)
 	}
 }
+
+// writeTrees writes the trees of the gathered tables and their indexes.
+// Their keys are sorted as the items' are (itemTrees.finish).
+func (b *bulkRows) writeTrees(x *btree.File, roots map[string]uint32) error {
+	// The parser lists an entity once per item; a link is kept once
+	// anyway, as INSERT OR IGNORE did: a key twice would corrupt the tree.
+	slices.SortFunc(b.links, func(p, q linkRow) int { return cmp.Or(strings.Compare(p.key, q.key), cmp.Compare(p.item, q.item)) })
+	b.links = slices.Compact(b.links)
+	byPath := slices.Clone(b.files)
+	slices.SortFunc(byPath, func(p, q fileRow) int { return cmp.Or(strings.Compare(p.path, q.path), cmp.Compare(p.id, q.id)) })
+	// entity_names has no INTEGER PRIMARY KEY: its rowids are 1, 2, … in
+	// insertion order, as SQLite would have given them.
+	type nameKey struct {
+		text  string
+		id    int64
+		rowid int64
+	}
+	byKey, byFile := make([]nameKey, len(b.names)), make([]nameKey, len(b.names))
+	for i, n := range b.names {
+		byKey[i], byFile[i] = nameKey{text: n.key, rowid: int64(i) + 1}, nameKey{id: n.fileID, rowid: int64(i) + 1}
+	}
+	slices.SortFunc(byKey, func(p, q nameKey) int { return cmp.Or(strings.Compare(p.text, q.text), cmp.Compare(p.rowid, q.rowid)) })
+	slices.SortFunc(byFile, func(p, q nameKey) int { return cmp.Or(cmp.Compare(p.id, q.id), cmp.Compare(p.rowid, q.rowid)) })
+	byItem := slices.Clone(b.links)
+	slices.SortFunc(byItem, func(p, q linkRow) int { return cmp.Or(cmp.Compare(p.item, q.item), strings.Compare(p.key, q.key)) })
+
+	var rec btree.Record
+	var buf []byte
+	trees := []struct {
+		name   string
+		index  bool
+		rows   int
+		rowid  func(i int) int64 // a table's
+		record func(i int)
+	}{
+		{"files", false, len(b.files), func(i int) int64 { return b.files[i].id }, func(i int) {
+			f := &b.files[i]
+			rec.Null()
+			rec.Text(f.path)
+			rec.Text(f.kind)
+			rec.Text(f.day)
+			rec.Int(f.size)
+			rec.Int(f.mtime)
+			rec.Text(f.hash)
+			rec.Int(f.lines)
+			rec.Text(f.status)
+		}},
+		{"sqlite_autoindex_files_1", true, len(byPath), nil, func(i int) {
+			rec.Text(byPath[i].path)
+			rec.Int(byPath[i].id)
+		}},
+		{"entity_pages", false, len(b.pages), func(i int) int64 { return b.pages[i].fileID }, func(i int) {
+			p := &b.pages[i]
+			rec.Null()
+			rec.Text(p.slug)
+			rec.Text(p.name)
+			rec.Text(p.aliases)
+		}},
+		{"entity_names", false, len(b.names), func(i int) int64 { return int64(i) + 1 }, func(i int) {
+			n := &b.names[i]
+			rec.Text(n.key)
+			rec.Text(n.slug)
+			rec.Int(n.fileID)
+		}},
+		{"entity_names_key", true, len(byKey), nil, func(i int) {
+			rec.Text(byKey[i].text)
+			rec.Int(byKey[i].rowid)
+		}},
+		{"entity_names_file", true, len(byFile), nil, func(i int) {
+			rec.Int(byFile[i].id)
+			rec.Int(byFile[i].rowid)
+		}},
+		// A WITHOUT ROWID table is an index of its rows; its index holds
+		// the indexed column, then the primary key's other columns.
+		{"item_entities", true, len(b.links), nil, func(i int) {
+			rec.Text(b.links[i].key)
+			rec.Int(b.links[i].item)
+		}},
+		{"item_entities_item", true, len(byItem), nil, func(i int) {
+			rec.Int(byItem[i].item)
+			rec.Text(byItem[i].key)
+		}},
+	}
+	for _, tr := range trees {
+		t, err := tree(x, roots, tr.name, tr.index)
+		if err != nil {
+			return err
+		}
+		for i := range tr.rows {
+			rec.Reset()
+			tr.record(i)
+			buf = rec.AppendTo(buf[:0])
+			if tr.index {
+				err = t.AddKey(buf)
+			} else {
+				err = t.AddRow(tr.rowid(i), buf)
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", tr.name, err)
+			}
+		}
+		if err := t.Finish(); err != nil {
+			return fmt.Errorf("%s: %w", tr.name, err)
+		}
+	}
+	return nil
+}

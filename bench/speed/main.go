@@ -2,8 +2,10 @@
 
 // Command speed measures Memoria on a large workspace, the way a user runs
 // it: the sqlite3 CLI's import of the same lines into FTS5 (the reference),
-// a full index, an incremental update of one file, recall in process and as
-// a whole `memoria recall` process, and peak memory.
+// a full index (as `memoria index` runs by default, with the postings
+// snapshot, and with --no-postings, the index alone), an incremental update
+// of one file, recall in process and as a whole `memoria recall` process,
+// and peak memory.
 //
 //	go run ./bench/speed [-workspace DIR] [-runs 5] [-queries 200] [-index-only]
 //

@@ -81,6 +81,8 @@ var attributeCues = func() map[string]string {
 // factSig is what supersession compares of a fact.
 type factSig struct {
 	it      sqlite.Item
+	keys    []string  // its entities' keys (memory.EntityKey)
+	pool    int       // its place among the compared candidates; -1 when not one
 	when    time.Time // see the ordering rules above
 	curated bool
 	words   []string // content words, in order
@@ -93,7 +95,10 @@ type factSig struct {
 var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func signature(it sqlite.Item) *factSig {
-	s := &factSig{it: it}
+	s := &factSig{it: it, pool: -1}
+	for _, e := range it.Entities {
+		s.keys = append(s.keys, memory.EntityKey(e))
+	}
 	switch {
 	case !it.Written.IsZero():
 		s.when = memory.Day(it.Written)
@@ -163,12 +168,17 @@ func supersedable(k memory.Kind) bool { return k == memory.KindWorld || k == mem
 // sameAttribute reports whether two facts about a shared entity state the
 // same attribute.
 func sameAttribute(a, b *factSig) bool {
-	if a.it.Kind != b.it.Kind || !supersedable(a.it.Kind) || (a.it.FactID != "" && a.it.FactID == b.it.FactID) || !shareEntity(a.it, b.it) {
+	if a.it.Kind != b.it.Kind || !supersedable(a.it.Kind) || (a.it.FactID != "" && a.it.FactID == b.it.FactID) || !shareKey(a.keys, b.keys) {
 		return false
 	}
-	if restates(a, b) || restates(b, a) {
-		return false
-	}
+	// The rules that link first, then restates, which unlinks: most pairs
+	// of one entity's facts link by none, and skip its two merges.
+	return attributeMatch(a, b) && !restates(a, b) && !restates(b, a)
+}
+
+// attributeMatch reports whether two facts share an attribute cue, their
+// head words or enough of their content words (see above).
+func attributeMatch(a, b *factSig) bool {
 	for c := range a.cues {
 		if b.cues[c] {
 			return true
@@ -220,12 +230,11 @@ func slicesContains(ws []string, w string) bool {
 	return false
 }
 
-func shareEntity(a, b sqlite.Item) bool {
-	for _, x := range a.Entities {
-		for _, y := range b.Entities {
-			if memory.EntityKey(x) == memory.EntityKey(y) {
-				return true
-			}
+// shareKey reports whether two facts' entity keys have one in common.
+func shareKey(a, b []string) bool {
+	for _, x := range a {
+		if slicesContains(b, x) {
+			return true
 		}
 	}
 	return false
@@ -285,8 +294,7 @@ func supersede(cands []*candidate, known []sqlite.Item) *links {
 		}
 		s := signature(it)
 		l.sig[it.RowID] = s
-		for _, e := range it.Entities {
-			k := memory.EntityKey(e)
+		for _, k := range s.keys {
 			byEntity[k] = append(byEntity[k], s)
 		}
 		return s
@@ -300,7 +308,9 @@ func supersede(cands []*candidate, known []sqlite.Item) *links {
 			break
 		}
 		if supersedable(c.item.Kind) && len(c.item.Entities) > 0 {
-			pool = append(pool, addSig(c.item))
+			s := addSig(c.item)
+			s.pool = len(pool)
+			pool = append(pool, s)
 		}
 	}
 	for _, it := range known {
@@ -308,18 +318,15 @@ func supersede(cands []*candidate, known []sqlite.Item) *links {
 			addSig(it)
 		}
 	}
-	done := map[[2]int64]bool{}
+	// Each pair once: a pair of two compared candidates is taken from
+	// the earlier one's side, and a pair sharing several entities at the
+	// first of a's.
 	for _, a := range pool {
-		for _, e := range a.it.Entities {
-			for _, b := range byEntity[memory.EntityKey(e)] {
-				if a == b {
+		for i, k := range a.keys {
+			for _, b := range byEntity[k] {
+				if a == b || b.pool >= 0 && b.pool < a.pool || shareKey(a.keys[:i], b.keys) {
 					continue
 				}
-				key := [2]int64{min(a.it.RowID, b.it.RowID), max(a.it.RowID, b.it.RowID)}
-				if done[key] {
-					continue
-				}
-				done[key] = true
 				if !sameAttribute(a, b) {
 					continue
 				}

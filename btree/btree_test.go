@@ -101,6 +101,20 @@ func makeRows(n, pageSize int) []row {
 	return rs
 }
 
+// openTable opens the file at path and starts the tree of table t.
+func openTable(t *testing.T, path string, roots map[string]uint32) (*btree.File, *btree.Tree) {
+	t.Helper()
+	x, err := btree.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := x.Table(roots["t"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, table
+}
+
 func appendValue(rec *btree.Record, v any) {
 	switch v := v.(type) {
 	case nil:
@@ -121,14 +135,7 @@ func appendValue(rec *btree.Record, v any) {
 // writeTrees writes rs into t and t_ab, and w's rows (k, n, v).
 func writeTrees(t *testing.T, path string, roots map[string]uint32, rs []row) {
 	t.Helper()
-	x, err := btree.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := x.Table(roots["t"])
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, table := openTable(t, path, roots)
 	var rec btree.Record
 	var buf []byte
 	for _, r := range rs {
@@ -266,14 +273,7 @@ func TestRecordValues(t *testing.T) {
 	}
 	vals = append(vals, int64(math.MaxInt64), int64(math.MinInt64))
 	path, roots := newDB(t, 4096)
-	x, err := btree.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := x.Table(roots["t"])
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, table := openTable(t, path, roots)
 	var rec btree.Record
 	for i, v := range vals {
 		rec.Reset()

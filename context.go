@@ -126,6 +126,9 @@ func (tc TurnContext) render(results []recall.Result) string {
 	}
 	for _, r := range results {
 		content := strings.ReplaceAll(strings.TrimSpace(r.Content), "\n", "\n  ")
+		if note := r.TruncationNote(); note != "" {
+			content += " " + note
+		}
 		fmt.Fprintf(&b, "- %s [%s; %s]\n", content, r.Meta(false), r.Source)
 	}
 	return b.String()

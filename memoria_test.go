@@ -11,9 +11,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"memoria"
 	"memoria/memory"
+	"memoria/recall"
 )
 
 func open(t testing.TB, dir string, warn func(string)) *memoria.Workspace {
@@ -67,6 +69,10 @@ func TestCitationsAreExact(t *testing.T) {
 				t.Errorf("%q: get %s read %s", q, r.Source, lines.Source)
 			}
 			switch {
+			case r.Kind == memory.KindPassage && r.Truncated > 0:
+				if !strings.HasPrefix(lines.Text, r.Content) || len(lines.Text) != len(r.Content)+r.Truncated {
+					t.Errorf("%q: %s cut to %d bytes (%d left out) from %d", q, r.Source, len(r.Content), r.Truncated, len(lines.Text))
+				}
 			case r.Kind == memory.KindPassage:
 				if lines.Text != r.Content {
 					t.Errorf("%q: %s\ncontent %q\nlines   %q", q, r.Source, r.Content, lines.Text)
@@ -83,6 +89,43 @@ func TestCitationsAreExact(t *testing.T) {
 	}
 	if checked < 500 {
 		t.Errorf("only %d results checked", checked)
+	}
+}
+
+// TestLongLineCut: a line of megabytes is found and cited whole, but its
+// result carries only the first MaxContentBytes (at a character
+// boundary) and says how much it leaves out.
+func TestLongLineCut(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("Zebrafish notes é€ ", 200000) + "end" // 4 MB, multi-byte characters
+	if err := os.MkdirAll(filepath.Join(dir, "memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "memory", "2025-11-20.md"), []byte("# 2025-11-20\n\n"+long+"\n\nA short line about zebrafish.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := open(t, dir, nil)
+	res, err := ws.Recall(context.Background(), "zebrafish notes", memoria.RecallOptions{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, r := range res {
+		if r.Source != "memory/2025-11-20.md#L3" {
+			continue
+		}
+		found = true
+		lines, err := ws.Get(r.Source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Truncated == 0 || len(r.Content) > recall.MaxContentBytes || !utf8.ValidString(r.Content) ||
+			!strings.HasPrefix(lines.Text, r.Content) || len(r.Content)+r.Truncated != len(lines.Text) {
+			t.Errorf("content %d bytes, truncated %d, the line %d bytes", len(r.Content), r.Truncated, len(lines.Text))
+		}
+	}
+	if !found {
+		t.Fatalf("the long line was not recalled: %v", res)
 	}
 }
 

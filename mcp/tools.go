@@ -168,6 +168,9 @@ func renderResults(rs []recall.Result) string {
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "[%d] %s (%s)\n%s\n", i+1, r.Source, r.Meta(true), strings.TrimRight(r.Content, "\n"))
+		if note := r.TruncationNote(); note != "" {
+			b.WriteString(note + "\n")
+		}
 	}
 	return b.String()
 }

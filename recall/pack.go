@@ -67,6 +67,7 @@ func pack(ctx context.Context, ix Index, ranked []scored, l *links, k, lines, bu
 			}
 		}
 		r := toResult(it)
+		r.cut(MaxContentBytes)
 		if top > 0 {
 			r.Score = round3(s.score / top)
 		}

@@ -202,3 +202,28 @@ func TestTextTokens(t *testing.T) {
 		}
 	}
 }
+
+func TestResultCut(t *testing.T) {
+	for _, tc := range []struct {
+		content   string
+		max       int
+		want      string
+		truncated int
+	}{
+		{"short", 10, "short", 0},
+		{"exactly10!", 10, "exactly10!", 0},
+		{"abcdefghijk", 10, "abcdefghij", 1},
+		{"abcdefghié", 10, "abcdefghi", 2}, // é is 2 bytes: not split
+		{"abcdefgh€x", 10, "abcdefgh", 4},  // € is 3 bytes
+		{"€€€€", 5, "€", 9},                // a boundary at 3
+	} {
+		r := Result{Content: tc.content, Source: "memory/2025-01-01.md#L3"}
+		r.cut(tc.max)
+		if r.Content != tc.want || r.Truncated != tc.truncated {
+			t.Errorf("cut(%q, %d) = %q, %d; want %q, %d", tc.content, tc.max, r.Content, r.Truncated, tc.want, tc.truncated)
+		}
+		if note := r.TruncationNote(); (note != "") != (tc.truncated > 0) || tc.truncated > 0 && !strings.Contains(note, "memoria get memory/2025-01-01.md#L3") {
+			t.Errorf("cut(%q, %d): note %q", tc.content, tc.max, note)
+		}
+	}
+}

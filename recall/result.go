@@ -2,21 +2,26 @@ package recall
 
 import (
 	"fmt"
-	"memoria/memory"
 	"strings"
+	"unicode/utf8"
+
+	"memoria/memory"
 )
 
 // Result is one recalled item in the agent-facing shape of DESIGN §3.
 type Result struct {
-	ID         string      `json:"id"`
-	Kind       memory.Kind `json:"kind"`
-	Timestamp  string      `json:"timestamp,omitempty"`  // the day it was written (YYYY-MM-DD)
-	EventTime  *EventTime  `json:"event_time,omitempty"` // when it happened, if the text says
-	Entities   []string    `json:"entities"`
-	Content    string      `json:"content"`
-	Confidence *float64    `json:"confidence,omitempty"`
-	Source     string      `json:"source"` // path#Lx or path#Lx-Ly, exactly the lines of Content
-	Score      float64     `json:"score"`  // relative: 1 for the best result
+	ID        string      `json:"id"`
+	Kind      memory.Kind `json:"kind"`
+	Timestamp string      `json:"timestamp,omitempty"`  // the day it was written (YYYY-MM-DD)
+	EventTime *EventTime  `json:"event_time,omitempty"` // when it happened, if the text says
+	Entities  []string    `json:"entities"`
+	Content   string      `json:"content"`
+	// Truncated is how many bytes of the cited text Content leaves out
+	// (MaxContentBytes); 0 when it holds it all.
+	Truncated  int      `json:"truncated,omitempty"`
+	Confidence *float64 `json:"confidence,omitempty"`
+	Source     string   `json:"source"` // path#Lx or path#Lx-Ly, exactly the lines of Content
+	Score      float64  `json:"score"`  // relative: 1 for the best result
 	// SupersededBy are the later facts about the same entity and attribute
 	// that replace this one; Supersedes the earlier ones it replaces.
 	SupersededBy []Link   `json:"superseded_by,omitempty"`
@@ -24,6 +29,35 @@ type Result struct {
 	Explain      *Explain `json:"explain,omitempty"`
 
 	src memory.Source
+}
+
+// MaxContentBytes is the most of an item's text a result carries. A
+// passage is a paragraph or a few lines and a fact a few KiB at most, but
+// a Markdown line may be megabytes long (a pasted log, minified data),
+// which would flood an agent's context. The citation still names every
+// line, which `memoria get` reads whole.
+const MaxContentBytes = 8 << 10
+
+// cut shortens Content to at most max bytes, at a character boundary.
+func (r *Result) cut(max int) {
+	if len(r.Content) <= max {
+		return
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(r.Content[i]) {
+		i--
+	}
+	r.Truncated = len(r.Content) - i
+	r.Content = r.Content[:i]
+}
+
+// TruncationNote says what a cut result leaves out, for text output; ""
+// when nothing is cut.
+func (r Result) TruncationNote() string {
+	if r.Truncated == 0 {
+		return ""
+	}
+	return fmt.Sprintf("… %d more bytes (memoria get %s)", r.Truncated, r.Source)
 }
 
 // Link points at another version of a fact (update-awareness).

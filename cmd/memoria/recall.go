@@ -114,6 +114,9 @@ func printResults(e *env, results []recall.Result, format string) error {
 		for _, line := range strings.Split(r.Content, "\n") {
 			fmt.Fprintf(e.stdout, "  %s\n", line)
 		}
+		if note := r.TruncationNote(); note != "" {
+			fmt.Fprintf(e.stdout, "  %s\n", note)
+		}
 		for _, l := range r.SupersededBy {
 			fmt.Fprintf(e.stdout, "  superseded by %s\n", l.Source)
 		}

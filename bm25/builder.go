@@ -6,7 +6,9 @@ import (
 	"errors"
 	"iter"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 
 	"memoria/porter"
 )
@@ -21,6 +23,7 @@ import (
 type Builder struct {
 	weights []float64
 	parts   []*BuilderPart
+	sorted  []string // sortedTerms, once made; a new part drops it
 }
 
 // NewBuilder returns a builder for documents with one column per weight.
@@ -33,6 +36,7 @@ func NewBuilder(weights ...float64) *Builder {
 func (b *Builder) Part() *BuilderPart {
 	p := &BuilderPart{cols: len(b.weights), termOf: map[string]uint32{}, tokenOf: map[string]uint32{}}
 	b.parts = append(b.parts, p)
+	b.sorted = nil
 	return p
 }
 
@@ -203,7 +207,8 @@ func (b *Builder) Segment(buf *bytes.Buffer) error {
 	// so that the segment is written once, into a buffer of its exact
 	// size: a build holds the parts and the segment at its peak of memory.
 	// Each part's slots move by the documents before it: only the first
-	// delta of each part's list changes.
+	// delta of each part's list changes. Both passes run on every CPU, a
+	// run of terms each: a term's list depends on that term alone.
 	eachList := func(i int, fn func(delta uint64, rest []byte)) {
 		t := terms[i]
 		base, prev, any := uint32(0), uint32(0), false
@@ -222,11 +227,24 @@ func (b *Builder) Segment(buf *bytes.Buffer) error {
 			base += uint32(len(p.ids))
 		}
 	}
+	size := make([]uint64, len(terms))
+	df := make([]uint32, len(terms))
+	eachRun(len(terms), func(lo, hi int) {
+		var scratch [binary.MaxVarintLen64]byte
+		for i := lo; i < hi; i++ {
+			eachList(i, func(delta uint64, rest []byte) {
+				size[i] += uint64(binary.PutUvarint(scratch[:], delta) + len(rest))
+			})
+			for _, p := range b.parts {
+				if n, ok := p.termOf[terms[i]]; ok {
+					df[i] += p.df[n]
+				}
+			}
+		}
+	})
 	var textLen, postLen uint64
 	termOff := make([]uint32, 0, len(terms)+1)
 	postOff := make([]uint64, 0, len(terms)+1)
-	df := make([]uint32, len(terms))
-	var scratch [binary.MaxVarintLen64]byte
 	for i, t := range terms {
 		termOff = append(termOff, uint32(textLen))
 		postOff = append(postOff, postLen)
@@ -234,30 +252,39 @@ func (b *Builder) Segment(buf *bytes.Buffer) error {
 		if textLen > math.MaxUint32 {
 			return errors.New("bm25: segment term text over 4 GiB")
 		}
-		eachList(i, func(delta uint64, rest []byte) {
-			postLen += uint64(binary.PutUvarint(scratch[:], delta) + len(rest))
-		})
-		for _, p := range b.parts {
-			if n, ok := p.termOf[t]; ok {
-				df[i] += p.df[n]
-			}
-		}
+		postLen += size[i]
 	}
 	termOff = append(termOff, uint32(textLen))
 	postOff = append(postOff, postLen)
 	head = appendTermTables(head, termOff, postOff, df)
-	buf.Grow(len(head) + int(textLen) + int(postLen))
-	buf.Write(head)
+	total := len(head) + int(textLen) + int(postLen)
+	buf.Grow(total)
+	out := buf.AvailableBuffer()[:total]
+	n := copy(out, head)
 	for _, t := range terms {
-		buf.WriteString(t)
+		n += copy(out[n:], t)
 	}
-	for i := range terms {
-		eachList(i, func(delta uint64, rest []byte) {
-			buf.Write(scratch[:binary.PutUvarint(scratch[:], delta)])
-			buf.Write(rest)
-		})
-	}
+	eachRun(len(terms), func(lo, hi int) {
+		at := n + int(postOff[lo])
+		for i := lo; i < hi; i++ {
+			eachList(i, func(delta uint64, rest []byte) {
+				at += binary.PutUvarint(out[at:], delta)
+				at += copy(out[at:], rest)
+			})
+		}
+	})
+	buf.Write(out) // the buffer's own free space: no copy is made elsewhere
 	return nil
+}
+
+// eachRun calls fn on runs of [0, n) that together cover it, on every CPU.
+func eachRun(n int, fn func(lo, hi int)) {
+	workers := max(1, min(runtime.GOMAXPROCS(0), n/1024))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { fn(n*w/workers, n*(w+1)/workers) })
+	}
+	wg.Wait()
 }
 
 // check reports a part's error, or parts whose ids overlap.
@@ -280,8 +307,13 @@ func (b *Builder) check() error {
 	return nil
 }
 
-// sortedTerms is every term of every part once, in byte order.
+// sortedTerms is every term of every part once, in byte order. It is
+// made once: a build asks for it for its segment and its full-text
+// table. The parts must be complete.
 func (b *Builder) sortedTerms() []string {
+	if b.sorted != nil {
+		return b.sorted
+	}
 	seen := map[string]bool{}
 	var terms []string
 	for _, p := range b.parts {
@@ -293,6 +325,7 @@ func (b *Builder) sortedTerms() []string {
 		}
 	}
 	slices.Sort(terms)
+	b.sorted = terms
 	return terms
 }
 
@@ -311,7 +344,8 @@ func (b *Builder) EachDocument(fn func(id int64, cols []int32)) error {
 	return nil
 }
 
-// Terms returns every term of the documents, in byte order.
+// Terms returns every term of the documents, in byte order. The slice
+// is the Builder's own: callers read it and do not change it.
 func (b *Builder) Terms() ([]string, error) {
 	if err := b.check(); err != nil {
 		return nil, err

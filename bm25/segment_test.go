@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -223,6 +224,29 @@ func TestBuilderWritesWhatIndexWrites(t *testing.T) {
 			t.Fatalf("seed %d: builder segment differs (%d bytes, Index %d)", seed, got.Len(), want.Len())
 		}
 	}
+	// Thousands of distinct terms: the segment is sized and written by
+	// runs of terms on several goroutines (four here, whatever the CPUs).
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	r := rand.New(rand.NewPCG(99, 11))
+	ix := bm25.New(1, 0.5)
+	big := bm25.NewBuilder(1, 0.5)
+	parts := []*bm25.BuilderPart{big.Part(), big.Part()}
+	for id := int64(1); id <= 3000; id++ {
+		cols := []string{fmt.Sprintf("w%dq w%dq %s", r.IntN(9000), r.IntN(9000), randomText(r, 5)), fmt.Sprintf("w%dq", r.IntN(9000))}
+		ix.Add(id, cols...)
+		parts[(id-1)*2/3000].Add(id, cols...)
+	}
+	var want, got bytes.Buffer
+	if err := ix.WriteSegment(&want); err != nil {
+		t.Fatal(err)
+	}
+	if err := big.Segment(&got); err != nil {
+		t.Fatal(err)
+	}
+	if terms, _ := big.Terms(); len(terms) < 4*1024 || !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("many terms (%d): builder segment differs (%d bytes, Index %d)", len(terms), got.Len(), want.Len())
+	}
+
 	b := bm25.NewBuilder(1)
 	p, q := b.Part(), b.Part()
 	p.Add(5, "a")

@@ -129,6 +129,31 @@ func TestLongLineCut(t *testing.T) {
 	}
 }
 
+// TestCitationReadsBackContent: a passage whose lines end in spaces, tabs
+// and CRLF is quoted as its citation reads back.
+func TestCitationReadsBackContent(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	log := "# 2025-11-20\r\n\r\nThe okapi   \r\nlives in the forest\t \r\n"
+	if err := os.WriteFile(filepath.Join(dir, "memory", "2025-11-20.md"), []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := open(t, dir, nil)
+	res, err := ws.Recall(context.Background(), "okapi", memoria.RecallOptions{Now: now})
+	if err != nil || len(res) == 0 {
+		t.Fatalf("no results (%v)", err)
+	}
+	lines, err := ws.Get(res[0].Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines.Text != res[0].Content || !strings.Contains(lines.Text, "okapi\nlives") {
+		t.Errorf("%s: content %q, lines %q", res[0].Source, res[0].Content, lines.Text)
+	}
+}
+
 func sinceFor(q string) string {
 	if q == "" {
 		return "60d" // an empty query lists what the window holds

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unicode"
 
 	"memoria/memory"
 )
@@ -18,7 +19,10 @@ const MaxGetBytes = 64 << 20
 
 // ReadLines reads the lines a citation ("memory/2025-11-27.md#L12-L15")
 // points at, from the Markdown on disk. A citation without a line range
-// returns the whole file. The path must stay inside the workspace.
+// returns the whole file. The path must stay inside the workspace. Each
+// line comes without its trailing white space (a CRLF's '\r' included),
+// as the parser reads it and recall quotes it: the text of a passage is
+// the text its citation reads back.
 func ReadLines(dir, ref string) (Lines, error) {
 	src, err := memory.ParseSource(ref)
 	if err != nil {
@@ -39,8 +43,7 @@ func ReadLines(dir, ref string) (Lines, error) {
 	if err != nil {
 		return Lines{}, fmt.Errorf("get %s: %w", src.Path, err)
 	}
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
-	text = strings.TrimSuffix(text, "\n")
+	text := strings.TrimSuffix(string(data), "\n")
 	lines := strings.Split(text, "\n")
 	if len(data) == 0 {
 		lines = nil
@@ -63,7 +66,7 @@ func ReadLines(dir, ref string) (Lines, error) {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(l)
+		b.WriteString(strings.TrimRightFunc(l, unicode.IsSpace))
 	}
 	return Lines{Source: src, Text: b.String()}, nil
 }

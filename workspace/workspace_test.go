@@ -167,7 +167,7 @@ func TestPathConfinement(t *testing.T) {
 
 func TestReadLines(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "memory", "2025-11-27.md"), "one\r\ntwo\r\nthree\r\nfour")
+	write(t, filepath.Join(dir, "memory", "2025-11-27.md"), "one\r\ntwo  \t\r\nthree\u00a0\r\nfour")
 	tests := []struct{ ref, want, src string }{
 		{"memory/2025-11-27.md#L2", "two", "memory/2025-11-27.md#L2"},
 		{"memory/2025-11-27.md#L2-L3", "two\nthree", "memory/2025-11-27.md#L2-L3"},

@@ -20,9 +20,9 @@ const MaxGetBytes = 64 << 20
 // ReadLines reads the lines a citation ("memory/2025-11-27.md#L12-L15")
 // points at, from the Markdown on disk. A citation without a line range
 // returns the whole file. The path must stay inside the workspace. Each
-// line comes without its trailing white space (a CRLF's '\r' included),
-// as the parser reads it and recall quotes it: the text of a passage is
-// the text its citation reads back.
+// line comes without its trailing white space (a CRLF's '\r' included)
+// and with invalid UTF-8 replaced, as the parser reads it and recall
+// quotes it: the text of a passage is the text its citation reads back.
 func ReadLines(dir, ref string) (Lines, error) {
 	src, err := memory.ParseSource(ref)
 	if err != nil {
@@ -43,7 +43,10 @@ func ReadLines(dir, ref string) (Lines, error) {
 	if err != nil {
 		return Lines{}, fmt.Errorf("get %s: %w", src.Path, err)
 	}
-	text := strings.TrimSuffix(string(data), "\n")
+	// Invalid UTF-8 reads as the parser reads it, one U+FFFD a bad run,
+	// and a byte-order mark is no part of the first line.
+	text := strings.TrimPrefix(strings.ToValidUTF8(string(data), "\uFFFD"), "\uFEFF")
+	text = strings.TrimSuffix(text, "\n")
 	lines := strings.Split(text, "\n")
 	if len(data) == 0 {
 		lines = nil

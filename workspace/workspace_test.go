@@ -168,11 +168,13 @@ func TestPathConfinement(t *testing.T) {
 func TestReadLines(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "memory", "2025-11-27.md"), "one\r\ntwo  \t\r\nthree\u00a0\r\nfour")
+	write(t, filepath.Join(dir, "memory", "2025-11-28.md"), "\uFEFFbad \xff\xfe bytes\n")
 	tests := []struct{ ref, want, src string }{
 		{"memory/2025-11-27.md#L2", "two", "memory/2025-11-27.md#L2"},
 		{"memory/2025-11-27.md#L2-L3", "two\nthree", "memory/2025-11-27.md#L2-L3"},
 		{"memory/2025-11-27.md#L3-9", "three\nfour", "memory/2025-11-27.md#L3-L4"},
 		{"memory/2025-11-27.md", "one\ntwo\nthree\nfour", "memory/2025-11-27.md#L1-L4"},
+		{"memory/2025-11-28.md#L1", "bad \uFFFD bytes", "memory/2025-11-28.md#L1"},
 	}
 	for _, tt := range tests {
 		l, err := ReadLines(dir, tt.ref)

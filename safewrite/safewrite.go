@@ -315,12 +315,63 @@ func ReplaceFile(path string, perm fs.FileMode, write func(io.Writer) error) err
 	}, func(string) {})
 }
 
+// Prepared is a replacement of a file written and synced beside it but
+// not yet in its place: Commit puts it there, Discard removes it. It lets
+// a program write a file early and replace the old one only once what the
+// file goes with is in place (a build's postings snapshot, its index).
+type Prepared struct {
+	dir, tmp, path string
+	step           func(string)
+}
+
+// PrepareFile is ReplaceFile up to the rename: what write produces is in a
+// synced temporary file beside path, which is not touched yet.
+func PrepareFile(path string, perm fs.FileMode, write func(io.Writer) error) (*Prepared, error) {
+	dir, base := filepath.Split(path)
+	return prepare(filepath.Clean(dir), base, path, perm, func(f *os.File) error {
+		w := bufio.NewWriterSize(f, 1<<20)
+		if err := write(w); err != nil {
+			return err
+		}
+		return w.Flush()
+	}, func(string) {})
+}
+
+// Commit renames the prepared file over its path and syncs the folder.
+// On failure the temporary file is removed and the old file untouched.
+func (p *Prepared) Commit() error {
+	if err := os.Rename(p.tmp, p.path); err != nil {
+		os.Remove(p.tmp)
+		return err
+	}
+	p.step("renamed")
+	// The new content is in place; a failure to make the rename durable is
+	// reported but nothing is undone.
+	if err := syncDir(p.dir); err != nil {
+		return fmt.Errorf("written, but syncing the folder failed: %w", err)
+	}
+	p.step("dir-synced")
+	return nil
+}
+
+// Discard removes the prepared file.
+func (p *Prepared) Discard() { os.Remove(p.tmp) }
+
 // replace is the atomic replacement both writers share; step marks its
 // points for the tests' pause hook.
-func replace(dir, base, p string, perm fs.FileMode, write func(*os.File) error, step func(string)) (err error) {
-	f, err := createTemp(dir, tempPattern(base))
+func replace(dir, base, p string, perm fs.FileMode, write func(*os.File) error, step func(string)) error {
+	pr, err := prepare(dir, base, p, perm, write, step)
 	if err != nil {
 		return err
+	}
+	return pr.Commit()
+}
+
+// prepare writes and syncs the temporary file of a replacement.
+func prepare(dir, base, p string, perm fs.FileMode, write func(*os.File) error, step func(string)) (_ *Prepared, err error) {
+	f, err := createTemp(dir, tempPattern(base))
+	if err != nil {
+		return nil, err
 	}
 	tmp := f.Name()
 	defer func() {
@@ -331,29 +382,19 @@ func replace(dir, base, p string, perm fs.FileMode, write func(*os.File) error, 
 	}()
 	step("temp-created")
 	if err = f.Chmod(perm); err != nil {
-		return err
+		return nil, err
 	}
 	if err = write(f); err != nil {
-		return err
+		return nil, err
 	}
 	if err = f.Sync(); err != nil {
-		return err
+		return nil, err
 	}
 	step("synced")
 	if err = f.Close(); err != nil {
-		return err
+		return nil, err
 	}
-	if err = os.Rename(tmp, p); err != nil {
-		return err
-	}
-	step("renamed")
-	// The new content is in place; a failure to make the rename durable is
-	// reported but nothing is undone.
-	if err := syncDir(dir); err != nil {
-		return fmt.Errorf("written, but syncing the folder failed: %w", err)
-	}
-	step("dir-synced")
-	return nil
+	return &Prepared{dir: dir, tmp: tmp, path: p, step: step}, nil
 }
 
 // writeAll writes data in two halves around a hook point, through the

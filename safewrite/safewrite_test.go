@@ -3,6 +3,7 @@ package safewrite
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -331,5 +332,56 @@ func TestConcurrentUpdates(t *testing.T) {
 	got := readRaw(t, filepath.Join(dir, "memory", "log.md"))
 	if n := strings.Count(got, "\n"); n != writers*each {
 		t.Errorf("%d lines, want %d", n, writers*each)
+	}
+}
+
+// TestPrepareFile: a prepared replacement leaves the old file as it is
+// until Commit, and Discard leaves nothing behind.
+func TestPrepareFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "derived.bin")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write := func(s string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+	}
+	read := func() string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	entries := func() int {
+		es, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(es)
+	}
+	p, err := PrepareFile(path, 0o644, write("new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read() != "old" || entries() != 2 {
+		t.Fatalf("prepared: %q, %d files", read(), entries())
+	}
+	if err := p.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if read() != "new" || entries() != 1 {
+		t.Fatalf("committed: %q, %d files", read(), entries())
+	}
+	p, err = PrepareFile(path, 0o644, write("newer"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Discard()
+	if read() != "new" || entries() != 1 {
+		t.Fatalf("discarded: %q, %d files", read(), entries())
+	}
+	if _, err := PrepareFile(path, 0o644, func(io.Writer) error { return errors.New("boom") }); err == nil || entries() != 1 {
+		t.Fatalf("a failed write: %v, %d files", err, entries())
 	}
 }

@@ -434,9 +434,8 @@ func buildListed(ctx context.Context, path, ws string, files []workspace.File, s
 	return st, b, nil
 }
 
-func buildIndex(ctx context.Context, path, ws string, files []workspace.File, skipped []workspace.Skipped, o Options) (Stats, *lexCollect, error) {
+func buildIndex(ctx context.Context, path, ws string, files []workspace.File, skipped []workspace.Skipped, o Options) (st Stats, _ *lexCollect, err error) {
 	start := time.Now()
-	var st Stats
 	removeDB(path)
 	for _, s := range skipped {
 		st.Warnings++
@@ -465,6 +464,7 @@ func buildIndex(ctx context.Context, path, ws string, files []workspace.File, sk
 	}
 	// The full-text table's content is made in Go (build_fts.go), and
 	// its postings are kept for the in-memory ranking unless asked not to.
+	built := time.Now().UTC().Format(time.RFC3339)
 	var lc *lexCollect
 	if !o.NoPostings {
 		lc = newLexCollect()
@@ -472,6 +472,14 @@ func buildIndex(ctx context.Context, path, ws string, files []workspace.File, sk
 	}
 	fts := startFTS(lc != nil)
 	defer fts.abort()
+	if lc != nil {
+		lc.fts, lc.key = fts, identity(o)+"\x00"+built
+		defer func() {
+			if err != nil {
+				lc.abandon() // a snapshot written for a build that failed
+			}
+		}()
+	}
 	err = loadAll(ctx, ws, files, o, func(i int, l loaded) error {
 		st.note(l, o)
 		if o.Progress != nil {
@@ -490,8 +498,12 @@ func buildIndex(ctx context.Context, path, ws string, files []workspace.File, sk
 		return st, nil, err
 	}
 	// The full-text trees are written on their own goroutine while the
-	// items' indexes are written here.
+	// items' indexes are written here, and the postings snapshot on
+	// another once the postings are encoded.
 	fts.end(x, roots, ftsStart)
+	if lc != nil && o.snapshotPath != "" {
+		lc.startSnapshot(o.snapshotPath)
+	}
 	st.Items = w.count
 	if err := w.bulk.items.finish(); err != nil {
 		return st, nil, fmt.Errorf("index %s: %w", path, err)
@@ -524,7 +536,6 @@ func buildIndex(ctx context.Context, path, ws string, files []workspace.File, sk
 	if err := refreshSummaries(ctx, tx); err != nil {
 		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
-	built := time.Now().UTC().Format(time.RFC3339)
 	meta := fmt.Sprintf(`INSERT INTO meta(key, value) VALUES('identity', %s), ('built', %s); PRAGMA application_id=%d;`,
 		quote(identity(o)), quote(built), applicationID)
 	if _, err := tx.ExecContext(ctx, meta); err != nil {
@@ -538,7 +549,6 @@ func buildIndex(ctx context.Context, path, ws string, files []workspace.File, sk
 		if lc.state.pages, err = entityPages(ctx, tx); err != nil {
 			return st, nil, fmt.Errorf("index %s: %w", path, err)
 		}
-		lc.key, lc.fts = identity(o)+"\x00"+built, fts
 	}
 	if err := tx.Commit(); err != nil {
 		return st, nil, fmt.Errorf("index %s: %w", path, err)

@@ -292,6 +292,8 @@ type ftsBuilder struct {
 	ended   bool
 	keep    bool          // the postings are kept as a segment too (seg)
 	seg     []byte        // for the in-memory ranking (build_lex.go)
+	segErr  error         // why seg was not made
+	segDone chan struct{} // closed once seg is made, or will not be
 	aborted atomic.Bool   // the build failed: skip the rest of the work
 	done    chan struct{} // closed when out is made
 	out     ftsContent
@@ -335,7 +337,7 @@ INSERT INTO items_fts(items_fts, rank) VALUES('automerge', 4);`
 // startFTS starts the goroutines that tokenize the items; keep asks for
 // the postings as a bm25 segment too.
 func startFTS(keep bool) *ftsBuilder {
-	b := &ftsBuilder{builder: newLexicalBuilder(), keep: keep, jobs: make(chan ftsJob, 16), done: make(chan struct{})}
+	b := &ftsBuilder{builder: newLexicalBuilder(), keep: keep, jobs: make(chan ftsJob, 16), done: make(chan struct{}), segDone: make(chan struct{})}
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		b.workers.Go(func() {
 			var z ftsTokenizer
@@ -391,13 +393,17 @@ func (b *ftsBuilder) end(x *btree.File, roots map[string]uint32, start []fts5Row
 		b.workers.Wait()
 		if x == nil || b.aborted.Load() {
 			b.out.err = errors.New("full-text: build aborted")
+			b.segErr = b.out.err
+			close(b.segDone)
 			return
 		}
 		// The segment first: making the full-text content drains the
 		// builder's postings as it goes, so they are never held twice.
 		if b.keep {
-			b.seg, b.out.err = segment(b.builder)
+			b.seg, b.segErr = segment(b.builder)
+			b.out.err = b.segErr
 		}
+		close(b.segDone)
 		if b.out.err == nil {
 			b.out.err = b.out.make(b.builder, x, roots, start)
 		}

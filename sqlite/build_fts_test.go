@@ -323,6 +323,33 @@ func TestBuildFailureRemovesFiles(t *testing.T) {
 	}
 }
 
+// TestFailedBuildDiscardsSnapshot: a build that fails after it began to
+// write its postings snapshot (here: cancelled as its last file is read)
+// leaves neither the snapshot nor its temporary file.
+func TestFailedBuildDiscardsSnapshot(t *testing.T) {
+	ws := edgeWorkspace(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "index.sqlite")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, _, err := build(ctx, path, ws, Options{snapshotPath: path + ".lex", Progress: func(done, total int) {
+		if done == total {
+			cancel()
+		}
+	}})
+	if err == nil {
+		t.Fatal("a cancelled build succeeded")
+	}
+	removeDB(path)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("left behind: %s", e.Name())
+	}
+}
+
 func TestSQLSubstr(t *testing.T) {
 	for _, c := range []struct {
 		s          string

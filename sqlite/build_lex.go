@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"memoria/bm25"
+	"memoria/safewrite"
 )
 
 // A build tokenizes every item for the full-text table (build_fts.go).
@@ -21,13 +22,27 @@ type lexCollect struct {
 	path  string      // the file whose items are being added
 	key   string      // the snapshot key: identity and build time
 	fts   *ftsBuilder // its postings
+	// The snapshot, written beside its place while the build goes on
+	// (startSnapshot) and put there once the index is (installBuilt).
+	snapDone chan struct{}
+	snapshot *safewrite.Prepared
+	snapErr  error
 }
 
-// builtLexical is the in-memory ranking state a build made, and the key
-// of the snapshot it is written as.
+// builtLexical is the in-memory ranking state a build made, the key of
+// the snapshot it is written as, and that snapshot if it is written.
 type builtLexical struct {
-	state lexState
-	key   string
+	state    lexState
+	key      string
+	snapshot *safewrite.Prepared
+}
+
+// discard removes a written snapshot that will not be put in place.
+func (b *builtLexical) discard() {
+	if b != nil && b.snapshot != nil {
+		b.snapshot.Discard()
+		b.snapshot = nil
+	}
 }
 
 func newLexCollect() *lexCollect {
@@ -53,22 +68,66 @@ func (c *lexCollect) item(id int64, f memoryFields, factID, conf any, endLine in
 	c.files[c.path] = lf
 }
 
-// finish opens the postings segment the full-text builder made.
-func (c *lexCollect) finish() (*builtLexical, error) {
+// ready waits for the postings segment the full-text builder makes and
+// completes the state with it: all of it but the entity pages, which the
+// snapshot does not hold.
+func (c *lexCollect) ready() error {
 	if c.fts == nil {
-		return nil, errors.New("the build ended before its postings were made")
+		return errors.New("the build ended before its postings were made")
 	}
-	<-c.fts.done
-	if c.fts.out.err != nil {
-		return nil, c.fts.out.err
+	<-c.fts.segDone
+	if c.fts.segErr != nil {
+		return c.fts.segErr
 	}
 	eng, err := bm25.OpenSegment(c.fts.seg, lexWeights...)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c.state.eng, c.state.seg = eng, c.fts.seg
 	c.state.files = byPathOf(c.files)
-	return &builtLexical{state: c.state, key: c.key}, nil
+	return nil
+}
+
+// startSnapshot writes the postings snapshot to a temporary file beside
+// path on a goroutine, as soon as the segment is made: it no longer waits
+// for the full-text pages and the commit (65-85 ms of a 10-year build).
+// The snapshot's key names the build, so a reader can never take it for
+// the index it replaces, even if it were in place too early.
+func (c *lexCollect) startSnapshot(path string) {
+	c.snapDone = make(chan struct{})
+	go func() {
+		defer close(c.snapDone)
+		if c.snapErr = c.ready(); c.snapErr == nil {
+			c.snapshot, c.snapErr = prepareLexSnapshot(path, c.key, &c.state)
+		}
+	}()
+}
+
+// abandon waits for a snapshot being written and removes it.
+func (c *lexCollect) abandon() {
+	if c != nil && c.snapDone != nil {
+		<-c.snapDone
+		if c.snapshot != nil {
+			c.snapshot.Discard()
+			c.snapshot = nil
+		}
+	}
+}
+
+// finish returns the state, once the build is done. A snapshot that could
+// not be written early is not an error here: installBuilt writes it then.
+func (c *lexCollect) finish() (*builtLexical, error) {
+	if c.snapDone == nil {
+		if err := c.ready(); err != nil {
+			return nil, err
+		}
+	} else {
+		<-c.snapDone
+		if c.state.eng == nil {
+			return nil, c.snapErr
+		}
+	}
+	return &builtLexical{state: c.state, key: c.key, snapshot: c.snapshot}, nil
 }
 
 // segment writes a builder's postings as a segment.

@@ -46,6 +46,9 @@ type Options struct {
 	// default the rebuilt Index ranks in memory with them and they are
 	// written as the postings snapshot (index.sqlite.lex).
 	NoPostings bool
+	// snapshotPath is where a rebuild's postings snapshot goes: the
+	// build writes it beside that path as it goes (lexCollect).
+	snapshotPath string
 	// BoundMemory has a rebuild set the process's soft memory limit
 	// (runtime/debug.SetMemoryLimit) while it runs, unless one is set
 	// already (GOMEMLIMIT): see boundMemory. A program that does little
@@ -324,13 +327,18 @@ func (ix *Index) rebuild(ctx context.Context) (st Stats, err error) {
 	defer func() {
 		// The postings held were the old file's; the build's are the new one's.
 		ix.resetLexical()
-		if lex != nil && err == nil {
+		switch {
+		case lex != nil && err == nil:
 			st.PostingsWritten = ix.installBuilt(lex)
+		case lex != nil:
+			lex.discard()
 		}
 	}()
 	tmp := fmt.Sprintf("%s.build-%d", ix.path, os.Getpid())
 	defer removeDB(tmp)
-	st, lex, err = buildListed(ctx, tmp, ix.ws, files, skipped, ix.opts)
+	o := ix.opts
+	o.snapshotPath = ix.lexSnapFile()
+	st, lex, err = buildListed(ctx, tmp, ix.ws, files, skipped, o)
 	if err != nil {
 		return st, err
 	}
@@ -394,10 +402,19 @@ func (ix *Index) installBuilt(b *builtLexical) bool {
 	ix.lex.state, ix.lex.checked, ix.lex.snapTried = lexReady, false, true
 	lock, err := flock.Exclusive(ix.lexSnapFile()+".lock", 0)
 	if err != nil {
+		b.discard()
 		return false
 	}
 	defer lock.Unlock()
-	if ix.writeLexSnapshot(b.key, &ix.lex.lexState) != nil {
+	if b.snapshot != nil {
+		// Written during the build: now that the index is in place, so is
+		// its snapshot.
+		err = b.snapshot.Commit()
+		b.snapshot = nil
+	} else {
+		err = ix.writeLexSnapshot(b.key, &ix.lex.lexState)
+	}
+	if err != nil {
 		return false
 	}
 	ix.lex.saved = true

@@ -349,6 +349,16 @@ func decodeLexSnapshot(data []byte, key string) (*lexSnapshot, *bm25.Index, file
 // writeLexSnapshot writes the state l (loaded and current for the index
 // build key) to the snapshot file, atomically.
 func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
+	p, err := prepareLexSnapshot(ix.lexSnapFile(), key, l)
+	if err != nil {
+		return err
+	}
+	return p.Commit()
+}
+
+// prepareLexSnapshot writes the snapshot of state l, keyed key, to a
+// synced temporary file beside path, to be put in place by Commit.
+func prepareLexSnapshot(path, key string, l *lexState) (*safewrite.Prepared, error) {
 	// Every item of every file, by id. The records and the strings they
 	// point into are streamed to the file rather than built in memory: a
 	// build writes the snapshot at its peak of memory.
@@ -359,7 +369,7 @@ func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
 	}
 	slices.Sort(ids)
 	if l.eng.Len() != len(ids) {
-		return fmt.Errorf("%d items for %d documents", len(ids), l.eng.Len())
+		return nil, fmt.Errorf("%d items for %d documents", len(ids), l.eng.Len())
 	}
 	fieldsOf := func(id int64) (memoryFields, *itemText) {
 		f, _ := l.fields.full(id)
@@ -371,11 +381,11 @@ func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
 	textLen := uint64(0)
 	for i, id := range ids {
 		if i > 0 && ids[i-1] == id {
-			return fmt.Errorf("item %d listed twice", id)
+			return nil, fmt.Errorf("item %d listed twice", id)
 		}
 		f, t := fieldsOf(id)
 		if t == nil {
-			return fmt.Errorf("item %d has no fields", id)
+			return nil, fmt.Errorf("item %d has no fields", id)
 		}
 		if _, ok := kindIndex[f.kind]; !ok {
 			kindIndex[f.kind] = len(kindNames)
@@ -383,7 +393,7 @@ func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
 		}
 		for _, day := range [...]string{f.written, f.evStart, f.evEnd} {
 			if len(day) != 0 && len(day) != 10 {
-				return fmt.Errorf("item %d: date %q", id, day)
+				return nil, fmt.Errorf("item %d: date %q", id, day)
 			}
 		}
 		textLen += uint64(len(f.entities) + len(t.factID) + len(t.section) + len(t.content) + len(t.alt))
@@ -395,10 +405,10 @@ func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
 		}
 	}
 	if textLen > math.MaxUint32 {
-		return errors.New("over 4 GiB of item text")
+		return nil, errors.New("over 4 GiB of item text")
 	}
 	if len(kindNames) > 255 {
-		return errors.New("too many item kinds")
+		return nil, errors.New("too many item kinds")
 	}
 	var files, list []byte
 	files = binary.AppendUvarint(files, uint64(len(paths)))
@@ -443,7 +453,7 @@ func (ix *Index) writeLexSnapshot(key string, l *lexState) error {
 		}
 		ents = appendBytes(ents, string(list))
 	}
-	return safewrite.ReplaceFile(ix.lexSnapFile(), 0o644, func(w io.Writer) error {
+	return safewrite.PrepareFile(path, 0o644, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		bw.WriteString(lexSnapMagic)
 		block := func(b []byte) {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -50,14 +49,6 @@ func BenchmarkBuild10Years(b *testing.B) {
 		}
 		b.ReportMetric(float64(st.Items), "items")
 	}
-}
-
-// cpuTime is the process's user+system CPU time: on a shared, loaded
-// machine it varies far less than wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkSyncOneFile is the incremental update after one daily log

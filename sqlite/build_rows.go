@@ -14,10 +14,11 @@ import (
 	"modernc.org/sqlite/vtab"
 )
 
-// A build passes the rows of its small tables to SQLite through virtual
-// tables whose cursors read them from Go slices: one INSERT … SELECT
-// takes them all, which costs much less than statements binding a row or
-// a batch of rows at a time (database/sql converts and binds every
+// A build passes rows it has at hand (the full-text index's %_idx rows;
+// every other table is written as B-trees, build_trees.go) to SQLite
+// through a virtual table whose cursor reads them from a Go slice: one
+// INSERT … SELECT takes them all, which costs much less than statements
+// binding a row or a batch of rows at a time (database/sql converts and binds every
 // value, and SQLite locks its mutex for every bind). The module is
 // registered on a driver of this package's own (rowsDriver), used only to
 // open the files a build writes, so no other connection sees it.

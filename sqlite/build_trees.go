@@ -13,16 +13,18 @@ import (
 	"memoria/btree"
 )
 
-// A build writes the big trees itself: items and its five indexes, and
-// the full-text index's %_data and %_docsize. SQLite creates the schema
+// A build writes the tables' trees itself: items and its five indexes,
+// files, the entity tables and links with their indexes, and the
+// full-text index's %_data and %_docsize. SQLite creates the schema
 // (every table and index empty, with its root page) and, once the trees
-// are in, inserts the small tables; in between no connection has the
-// file open, and package btree appends the trees' pages to it. Inserting
-// 85,000 items through SQLite, each into six B-trees, was the larger part
-// of a 10-year build, on one CPU (docs/index.md, "B-trees written from
-// Go"). The trees are ordinary SQLite B-trees from then on;
-// TestBuildMatchesSync holds them to SQLite's integrity check and to the
-// rows an incremental sync inserts.
+// are in, adds the full-text structure record, its %_idx rows and the
+// summaries; in between no connection has the file open, and package
+// btree appends the trees' pages to it. Inserting 85,000 items through
+// SQLite, each into six B-trees, was the larger part of a 10-year build,
+// on one CPU (docs/index.md, "B-trees written from Go"). The trees are
+// ordinary SQLite B-trees from then on; TestBuildMatchesSync holds them
+// to SQLite's integrity check and to the rows an incremental sync
+// inserts.
 
 // readRoots returns the root page of every table and index.
 func readRoots(ctx context.Context, tx *sql.Tx) (map[string]uint32, error) {

@@ -530,7 +530,7 @@ func buildIndex(ctx context.Context, path, ws string, files []workspace.File, sk
 		return st, nil, fmt.Errorf("index %s: %w", path, err)
 	}
 	defer tx.Rollback()
-	if err := fts.writeRest(ctx, tx); err != nil {
+	if err := fts.writeStructure(ctx, tx); err != nil {
 		return st, nil, fmt.Errorf("index %s: full-text: %w", path, err)
 	}
 	if err := refreshSummaries(ctx, tx); err != nil {
@@ -589,6 +589,20 @@ func boundMemory(files []workspace.File) (restore func()) {
 	}
 	debug.SetMemoryLimit(max(buildMemoryFloor, buildMemoryPerByte*size))
 	return func() { debug.SetMemoryLimit(prev) }
+}
+
+// openBuildDB opens a database a build writes, at path, with the settings
+// of a private file that is thrown away on failure: durability off while
+// it is filled, a crash leaves only a temp file. The page cache is small
+// (2 MB): the build writes its big trees itself (build_trees.go).
+func openBuildDB(path string, pragmas ...string) (*sql.DB, error) {
+	pragmas = append([]string{"journal_mode(OFF)", "synchronous(OFF)", "cache_size(-2048)", "locking_mode(EXCLUSIVE)", "temp_store(MEMORY)"}, pragmas...)
+	db, err := sql.Open("sqlite", dsn(path, pragmas...))
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
 }
 
 // createSchema creates the file at path with every table and index,

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -15,8 +16,6 @@ import (
 	"memoria/bm25"
 	"memoria/btree"
 	"memoria/fts5"
-
-	"modernc.org/sqlite/vtab"
 )
 
 // A full build makes the full-text table's content in Go rather than have
@@ -425,14 +424,15 @@ func (b *ftsBuilder) abort() {
 }
 
 // ftsContent is the content of items_fts's shadow tables. %_data's
-// leaves and %_docsize's rows go into their B-trees as they are made;
-// the rest is kept for SQL (writeRest).
+// leaves and %_docsize's rows go into their B-trees as they are made,
+// %_idx's once the segment is; the structure record is kept for SQL
+// (writeStructure).
 type ftsContent struct {
 	data      *btree.Tree
 	rec       btree.Record
 	buf       []byte
 	dlidx     fts5Rows // doclist-index pages: their rowids follow every leaf's
-	idx       fts5Rows // %_idx: id is pgno, block the term
+	idx       fts5Rows // %_idx: id is pgno, block the term, written after the leaves
 	structure []byte   // the structure record
 	err       error    // the first error writing a tree
 }
@@ -443,17 +443,8 @@ type fts5Row struct {
 	block []byte
 }
 
-// fts5Rows are rows of a shadow table, for streamRows.
+// fts5Rows are rows of a shadow table.
 type fts5Rows []fts5Row
-
-func (r fts5Rows) rows() int { return len(r) }
-
-func (r fts5Rows) column(i, col int) vtab.Value {
-	if col == 0 {
-		return r[i].id
-	}
-	return r[i].block
-}
 
 // Data adds a leaf to %_data's tree, or keeps a doclist-index page for
 // after the last leaf.
@@ -602,18 +593,39 @@ func (c *ftsContent) make(b *bm25.Builder, x *btree.File, roots map[string]uint3
 	if err := c.data.Finish(); err != nil {
 		return fmt.Errorf("items_fts_data: %w", err)
 	}
+	return c.writeIdx(x, roots)
+}
+
+// writeIdx writes the %_idx rows (segid, term, pgno), a WITHOUT ROWID
+// table keyed by segment and term: the terms come in page order, which
+// is term order, and are blobs, ordered as bytes.
+func (c *ftsContent) writeIdx(x *btree.File, roots map[string]uint32) error {
+	t, err := tree(x, roots, "items_fts_idx", true)
+	if err != nil {
+		return err
+	}
+	slices.SortStableFunc(c.idx, func(a, b fts5Row) int { return bytes.Compare(a.block, b.block) })
+	for _, r := range c.idx {
+		c.rec.Reset()
+		c.rec.Int(1) // the segment
+		c.rec.Blob(r.block)
+		c.rec.Int(r.id)
+		c.buf = c.rec.AppendTo(c.buf[:0])
+		if err := t.AddKey(c.buf); err != nil {
+			return fmt.Errorf("items_fts_idx: %w", err)
+		}
+	}
+	c.idx = nil
+	if err := t.Finish(); err != nil {
+		return fmt.Errorf("items_fts_idx: %w", err)
+	}
 	return nil
 }
 
-// writeRest inserts what the trees do not hold, once the content is
-// made: the rows of items_fts_idx and the structure record.
-func (b *ftsBuilder) writeRest(ctx context.Context, tx *sql.Tx) error {
-	c := &b.out
-	if _, err := tx.ExecContext(ctx, `INSERT INTO items_fts_data(id, block) VALUES(?, ?)`, fts5.StructureRowid, c.structure); err != nil {
-		return err
-	}
-	err := streamRows(ctx, tx, c.idx, 2, `INSERT INTO items_fts_idx(segid, term, pgno) SELECT 1, coalesce(c1, x''), c0 FROM temp.%s`)
-	c.idx = nil
+// writeStructure inserts the structure record, once the content is made:
+// its rowid comes before the leaves', but it is known only after them.
+func (b *ftsBuilder) writeStructure(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO items_fts_data(id, block) VALUES(?, ?)`, fts5.StructureRowid, b.out.structure)
 	return err
 }
 

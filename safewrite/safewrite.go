@@ -305,14 +305,11 @@ func atomicWrite(p string, data []byte) (err error) {
 // side files, caches): no confinement to a workspace and no lock, so of
 // concurrent writers the last rename wins, each with a whole file.
 func ReplaceFile(path string, perm fs.FileMode, write func(io.Writer) error) error {
-	dir, base := filepath.Split(path)
-	return replace(filepath.Clean(dir), base, path, perm, func(f *os.File) error {
-		w := bufio.NewWriterSize(f, 1<<20)
-		if err := write(w); err != nil {
-			return err
-		}
-		return w.Flush()
-	}, func(string) {})
+	p, err := PrepareFile(path, perm, write)
+	if err != nil {
+		return err
+	}
+	return p.Commit()
 }
 
 // Prepared is a replacement of a file written and synced beside it but

@@ -138,15 +138,13 @@ func writeTrees(t *testing.T, path string, roots map[string]uint32, rs []row) {
 	t.Helper()
 	x, table := openTable(t, path, roots)
 	var rec btree.Record
-	var buf []byte
 	for _, r := range rs {
 		rec.Reset()
 		rec.Null() // the rowid's column
 		rec.Text(r.a)
 		rec.Int(r.b)
 		appendValue(&rec, r.c)
-		buf = rec.AppendTo(buf[:0])
-		if err := table.AddRow(r.id, buf); err != nil {
+		if err := table.AddRow(r.id, &rec); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -166,7 +164,7 @@ func writeTrees(t *testing.T, path string, roots map[string]uint32, rs []row) {
 		rec.Text(r.a)
 		rec.Int(r.b)
 		rec.Int(r.id)
-		if err := index.AddKey(rec.AppendTo(buf[:0])); err != nil {
+		if err := index.AddKey(&rec); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -184,7 +182,7 @@ func writeTrees(t *testing.T, path string, roots map[string]uint32, rs []row) {
 		rec.Text(r.a)
 		rec.Int(r.id)
 		appendValue(&rec, r.c)
-		if err := w.AddKey(rec.AppendTo(buf[:0])); err != nil {
+		if err := w.AddKey(&rec); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -282,7 +280,7 @@ func TestRecordValues(t *testing.T) {
 		rec.Text("a")
 		rec.Int(int64(i))
 		appendValue(&rec, v)
-		if err := table.AddRow(int64(i)+1, rec.AppendTo(nil)); err != nil {
+		if err := table.AddRow(int64(i)+1, &rec); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -294,10 +292,10 @@ func TestRecordValues(t *testing.T) {
 	for range 200 {
 		rec.Text("z")
 	}
-	if err := table.AddRow(int64(len(vals))+1, rec.AppendTo(nil)); err != nil {
+	if err := table.AddRow(int64(len(vals))+1, &rec); err != nil {
 		t.Fatal(err)
 	}
-	if err := table.AddRow(1, nil); err == nil {
+	if err := table.AddRow(1, &btree.Record{}); err == nil {
 		t.Error("a rowid out of order was taken")
 	}
 	if err := table.Finish(); err != nil {
@@ -313,7 +311,7 @@ func TestRecordValues(t *testing.T) {
 		rec.Text("a")
 		rec.Int(int64(i))
 		rec.Int(int64(i) + 1)
-		if err := index.AddKey(rec.AppendTo(nil)); err != nil {
+		if err := index.AddKey(&rec); err != nil {
 			t.Fatal(err)
 		}
 	}

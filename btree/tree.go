@@ -34,8 +34,9 @@ type Tree struct {
 	// key cell that follows it (none after the last one).
 	children []uint32
 	seps     [][]byte
-	rows     int64
-	last     int64 // the last rowid, for a table
+	any      bool   // a table has a row: last is set
+	last     int64  // the last rowid, for a table
+	payload  []byte // the record being added, encoded
 	cell     []byte
 	page     []byte // the page being laid out
 }
@@ -82,35 +83,36 @@ func (x *File) tree(root uint32, index bool) (*Tree, error) {
 }
 
 // AddRow adds a table row: its rowid, above the previous row's, and its
-// record (Record.AppendTo).
-func (t *Tree) AddRow(rowid int64, record []byte) error {
+// record.
+func (t *Tree) AddRow(rowid int64, r *Record) error {
 	if t.index {
 		return errors.New("btree: AddRow on an index")
 	}
-	if t.rows > 0 && rowid <= t.last {
+	if t.any && rowid <= t.last {
 		return fmt.Errorf("btree: rowid %d after %d", rowid, t.last)
 	}
-	t.cell = fts5.AppendVarint(t.cell[:0], uint64(len(record)))
+	t.payload = r.AppendTo(t.payload[:0])
+	t.cell = fts5.AppendVarint(t.cell[:0], uint64(len(t.payload)))
 	t.cell = fts5.AppendVarint(t.cell, uint64(rowid))
-	t.cell = t.appendPayload(t.cell, record)
+	t.cell = t.appendPayload(t.cell, t.payload)
 	if !t.leaf.fits(8, len(t.cell), t.usable) {
 		t.endLeaf(fts5.AppendVarint(nil, uint64(t.last)))
 	}
 	t.leaf.add(t.cell)
-	t.last = rowid
-	t.rows++
+	t.last, t.any = rowid, true
 	return nil
 }
 
 // AddKey adds an index key, a record whose last value is the row's rowid
 // (or, in a WITHOUT ROWID table, the row itself), after the previous key
 // in the index's order.
-func (t *Tree) AddKey(record []byte) error {
+func (t *Tree) AddKey(r *Record) error {
 	if !t.index {
 		return errors.New("btree: AddKey on a table")
 	}
-	t.cell = fts5.AppendVarint(t.cell[:0], uint64(len(record)))
-	t.cell = t.appendPayload(t.cell, record)
+	t.payload = r.AppendTo(t.payload[:0])
+	t.cell = fts5.AppendVarint(t.cell[:0], uint64(len(t.payload)))
+	t.cell = t.appendPayload(t.cell, t.payload)
 	for len(t.cell) < 4 {
 		t.cell = append(t.cell, 0) // SQLite counts a cell as 4 bytes at least
 	}
@@ -130,7 +132,6 @@ func (t *Tree) AddKey(record []byte) error {
 		t.endLeaf(sep)
 	}
 	t.leaf.add(t.cell)
-	t.rows++
 	return nil
 }
 

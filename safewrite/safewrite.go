@@ -351,8 +351,12 @@ func (p *Prepared) Commit() error {
 	return nil
 }
 
-// Discard removes the prepared file.
-func (p *Prepared) Discard() { os.Remove(p.tmp) }
+// Discard removes the prepared file; on a nil Prepared it does nothing.
+func (p *Prepared) Discard() {
+	if p != nil {
+		os.Remove(p.tmp)
+	}
+}
 
 // replace is the atomic replacement both writers share; step marks its
 // points for the tests' pause hook.

@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -430,7 +429,6 @@ func (b *ftsBuilder) abort() {
 type ftsContent struct {
 	data      *btree.Tree
 	rec       btree.Record
-	buf       []byte
 	dlidx     fts5Rows // doclist-index pages: their rowids follow every leaf's
 	idx       fts5Rows // %_idx: id is pgno, block the term, written after the leaves
 	structure []byte   // the structure record
@@ -463,8 +461,7 @@ func (c *ftsContent) addData(rowid int64, block []byte) {
 	c.rec.Reset()
 	c.rec.Null()
 	c.rec.Blob(block)
-	c.buf = c.rec.AppendTo(c.buf[:0])
-	if err := c.data.AddRow(rowid, c.buf); err != nil && c.err == nil {
+	if err := c.data.AddRow(rowid, &c.rec); err != nil && c.err == nil {
 		c.err = fmt.Errorf("items_fts_data: %w", err)
 	}
 }
@@ -472,7 +469,7 @@ func (c *ftsContent) addData(rowid int64, block []byte) {
 // make writes the builder's documents and postings in FTS5's format,
 // into the B-trees of %_docsize and %_data. The structure record, whose
 // rowid comes before the leaves' but which is known only after them, is
-// kept for writeRest.
+// kept for writeStructure.
 func (c *ftsContent) make(b *bm25.Builder, x *btree.File, roots map[string]uint32, start []fts5Row) error {
 	i := slices.IndexFunc(start, func(r fts5Row) bool { return r.id == fts5.StructureRowid })
 	if i < 0 {
@@ -500,8 +497,7 @@ func (c *ftsContent) make(b *bm25.Builder, x *btree.File, roots map[string]uint3
 		c.rec.Null()
 		c.rec.Blob(sz)
 		c.rec.Int(1)
-		c.buf = c.rec.AppendTo(c.buf[:0])
-		if err := docsize.AddRow(id, c.buf); err != nil && c.err == nil {
+		if err := docsize.AddRow(id, &c.rec); err != nil && c.err == nil {
 			c.err = fmt.Errorf("items_fts_docsize: %w", err)
 		}
 		rows++
@@ -517,6 +513,9 @@ func (c *ftsContent) make(b *bm25.Builder, x *btree.File, roots map[string]uint3
 	}
 	// The configuration's rows but the structure record, the averages
 	// replaced by the documents'; then the leaves as they are made.
+	if rows > 0 && !slices.ContainsFunc(start, func(r fts5Row) bool { return r.id == fts5.AveragesRowid }) {
+		return errors.New("no averages record")
+	}
 	for _, r := range start {
 		switch {
 		case r.id == fts5.StructureRowid:
@@ -525,9 +524,6 @@ func (c *ftsContent) make(b *bm25.Builder, x *btree.File, roots map[string]uint3
 		default:
 			c.addData(r.id, r.block)
 		}
-	}
-	if rows > 0 && !slices.ContainsFunc(start, func(r fts5Row) bool { return r.id == fts5.AveragesRowid }) {
-		return errors.New("no averages record")
 	}
 	terms, err := b.Terms()
 	if err != nil {
@@ -604,14 +600,12 @@ func (c *ftsContent) writeIdx(x *btree.File, roots map[string]uint32) error {
 	if err != nil {
 		return err
 	}
-	slices.SortStableFunc(c.idx, func(a, b fts5Row) int { return bytes.Compare(a.block, b.block) })
 	for _, r := range c.idx {
 		c.rec.Reset()
 		c.rec.Int(1) // the segment
 		c.rec.Blob(r.block)
 		c.rec.Int(r.id)
-		c.buf = c.rec.AppendTo(c.buf[:0])
-		if err := t.AddKey(c.buf); err != nil {
+		if err := t.AddKey(&c.rec); err != nil {
 			return fmt.Errorf("items_fts_idx: %w", err)
 		}
 	}

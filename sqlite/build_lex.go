@@ -25,8 +25,8 @@ type lexCollect struct {
 	// The snapshot, written beside its place while the build goes on
 	// (startSnapshot) and put there once the index is (installBuilt).
 	snapDone chan struct{}
-	snapshot *safewrite.Prepared
-	snapErr  error
+	snapshot *safewrite.Prepared // nil when it could not be written then
+	readyErr error               // why the state could not be completed
 }
 
 // builtLexical is the in-memory ranking state a build made, the key of
@@ -39,7 +39,7 @@ type builtLexical struct {
 
 // discard removes a written snapshot that will not be put in place.
 func (b *builtLexical) discard() {
-	if b != nil && b.snapshot != nil {
+	if b != nil {
 		b.snapshot.Discard()
 		b.snapshot = nil
 	}
@@ -97,8 +97,10 @@ func (c *lexCollect) startSnapshot(path string) {
 	c.snapDone = make(chan struct{})
 	go func() {
 		defer close(c.snapDone)
-		if c.snapErr = c.ready(); c.snapErr == nil {
-			c.snapshot, c.snapErr = prepareLexSnapshot(path, c.key, &c.state)
+		if c.readyErr = c.ready(); c.readyErr == nil {
+			// One that cannot be written now, installBuilt writes again
+			// and reports.
+			c.snapshot, _ = prepareLexSnapshot(path, c.key, &c.state)
 		}
 	}()
 }
@@ -107,10 +109,8 @@ func (c *lexCollect) startSnapshot(path string) {
 func (c *lexCollect) abandon() {
 	if c != nil && c.snapDone != nil {
 		<-c.snapDone
-		if c.snapshot != nil {
-			c.snapshot.Discard()
-			c.snapshot = nil
-		}
+		c.snapshot.Discard()
+		c.snapshot = nil
 	}
 }
 
@@ -118,14 +118,12 @@ func (c *lexCollect) abandon() {
 // not be written early is not an error here: installBuilt writes it then.
 func (c *lexCollect) finish() (*builtLexical, error) {
 	if c.snapDone == nil {
-		if err := c.ready(); err != nil {
-			return nil, err
-		}
+		c.readyErr = c.ready()
 	} else {
 		<-c.snapDone
-		if c.state.eng == nil {
-			return nil, c.snapErr
-		}
+	}
+	if c.readyErr != nil {
+		return nil, c.readyErr
 	}
 	return &builtLexical{state: c.state, key: c.key, snapshot: c.snapshot}, nil
 }

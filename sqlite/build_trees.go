@@ -64,7 +64,6 @@ type itemTrees struct {
 	roots   map[string]uint32
 	items   *btree.Tree
 	rec     btree.Record
-	buf     []byte
 	file    []lineKey // items_file
 	written []textKey // items_written
 	event   []eventKey
@@ -112,8 +111,7 @@ func (t *itemTrees) add(r itemRow) error {
 	for _, s := range [...]string{r.written, r.evStart, r.evEnd, r.section, r.entities, r.content, r.textHash, r.alt} {
 		rec.Text(s)
 	}
-	t.buf = rec.AppendTo(t.buf[:0])
-	if err := t.items.AddRow(r.id, t.buf); err != nil {
+	if err := t.items.AddRow(r.id, rec); err != nil {
 		return fmt.Errorf("items: %w", err)
 	}
 	t.file = append(t.file, lineKey{r.fileID, r.start, r.id})
@@ -192,8 +190,7 @@ func (t *itemTrees) finish() error {
 		for i := range ix.rows {
 			t.rec.Reset()
 			ix.key(&t.rec, i)
-			t.buf = t.rec.AppendTo(t.buf[:0])
-			if err := tr.AddKey(t.buf); err != nil {
+			if err := tr.AddKey(&t.rec); err != nil {
 				return fmt.Errorf("%s: %w", ix.name, err)
 			}
 		}
@@ -238,7 +235,6 @@ func (b *bulkRows) writeTrees(x *btree.File, roots map[string]uint32) error {
 	slices.SortFunc(byItem, func(p, q linkRow) int { return cmp.Or(cmp.Compare(p.item, q.item), strings.Compare(p.key, q.key)) })
 
 	var rec btree.Record
-	var buf []byte
 	trees := []struct {
 		name   string
 		index  bool
@@ -302,11 +298,10 @@ func (b *bulkRows) writeTrees(x *btree.File, roots map[string]uint32) error {
 		for i := range tr.rows {
 			rec.Reset()
 			tr.record(i)
-			buf = rec.AppendTo(buf[:0])
 			if tr.index {
-				err = t.AddKey(buf)
+				err = t.AddKey(&rec)
 			} else {
-				err = t.AddRow(tr.rowid(i), buf)
+				err = t.AddRow(tr.rowid(i), &rec)
 			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", tr.name, err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -77,15 +76,11 @@ func writeSummaries(ctx context.Context, tx *sql.Tx, m map[string]storedFile) er
 // encodeManifest writes a line per file, sorted by path (decodeManifest
 // sorts the lines of an index written before they were).
 func encodeManifest(m map[string]storedFile) string {
-	paths := make([]string, 0, len(m))
-	for p := range m {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
+	sorted := byPathOf(m)
 	var b strings.Builder
 	b.Grow(len(m) * 64)
-	for _, path := range paths {
-		s := m[path]
+	for i, path := range sorted.paths {
+		s := sorted.vals[i]
 		b.WriteString(strconv.FormatInt(s.id, 10))
 		b.WriteByte('\t')
 		b.WriteString(strconv.FormatInt(s.size, 10))

@@ -40,15 +40,21 @@ const MaxContentBytes = 8 << 10
 
 // cut shortens Content to at most max bytes, at a character boundary.
 func (r *Result) cut(max int) {
-	if len(r.Content) <= max {
-		return
+	short := ClipBytes(r.Content, max)
+	r.Truncated = len(r.Content) - len(short)
+	r.Content = short
+}
+
+// ClipBytes returns the longest prefix of s of at most n bytes that does
+// not split a character.
+func ClipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	i := max
-	for i > 0 && !utf8.RuneStart(r.Content[i]) {
-		i--
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
-	r.Truncated = len(r.Content) - i
-	r.Content = r.Content[:i]
+	return s[:n]
 }
 
 // TruncationNote says what a cut result leaves out, for text output; ""

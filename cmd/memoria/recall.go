@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"memoria"
 	"memoria/recall"
@@ -167,11 +166,7 @@ func compactLine(r recall.Result) string {
 	}
 	text := strings.Join(parts, " ")
 	if len(text) > compactMax {
-		cut := compactMax
-		for cut > 0 && !utf8.RuneStart(text[cut]) {
-			cut--
-		}
-		text = strings.TrimSpace(text[:cut]) + "…"
+		text = strings.TrimSpace(recall.ClipBytes(text, compactMax)) + "…"
 	}
 	line := fmt.Sprintf("[%s] %s (%s)", strings.Join(meta, " "), text, r.Source)
 	if len(r.SupersededBy) > 0 {

@@ -1,10 +1,23 @@
 package markdown
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
+
+// Lines returns the lines of a Markdown file as the parser reads them and
+// passages quote them: invalid UTF-8 replaced (one U+FFFD for each bad
+// run), a byte-order mark dropped, and each line (see splitLines) without
+// its trailing white space. `memoria get` reads cited lines through it, so
+// that a passage's text is what its citation reads back.
+func Lines(data []byte) []string {
+	if !utf8.Valid(data) {
+		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+	}
+	return splitLines(strings.TrimPrefix(string(data), "\uFEFF"))
+}
 
 // splitLines splits src into lines on '\n'. A final newline does not start
 // another line. Each line has its trailing white space (including the '\r'

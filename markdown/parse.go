@@ -70,10 +70,8 @@ func ParseWith(rel string, data []byte, opts Options) (*memory.Document, error) 
 	if !utf8.Valid(data) {
 		p.warn(1+bytes.Count(data[:firstInvalid(data)], []byte{'\n'}),
 			"invalid UTF-8 replaced by U+FFFD")
-		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	}
-	src := strings.TrimPrefix(string(data), "\uFEFF")
-	p.lines = splitLines(src)
+	p.lines = Lines(data)
 	p.code = make([]bool, len(p.lines))
 
 	switch kind {

@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
-	"unicode"
 
+	"memoria/markdown"
 	"memoria/memory"
 )
 
@@ -19,10 +18,9 @@ const MaxGetBytes = 64 << 20
 
 // ReadLines reads the lines a citation ("memory/2025-11-27.md#L12-L15")
 // points at, from the Markdown on disk. A citation without a line range
-// returns the whole file. The path must stay inside the workspace. Each
-// line comes without its trailing white space (a CRLF's '\r' included)
-// and with invalid UTF-8 replaced, as the parser reads it and recall
-// quotes it: the text of a passage is the text its citation reads back.
+// returns the whole file. The path must stay inside the workspace. The
+// lines are read as the parser reads them (markdown.Lines): the text of a
+// passage is the text its citation reads back.
 func ReadLines(dir, ref string) (Lines, error) {
 	src, err := memory.ParseSource(ref)
 	if err != nil {
@@ -43,14 +41,7 @@ func ReadLines(dir, ref string) (Lines, error) {
 	if err != nil {
 		return Lines{}, fmt.Errorf("get %s: %w", src.Path, err)
 	}
-	// Invalid UTF-8 reads as the parser reads it, one U+FFFD a bad run,
-	// and a byte-order mark is no part of the first line.
-	text := strings.TrimPrefix(strings.ToValidUTF8(string(data), "\uFFFD"), "\uFEFF")
-	text = strings.TrimSuffix(text, "\n")
-	lines := strings.Split(text, "\n")
-	if len(data) == 0 {
-		lines = nil
-	}
+	lines := markdown.Lines(data)
 	if src.Start == 0 {
 		src.Start, src.End = 1, len(lines)
 		if len(lines) == 0 {
@@ -69,7 +60,7 @@ func ReadLines(dir, ref string) (Lines, error) {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(strings.TrimRightFunc(l, unicode.IsSpace))
+		b.WriteString(l)
 	}
 	return Lines{Source: src, Text: b.String()}, nil
 }

@@ -127,11 +127,10 @@ func ExampleWorkspace_Reflect() {
 	// true
 }
 
-// A long-lived program (a server, an agent loop) calls Warm once: the
-// full-text postings move into memory and changes to the Markdown are
-// learnt from the kernel, so each Recall afterwards skips the stat of every
-// file and FTS5's per-row scoring, and still sees every change.
-func ExampleWorkspace_Warm() {
+// A long-lived program (a server, an agent loop) keeps one Workspace open
+// and recalls many times: each Recall sees every change to the Markdown
+// made before it.
+func ExampleWorkspace_Recall_longLived() {
 	dir, _ := os.MkdirTemp("", "memoria-example-")
 	defer os.RemoveAll(dir)
 	log := filepath.Join(dir, "memory", "2025-11-27.md")
@@ -145,10 +144,6 @@ func ExampleWorkspace_Warm() {
 		return
 	}
 	defer ws.Close()
-	if err := ws.Warm(ctx); err != nil {
-		fmt.Println(err)
-		return
-	}
 	opts := memoria.RecallOptions{K: 1, Lexical: true, Now: time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC)}
 	for _, q := range []string{"train", "ferry"} {
 		res, _ := ws.Recall(ctx, q, opts)

@@ -25,9 +25,6 @@ type Options struct {
 	Warn func(msg string)
 	// Progress is called while files are parsed during a build.
 	Progress func(done, total int)
-	// AskRelease is called when a rebuild finds the index open in other
-	// processes, before it waits for them to close it. May be nil.
-	AskRelease func()
 	// PassageLines overrides how many lines a passage spans at most.
 	PassageLines int
 	// MaxFileSize overrides the largest file indexed (bytes).
@@ -36,16 +33,6 @@ type Options struct {
 	// model (DefaultEmbedder), loaded on the first recall that can use it
 	// (the index holds vectors from it); without it recall is lexical.
 	Embedder embed.Embedder
-	// OneShot says the process opens the workspace to recall once and
-	// exit, as the CLI does: the listing of the files for the freshness
-	// check then starts in Open, alongside opening the index, and serves
-	// the first Recall, which may thus miss a change made between Open
-	// and that Recall.
-	OneShot bool
-	// NoPostings stops a build of the index from keeping the full-text
-	// postings it made: by default the Workspace ranks in memory with
-	// them at once and they are written as the postings snapshot.
-	NoPostings bool
 	// BoundMemory has a build of the index set the process's soft memory
 	// limit while it runs (unless GOMEMLIMIT or the program set one): a
 	// lower peak for a little more time collecting garbage. For programs
@@ -58,9 +45,6 @@ type Workspace struct {
 	dir  string
 	ix   *sqlite.Index
 	opts Options
-
-	earlyMu sync.Mutex
-	early   chan sqlite.Listing // OneShot: the listing started by Open
 
 	embedOnce sync.Once
 	embedder  embed.Embedder // nil: no model
@@ -84,14 +68,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Workspace, error) {
 		MaxFileSize:  opts.MaxFileSize,
 		Warn:         opts.Warn,
 		Progress:     opts.Progress,
-		AskRelease:   opts.AskRelease,
-		NoPostings:   opts.NoPostings,
 		BoundMemory:  opts.BoundMemory,
-	}
-	var early chan sqlite.Listing
-	if opts.OneShot {
-		early = make(chan sqlite.Listing, 1)
-		go func() { early <- sqlite.ListWorkspace(abs) }()
 	}
 	var ix *sqlite.Index
 	if opts.IndexPath != "" {
@@ -102,7 +79,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Workspace{dir: abs, ix: ix, opts: opts, early: early}, nil
+	return &Workspace{dir: abs, ix: ix, opts: opts}, nil
 }
 
 // Dir is the workspace folder.
@@ -117,44 +94,6 @@ func (w *Workspace) Rebuilt() string { return w.ix.Rebuilt }
 
 // Close releases the index.
 func (w *Workspace) Close() error { return w.ix.Close() }
-
-// ReleaseWanted reports whether another process waits to rebuild the
-// index this Workspace has open. A long-lived process should then close
-// the Workspace, wait until ReleaseWanted is false (sqlite.ReleaseWanted
-// of IndexPath), and open it again: the rebuild cannot replace the index
-// while it is open. `memoria serve` does so.
-func (w *Workspace) ReleaseWanted() bool { return w.ix.ReleaseWanted() }
-
-// Warm prepares the workspace for a long life (a server, a program that
-// recalls many times): it loads the full-text postings into memory and
-// starts watching the Markdown for changes, so each recall skips the
-// freshness check's stat of every file and FTS5's per-row scoring costs.
-// Without it the same happens by itself from the second recall on, in the
-// background.
-func (w *Workspace) Warm(ctx context.Context) error { return w.ix.Warm(ctx) }
-
-// WritePostings writes the postings snapshot beside the index
-// (index.sqlite.lex): the full-text postings in a file that later
-// processes map and rank with, so a one-shot recall costs what a warm
-// server's does. Warm writes it too. It reports whether it wrote (a
-// current snapshot is left alone).
-func (w *Workspace) WritePostings(ctx context.Context) (bool, error) {
-	return w.ix.WritePostings(ctx, 0)
-}
-
-// RefreshPostings is WritePostings when there is no snapshot, or when the
-// files changed since it was written hold over sqlite.PostingsSlack items:
-// a snapshot a few edits behind serves as well (recall reloads those
-// files), and rewriting it after every edit would cost more than it saves.
-// `memoria index` calls it.
-func (w *Workspace) RefreshPostings(ctx context.Context) (bool, error) {
-	return w.ix.WritePostings(ctx, sqlite.PostingsSlack)
-}
-
-// PostingsBehind reports whether this process recalled without a current
-// postings snapshot (none, or many files changed since it was written):
-// WritePostings would speed up the next processes.
-func (w *Workspace) PostingsBehind() bool { return w.ix.PostingsBehind() }
 
 // Sync brings the index up to date with the Markdown (only changed files
 // are re-parsed). Recall does this itself.
@@ -193,11 +132,8 @@ func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([
 	// index as it stands, and only when the listing shows a change does the
 	// index catch up and recall run again: the common case costs the
 	// longer of the two, not their sum.
-	listing := w.takeEarlyListing()
-	if listing == nil {
-		listing = make(chan sqlite.Listing, 1)
-		go func() { listing <- w.ix.List() }()
-	}
+	listing := make(chan sqlite.Listing, 1)
+	go func() { listing <- w.ix.List() }()
 	res, err := w.recall(ctx, text, o)
 	st, serr := w.ix.SyncListed(ctx, <-listing)
 	if serr != nil {
@@ -207,15 +143,6 @@ func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([
 		return w.recall(ctx, text, o)
 	}
 	return res, err
-}
-
-// takeEarlyListing returns the listing Open started (OneShot), once.
-func (w *Workspace) takeEarlyListing() chan sqlite.Listing {
-	w.earlyMu.Lock()
-	defer w.earlyMu.Unlock()
-	l := w.early
-	w.early = nil
-	return l
 }
 
 // names returns the name table for the query parser, built again only

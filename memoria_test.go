@@ -354,28 +354,9 @@ func TestRecallNeverStale(t *testing.T) {
 		}
 		ws.Close()
 	}
-	// The CLI's OneShot: the listing starts in Open and serves the first
-	// recall; a later recall lists again.
-	write("ocarina")
-	one, err := memoria.Open(ctx, dir, memoria.Options{OneShot: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !found(one, "ocarina") || found(one, "marimba") {
-		t.Fatal("OneShot recall missed a change made before Open")
-	}
-	write("theremin")
-	if !found(one, "theremin") {
-		t.Fatal("OneShot: the second recall used the listing made at Open")
-	}
-	one.Close()
-	write("marimba")
 	// A long-lived process: the first recalls go the one-shot way, later
-	// ones through the monitor and the in-memory postings.
+	// ones through the change monitor.
 	ws := open(t, dir, nil)
-	if err := ws.Warm(ctx); err != nil {
-		t.Fatal(err)
-	}
 	prev := "marimba"
 	for i, word := range []string{"bassoon", "ocarina", "theremin", "kazoo", "banjo"} {
 		write(word)
@@ -394,9 +375,6 @@ func TestConcurrentRecallWhileWriting(t *testing.T) {
 	ctx := context.Background()
 	dir := testworkspace.CopyExample(t)
 	ws := open(t, dir, nil)
-	if err := ws.Warm(ctx); err != nil {
-		t.Fatal(err)
-	}
 	log := filepath.Join(dir, "memory", "2025-11-30.md")
 	opts := memoria.RecallOptions{Now: now, Lexical: true, K: 10}
 	done := make(chan struct{})

@@ -9,7 +9,6 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"memoria/memory"
-	"memoria/porter"
 )
 
 // The full-text tokenizer (porter unicode61 remove_diacritics 2) fits
@@ -32,7 +31,7 @@ import (
 
 // altVersion changes whenever altText makes other tokens; it is part of
 // the index identity, so existing indexes are rebuilt.
-const altVersion = 2
+const altVersion = 3
 
 // IsCJK reports whether r belongs to a script written without spaces
 // between words (Han, Hiragana, Katakana) or whose words carry particles
@@ -232,8 +231,8 @@ func altForms(w string) []string {
 }
 
 // wordForms are the alt forms of a word without CJK: the word itself when
-// glued (it was part of a longer token), its fold and its stem when they
-// differ from what the tokenizer makes of it.
+// glued (it was part of a longer token), its fold when it differs from
+// what the tokenizer makes of the word, and its Russian stem.
 func wordForms(w string, glued bool) []string {
 	var out []string
 	if glued {
@@ -242,17 +241,13 @@ func wordForms(w string, glued bool) []string {
 	if !hasNonASCII(w) {
 		return out
 	}
-	base := porter.Tokens(w)
-	if len(base) != 1 {
-		return out
-	}
-	f := fold(w)
-	if f != "" && f != base[0] && !contains(out, f) && (len(porter.Tokens(f)) != 1 || porter.Tokens(f)[0] != base[0]) {
+	f := fold(w, true)
+	if f != "" && f != fold(w, false) && !contains(out, f) {
 		out = append(out, f)
 	}
 	if stemRussian && isCyrillic(w) {
 		s := russian.Stem(f, true)
-		if s != "" && s != f && s != base[0] && utf8.RuneCountInString(s) >= 3 && !contains(out, s) {
+		if s != "" && s != f && utf8.RuneCountInString(s) >= 3 && !contains(out, s) {
 			out = append(out, s)
 		}
 	}
@@ -279,17 +274,19 @@ var specialFolds = map[rune]string{
 	'þ': "th", 'ð': "d", 'ς': "σ", 'ё': "е",
 }
 
-// fold lower-cases w and removes its diacritics (NFD, marks dropped) and
-// folds the special letters. Cyrillic keeps its marks (й is a letter of
-// its own) except ё.
-func fold(w string) string {
+// fold lower-cases w and removes its diacritics (NFD, marks dropped) and,
+// if special, folds the special letters and removes the marks of letters
+// outside the Latin script too. Without special it is what the tokenizer's
+// remove_diacritics makes of w, which folds Latin letters only. Cyrillic
+// keeps its marks (й is a letter of its own) except ё.
+func fold(w string, special bool) string {
 	var b strings.Builder
 	for _, r := range norm.NFC.String(strings.ToLower(w)) {
-		if s, ok := specialFolds[r]; ok {
+		if s, ok := specialFolds[r]; ok && special {
 			b.WriteString(s)
 			continue
 		}
-		if unicode.Is(unicode.Cyrillic, r) {
+		if unicode.Is(unicode.Cyrillic, r) || (!special && !unicode.Is(unicode.Latin, r)) {
 			b.WriteRune(r)
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"memoria/bench/synth"
+	"memoria/workspace"
 )
 
 var (
@@ -41,9 +42,13 @@ func BenchmarkBuild10Years(b *testing.B) {
 	ctx := context.Background()
 	cpu := cpuTime()
 	defer func() { b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op") }()
+	files, skipped, err := workspace.List(ws)
+	if err != nil {
+		b.Fatal(err)
+	}
 	for b.Loop() {
 		path := filepath.Join(b.TempDir(), "index.sqlite")
-		st, _, err := build(ctx, path, ws, Options{})
+		st, err := build(ctx, path, ws, files, skipped, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -18,7 +18,6 @@ import (
 	"sync"
 	"time"
 
-	"memoria/btree"
 	"memoria/markdown"
 	"memoria/memory"
 	"memoria/workspace"
@@ -201,16 +200,15 @@ const ftsWindow = ` WINDOW w AS (PARTITION BY file_id, section ORDER BY start_li
 // writer inserts parsed files inside one transaction. Items and their
 // entity links are buffered and written many rows per statement: per-row
 // statements through database/sql cost more than SQLite's own work.
+// A sync fills the full-text table file by file (withFTS); a build fills
+// it once, from every item in rowid order, after the items are written.
 type writer struct {
-	tx                    *sql.Tx
-	file, page, name, fts *sql.Stmt
-	items, itemEntities   *batch
-	withFTS               bool        // insert FTS rows per file (sync) or in bulk at the end (build)
-	bulk                  *bulkRows   // a build's: items written as B-trees, the rest gathered (build_bulk.go)
-	ftsItems              []ftsItem   // a build's: what the full-text rows of the file added are made from
-	lex                   *lexCollect // a build's that keeps its postings: the items' fields, the files
-	nextID                int64       // item ids are assigned here, so links need no round trip
-	count                 int
+	tx                  *sql.Tx
+	file, page, name    *sql.Stmt
+	fts                 *sql.Stmt // ftsInsert for one file; nil in a build
+	items, itemEntities *batch
+	nextID              int64 // item ids are assigned here, so links need no round trip
+	count               int
 }
 
 // batch buffers rows for a multi-row INSERT.
@@ -258,7 +256,7 @@ func (b *batch) flush(ctx context.Context, tx *sql.Tx) error {
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx, withFTS bool) (*writer, error) {
-	w := &writer{tx: tx, withFTS: withFTS}
+	w := &writer{tx: tx}
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM items`).Scan(&w.nextID); err != nil {
 		return nil, fmt.Errorf("prepare: %w", err)
 	}
@@ -269,7 +267,12 @@ func newWriter(ctx context.Context, tx *sql.Tx, withFTS bool) (*writer, error) {
 		{&w.file, `INSERT INTO files(path, kind, day, size, mtime, hash, lines, status) VALUES(?,?,?,?,?,?,?,?)`},
 		{&w.page, `INSERT INTO entity_pages(file_id, slug, name, aliases) VALUES(?,?,?,?)`},
 		{&w.name, `INSERT INTO entity_names(key, slug, file_id) VALUES(?,?,?)`},
-		{&w.fts, ftsInsert + ` WHERE file_id = ?` + ftsWindow},
+	}
+	if withFTS {
+		stmts = append(stmts, struct {
+			dst **sql.Stmt
+			sql string
+		}{&w.fts, ftsInsert + ` WHERE file_id = ?` + ftsWindow})
 	}
 	for _, s := range stmts {
 		st, err := tx.PrepareContext(ctx, s.sql)
@@ -310,20 +313,11 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 	if l.doc != nil {
 		day = dayString(l.doc.Date)
 	}
-	var fileID int64
-	if w.bulk != nil {
-		fileID = w.bulk.file(f.Rel, string(f.Kind), day, f.Size, f.ModTime, l.hash, l.lines, l.status)
-		if w.lex != nil {
-			w.lex.path = f.Rel
-			w.lex.files[f.Rel] = lexFile{fileID: fileID, hash: l.hash}
-		}
-	} else {
-		res, err := w.file.ExecContext(ctx, f.Rel, string(f.Kind), day, f.Size, f.ModTime, l.hash, l.lines, l.status)
-		if err != nil {
-			return fmt.Errorf("file %s: %w", f.Rel, err)
-		}
-		fileID, _ = res.LastInsertId()
+	res, err := w.file.ExecContext(ctx, f.Rel, string(f.Kind), day, f.Size, f.ModTime, l.hash, l.lines, l.status)
+	if err != nil {
+		return fmt.Errorf("file %s: %w", f.Rel, err)
 	}
+	fileID, _ := res.LastInsertId()
 	if l.doc == nil {
 		return nil
 	}
@@ -346,7 +340,7 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 			return fmt.Errorf("file %s: %w", f.Rel, err)
 		}
 	}
-	if w.withFTS {
+	if w.fts != nil {
 		if err := w.flush(ctx); err != nil {
 			return fmt.Errorf("file %s: %w", f.Rel, err)
 		}
@@ -355,9 +349,7 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 		}
 	}
 	if e := l.doc.Entity; e != nil {
-		if w.bulk != nil {
-			w.bulk.pages = append(w.bulk.pages, pageRow{fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n")})
-		} else if _, err := w.page.ExecContext(ctx, fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n")); err != nil {
+		if _, err := w.page.ExecContext(ctx, fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n")); err != nil {
 			return fmt.Errorf("file %s: %w", f.Rel, err)
 		}
 		keys := map[string]bool{}
@@ -367,9 +359,7 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 				continue
 			}
 			keys[k] = true
-			if w.bulk != nil {
-				w.bulk.names = append(w.bulk.names, nameRow{k, e.Slug, fileID})
-			} else if _, err := w.name.ExecContext(ctx, k, e.Slug, fileID); err != nil {
+			if _, err := w.name.ExecContext(ctx, k, e.Slug, fileID); err != nil {
 				return fmt.Errorf("file %s: %w", f.Rel, err)
 			}
 		}
@@ -382,24 +372,6 @@ func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, fa
 	w.nextID++
 	w.count++
 	ents := strings.Join(entities, " ")
-	if w.bulk != nil {
-		err := w.bulk.items.add(itemRow{id: id, fileID: fileID, kind: string(kind), factID: factID, confidence: conf,
-			start: int64(src.Start), end: int64(src.End), written: dayString(written), evStart: evStart, evEnd: evEnd,
-			section: section, entities: ents, content: content, textHash: TextHash(content), alt: alt})
-		if err != nil {
-			return err
-		}
-		w.ftsItems = append(w.ftsItems, ftsItem{id: id, passage: kind == memory.KindPassage, startLine: src.Start,
-			section: section, entities: ents, content: content, alt: alt})
-		for _, e := range entities {
-			w.bulk.links = append(w.bulk.links, linkRow{strings.ToLower(e), id})
-		}
-		if w.lex != nil {
-			w.lex.item(id, memoryFields{kind: string(kind), written: dayString(written), evStart: evStart, evEnd: evEnd,
-				fileID: fileID, startLine: src.Start, entities: ents}, factID, conf, src.End, section, content, alt)
-		}
-		return nil
-	}
 	if err := w.items.add(ctx, w.tx, id, fileID, string(kind), factID, conf, src.Start, src.End, dayString(written), evStart, evEnd, section, ents, content, TextHash(content), alt); err != nil {
 		return err
 	}
@@ -411,30 +383,12 @@ func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, fa
 	return nil
 }
 
-// build creates a complete index at path from the workspace in ws, and
-// the in-memory ranking state of it (unless o.NoPostings).
-func build(ctx context.Context, path, ws string, o Options) (Stats, *builtLexical, error) {
-	files, skipped, err := workspace.List(ws)
-	if err != nil {
-		return Stats{}, nil, err
-	}
-	return buildListed(ctx, path, ws, files, skipped, o)
-}
-
-// buildListed is build of the files listed in ws (workspace.List).
-func buildListed(ctx context.Context, path, ws string, files []workspace.File, skipped []workspace.Skipped, o Options) (Stats, *builtLexical, error) {
-	st, lc, err := buildIndex(ctx, path, ws, files, skipped, o)
-	if err != nil || lc == nil {
-		return st, nil, err
-	}
-	b, err := lc.finish()
-	if err != nil {
-		return st, nil, fmt.Errorf("index %s: postings: %w", path, err)
-	}
-	return st, b, nil
-}
-
-func buildIndex(ctx context.Context, path, ws string, files []workspace.File, skipped []workspace.Skipped, o Options) (st Stats, _ *lexCollect, err error) {
+// build creates a complete index at path from the files listed in ws
+// (workspace.List), in one transaction on a private file: the rows of
+// every table first, then the full-text table from the items in rowid
+// order (ftsInsert), then the secondary indexes, which SQLite builds
+// from sorted keys; last a quick_check of the result.
+func build(ctx context.Context, path, ws string, files []workspace.File, skipped []workspace.Skipped, o Options) (st Stats, err error) {
 	start := time.Now()
 	removeDB(path)
 	for _, s := range skipped {
@@ -442,125 +396,94 @@ func buildIndex(ctx context.Context, path, ws string, files []workspace.File, sk
 		o.warn("%s: skipped: %s", s.Rel, s.Reason)
 	}
 	st.Files = len(files)
-	// SQLite makes the file and its empty tables; their trees are then
-	// written into it from Go (build_trees.go), and SQLite adds the
-	// last rows and the summaries.
-	roots, ftsStart, err := createSchema(ctx, path)
+	db, err := openBuildDB(path, "page_size(16384)")
 	if err != nil {
-		return st, nil, fmt.Errorf("index %s: schema: %w", path, err)
+		return st, fmt.Errorf("index %s: %w", path, err)
 	}
-	x, err := btree.Open(path)
+	defer db.Close()
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
+		return st, fmt.Errorf("index %s: %w", path, err)
 	}
-	defer func() {
-		if x != nil {
-			x.Close()
-		}
-	}()
-	w := &writer{nextID: 1, bulk: &bulkRows{nextFile: 1}}
-	if w.bulk.items, err = newItemTrees(x, roots); err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, schema+ftsBuildConfig); err != nil {
+		return st, fmt.Errorf("index %s: schema: %w", path, err)
 	}
-	// The full-text table's content is made in Go (build_fts.go), and
-	// its postings are kept for the in-memory ranking unless asked not to.
-	built := time.Now().UTC().Format(time.RFC3339)
-	var lc *lexCollect
-	if !o.NoPostings {
-		lc = newLexCollect()
-		w.lex = lc
-	}
-	fts := startFTS(lc != nil)
-	defer fts.abort()
-	if lc != nil {
-		lc.fts, lc.key = fts, identity(o)+"\x00"+built
-		defer func() {
-			if err != nil {
-				lc.abandon() // a snapshot written for a build that failed
-			}
-		}()
+	w, err := newWriter(ctx, tx, false)
+	if err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	err = loadAll(ctx, ws, files, o, func(i int, l loaded) error {
 		st.note(l, o)
 		if o.Progress != nil {
 			o.Progress(i+1, len(files))
 		}
-		if err := w.add(ctx, l); err != nil {
-			return err
-		}
-		if len(w.ftsItems) > 0 {
-			fts.add(w.ftsItems)
-			w.ftsItems = w.ftsItems[:0]
-		}
-		return nil
+		return w.add(ctx, l)
 	})
-	if err != nil {
-		return st, nil, err
+	if err == nil {
+		err = w.flush(ctx)
 	}
-	// The full-text trees are written on their own goroutine while the
-	// items' indexes are written here, and the postings snapshot on
-	// another once the postings are encoded.
-	fts.end(x, roots, ftsStart)
-	if lc != nil && o.snapshotPath != "" {
-		lc.startSnapshot(o.snapshotPath)
+	if err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	st.Items = w.count
-	if err := w.bulk.items.finish(); err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
-	}
-	if err := w.bulk.writeTrees(x, roots); err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
-	}
-	if err := fts.wait(); err != nil {
-		return st, nil, fmt.Errorf("index %s: full-text: %w", path, err)
-	}
-	err = x.Close()
-	x = nil
-	if err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
-	}
-
-	db, err := openBuildDB(path)
-	if err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
-	}
-	defer db.Close()
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
-	}
-	defer tx.Rollback()
-	if err := fts.writeStructure(ctx, tx); err != nil {
-		return st, nil, fmt.Errorf("index %s: full-text: %w", path, err)
-	}
-	if err := refreshSummaries(ctx, tx); err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
-	}
+	built := time.Now().UTC().Format(time.RFC3339)
 	meta := fmt.Sprintf(`INSERT INTO meta(key, value) VALUES('identity', %s), ('built', %s); PRAGMA application_id=%d;`,
 		quote(identity(o)), quote(built), applicationID)
-	if _, err := tx.ExecContext(ctx, meta); err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
-	}
-	if err := tx.QueryRowContext(ctx, entityCount).Scan(&st.Entities); err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
-	}
-	st.Counted = true
-	if lc != nil {
-		if lc.state.pages, err = entityPages(ctx, tx); err != nil {
-			return st, nil, fmt.Errorf("index %s: %w", path, err)
+	for _, q := range []string{ftsInsert + ftsWindow, ftsSyncConfig, indexes, meta} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return st, fmt.Errorf("index %s: %w", path, err)
 		}
 	}
+	if err := refreshSummaries(ctx, tx); err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	if err := tx.QueryRowContext(ctx, entityCount).Scan(&st.Entities); err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	st.Counted = true
 	if err := tx.Commit(); err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	if err := quickCheck(ctx, db); err != nil {
+		return st, fmt.Errorf("index %s: freshly built: %w", path, err)
 	}
 	if _, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
+		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	if err := db.Close(); err != nil {
-		return st, nil, fmt.Errorf("index %s: %w", path, err)
+		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	st.Duration = time.Since(start)
-	return st, lc, nil
+	return st, nil
+}
+
+// quickCheck runs PRAGMA quick_check: SQLite's own check of every page
+// and record (not of index contents against their tables, which is
+// integrity_check's slower work).
+func quickCheck(ctx context.Context, db *sql.DB) error {
+	rows, err := db.QueryContext(ctx, "PRAGMA quick_check")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return err
+		}
+		if s != "ok" {
+			problems = append(problems, s)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("quick_check: %s", strings.Join(problems, "; "))
+	}
+	return nil
 }
 
 // A build's heap peaks, on the synthetic 10-year workspace, at some 85 MB
@@ -593,61 +516,16 @@ func boundMemory(files []workspace.File) (restore func()) {
 
 // openBuildDB opens a database a build writes, at path, with the settings
 // of a private file that is thrown away on failure: durability off while
-// it is filled, a crash leaves only a temp file. The page cache is small
-// (2 MB): the build writes its big trees itself (build_trees.go).
+// it is filled, a crash leaves only a temp file. The page cache (32 MB)
+// holds the full-text table's hash flushes and the index sorts.
 func openBuildDB(path string, pragmas ...string) (*sql.DB, error) {
-	pragmas = append([]string{"journal_mode(OFF)", "synchronous(OFF)", "cache_size(-2048)", "locking_mode(EXCLUSIVE)", "temp_store(MEMORY)"}, pragmas...)
+	pragmas = append([]string{"journal_mode(OFF)", "synchronous(OFF)", "cache_size(-32768)", "locking_mode(EXCLUSIVE)", "temp_store(MEMORY)"}, pragmas...)
 	db, err := sql.Open("sqlite", dsn(path, pragmas...))
 	if err != nil {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
 	return db, nil
-}
-
-// createSchema creates the file at path with every table and index,
-// empty but for the full-text table's configuration, and returns their
-// root pages and the rows of items_fts_data that configuration wrote.
-func createSchema(ctx context.Context, path string) (map[string]uint32, []fts5Row, error) {
-	// The file is private until renamed into place, so durability settings
-	// can be off while it is filled; a crash leaves only a temp file.
-	db, err := openBuildDB(path, "page_size(16384)")
-	if err != nil {
-		return nil, nil, err
-	}
-	defer db.Close()
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, schema+ftsConfig+indexes); err != nil {
-		return nil, nil, err
-	}
-	roots, err := readRoots(ctx, tx)
-	if err != nil {
-		return nil, nil, err
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT id, block FROM items_fts_data ORDER BY id`)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer rows.Close()
-	var data []fts5Row
-	for rows.Next() {
-		var r fts5Row
-		if err := rows.Scan(&r.id, &r.block); err != nil {
-			return nil, nil, err
-		}
-		data = append(data, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, err
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, nil, err
-	}
-	return roots, data, db.Close()
 }
 
 // note counts a loaded file in the stats and reports its warnings.

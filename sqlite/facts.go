@@ -27,17 +27,6 @@ func (ix *Index) EntityItems(ctx context.Context, slugs []string, f Filter, limi
 	if len(slugs) == 0 || limit <= 0 {
 		return nil, nil
 	}
-	if ix.rankInMemory(ctx) {
-		var out []EntityItem
-		done, err := ix.inMemory(ctx, func(l *lexical) error {
-			var err error
-			out, err = ix.entityItemsInMemory(ctx, &l.lexState, slugs, f, limit)
-			return err
-		})
-		if done {
-			return out, ix.wrapErrNil(err)
-		}
-	}
 	keys := make([]any, len(slugs))
 	for i, s := range slugs {
 		keys[i] = strings.ToLower(s)

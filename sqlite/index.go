@@ -12,11 +12,9 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	msqlite "modernc.org/sqlite" // also registers the "sqlite" driver
 
-	"memoria/flock"
 	"memoria/workspace"
 )
 
@@ -37,18 +35,6 @@ type Options struct {
 	MaxFileSize  int64                 // larger files are skipped; 0 means DefaultMaxFileSize
 	Warn         func(msg string)      // receives one-line warnings; nil discards them
 	Progress     func(done, total int) // called while a build parses files; may be nil
-	LockTimeout  time.Duration         // how long to wait for another process; 0 means 30s
-	// AskRelease is called when a rebuild finds the index open in other
-	// processes, before it waits for them to close it: the CLI asks its
-	// recall server to exit. May be nil.
-	AskRelease func()
-	// NoPostings stops a build from keeping the postings it made: by
-	// default the rebuilt Index ranks in memory with them and they are
-	// written as the postings snapshot (index.sqlite.lex).
-	NoPostings bool
-	// snapshotPath is where a rebuild's postings snapshot goes: the
-	// build writes it beside that path as it goes (lexCollect).
-	snapshotPath string
 	// BoundMemory has a rebuild set the process's soft memory limit
 	// (runtime/debug.SetMemoryLimit) while it runs, unless one is set
 	// already (GOMEMLIMIT): see boundMemory. A program that does little
@@ -71,31 +57,25 @@ func (o Options) maxFileSize() int64 {
 	return DefaultMaxFileSize
 }
 
-func (o Options) lockTimeout() time.Duration {
-	if o.LockTimeout > 0 {
-		return o.LockTimeout
-	}
-	return 30 * time.Second
-}
-
 func (o Options) warn(format string, args ...any) {
 	if o.Warn != nil {
 		o.Warn(fmt.Sprintf(format, args...))
 	}
 }
 
-// Index is an open derived index of one workspace.
+// Index is an open derived index of one workspace. It is safe for
+// concurrent use: database/sql serialises the queries on its one
+// connection, and the caches below have their own locks.
 type Index struct {
 	db   *sql.DB
 	ws   string // workspace folder
 	path string // index file
 	opts Options
-	lock *flock.Lock // shared while open; keeps a rebuild from swapping the file under us
 
 	stmtMu sync.Mutex           // guards stmts: the MCP server recalls concurrently
 	stmts  map[string]*sql.Stmt // prepared statements, by their SQL
 	fresh  freshness            // lets a long-lived process skip the freshness check
-	lex    lexical              // in-memory ranking for a long-lived process
+	terms  queryTerms           // query words cut by the index's tokenizer
 
 	manifestMu      sync.Mutex
 	manifestVersion int64 // PRAGMA data_version when manifest was read (storedFiles)
@@ -114,7 +94,7 @@ type Index struct {
 	graphLoad  *graphLoad // the HNSW graph, loaded in the background for a long-lived Index
 
 	// Rebuilt says why Open had to build the index from scratch ("" if it
-	// did not): "new", "corrupt", "foreign", "outdated" or "requested".
+	// did not): "new", "corrupt", "foreign" or "outdated".
 	Rebuilt string
 	// BuildStats describes that build.
 	BuildStats Stats
@@ -136,9 +116,6 @@ func OpenAt(ctx context.Context, dir, indexPath string, opts Options) (*Index, e
 		return nil, fmt.Errorf("index %s: %w", indexPath, err)
 	}
 	ix := &Index{ws: dir, path: indexPath, opts: opts}
-	if err := ix.lockShared(); err != nil {
-		return nil, err
-	}
 	reason, err := ix.openExisting(ctx)
 	if err == nil && reason == "" {
 		return ix, nil
@@ -166,23 +143,10 @@ func (ix *Index) Path() string { return ix.path }
 // Workspace is the workspace folder the index derives from.
 func (ix *Index) Workspace() string { return ix.ws }
 
-// Close releases the database and the lock.
+// Close releases the database.
 func (ix *Index) Close() error {
-	ix.stopLexical()
-	ix.lex.mu.Lock()
-	ix.lex.release()
-	ix.lex.mu.Unlock()
 	err := ix.closeDB()
-	return errors.Join(err, ix.fresh.close(), ix.lock.Unlock())
-}
-
-func (ix *Index) lockShared() error {
-	l, err := flock.Shared(ix.path+".lock", ix.opts.lockTimeout())
-	if err != nil {
-		return err
-	}
-	ix.lock = l
-	return nil
+	return errors.Join(err, ix.fresh.close())
 }
 
 func dsn(path string, pragmas ...string) string {
@@ -303,14 +267,11 @@ func isCorrupt(err error) bool {
 	return false
 }
 
-// Rebuild builds the whole index afresh from the Markdown into a temporary
-// file and swaps it in by rename. Readers in other processes finish first.
+// Rebuild builds the whole index afresh from the Markdown into a private
+// file and puts it in place (replace): readers in other processes are
+// never waited for, and go on reading the old content until it commits.
 func (ix *Index) Rebuild(ctx context.Context) (Stats, error) {
-	st, err := ix.rebuild(ctx)
-	if err == nil {
-		ix.Rebuilt = "requested"
-	}
-	return st, err
+	return ix.rebuild(ctx)
 }
 
 func (ix *Index) rebuild(ctx context.Context) (st Stats, err error) {
@@ -320,130 +281,100 @@ func (ix *Index) rebuild(ctx context.Context) (st Stats, err error) {
 		return st, err
 	}
 	if ix.opts.BoundMemory {
-		// Until the postings snapshot is written too (the defer below).
 		defer boundMemory(files)()
 	}
-	var lex *builtLexical
-	defer func() {
-		// The postings held were the old file's; the build's are the new one's.
-		ix.resetLexical()
-		switch {
-		case lex != nil && err == nil:
-			st.PostingsWritten = ix.installBuilt(lex)
-		case lex != nil:
-			lex.discard()
-		}
-	}()
-	tmp := fmt.Sprintf("%s.build-%d", ix.path, os.Getpid())
+	removeLeftovers(ix.path)
+	tmp := fmt.Sprintf("%s%s%d", ix.path, buildSuffix, os.Getpid())
 	defer removeDB(tmp)
-	o := ix.opts
-	o.snapshotPath = ix.lexSnapFile()
-	st, lex, err = buildListed(ctx, tmp, ix.ws, files, skipped, o)
-	if err != nil {
+	if st, err = build(ctx, tmp, ix.ws, files, skipped, ix.opts); err != nil {
 		return st, err
 	}
-	ix.closeDB()
-	// Swap under an exclusive lock so no other process has the old file
-	// (and its -wal/-shm) open while they are replaced.
-	if err := ix.lock.Unlock(); err != nil {
-		return st, err
-	}
-	ex, err := flock.Exclusive(ix.path+".lock", 0)
-	if errors.Is(err, flock.ErrTimeout) {
-		// Other processes have the index open. Ask them to let it go: the
-		// release file says so to long-lived processes that watch for it
-		// (ReleaseWanted), AskRelease to a recall server.
-		release, pid := ix.path+releaseSuffix, strconv.Itoa(os.Getpid())
-		if werr := os.WriteFile(release, []byte(pid), 0o644); werr == nil {
-			// Once the new index is in place, or the rebuild failed; not if
-			// another rebuild has written its own since, and waits still.
-			defer func() {
-				if b, err := os.ReadFile(release); err == nil && string(b) == pid {
-					os.Remove(release)
-				}
-			}()
-		}
-		if ix.opts.AskRelease != nil {
-			ix.opts.AskRelease()
-		}
-		ex, err = flock.Exclusive(ix.path+".lock", ix.opts.lockTimeout())
-	}
-	if err != nil {
-		return st, fmt.Errorf("index %s: replacing the index: %w", ix.path, err)
-	}
-	removeDB(ix.path)
-	err = os.Rename(tmp, ix.path)
-	if uerr := ex.Unlock(); err == nil {
-		err = uerr
-	}
-	if err != nil {
+	if err := ix.replace(ctx, tmp); err != nil {
 		return st, fmt.Errorf("index %s: %w", ix.path, err)
 	}
-	if err := ix.lockShared(); err != nil {
-		return st, err
+	return st, nil
+}
+
+// buildSuffix and the builder's pid name the private file a build writes
+// beside the index.
+const buildSuffix = ".build-"
+
+// removeLeftovers removes the build files of processes that no longer run
+// (killed in the middle of a build).
+func removeLeftovers(path string) {
+	matches, _ := filepath.Glob(path + buildSuffix + "*")
+	for _, m := range matches {
+		rest := strings.TrimSuffix(strings.TrimSuffix(m[len(path+buildSuffix):], "-journal"), "-wal")
+		pid, err := strconv.Atoi(strings.TrimSuffix(rest, "-shm"))
+		if err != nil || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
+		os.Remove(m)
+	}
+}
+
+// processAlive reports whether a process with this pid runs.
+func processAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	return err == nil && p.Signal(syscall.Signal(0)) == nil
+}
+
+// replace puts the freshly built index in tmp in place. Into a live index
+// it copies the pages with SQLite's backup API, in one write transaction:
+// other processes keep the file open and see the new content when they
+// next read, as after any write. Where there is no usable index (none,
+// corrupt, foreign) the file is put in place by a link, which fails if
+// another process has put its own there meanwhile: then that one is used.
+func (ix *Index) replace(ctx context.Context, tmp string) error {
+	if ix.db != nil {
+		err := ix.restore(ctx, tmp)
+		ix.forgetManifest()
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return err
+		}
+		// The live file cannot take the new pages (another page size):
+		// replace it whole.
+		ix.opts.warn("index %s: cannot update in place (%v); replacing the file", ix.path, err)
+		ix.closeDB()
+	}
+	// Nothing usable is there (openExisting said why): a corrupt or
+	// foreign file goes, with its WAL.
+	removeDB(ix.path)
+	if err := os.Link(tmp, ix.path); err != nil && !errors.Is(err, os.ErrExist) {
+		return err
 	}
 	reason, err := ix.openExisting(ctx)
 	if err == nil && reason != "" {
-		err = fmt.Errorf("index %s: freshly built index is %s", ix.path, reason)
+		err = fmt.Errorf("freshly built index is %s", reason)
 	}
-	return st, err
+	return err
 }
 
-// installBuilt makes the postings a build made the in-memory state, once
-// the index is in place, and writes them as the postings snapshot, unless
-// another process is writing one. It reports whether it wrote it; a
-// failure is not reported here: WritePostings, which `memoria index`
-// calls next, tries again and says why.
-func (ix *Index) installBuilt(b *builtLexical) bool {
-	ix.lex.mu.Lock()
-	defer ix.lex.mu.Unlock()
-	b.state.ownGen, b.state.seenGen = ix.lex.ownGen, ix.lex.seenGen
-	ix.lex.lexState = b.state
-	ix.lex.state, ix.lex.checked, ix.lex.snapTried = lexReady, false, true
-	lock, err := flock.Exclusive(ix.lexSnapFile()+".lock", 0)
+// restore copies the database in path over the open index's main
+// database, in one transaction.
+func (ix *Index) restore(ctx context.Context, path string) error {
+	conn, err := ix.db.Conn(ctx)
 	if err != nil {
-		b.discard()
-		return false
+		return err
 	}
-	defer lock.Unlock()
-	if b.snapshot != nil {
-		// Written during the build: now that the index is in place, so is
-		// its snapshot.
-		err = b.snapshot.Commit()
-		b.snapshot = nil
-	} else {
-		err = ix.writeLexSnapshot(b.key, &ix.lex.lexState)
-	}
-	if err != nil {
-		return false
-	}
-	ix.lex.saved = true
-	return true
-}
-
-// releaseSuffix names the file a rebuild writes beside the index while
-// it waits for other processes to close it: it holds the rebuilding
-// process's pid, and is removed once the new index is in place.
-const releaseSuffix = ".release"
-
-// ReleaseWanted reports whether another process waits to rebuild the
-// index: a long-lived process should close it, wait until ReleaseWanted
-// is false, and open it again (memoria serve does).
-func (ix *Index) ReleaseWanted() bool { return ReleaseWanted(ix.path) }
-
-// ReleaseWanted is Index.ReleaseWanted for the index at path. A release
-// file left by a process that no longer runs wants nothing.
-func ReleaseWanted(path string) bool {
-	b, err := os.ReadFile(path + releaseSuffix)
-	if err != nil {
-		return false
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || pid == os.Getpid() {
-		return false
-	}
-	p, err := os.FindProcess(pid)
-	return err == nil && p.Signal(syscall.Signal(0)) == nil
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		r, ok := dc.(interface {
+			NewRestore(string) (*msqlite.Backup, error)
+		})
+		if !ok {
+			return errors.New("the SQLite driver has no backup API")
+		}
+		b, err := r.NewRestore("file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro")
+		if err != nil {
+			return err
+		}
+		_, err = b.Step(-1)
+		return errors.Join(err, b.Finish())
+	})
 }
 
 // removeDB deletes a database file and its WAL companions.

@@ -6,11 +6,10 @@ import (
 	"strings"
 )
 
-// The manifest (what the index saw of each file) and the files the
-// in-memory postings hold are both kept sorted by path, as the listing is:
-// a one-shot recall compares the three with one pass each (joinPaths).
-// Maps of thousands of paths, built and probed once per process, showed
-// as a tenth of its CPU profile.
+// The manifest (what the index saw of each file) is kept sorted by path,
+// as the listing is: a one-shot recall compares the two in one pass
+// (joinPaths). Maps of thousands of paths, built and probed once per
+// process, showed as a tenth of its CPU profile.
 
 // byPath holds one value per path, sorted by path.
 type byPath[T any] struct {
@@ -20,9 +19,6 @@ type byPath[T any] struct {
 
 // manifest is what the index saw of each file.
 type manifest = byPath[storedFile]
-
-// fileList is what the postings hold of each file.
-type fileList = byPath[lexFile]
 
 func (l *byPath[T]) len() int { return len(l.paths) }
 

@@ -53,12 +53,12 @@ func TestSortByPath(t *testing.T) {
 	}
 }
 
-func TestFileList(t *testing.T) {
-	var l fileList
+func TestByPath(t *testing.T) {
+	var l manifest
 	for _, p := range []string{"m/c", "m/a", "m/b"} {
-		l.set(p, lexFile{hash: p})
+		l.set(p, storedFile{hash: p})
 	}
-	l.set("m/a", lexFile{hash: "again"})
+	l.set("m/a", storedFile{hash: "again"})
 	l.remove("m/b")
 	l.remove("m/zz") // not there: nothing happens
 	if !slices.Equal(l.paths, []string{"m/a", "m/c"}) || l.len() != 2 {
@@ -70,7 +70,7 @@ func TestFileList(t *testing.T) {
 	if _, ok := l.get("m/b"); ok {
 		t.Error("removed path still there")
 	}
-	m := byPathOf(map[string]lexFile{"z": {hash: "1"}, "y": {hash: "2"}})
+	m := byPathOf(map[string]storedFile{"z": {hash: "1"}, "y": {hash: "2"}})
 	if !slices.Equal(m.paths, []string{"y", "z"}) || m.vals[0].hash != "2" {
 		t.Errorf("byPathOf: %q %+v", m.paths, m.vals)
 	}

@@ -15,42 +15,59 @@ const SchemaVersion = 1
 // database at the index path is recognised and replaced, not misread.
 const applicationID = 0x4d454d4f
 
+// WriterVersion changes whenever the way this code writes an index
+// changes while the schema stays the same (the order rows are written in,
+// the full-text configuration): an index written by another writer is
+// rebuilt rather than trusted.
+const WriterVersion = 2
+
 // identity is stored in meta; any difference forces a rebuild.
 // It covers the schema text and the full-text fill, so that changing
 // either during development also rebuilds existing indexes.
 func identity(o Options) string {
-	sum := sha256.Sum256([]byte(schema + indexes + ftsInsert + ftsWindow))
-	return fmt.Sprintf("schema=%d/%x parser=%d passage_lines=%d alt=%d", SchemaVersion, sum[:4], markdown.Version, o.passageLines(), altVersion)
+	sum := sha256.Sum256([]byte(schema + indexes + ftsInsert + ftsWindow + ftsBuildConfig + ftsSyncConfig))
+	return fmt.Sprintf("schema=%d/%x writer=%d parser=%d passage_lines=%d alt=%d", SchemaVersion, sum[:4], WriterVersion, markdown.Version, o.passageLines(), altVersion)
 }
 
-// indexes are the secondary indexes. Each serves a query (EXPLAIN QUERY
-// PLAN): items_file the deletion of a file's items and Nearby,
-// items_written and items_event the date filter (a MULTI-INDEX OR),
-// items_day the listing by day, items_text_hash the vector lookups; no
-// query looks items up by fact_id.
-const indexes = orderedIndexes + laterIndexes
-
-// orderedIndexes are created before a build inserts the items. It writes
-// them in path order, which is file-row order and, for the daily logs,
-// date order, so these B-trees grow at their right-hand edge as the rows
-// come: the work is spread over the insert, which shares the CPUs with
-// the tokenizing, instead of four sorts of every item after it (a 10-year
-// build ended 0.12-0.2 s sooner).
-const orderedIndexes = `
+// indexes are the secondary indexes, created once a build has written the
+// rows: SQLite then builds each B-tree from sorted keys instead of
+// inserting at random. Each serves a query (EXPLAIN QUERY PLAN):
+// items_file the deletion of a file's items and Nearby, items_written and
+// items_event the date filter (a MULTI-INDEX OR), items_day the listing by
+// day, items_text_hash the vector lookups; no query looks items up by
+// fact_id.
+const indexes = `
 CREATE INDEX items_file ON items(file_id, start_line);
 CREATE INDEX items_written ON items(written);
 CREATE INDEX items_event ON items(event_start, event_end) WHERE event_start != '';
-CREATE INDEX items_day ON items(coalesce(nullif(event_start, ''), written));`
-
-// laterIndexes are created once the tables are full: their keys come in
-// no order (text hashes), and building a B-tree from sorted data costs
-// much less than inserting into it at random.
-const laterIndexes = `
+CREATE INDEX items_day ON items(coalesce(nullif(event_start, ''), written));
 CREATE INDEX items_text_hash ON items(text_hash);
 CREATE INDEX item_entities_item ON item_entities(item_id);
 CREATE INDEX entity_names_key ON entity_names(key);
 CREATE INDEX entity_names_file ON entity_names(file_id);
 `
+
+// ftsBuildConfig is the full-text table's configuration while a build
+// fills it: no merging during the fill and a hash table large enough that
+// FTS5 flushes the whole fill as few segments.
+const ftsBuildConfig = `
+INSERT INTO items_fts(items_fts, rank) VALUES('automerge', 0);
+INSERT INTO items_fts(items_fts, rank) VALUES('hashsize', 268435456);
+`
+
+// ftsSyncConfig is the configuration a build leaves for the incremental
+// updates that follow (see docs/index.md): FTS5 merges no segments by
+// itself inside an update, whose time must stay small; Index.merge does
+// bounded merge work after each update instead.
+const ftsSyncConfig = `
+INSERT INTO items_fts(items_fts) VALUES('optimize');
+INSERT INTO items_fts(items_fts, rank) VALUES('hashsize', 1048576);
+INSERT INTO items_fts(items_fts, rank) VALUES('automerge', 0);
+`
+
+// ftsTokenizer is the full-text table's tokenizer; query words are cut by
+// the same one (terms.go).
+const ftsTokenizer = "porter unicode61 remove_diacritics 2"
 
 const schema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -101,7 +118,7 @@ CREATE TABLE entity_names(
 CREATE VIRTUAL TABLE items_fts USING fts5(
   content, section, entities, context,
   content='', contentless_delete=1,
-  tokenize='porter unicode61 remove_diacritics 2'
+  tokenize='` + ftsTokenizer + `'
 );
 CREATE VIRTUAL TABLE items_vocab USING fts5vocab(items_fts, row);
 `

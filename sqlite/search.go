@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -105,17 +106,11 @@ func matchAny(terms []string) string {
 // Search finds the items that contain any of the terms (each a word or a
 // phrase, matched as FTS5 matches a quoted string; operators in them are
 // plain words) and returns the best limit by bm25 among those the filter
-// admits. A long-lived Index ranks in memory, a one-shot one through FTS5:
-// the scores are the same.
+// admits, ranked by FTS5.
 func (ix *Index) Search(ctx context.Context, terms []string, f Filter, limit int) ([]Hit, error) {
 	match := matchAny(terms)
 	if match == "" || limit <= 0 {
 		return nil, nil
-	}
-	if ix.rankInMemory(ctx) {
-		if hits, done, err := ix.searchInMemory(ctx, terms, f, limit); done {
-			return hits, err
-		}
 	}
 	return ix.searchFTS(ctx, match, f, limit)
 }
@@ -186,6 +181,34 @@ func (ix *Index) Items(ctx context.Context, f Filter, newest bool, limit int) ([
 	return items, ix.wrapErrNil(rows.Err())
 }
 
+// itemsWithIDs reads the items with these ids, in one query.
+func (ix *Index) itemsWithIDs(ctx context.Context, ids []int64) (map[int64]Item, error) {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatInt(id, 10))
+	}
+	b.WriteByte(']')
+	rows, err := ix.query(ctx, `SELECT `+itemColumns+` FROM items i JOIN files f ON f.id = i.file_id
+		WHERE i.id IN (SELECT value FROM json_each(?))`, b.String())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[int64]Item, len(ids))
+	for rows.Next() {
+		var it Item
+		if err := scanItem(rows, &it); err != nil {
+			return nil, err
+		}
+		out[it.RowID] = it
+	}
+	return out, rows.Err()
+}
+
 func (ix *Index) wrapErrNil(err error) error {
 	if err == nil {
 		return nil
@@ -224,17 +247,6 @@ func scanItem(rows *sql.Rows, it *Item, extra ...any) error {
 // that lie within n lines of it (before its first line or after its
 // last), in line order: what recall may widen a result with, in one query.
 func (ix *Index) Nearby(ctx context.Context, it Item, n int) ([]Item, error) {
-	if ix.rankInMemory(ctx) {
-		var out []Item
-		done, err := ix.inMemory(ctx, func(l *lexical) error {
-			var err error
-			out, err = l.nearby(it, n)
-			return err
-		})
-		if done {
-			return out, ix.wrapErrNil(err)
-		}
-	}
 	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id
 		WHERE i.file_id = (SELECT file_id FROM items WHERE id = ?) AND i.kind = 'passage' AND i.section = ?
 		AND i.id != ? AND ((i.end_line < ? AND i.end_line >= ?) OR (i.start_line > ? AND i.start_line <= ?))

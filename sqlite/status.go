@@ -25,12 +25,6 @@ type Status struct {
 	VectorModel string    // the model of the stored vectors ("" if none)
 	Texts       int       // distinct item texts
 	Embedded    int       // of those, how many have a vector
-	// The postings snapshot (lexsnap.go): its size, and "none", "current",
-	// "behind" (PostingsBehind files changed since it was written) or
-	// "stale" (written for another build of the index: ignored).
-	PostingsBytes  int64
-	Postings       string
-	PostingsBehind int
 }
 
 // Status reports the index's contents and freshness (without updating it).
@@ -40,9 +34,6 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 		if fi, err := os.Stat(ix.path + suffix); err == nil {
 			st.Bytes += fi.Size()
 		}
-	}
-	if err := ix.postingsStatus(ctx, &st); err != nil {
-		return st, ix.wrapErr(err)
 	}
 	var built string
 	if err := ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='built'`).Scan(&built); err == nil {
@@ -113,31 +104,3 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 // entity page's.
 const entityCount = `SELECT count(*) FROM (SELECT slug_key FROM item_entities UNION SELECT lower(slug) FROM entity_pages)`
 
-// postingsStatus fills in the postings snapshot's part of st.
-func (ix *Index) postingsStatus(ctx context.Context, st *Status) error {
-	st.Postings = "none"
-	fi, err := os.Stat(ix.lexSnapFile())
-	if err != nil {
-		return nil
-	}
-	st.PostingsBytes, st.Postings = fi.Size(), "stale"
-	l, ok, err := ix.openLexSnapshot(ctx)
-	if err != nil || !ok {
-		return err
-	}
-	defer l.release()
-	m, err := ix.storedFiles(ctx)
-	if err != nil {
-		return err
-	}
-	joinPaths(l.files.paths, m.paths, func(i, j int) {
-		if i < 0 || j < 0 || l.files.vals[i].fileID != m.vals[j].id || l.files.vals[i].hash != m.vals[j].hash {
-			st.PostingsBehind++
-		}
-	})
-	st.Postings = "current"
-	if st.PostingsBehind > 0 {
-		st.Postings = "behind"
-	}
-	return nil
-}

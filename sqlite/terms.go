@@ -4,11 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-
-	"memoria/porter"
+	"fmt"
+	"strings"
+	"sync"
 )
 
-// TermStat is a query word as the full-text index sees it: its stem (by
+// TermStat is a query word as the full-text index sees it: its term (by
 // the index's own tokenizer) and how many items contain it.
 type TermStat struct {
 	Word string
@@ -16,48 +17,37 @@ type TermStat struct {
 	Rows int    // items containing it (for a word of several tokens, the rarest)
 }
 
-// TermStats stems words exactly as the index's tokenizer does (package
-// porter reproduces FTS5's unicode61 + porter chain) and counts the items
-// that contain each, so recall can plan a query before running it: FTS5
-// scores every row an OR-query matches, and a common word can match most
-// of the index.
+// TermStats cuts words into terms with the index's own tokenizer and
+// counts the items that contain each, so recall can plan a query before
+// running it: FTS5 scores every row an OR-query matches, and a common
+// word can match most of the index.
 func (ix *Index) TermStats(ctx context.Context, words []string) (stats []TermStat, total int, err error) {
-	if ix.rankInMemory(ctx) {
-		if stats, total, ok, err := ix.termStatsInMemory(ctx, words); ok || err != nil {
-			return stats, total, err
-		}
-	}
 	if err := ix.queryRow(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'items'`).Scan(&total); err != nil {
 		return nil, 0, ix.wrapErr(err)
 	}
-	stats = make([]TermStat, len(words))
-	tokens := make([][]string, len(words))
-	var all []any
-	seen := map[string]bool{}
-	for i, w := range words {
-		stats[i].Word = w
-		tokens[i] = porter.Tokens(w)
-		for _, t := range tokens[i] {
-			if !seen[t] {
-				seen[t] = true
-				all = append(all, t)
-			}
-		}
+	tokens, err := ix.terms.tokens(ctx, ix.db, words)
+	if err != nil {
+		return nil, 0, ix.wrapErr(err)
 	}
+	stats = make([]TermStat, len(words))
 	// One lookup per term: fts5vocab answers "term = ?" by seeking its
 	// index, but scans every term for an IN list.
 	rows := map[string]int{}
-	for _, t := range all {
-		var n int
-		err := ix.queryRow(ctx, `SELECT doc FROM items_vocab WHERE term = ?`, t).Scan(&n)
-		switch {
-		case err == nil:
-			rows[t.(string)] = n
-		case !errors.Is(err, sql.ErrNoRows):
-			return nil, 0, ix.wrapErr(err)
+	for _, ts := range tokens {
+		for _, t := range ts {
+			if _, ok := rows[t]; ok {
+				continue
+			}
+			var n int
+			err := ix.queryRow(ctx, `SELECT doc FROM items_vocab WHERE term = ?`, t).Scan(&n)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return nil, 0, ix.wrapErr(err)
+			}
+			rows[t] = n
 		}
 	}
 	for i, ts := range tokens {
+		stats[i].Word = words[i]
 		for j, t := range ts {
 			if n := rows[t]; j == 0 || n < stats[i].Rows {
 				stats[i].Stem, stats[i].Rows = t, n
@@ -67,23 +57,90 @@ func (ix *Index) TermStats(ctx context.Context, words []string) (stats []TermSta
 	return stats, total, nil
 }
 
-// termStatsInMemory answers TermStats from the in-memory postings; ok is
-// false when they are not loaded.
-func (ix *Index) termStatsInMemory(ctx context.Context, words []string) (stats []TermStat, total int, ok bool, err error) {
-	ix.lex.mu.Lock()
-	defer ix.lex.mu.Unlock()
-	l, err := ix.currentLexical(ctx)
-	if err != nil || l == nil {
-		return nil, 0, false, err
-	}
-	stats = make([]TermStat, len(words))
+// queryTerms turns query words into the index's terms with SQLite's own
+// tokenizer: the words are written to a scratch full-text table in the
+// connection's temp schema, configured as items_fts is, and read back
+// through its vocabulary. What SQLite answered is kept (the terms of a
+// word never change), so a long-lived process asks once per word.
+type queryTerms struct {
+	mu    sync.Mutex
+	cache map[string][]string
+}
+
+// maxCachedWords bounds the cache; past it, it starts again.
+const maxCachedWords = 20000
+
+const scratchTables = `
+CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_words USING fts5(w, tokenize='` + ftsTokenizer + `');
+CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_terms USING fts5vocab(temp, query_words, instance);`
+
+// tokens returns the terms of each word, in order.
+func (q *queryTerms) tokens(ctx context.Context, db *sql.DB, words []string) ([][]string, error) {
+	out := make([][]string, len(words))
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var todo []string
 	for i, w := range words {
-		stats[i].Word = w
-		for j, t := range porter.Tokens(w) {
-			if n := l.eng.DocCount(t); j == 0 || n < stats[i].Rows {
-				stats[i].Stem, stats[i].Rows = t, n
-			}
+		if ts, ok := q.cache[w]; ok {
+			out[i] = ts
+		} else if !contains(todo, w) {
+			todo = append(todo, w)
 		}
 	}
-	return stats, l.eng.Len(), true, nil
+	if len(todo) == 0 {
+		return out, nil
+	}
+	found, err := tokenize(ctx, db, todo)
+	if err != nil {
+		return nil, fmt.Errorf("tokenize: %w", err)
+	}
+	if q.cache == nil || len(q.cache)+len(todo) > maxCachedWords {
+		q.cache = map[string][]string{}
+	}
+	for i, w := range todo {
+		q.cache[w] = found[i]
+	}
+	for i, w := range words {
+		out[i] = q.cache[w]
+	}
+	return out, nil
+}
+
+// tokenize runs the index's tokenizer over words, on one connection (the
+// scratch tables live in its temp schema).
+func tokenize(ctx context.Context, db *sql.DB, words []string) ([][]string, error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, scratchTables); err != nil {
+		return nil, err
+	}
+	args := make([]any, 0, 2*len(words))
+	for i, w := range words {
+		args = append(args, i+1, w)
+	}
+	insert := `INSERT INTO temp.query_words(rowid, w) VALUES` + strings.TrimSuffix(strings.Repeat("(?,?),", len(words)), ",")
+	if _, err := conn.ExecContext(ctx, insert, args...); err != nil {
+		return nil, err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `DELETE FROM temp.query_words`)
+	rows, err := conn.QueryContext(ctx, `SELECT doc, term FROM temp.query_terms ORDER BY doc, offset`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([][]string, len(words))
+	for rows.Next() {
+		var doc int
+		var term string
+		if err := rows.Scan(&doc, &term); err != nil {
+			return nil, err
+		}
+		if doc >= 1 && doc <= len(words) {
+			out[doc-1] = append(out[doc-1], term)
+		}
+	}
+	return out, rows.Err()
 }

@@ -2,10 +2,9 @@
 
 // Command speed measures Memoria on a large workspace, the way a user runs
 // it: the sqlite3 CLI's import of the same lines into FTS5 (the reference),
-// a full index (as `memoria index` runs by default, with the postings
-// snapshot, and with --no-postings, the index alone), an incremental update
-// of one file, recall in process and as a whole `memoria recall` process,
-// and peak memory.
+// a full index as `memoria index` builds it, with its peak memory and the
+// index's size, incremental updates of one file, recall in a long-lived
+// process, and as a whole `memoria recall` process.
 //
 //	go run ./bench/speed [-workspace DIR] [-runs 5] [-queries 200] [-index-only]
 //
@@ -73,19 +72,13 @@ func run(ws, bin string, runs, nq int, indexOnly bool) error {
 	fmt.Printf("non-blank lines: %d\n\n", len(lines))
 
 	// 1. The reference, the sqlite3 CLI importing the same lines into
-	// FTS5, and 2. the full index as a process, with peak RSS: as
-	// `memoria index` builds it by default, the postings snapshot written
-	// with it, and without the snapshot (--no-postings), the index alone.
-	// They run in turns, so that a change in the machine's load between
-	// the series does not skew their ratios. Each turn's own ratios are
-	// kept too.
+	// FTS5, and 2. the full index as a process, with peak RSS. They run
+	// in turns, so that a change in the machine's load between the series
+	// does not skew their ratio; each turn's own ratio is kept too.
 	cliPath, cliErr := exec.LookPath("sqlite3")
 	index := filepath.Join(tmp, "index.sqlite")
 	var cli, cliCPU []time.Duration
-	builds := []*series{
-		{name: "memoria index (full, process)", args: nil},
-		{name: "  without the snapshot", args: []string{"--no-postings"}},
-	}
+	build := &series{name: "memoria index (full, process)"}
 	for range runs {
 		if cliErr == nil {
 			d, c, err := sqlite3Import(cliPath, tmp, lines)
@@ -94,16 +87,14 @@ func run(ws, bin string, runs, nq int, indexOnly bool) error {
 			}
 			cli, cliCPU = append(cli, d), append(cliCPU, c)
 		}
-		for _, b := range builds {
-			removeIndex(index)
-			d, c, r, err := timeProcess(bin, append([]string{"index", "-w", ws, "--index", index, "--no-embed"}, b.args...)...)
-			if err != nil {
-				return err
-			}
-			b.wall, b.cpu, b.rss = append(b.wall, d), append(b.cpu, c), append(b.rss, r)
-			if cliErr == nil {
-				b.ratios = append(b.ratios, float64(d)/float64(cli[len(cli)-1]))
-			}
+		removeIndex(index)
+		d, c, r, err := timeProcess(bin, "index", "-w", ws, "--index", index, "--no-embed")
+		if err != nil {
+			return err
+		}
+		build.wall, build.cpu, build.rss = append(build.wall, d), append(build.cpu, c), append(build.rss, r)
+		if cliErr == nil {
+			build.ratios = append(build.ratios, float64(d)/float64(cli[len(cli)-1]))
 		}
 	}
 	if cliErr == nil {
@@ -111,36 +102,26 @@ func run(ws, bin string, runs, nq int, indexOnly bool) error {
 	} else {
 		fmt.Println("sqlite3 CLI not found: no reference figure")
 	}
-	for _, b := range builds {
-		fmt.Printf("%-30s median %v (CPU %v), peak RSS %d MB", b.name+":", median(b.wall), median(b.cpu), slices.Max(b.rss)>>10)
-		if len(cli) > 0 {
-			slices.Sort(b.ratios)
-			fmt.Printf(", %.2f× the sqlite3 CLI (CPU %.2f×; per turn: median %.2f×, from %.2f× to %.2f×)",
-				float64(median(b.wall))/float64(median(cli)), float64(median(b.cpu))/float64(median(cliCPU)),
-				b.ratios[len(b.ratios)/2], b.ratios[0], b.ratios[len(b.ratios)-1])
-		}
-		fmt.Println()
+	fmt.Printf("%-30s median %v (CPU %v), peak RSS %d MB", build.name+":", median(build.wall), median(build.cpu), slices.Max(build.rss)>>10)
+	if len(cli) > 0 {
+		slices.Sort(build.ratios)
+		fmt.Printf(", %.2f× the sqlite3 CLI (CPU %.2f×; per turn: median %.2f×, from %.2f× to %.2f×)",
+			float64(median(build.wall))/float64(median(cli)), float64(median(build.cpu))/float64(median(cliCPU)),
+			build.ratios[len(build.ratios)/2], build.ratios[0], build.ratios[len(build.ratios)-1])
 	}
+	fmt.Println()
+	md, derived, err := sizes(ws, index)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("index size:                    %.1f MB for %.1f MB of Markdown (%.2f×, no vectors)\n",
+		float64(derived)/(1<<20), float64(md)/(1<<20), float64(derived)/float64(md))
 	if indexOnly {
 		return nil
 	}
 
-	// 2b. The postings snapshot that one-shot recall ranks with: written by
-	// `memoria index` after the index (skipped above), or in the
-	// background after a recall that found none.
-	var snap, snapCPU []time.Duration
-	for range runs {
-		os.Remove(index + ".lex")
-		os.Remove(index + ".lex.lock")
-		d, c, _, err := timeProcess(bin, "index", "-w", ws, "--index", index, "--postings-only")
-		if err != nil {
-			return err
-		}
-		snap, snapCPU = append(snap, d), append(snapCPU, c)
-	}
-	fmt.Printf("postings snapshot (process):   median %v (CPU %v)\n", median(snap), median(snapCPU))
-
-	// 3. In process: incremental update of one file, recall latency.
+	// 3. In process: incremental update of one file, over many updates so
+	// that the full-text index's merges show in the tail.
 	ctx := context.Background()
 	w, err := memoria.Open(ctx, ws, memoria.Options{IndexPath: index})
 	if err != nil {
@@ -154,8 +135,10 @@ func run(ws, bin string, runs, nq int, indexOnly bool) error {
 	}
 	defer os.WriteFile(log, orig, 0o644)
 	var inc []time.Duration
-	for i := range 20 {
-		os.WriteFile(log, append(append([]byte{}, orig...), fmt.Sprintf("\n- an appended line %d\n", i)...), 0o644)
+	grown := slices.Clone(orig)
+	for i := range updates {
+		grown = fmt.Appendf(grown, "\n- an appended line %d about %s\n", i, lines[i%len(lines)])
+		os.WriteFile(log, grown, 0o644)
 		t := time.Now()
 		st, err := w.Sync(ctx)
 		if err != nil {
@@ -166,69 +149,82 @@ func run(ws, bin string, runs, nq int, indexOnly bool) error {
 			return fmt.Errorf("incremental update parsed %d files", st.Parsed)
 		}
 	}
-	fmt.Printf("incremental update, one file:  median %v, p99 %v\n", median(inc), pct(inc, 99))
+	fmt.Printf("incremental update, one file:  p50 %v, p99 %v, max %v (%d updates)\n", median(inc), pct(inc, 99), slices.Max(inc).Round(10*time.Microsecond), len(inc))
 	os.WriteFile(log, orig, 0o644)
-	w.Sync(ctx)
-
-	queries := sampleQueries(lines, nq)
-	// Recall in a long-lived process (the MCP server, a program using the
-	// library): warmed, as `memoria serve` is at start.
-	t0 := time.Now()
-	if err := w.Warm(ctx); err != nil {
+	if _, err := w.Sync(ctx); err != nil {
 		return err
 	}
-	fmt.Printf("warm (postings into memory):   %v\n", time.Since(t0))
-	var in []time.Duration
-	for _, q := range queries {
-		t := time.Now()
-		if _, err := w.Recall(ctx, q, memoria.RecallOptions{K: 25, Lexical: true}); err != nil {
-			return err
-		}
-		in = append(in, time.Since(t))
-	}
-	fmt.Printf("recall in process:             p50 %v, p99 %v (%d queries)\n", median(in), pct(in, 99), len(in))
 
+	// 4. Recall in a long-lived process (the MCP server, a program using
+	// the library), after one recall has opened everything: sampled
+	// queries, and questions made of common words only.
+	queries := sampleQueries(lines, nq)
+	if _, err := w.Recall(ctx, queries[0], memoria.RecallOptions{K: 25, Lexical: true}); err != nil {
+		return err
+	}
+	for _, set := range []struct {
+		name    string
+		queries []string
+	}{{"recall in process:", queries}, {"  common words only:", commonQueries}} {
+		var in []time.Duration
+		for _, q := range set.queries {
+			t := time.Now()
+			if _, err := w.Recall(ctx, q, memoria.RecallOptions{K: 25, Lexical: true}); err != nil {
+				return err
+			}
+			in = append(in, time.Since(t))
+		}
+		fmt.Printf("%-30s p50 %v, p99 %v, max %v (%d queries)\n", set.name, median(in), pct(in, 99), slices.Max(in).Round(10*time.Microsecond), len(in))
+	}
+
+	// 5. A whole `memoria recall` process, as an agent runs it.
 	var proc []time.Duration
 	var rss []int64
 	for _, q := range queries[:min(len(queries), 100)] {
-		d, _, r, err := timeProcess(bin, "recall", "-w", ws, "--index", index, "--json", "--", q)
+		d, _, r, err := timeProcess(bin, "recall", "-w", ws, "--index", index, "--json", "--lexical", "--", q)
 		if err != nil {
 			return err
 		}
 		proc, rss = append(proc, d), append(rss, r)
 	}
-	fmt.Printf("memoria recall (process):      p50 %v, p99 %v, peak RSS %d MB (%d queries, MEMORIA_NO_SERVER=1)\n", median(proc), pct(proc, 99), slices.Max(rss)>>10, len(proc))
-
-	// 4. The same processes with a recall server running, as it does after
-	// the first recall of a workspace (cmd/memoria/recall_server.go).
-	server := exec.Command(bin, "recall-server", "-w", ws, "--index", index)
-	server.Env = append(os.Environ(), "MEMORIA_NO_SERVER=")
-	if err := server.Start(); err != nil {
-		return err
-	}
-	defer func() {
-		server.Process.Kill()
-		server.Wait()
-	}()
-	// Polling is fine here: this is a measurement, not a test.
-	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(index + ".sock"); err == nil {
-			break
-		}
-		if time.Since(start) > time.Minute {
-			return fmt.Errorf("recall server: no socket after a minute")
-		}
-	}
-	proc, rss = proc[:0], rss[:0]
-	for _, q := range queries[:min(len(queries), 100)] {
-		d, _, r, err := timeProcessEnv([]string{"MEMORIA_NO_SERVER="}, bin, "recall", "-w", ws, "--index", index, "--json", "--", q)
-		if err != nil {
-			return err
-		}
-		proc, rss = append(proc, d), append(rss, r)
-	}
-	fmt.Printf("memoria recall (process, recall server running): p50 %v, p99 %v, peak RSS %d MB (%d queries)\n", median(proc), pct(proc, 99), slices.Max(rss)>>10, len(proc))
+	fmt.Printf("memoria recall (process):      p50 %v, p99 %v, peak RSS %d MB (%d queries)\n", median(proc), pct(proc, 99), slices.Max(rss)>>10, len(proc))
 	return nil
+}
+
+// updates is how many incremental updates section 3 times.
+const updates = 200
+
+// commonQueries are questions made of words most items contain or many
+// do: what FTS5 ranks slowest, since it scores every row a term matches.
+var commonQueries = []string{
+	"what did we do", "what is the plan", "how was the day", "the meeting with the team",
+	"what did I say about it", "is there anything new", "what happened this week",
+	"who was there and what did they say", "notes from the call", "what do I know about that",
+	"the last time we talked", "what was the decision", "did it work", "how did it go",
+	"things to do next", "what was said in the morning", "something about the project",
+	"what did they want", "the thing we discussed", "any update on this",
+}
+
+// sizes returns the bytes of Markdown in ws and of the index files
+// derived from it (the index and its WAL; no vectors are built here).
+func sizes(ws, index string) (md, derived int64, err error) {
+	err = filepath.WalkDir(ws, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		fi, err := d.Info()
+		if err == nil {
+			md += fi.Size()
+		}
+		return err
+	})
+	matches, _ := filepath.Glob(index + "*")
+	for _, m := range matches {
+		if fi, err := os.Stat(m); err == nil {
+			derived += fi.Size()
+		}
+	}
+	return md, derived, err
 }
 
 // workspaceLines lists every non-blank line of the workspace's Markdown.
@@ -295,15 +291,7 @@ COMMIT;
 // timeProcess runs a command and returns its wall time, CPU time and peak
 // RSS (KiB).
 func timeProcess(name string, args ...string) (time.Duration, time.Duration, int64, error) {
-	// The measured processes neither start nor use a recall server:
-	// section 4 runs one on purpose.
-	return timeProcessEnv([]string{"MEMORIA_NO_SERVER=1"}, name, args...)
-}
-
-// timeProcessEnv is timeProcess with variables added to the environment.
-func timeProcessEnv(env []string, name string, args ...string) (time.Duration, time.Duration, int64, error) {
 	cmd := exec.Command(name, args...)
-	cmd.Env = append(os.Environ(), env...)
 	t := time.Now()
 	out, err := cmd.CombinedOutput()
 	d := time.Since(t)
@@ -347,7 +335,6 @@ func pct(d []time.Duration, p int) time.Duration {
 // series are the measurements of one command, run once a turn.
 type series struct {
 	name      string
-	args      []string
 	wall, cpu []time.Duration
 	rss       []int64
 	ratios    []float64 // to the turn's sqlite3 CLI import

@@ -42,24 +42,18 @@ func runContext(ctx context.Context, e *env, args []string) error {
 	}
 	o.Recall.Kinds, o.Recall.Entities = kinds, entities
 	text := strings.Join(pos, " ")
-	if tc, ok := contextViaServer(e, &c, text, o); ok {
-		return printContext(e, &c, tc)
-	}
-	c.oneShot = true
 	ws, err := c.open(ctx, e, true)
 	if err != nil {
 		return err
 	}
 	defer ws.Close()
 	tc, err := ws.Context(ctx, text, o)
-	defer refreshPostingsLater(e, ws)
 	if err != nil {
 		if errors.Is(err, memoria.ErrInvalid) {
 			return usagef("%v", err)
 		}
 		return err
 	}
-	defer startRecallServerLater(e, &c)
 	return printContext(e, &c, tc)
 }
 

@@ -17,8 +17,6 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("index", e, &c)
 	rebuild := fs.Bool("rebuild", false, "build the index afresh from the Markdown")
 	noEmbed := fs.Bool("no-embed", false, "skip embedding new text for semantic recall")
-	noPostings := fs.Bool("no-postings", false, "skip writing the postings snapshot that makes one-shot recall rank in memory")
-	postingsOnly := fs.Bool("postings-only", false, "only write the postings snapshot of the index as it stands (what `memoria recall` starts in the background)")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
@@ -27,19 +25,11 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 		return usagef("index takes no arguments, got %q", pos[0])
 	}
 	start := time.Now()
-	c.noPostings = *noPostings
 	ws, err := c.open(ctx, e, true)
 	if err != nil {
 		return err
 	}
 	defer ws.Close()
-	if *postingsOnly {
-		wrote, err := ws.WritePostings(ctx)
-		if err == nil && !c.json {
-			fmt.Fprintf(e.stdout, "postings snapshot: %s in %s\n", map[bool]string{true: "written", false: "already current"}[wrote], time.Since(start).Round(time.Millisecond))
-		}
-		return err
-	}
 	var st sqlite.Stats
 	action := "updated"
 	switch {
@@ -73,32 +63,12 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 		skipped = len(count.Skipped)
 	}
 	elapsed := time.Since(start)
-	// A build wrote the postings snapshot with the index; after a sync
-	// it is written last, so that the time above is the index's own.
-	postings := "postings snapshot skipped (--no-postings)"
-	switch {
-	case st.PostingsWritten:
-		postings = "postings snapshot written with the index"
-	case !*noPostings:
-		t := time.Now()
-		// The index is up to date by now; the snapshot only speeds up
-		// recall, so failing to write it is a warning, not a failure.
-		switch wrote, err := ws.RefreshPostings(ctx); {
-		case err != nil:
-			fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(err.Error()))
-			postings = "postings snapshot not written (see the warning)"
-		case wrote:
-			postings = fmt.Sprintf("postings snapshot written in %s", time.Since(t).Round(time.Millisecond))
-		default:
-			postings = "postings snapshot kept"
-		}
-	}
 	if c.json {
 		return json.NewEncoder(e.stdout).Encode(map[string]any{
 			"action": action, "files": count.Files, "facts": count.Facts, "passages": count.Passages,
 			"entities": count.Entities, "skipped": skipped, "parsed": st.Parsed, "removed": st.Removed,
 			"warnings": st.Warnings, "seconds": elapsed.Seconds(), "index": ws.IndexPath(),
-			"embedded": emb.Embedded, "vector_model": emb.Model, "semantic": semantic, "postings": postings,
+			"embedded": emb.Embedded, "vector_model": emb.Model, "semantic": semantic,
 		})
 	}
 	facts := 0
@@ -109,8 +79,8 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	for _, n := range count.Files {
 		files += n
 	}
-	fmt.Fprintf(e.stdout, "index %s: %d files (%d re-parsed, %d removed, %d skipped), %d facts, %d passages, %d entities in %s; %s; %s\n",
-		action, files, st.Parsed, st.Removed, skipped, facts, count.Passages, count.Entities, elapsed.Round(time.Millisecond), semantic, postings)
+	fmt.Fprintf(e.stdout, "index %s: %d files (%d re-parsed, %d removed, %d skipped), %d facts, %d passages, %d entities in %s; %s\n",
+		action, files, st.Parsed, st.Removed, skipped, facts, count.Passages, count.Entities, elapsed.Round(time.Millisecond), semantic)
 	return nil
 }
 

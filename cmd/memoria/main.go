@@ -64,7 +64,6 @@ func init() {
 		{"watch", "[--debounce 300ms] [--json]", "keep the index fresh while files change (until interrupted)", runWatch},
 		{"serve", "[--http 127.0.0.1:7377 [--token T] [--allow-remote]] [--watch]", "serve memory to agents over MCP (stdio, or streamable HTTP)", runServe},
 		{"reflect", "[--since 7d] [--dry-run] [--now DATE]", "update entity pages, opinions and core proposals from the logs", runReflect},
-		{"recall-server", "[--idle 10m]", "answer recalls of one workspace from a warm process (recall starts it; MEMORIA_NO_SERVER=1 turns that off)", runRecallServer},
 		{"help", "", "show this help", nil},
 	}
 }
@@ -83,7 +82,6 @@ func main() {
 		stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin,
 		getenv: os.Getenv, home: os.UserHomeDir,
 		isTerminal: fi != nil && fi.Mode()&os.ModeCharDevice != 0,
-		background: startDetached,
 	}
 	os.Exit(profiled(func() int { return run(ctx, e, os.Args[1:]) }))
 }
@@ -170,9 +168,6 @@ type common struct {
 	index      string
 	json       bool
 	bar        *progressBar // drawn while files are parsed, on a terminal only
-	oneShot    bool         // the command recalls once: see memoria.Options.OneShot
-	server     bool         // the command is the recall server (see recall_server.go)
-	noPostings bool         // a build keeps no postings: see memoria.Options.NoPostings
 	resolved   *workspace.Resolution
 }
 
@@ -239,18 +234,11 @@ func (c *common) open(ctx context.Context, e *env, progress bool) (*memoria.Work
 		return nil, err
 	}
 	opts := memoria.Options{
-		IndexPath:  c.index,
-		OneShot:    c.oneShot,
-		NoPostings: c.noPostings,
+		IndexPath: c.index,
 		// Any command may build the index (recall on a new workspace),
 		// and does little else meanwhile.
 		BoundMemory: true,
 		Warn:        func(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(msg)) },
-	}
-	if !c.server {
-		// A rebuild waits for every process that has the index open;
-		// the recall server is asked to exit rather than waited for.
-		opts.AskRelease = func() { stopRecallServer(e, c) }
 	}
 	if progress && e.isTerminal {
 		c.bar = &progressBar{w: e.stderr, label: "indexing"}

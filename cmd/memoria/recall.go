@@ -66,10 +66,6 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 	}
 	o.Kinds, o.Entities = kinds, entities
 	text := strings.Join(pos, " ")
-	if results, ok := recallViaServer(e, &c, text, o); ok {
-		return printResults(e, results, *format)
-	}
-	c.oneShot = true
 	ws, err := c.open(ctx, e, true)
 	if err != nil {
 		return err
@@ -79,8 +75,6 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer startRecallServerLater(e, &c)
-	defer refreshPostingsLater(e, ws)
 	return printResults(e, results, *format)
 }
 

@@ -64,26 +64,11 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	defer cancel()
 	bg := serveBackground{e: e, logger: logger, watch: *watchFlag}
 	bg.start(ctx, ws)
-	released := make(chan struct{})
 	defer func() {
 		cancel()
-		<-released // no Replace runs any more
 		bg.stop()
-		if ws := srv.Workspace(); ws != nil {
-			ws.Close()
-		}
+		ws.Close()
 	}()
-	// A rebuild in another process waits for this one to close the index:
-	// close it, and open it again once the new one is in place.
-	go releaseForRebuilds(ctx, released, srv, logger, func(old *memoria.Workspace) (*memoria.Workspace, error) {
-		bg.stop() // the watch syncs the old workspace
-		ws, err := reopenAfterRebuild(ctx, e, &c, old)
-		if err != nil {
-			return nil, err
-		}
-		bg.start(ctx, ws)
-		return ws, nil
-	})
 
 	if *httpAddr == "" {
 		return srv.ServeStdio(ctx, e.stdin, e.stdout)
@@ -124,9 +109,8 @@ func syncLogger(e *env, w io.Writer, asJSON bool) func(sqlite.Stats, error) {
 	}
 }
 
-// serveBackground is what a server runs beside its calls on the current
-// workspace: the in-memory postings loaded at start, and with --watch the
-// index kept fresh while files change.
+// serveBackground is what a server runs beside its calls: with --watch,
+// the index kept fresh while files change.
 type serveBackground struct {
 	e      *env
 	logger *slog.Logger
@@ -138,13 +122,6 @@ type serveBackground struct {
 // start runs the background work on ws.
 func (b *serveBackground) start(ctx context.Context, ws *memoria.Workspace) {
 	ctx, b.cancel = context.WithCancel(ctx)
-	// A server lives long: load the in-memory postings now, in the
-	// background (FTS5 ranks until they are ready).
-	b.done.Go(func() {
-		if err := ws.Warm(ctx); err != nil && ctx.Err() == nil {
-			b.logger.Warn("in-memory ranking unavailable", "err", err)
-		}
-	})
 	if b.watch {
 		b.done.Go(func() {
 			if err := watch.Run(ctx, ws, watch.Options{OnSync: syncLogger(b.e, b.e.stderr, false)}); err != nil && ctx.Err() == nil {
@@ -160,75 +137,4 @@ func (b *serveBackground) stop() {
 		b.cancel()
 	}
 	b.done.Wait()
-}
-
-// releaseWait bounds how long a server waits for another process's
-// rebuild of its index before it opens the index again anyway: twice
-// what the rebuild itself waits for the index to be let go.
-const releaseWait = 60 * time.Second
-
-// releaseForRebuilds waits until another process wants to rebuild the
-// index srv serves (whenReleaseWanted), and then lets reopen replace the
-// workspace (calls wait meanwhile), until ctx ends. It closes done when
-// it returns.
-func releaseForRebuilds(ctx context.Context, done chan<- struct{}, srv *mcp.Server, logger *slog.Logger, reopen func(*memoria.Workspace) (*memoria.Workspace, error)) {
-	defer close(done)
-	for {
-		ws := srv.Workspace()
-		if ws == nil {
-			return // a reopen failed: calls say why; nothing is held
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-whenReleaseWanted(ctx, ws):
-		}
-		logger.Info("another process rebuilds the index: closing it until the rebuild is done")
-		if err := srv.Replace(reopen); err != nil && ctx.Err() == nil {
-			logger.Error("reopening the workspace after a rebuild", "err", err)
-		}
-	}
-}
-
-// whenReleaseWanted returns a channel closed once another process waits
-// to rebuild the index ws has open (a file beside the index says so, see
-// sqlite.ReleaseWanted), checked every 100 ms; it stays open if ctx ends
-// first.
-func whenReleaseWanted(ctx context.Context, ws *memoria.Workspace) <-chan struct{} {
-	wanted := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-			if ws.ReleaseWanted() {
-				close(wanted)
-				return
-			}
-		}
-	}()
-	return wanted
-}
-
-// reopenAfterRebuild closes old, waits (up to releaseWait) until no
-// process waits to rebuild its index any more, and opens the workspace
-// of the command line again.
-func reopenAfterRebuild(ctx context.Context, e *env, c *common, old *memoria.Workspace) (*memoria.Workspace, error) {
-	index := old.IndexPath()
-	old.Close()
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.Now().Add(releaseWait)
-	for sqlite.ReleaseWanted(index) && time.Now().Before(deadline) {
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-tick.C:
-		}
-	}
-	return c.open(ctx, e, false)
 }

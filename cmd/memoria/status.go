@@ -42,7 +42,6 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 			"first_day": day(st.FirstDay), "last_day": day(st.LastDay),
 			"pending": st.Pending, "fresh": st.Pending == 0,
 			"vector_model": st.VectorModel, "texts": st.Texts, "embedded": st.Embedded,
-			"postings": st.Postings, "postings_bytes": st.PostingsBytes, "postings_behind": st.PostingsBehind,
 		})
 	}
 	w := e.stdout
@@ -64,16 +63,6 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(w, "semantic   off: no vectors (install the model with `go run ./cmd/memoria-model fetch`, then `memoria index`)")
 	default:
 		fmt.Fprintf(w, "semantic   %d of %d texts embedded (%s)\n", st.Embedded, st.Texts, st.VectorModel)
-	}
-	switch st.Postings {
-	case "none":
-		fmt.Fprintln(w, "postings   none: one-shot recall ranks through FTS5 until `memoria index` writes the snapshot")
-	case "stale":
-		fmt.Fprintf(w, "postings   %.1f MB, written for an earlier build of the index: ignored until `memoria index` writes it again\n", float64(st.PostingsBytes)/(1<<20))
-	case "behind":
-		fmt.Fprintf(w, "postings   %.1f MB, %d files changed since it was written (reloaded by each recall)\n", float64(st.PostingsBytes)/(1<<20), st.PostingsBehind)
-	default:
-		fmt.Fprintf(w, "postings   %.1f MB, current\n", float64(st.PostingsBytes)/(1<<20))
 	}
 	if len(st.Skipped) > 0 {
 		paths := make([]string, 0, len(st.Skipped))

@@ -33,26 +33,6 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		OnSync:   syncLogger(e, e.stdout, c.json),
 		Warn:     func(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(msg)) },
 	}
-	// A rebuild in another process waits for this one to close the index:
-	// stop, close it, and go on with the new one once it is in place.
-	for {
-		wctx, stop := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		go func() { done <- watch.Run(wctx, ws, o) }()
-		select {
-		case err := <-done:
-			stop()
-			ws.Close()
-			return err
-		case <-whenReleaseWanted(wctx, ws):
-		}
-		stop()
-		<-done
-		if ws, err = reopenAfterRebuild(ctx, e, &c, ws); err != nil {
-			if ctx.Err() != nil {
-				return nil // interrupted while waiting, as a watch ends
-			}
-			return err
-		}
-	}
+	defer ws.Close()
+	return watch.Run(ctx, ws, o)
 }

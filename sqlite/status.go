@@ -103,4 +103,3 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 // entityCount counts the entities: every slug items mention and every
 // entity page's.
 const entityCount = `SELECT count(*) FROM (SELECT slug_key FROM item_entities UNION SELECT lower(slug) FROM entity_pages)`
-

@@ -164,11 +164,11 @@ func oneLine(s string) string {
 
 // common holds the flags every workspace command takes.
 type common struct {
-	workspace  string
-	index      string
-	json       bool
-	bar        *progressBar // drawn while files are parsed, on a terminal only
-	resolved   *workspace.Resolution
+	workspace string
+	index     string
+	json      bool
+	bar       *progressBar // drawn while files are parsed, on a terminal only
+	resolved  *workspace.Resolution
 }
 
 // resolve finds the workspace the command line names, once: a recall asks

@@ -76,6 +76,7 @@ type Index struct {
 	stmts  map[string]*sql.Stmt // prepared statements, by their SQL
 	fresh  freshness            // lets a long-lived process skip the freshness check
 	terms  queryTerms           // query words cut by the index's tokenizer
+	counts docCounts            // rows per term, while the database is unchanged
 
 	manifestMu      sync.Mutex
 	manifestVersion int64 // PRAGMA data_version when manifest was read (storedFiles)
@@ -328,7 +329,7 @@ func processAlive(pid int) bool {
 func (ix *Index) replace(ctx context.Context, tmp string) error {
 	if ix.db != nil {
 		err := ix.restore(ctx, tmp)
-		ix.forgetManifest()
+		ix.forgetCaches()
 		if err == nil {
 			return nil
 		}

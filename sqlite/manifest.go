@@ -132,12 +132,14 @@ func (ix *Index) storedFiles(ctx context.Context) (*manifest, error) {
 	return m, nil
 }
 
-// forgetManifest drops the decoded manifest: this Index wrote a new one,
-// which data_version does not show to the connection that wrote it.
-func (ix *Index) forgetManifest() {
+// forgetCaches drops what is kept while the database is unchanged (the
+// decoded manifest, the term counts): this Index wrote, which data_version
+// does not show to the connection that wrote.
+func (ix *Index) forgetCaches() {
 	ix.manifestMu.Lock()
 	ix.manifest = nil
 	ix.manifestMu.Unlock()
+	ix.counts.forget()
 }
 
 func decodeManifest(text string) (*manifest, error) {

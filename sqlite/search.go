@@ -115,6 +115,14 @@ func (ix *Index) Search(ctx context.Context, terms []string, f Filter, limit int
 	return ix.searchFTS(ctx, match, f, limit)
 }
 
+// MaxScoredRows bounds the rows one search scores: FTS5's bm25 reads
+// each matching row's size, and a word most items contain (a question
+// made only of common words) matches tens of thousands. Past the bound
+// the newest matches are scored (by rowid, which follows the order files
+// were indexed in: the daily logs by date, later edits last); recall
+// plans its terms to stay within it (recall.planTerms).
+const MaxScoredRows = 4000
+
 // searchFTS is Search ranked by FTS5, for an FTS5 expression (matchAny).
 func (ix *Index) searchFTS(ctx context.Context, match string, f Filter, limit int) ([]Hit, error) {
 	cond, args := f.where()
@@ -124,13 +132,15 @@ func (ix *Index) searchFTS(ctx context.Context, match string, f Filter, limit in
 		// Rank inside the full-text table first and join only the winners:
 		// joining every matching row before the sort costs more than the
 		// ranking itself.
-		q = fmt.Sprintf(`SELECT %s, h.score FROM (SELECT rowid, %s AS score FROM items_fts WHERE items_fts MATCH ? ORDER BY score DESC LIMIT ?) h
-			JOIN items i ON i.id = h.rowid JOIN files f ON f.id = i.file_id ORDER BY h.score DESC`, itemColumns, rank)
+		q = fmt.Sprintf(`SELECT %s, h.score FROM (SELECT rowid, score FROM (
+				SELECT rowid, %s AS score FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid DESC LIMIT %d)
+			ORDER BY score DESC LIMIT ?) h
+			JOIN items i ON i.id = h.rowid JOIN files f ON f.id = i.file_id ORDER BY h.score DESC`, itemColumns, rank, MaxScoredRows)
 		args = []any{match, limit}
 	} else {
-		q = fmt.Sprintf(`SELECT %s, %s AS score
+		q = fmt.Sprintf(`SELECT * FROM (SELECT %s, %s AS score
 			FROM items_fts JOIN items i ON i.id = items_fts.rowid JOIN files f ON f.id = i.file_id
-			WHERE items_fts MATCH ?%s ORDER BY score DESC LIMIT ?`, itemColumns, rank, cond)
+			WHERE items_fts MATCH ?%s ORDER BY items_fts.rowid DESC LIMIT %d) ORDER BY score DESC LIMIT ?`, itemColumns, rank, cond, MaxScoredRows)
 		args = append(append([]any{match}, args...), limit)
 	}
 	rows, err := ix.query(ctx, q, args...)

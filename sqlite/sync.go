@@ -155,7 +155,7 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l Listing, trusted b
 	if err := tx.Commit(); err != nil {
 		return st, ix.wrapErr(err)
 	}
-	ix.forgetManifest()
+	ix.forgetCaches()
 	if trusted {
 		ix.fresh.checked(files)
 	}

@@ -22,39 +22,88 @@ type TermStat struct {
 // running it: FTS5 scores every row an OR-query matches, and a common
 // word can match most of the index.
 func (ix *Index) TermStats(ctx context.Context, words []string) (stats []TermStat, total int, err error) {
-	if err := ix.queryRow(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'items'`).Scan(&total); err != nil {
-		return nil, 0, ix.wrapErr(err)
-	}
 	tokens, err := ix.terms.tokens(ctx, ix.db, words)
 	if err != nil {
 		return nil, 0, ix.wrapErr(err)
 	}
-	stats = make([]TermStat, len(words))
-	// One lookup per term: fts5vocab answers "term = ?" by seeking its
-	// index, but scans every term for an IN list.
-	rows := map[string]int{}
-	for _, ts := range tokens {
-		for _, t := range ts {
-			if _, ok := rows[t]; ok {
-				continue
-			}
-			var n int
-			err := ix.queryRow(ctx, `SELECT doc FROM items_vocab WHERE term = ?`, t).Scan(&n)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return nil, 0, ix.wrapErr(err)
-			}
-			rows[t] = n
-		}
+	counts, err := ix.docCounts(ctx)
+	if err != nil {
+		return nil, 0, ix.wrapErr(err)
 	}
+	stats = make([]TermStat, len(words))
 	for i, ts := range tokens {
 		stats[i].Word = words[i]
 		for j, t := range ts {
-			if n := rows[t]; j == 0 || n < stats[i].Rows {
+			n, err := counts.rows(ctx, ix, t)
+			if err != nil {
+				return nil, 0, ix.wrapErr(err)
+			}
+			if j == 0 || n < stats[i].Rows {
 				stats[i].Stem, stats[i].Rows = t, n
 			}
 		}
 	}
-	return stats, total, nil
+	return stats, counts.total, nil
+}
+
+// docCounts keeps what the full-text index answered of its terms' row
+// counts: fts5vocab counts a term's rows by reading its whole doclist,
+// which for a common word costs as much as the search. The counts hold
+// while the database is unchanged (PRAGMA data_version, and this Index's
+// own writes, which forget them).
+type docCounts struct {
+	mu      sync.Mutex
+	version int64 // data_version the counts were read at
+	total   int   // items in the index
+	byTerm  map[string]int
+}
+
+// docCounts returns the counts of the database as it is now.
+func (ix *Index) docCounts(ctx context.Context) (*docCounts, error) {
+	var version int64
+	if err := ix.queryRow(ctx, `PRAGMA data_version`).Scan(&version); err != nil {
+		return nil, err
+	}
+	c := &ix.counts
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byTerm != nil && c.version == version {
+		return c, nil
+	}
+	if err := ix.queryRow(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'items'`).Scan(&c.total); err != nil {
+		return nil, err
+	}
+	c.version, c.byTerm = version, map[string]int{}
+	return c, nil
+}
+
+// forget drops the counts: this Index wrote, which data_version does not
+// show to the connection that wrote.
+func (c *docCounts) forget() {
+	c.mu.Lock()
+	c.byTerm = nil
+	c.mu.Unlock()
+}
+
+// rows is the number of items containing term.
+func (c *docCounts) rows(ctx context.Context, ix *Index, term string) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n, ok := c.byTerm[term]; ok {
+		return n, nil
+	}
+	// One lookup per term: fts5vocab answers "term = ?" by seeking its
+	// index, but scans every term for an IN list.
+	var n int
+	err := ix.queryRow(ctx, `SELECT doc FROM items_vocab WHERE term = ?`, term).Scan(&n)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
+	}
+	if c.byTerm == nil || len(c.byTerm) >= maxCachedWords {
+		c.byTerm = map[string]int{}
+	}
+	c.byTerm[term] = n
+	return n, nil
 }
 
 // queryTerms turns query words into the index's terms with SQLite's own

@@ -73,52 +73,31 @@ func altText(text string) string {
 // passage's context gets, as the context column takes 120 of their text.
 const altContext = 120
 
-// passageAlts is the items.alt value of each passage (joinAlt): its own
-// alt tokens and those of its neighbours in the same section, as the
-// context column pairs passages (PARTITION BY section ORDER BY line).
-func passageAlts(ps []memory.Passage) []string {
-	own := make([]string, len(ps))
+// passageAlts returns each passage's own alt tokens, and those of its
+// neighbours in the same section (altContext characters of each), as
+// the context column pairs passages.
+func passageAlts(ps []memory.Passage) (own, around []string) {
+	own, around = make([]string, len(ps)), make([]string, len(ps))
 	some := false
 	for i, p := range ps {
 		own[i] = altText(p.Text)
 		some = some || own[i] != ""
 	}
-	out := make([]string, len(ps))
 	if !some {
-		return out
+		return own, around
 	}
-	prev, next := make([]int, len(ps)), make([]int, len(ps))
-	last := map[string]int{}
-	for i, p := range ps {
-		prev[i], next[i] = -1, -1
-		if j, ok := last[p.Section]; ok {
-			prev[i], next[j] = j, i
-		}
-		last[p.Section] = i
-	}
+	prev, next := neighbours(ps)
 	for i := range ps {
 		var ctx []string
 		if j := prev[i]; j >= 0 && own[j] != "" {
-			r := []rune(own[j])
-			ctx = append(ctx, string(r[max(0, len(r)-altContext):]))
+			ctx = append(ctx, lastRunes(own[j], altContext))
 		}
 		if j := next[i]; j >= 0 && own[j] != "" {
-			r := []rune(own[j])
-			ctx = append(ctx, string(r[:min(len(r), altContext)]))
+			ctx = append(ctx, firstRunes(own[j], altContext))
 		}
-		out[i] = joinAlt(own[i], strings.Join(ctx, " "))
+		around[i] = strings.Join(ctx, " ")
 	}
-	return out
-}
-
-// joinAlt makes the items.alt value: an item's own alt tokens and its
-// neighbours', separated by U+0001 (ftsInsert splits them), or "" when
-// both are empty.
-func joinAlt(own, context string) string {
-	if own == "" && context == "" {
-		return ""
-	}
-	return own + "\x01" + context
+	return own, around
 }
 
 // AltTerms are the extra search terms for a query word, as the alt column

@@ -180,35 +180,17 @@ func TextHash(text string) string {
 	return hex.EncodeToString(s[:8])
 }
 
-// ftsInsert fills the full-text index from items. Besides its own text, a
-// passage is indexed with the text of its neighbours in the same section
-// (column "context", weighted low; 200 bytes of each: docs/index.md has
-// the measurements): a turn of a conversation is found by the words of the
-// question before it or the answer after it, while the result still cites
-// only its own lines. The tokens the tokenizer cannot make (CJK bigrams,
-// folds, stems: alt.go) come from items.alt, empty for most text: its own
-// part joins the content, its neighbours' part the context.
-const ftsInsert = `INSERT INTO items_fts(rowid, content, section, entities, context)
-	SELECT id, CASE WHEN alt = '' THEN content ELSE content || ' ' || substr(alt, 1, instr(alt, char(1)) - 1) END,
-		section, replace(replace(entities, '-', ' '), '_', ' '),
-		CASE WHEN kind = 'passage' THEN coalesce(substr(lag(content) OVER w, -200), '') || ' ' || coalesce(substr(lead(content) OVER w, 1, 200), '') ELSE '' END
-		|| CASE WHEN alt = '' THEN '' ELSE ' ' || substr(alt, instr(alt, char(1)) + 1) END
-	FROM items`
-
-const ftsWindow = ` WINDOW w AS (PARTITION BY file_id, section ORDER BY start_line) ORDER BY id`
-
-// writer inserts parsed files inside one transaction. Items and their
-// entity links are buffered and written many rows per statement: per-row
-// statements through database/sql cost more than SQLite's own work.
-// A sync fills the full-text table file by file (withFTS); a build fills
-// it once, from every item in rowid order, after the items are written.
+// writer inserts parsed files inside one transaction. Items, their
+// full-text rows and their entity links are buffered and written many
+// rows per statement: per-row statements through database/sql cost more
+// than SQLite's own work. Item ids are assigned in order, so a build
+// fills the full-text table in rowid order.
 type writer struct {
-	tx                  *sql.Tx
-	file, page, name    *sql.Stmt
-	fts                 *sql.Stmt // ftsInsert for one file; nil in a build
-	items, itemEntities *batch
-	nextID              int64 // item ids are assigned here, so links need no round trip
-	count               int
+	tx                       *sql.Tx
+	file, page, name         *sql.Stmt
+	items, fts, itemEntities *batch
+	nextID                   int64 // item ids are assigned here, so links need no round trip
+	count                    int
 }
 
 // batch buffers rows for a multi-row INSERT.
@@ -255,7 +237,12 @@ func (b *batch) flush(ctx context.Context, tx *sql.Tx) error {
 	return err
 }
 
-func newWriter(ctx context.Context, tx *sql.Tx, withFTS bool) (*writer, error) {
+// newWriter prepares the inserts of a transaction. The full-text rows go
+// to ftsTable: items_fts itself, or in a build a staging table that
+// fillFTS copies in one statement (FTS5 writes its pending terms out as a
+// new segment at the start of every statement that writes to it, and
+// merges them: one per batch of rows cost half a build).
+func newWriter(ctx context.Context, tx *sql.Tx, ftsTable string) (*writer, error) {
 	w := &writer{tx: tx}
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM items`).Scan(&w.nextID); err != nil {
 		return nil, fmt.Errorf("prepare: %w", err)
@@ -268,12 +255,6 @@ func newWriter(ctx context.Context, tx *sql.Tx, withFTS bool) (*writer, error) {
 		{&w.page, `INSERT INTO entity_pages(file_id, slug, name, aliases) VALUES(?,?,?,?)`},
 		{&w.name, `INSERT INTO entity_names(key, slug, file_id) VALUES(?,?,?)`},
 	}
-	if withFTS {
-		stmts = append(stmts, struct {
-			dst **sql.Stmt
-			sql string
-		}{&w.fts, ftsInsert + ` WHERE file_id = ?` + ftsWindow})
-	}
 	for _, s := range stmts {
 		st, err := tx.PrepareContext(ctx, s.sql)
 		if err != nil {
@@ -282,7 +263,10 @@ func newWriter(ctx context.Context, tx *sql.Tx, withFTS bool) (*writer, error) {
 		*s.dst = st
 	}
 	var err error
-	if w.items, err = newBatch(ctx, tx, `INSERT INTO items(id, file_id, kind, fact_id, confidence, start_line, end_line, written, event_start, event_end, section, entities, content, text_hash, alt) VALUES`, 15); err != nil {
+	if w.items, err = newBatch(ctx, tx, `INSERT INTO items(id, file_id, kind, fact_id, confidence, start_line, end_line, day, event_end, section, entities, content, text_hash) VALUES`, 13); err != nil {
+		return nil, err
+	}
+	if w.fts, err = newBatch(ctx, tx, `INSERT INTO `+ftsTable+`(rowid, content, section, entities, context) VALUES`, 5); err != nil {
 		return nil, err
 	}
 	if w.itemEntities, err = newBatch(ctx, tx, `INSERT OR IGNORE INTO item_entities(slug_key, item_id) VALUES`, 2); err != nil {
@@ -293,10 +277,12 @@ func newWriter(ctx context.Context, tx *sql.Tx, withFTS bool) (*writer, error) {
 
 // flush writes what is buffered.
 func (w *writer) flush(ctx context.Context) error {
-	if err := w.items.flush(ctx, w.tx); err != nil {
-		return err
+	for _, b := range []*batch{w.items, w.fts, w.itemEntities} {
+		if err := b.flush(ctx, w.tx); err != nil {
+			return err
+		}
 	}
-	return w.itemEntities.flush(ctx, w.tx)
+	return nil
 }
 
 func dayString(t time.Time) string {
@@ -321,31 +307,19 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 	if l.doc == nil {
 		return nil
 	}
-	for _, fact := range l.doc.Facts {
+	rows := ftsRows(l.doc)
+	for i, fact := range l.doc.Facts {
 		var conf any
 		if fact.HasConfidence {
 			conf = fact.Confidence
 		}
-		var evStart, evEnd string
-		if fact.Event != nil {
-			evStart, evEnd = dayString(fact.Event.Start), dayString(fact.Event.End)
-		}
-		if err := w.addItem(ctx, fileID, fact.Kind, fact.ID, conf, fact.Source, fact.Written, evStart, evEnd, "", fact.Entities, fact.Text, joinAlt(altText(fact.Text), "")); err != nil {
+		if err := w.addItem(ctx, fileID, fact.Kind, fact.ID, conf, fact.Source, fact.Written, fact.Event, "", fact.Entities, fact.Text, rows[i]); err != nil {
 			return fmt.Errorf("file %s: %w", f.Rel, err)
 		}
 	}
-	alts := passageAlts(l.doc.Passages)
 	for i, p := range l.doc.Passages {
-		if err := w.addItem(ctx, fileID, memory.KindPassage, nil, nil, p.Source, p.Written, "", "", p.Section, p.Entities, p.Text, alts[i]); err != nil {
+		if err := w.addItem(ctx, fileID, memory.KindPassage, nil, nil, p.Source, p.Written, nil, p.Section, p.Entities, p.Text, rows[len(l.doc.Facts)+i]); err != nil {
 			return fmt.Errorf("file %s: %w", f.Rel, err)
-		}
-	}
-	if w.fts != nil {
-		if err := w.flush(ctx); err != nil {
-			return fmt.Errorf("file %s: %w", f.Rel, err)
-		}
-		if _, err := w.fts.ExecContext(ctx, fileID); err != nil {
-			return fmt.Errorf("file %s: full-text: %w", f.Rel, err)
 		}
 	}
 	if e := l.doc.Entity; e != nil {
@@ -367,12 +341,20 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 	return nil
 }
 
-func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, factID, conf any, src memory.Source, written time.Time, evStart, evEnd, section string, entities []string, content, alt string) error {
+// addItem writes an item, its full-text row and its entity links. The
+// item's day is its event's first day, else the day it was written.
+func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, factID, conf any, src memory.Source, written time.Time, event *memory.TimeRange, section string, entities []string, content string, row ftsRow) error {
 	id := w.nextID
 	w.nextID++
 	w.count++
-	ents := strings.Join(entities, " ")
-	if err := w.items.add(ctx, w.tx, id, fileID, string(kind), factID, conf, src.Start, src.End, dayString(written), evStart, evEnd, section, ents, content, TextHash(content), alt); err != nil {
+	day, evEnd := dayString(written), ""
+	if event != nil {
+		day, evEnd = dayString(event.Start), dayString(event.End)
+	}
+	if err := w.items.add(ctx, w.tx, id, fileID, string(kind), factID, conf, src.Start, src.End, day, evEnd, section, strings.Join(entities, " "), content, TextHash(content)); err != nil {
+		return err
+	}
+	if err := w.fts.add(ctx, w.tx, id, row.content, row.section, row.entities, row.context); err != nil {
 		return err
 	}
 	for _, e := range entities {
@@ -385,9 +367,9 @@ func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, fa
 
 // build creates a complete index at path from the files listed in ws
 // (workspace.List), in one transaction on a private file: the rows of
-// every table first, then the full-text table from the items in rowid
-// order (ftsInsert), then the secondary indexes, which SQLite builds
-// from sorted keys; last a quick_check of the result.
+// every table, the full-text table's in rowid order, then the secondary
+// indexes, which SQLite builds from sorted keys; last a quick_check of
+// the result.
 func build(ctx context.Context, path, ws string, files []workspace.File, skipped []workspace.Skipped, o Options) (st Stats, err error) {
 	start := time.Now()
 	removeDB(path)
@@ -409,7 +391,10 @@ func build(ctx context.Context, path, ws string, files []workspace.File, skipped
 	if _, err := tx.ExecContext(ctx, schema+ftsBuildConfig); err != nil {
 		return st, fmt.Errorf("index %s: schema: %w", path, err)
 	}
-	w, err := newWriter(ctx, tx, false)
+	if _, err := tx.ExecContext(ctx, ftsStaging); err != nil {
+		return st, fmt.Errorf("index %s: %w", path, err)
+	}
+	w, err := newWriter(ctx, tx, "temp.fts_rows")
 	if err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
@@ -430,7 +415,7 @@ func build(ctx context.Context, path, ws string, files []workspace.File, skipped
 	built := time.Now().UTC().Format(time.RFC3339)
 	meta := fmt.Sprintf(`INSERT INTO meta(key, value) VALUES('identity', %s), ('built', %s); PRAGMA application_id=%d;`,
 		quote(identity(o)), quote(built), applicationID)
-	for _, q := range []string{ftsInsert + ftsWindow, ftsSyncConfig, indexes, meta} {
+	for _, q := range []string{fillFTS, ftsSyncConfig, indexes, meta} {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return st, fmt.Errorf("index %s: %w", path, err)
 		}
@@ -458,27 +443,46 @@ func build(ctx context.Context, path, ws string, files []workspace.File, skipped
 	return st, nil
 }
 
-// quickCheck runs PRAGMA quick_check: SQLite's own check of every page
-// and record (not of index contents against their tables, which is
-// integrity_check's slower work).
+// ftsStaging is where a build writes the full-text rows, and fillFTS
+// copies them into the full-text table in rowid order.
+const (
+	ftsStaging = `CREATE TEMP TABLE fts_rows(rowid INTEGER PRIMARY KEY, content, section, entities, context)`
+	fillFTS    = `INSERT INTO items_fts(rowid, content, section, entities, context) SELECT rowid, content, section, entities, context FROM temp.fts_rows ORDER BY rowid;
+DROP TABLE temp.fts_rows`
+)
+
+// quickCheck runs PRAGMA quick_check on every table but the full-text
+// one: SQLite's own check of each page and record of the tables and
+// their indexes. The full-text table's own check (which quick_check runs
+// for it otherwise) re-reads every row's tokens, a fifth of a build, and
+// checks what FTS5 itself wrote a moment before.
 func quickCheck(ctx context.Context, db *sql.DB) error {
-	rows, err := db.QueryContext(ctx, "PRAGMA quick_check")
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%'`)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	var problems []string
+	var tables []string
 	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return err
+		}
+		tables = append(tables, name)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	var problems []string
+	for _, t := range tables {
 		var s string
-		if err := rows.Scan(&s); err != nil {
+		if err := db.QueryRowContext(ctx, "PRAGMA quick_check("+quote(t)+")").Scan(&s); err != nil {
 			return err
 		}
 		if s != "ok" {
 			problems = append(problems, s)
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("quick_check: %s", strings.Join(problems, "; "))

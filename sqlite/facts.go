@@ -36,7 +36,7 @@ func (ix *Index) EntityItems(ctx context.Context, slugs []string, f Filter, limi
 	// The facts off the entity's page are cut at the day of the limit-th
 	// one first (a small sort of days), so only the rows kept are read in
 	// full: a busy entity has thousands of facts.
-	const day = "coalesce(nullif(i.event_start, ''), i.written)"
+	const day = "i.day"
 	q := fmt.Sprintf(`SELECT %s, (p.file_id IS NOT NULL) AS on_page
 		FROM items i JOIN files f ON f.id = i.file_id
 		LEFT JOIN (SELECT DISTINCT file_id FROM entity_pages WHERE lower(slug) IN (%s)) p ON p.file_id = i.file_id

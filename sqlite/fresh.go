@@ -61,13 +61,6 @@ func (f *freshness) count() {
 	f.mu.Unlock()
 }
 
-// markLongLived arms the monitor now, as a second sync would.
-func (f *freshness) markLongLived(dir string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.arm(dir)
-}
-
 func (f *freshness) arm(dir string) {
 	if f.long {
 		return

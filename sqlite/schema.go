@@ -25,22 +25,22 @@ const WriterVersion = 2
 // It covers the schema text and the full-text fill, so that changing
 // either during development also rebuilds existing indexes.
 func identity(o Options) string {
-	sum := sha256.Sum256([]byte(schema + indexes + ftsInsert + ftsWindow + ftsBuildConfig + ftsSyncConfig))
+	sum := sha256.Sum256([]byte(schema + indexes + ftsBuildConfig + ftsSyncConfig))
 	return fmt.Sprintf("schema=%d/%x writer=%d parser=%d passage_lines=%d alt=%d", SchemaVersion, sum[:4], WriterVersion, markdown.Version, o.passageLines(), altVersion)
 }
 
 // indexes are the secondary indexes, created once a build has written the
 // rows: SQLite then builds each B-tree from sorted keys instead of
 // inserting at random. Each serves a query (EXPLAIN QUERY PLAN):
-// items_file the deletion of a file's items and Nearby, items_written and
-// items_event the date filter (a MULTI-INDEX OR), items_day the listing by
-// day, items_text_hash the vector lookups; no query looks items up by
-// fact_id.
+// items_file the deletion of a file's items, Nearby and, with files_day,
+// the days written; items_event the events in the date filter (a
+// MULTI-INDEX OR with the former); items_day the listing by day;
+// items_text_hash the vector lookups; no query looks items up by fact_id.
 const indexes = `
+CREATE INDEX files_day ON files(day) WHERE day != '';
 CREATE INDEX items_file ON items(file_id, start_line);
-CREATE INDEX items_written ON items(written);
-CREATE INDEX items_event ON items(event_start, event_end) WHERE event_start != '';
-CREATE INDEX items_day ON items(coalesce(nullif(event_start, ''), written));
+CREATE INDEX items_event ON items(day, event_end) WHERE event_end != '';
+CREATE INDEX items_day ON items(day);
 CREATE INDEX items_text_hash ON items(text_hash);
 CREATE INDEX item_entities_item ON item_entities(item_id);
 CREATE INDEX entity_names_key ON entity_names(key);
@@ -90,14 +90,12 @@ CREATE TABLE items(
   confidence REAL,
   start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
-  written TEXT NOT NULL DEFAULT '',
-  event_start TEXT NOT NULL DEFAULT '',
-  event_end TEXT NOT NULL DEFAULT '',
+  day TEXT NOT NULL DEFAULT '',       -- the event's first day, else the day written ('' if neither)
+  event_end TEXT NOT NULL DEFAULT '', -- the event's last day; '' if the item has no event
   section TEXT NOT NULL DEFAULT '',
   entities TEXT NOT NULL DEFAULT '',
   content TEXT NOT NULL,
-  text_hash TEXT NOT NULL,
-  alt TEXT NOT NULL DEFAULT ''
+  text_hash TEXT NOT NULL
 );
 CREATE TABLE item_entities(
   slug_key TEXT NOT NULL,

@@ -51,7 +51,7 @@ const (
 	weightContext  = 0.3
 )
 
-const itemColumns = `i.id, i.kind, coalesce(i.fact_id, ''), i.confidence, f.path, i.start_line, i.end_line, i.written, i.event_start, i.event_end, i.section, i.entities, i.content`
+const itemColumns = `i.id, i.kind, coalesce(i.fact_id, ''), i.confidence, f.path, i.start_line, i.end_line, f.day, i.day, i.event_end, i.section, i.entities, i.content`
 
 // where renders the filter as SQL conditions on items i.
 func (f Filter) where() (string, []any) {
@@ -65,7 +65,7 @@ func (f Filter) where() (string, []any) {
 		if !f.Until.IsZero() {
 			hi = f.Until.Format(dateLayout)
 		}
-		conds = append(conds, `((i.written != '' AND i.written BETWEEN ? AND ?) OR (i.event_start != '' AND i.event_start <= ? AND i.event_end >= ?))`)
+		conds = append(conds, `(i.file_id IN (SELECT id FROM files WHERE day != '' AND day BETWEEN ? AND ?) OR (i.event_end != '' AND i.day <= ? AND i.event_end >= ?))`)
 		args = append(args, lo, hi, hi, lo)
 	}
 	if len(f.Kinds) > 0 {
@@ -170,7 +170,7 @@ func (ix *Index) Items(ctx context.Context, f Filter, newest bool, limit int) ([
 	// The day of the limit-th item first, through the items_day index;
 	// then only the items on or past it are joined and sorted. SQLite's
 	// planner otherwise sorts every item for a listing of a hundred.
-	const day = "coalesce(nullif(i.event_start, ''), i.written)"
+	const day = "i.day"
 	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id WHERE 1%s
 		AND %s %s coalesce((SELECT %s AS day FROM items i WHERE 1%s ORDER BY day %s LIMIT 1 OFFSET ?), %s)
 		ORDER BY %s %s, f.path, i.start_line LIMIT ?`, itemColumns, cond, day, cmp, day, cond, order, open, day, order)
@@ -240,7 +240,7 @@ func scanItem(rows *sql.Rows, it *Item, extra ...any) error {
 		it.Confidence = &c
 	}
 	it.Written, _ = time.Parse(dateLayout, written)
-	if evStart != "" {
+	if evEnd != "" {
 		s, err1 := time.Parse(dateLayout, evStart)
 		e, err2 := time.Parse(dateLayout, evEnd)
 		if err1 == nil && err2 == nil {

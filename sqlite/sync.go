@@ -101,7 +101,7 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l Listing, trusted b
 		}
 		st.Removed++
 	}
-	w, err := newWriter(ctx, tx, true)
+	w, err := newWriter(ctx, tx, "items_fts")
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}

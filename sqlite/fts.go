@@ -1,0 +1,109 @@
+package sqlite
+
+import (
+	"strings"
+
+	"memoria/memory"
+)
+
+// ftsRow is an item's row in the full-text table (items_fts). Besides its
+// own text, a passage is indexed with the text of its neighbours in the
+// same section (column "context", weighted low; ftsContext characters of
+// each: docs/index.md has the measurements): a turn of a conversation is
+// found by the words of the question before it or the answer after it,
+// while the result still cites only its own lines. The tokens the
+// tokenizer cannot make (CJK bigrams, folds, stems: alt.go) join the
+// content, and the neighbours' ones the context.
+type ftsRow struct {
+	content, section, entities, context string
+}
+
+// ftsContext is how many characters of each neighbour a passage's
+// context column holds.
+const ftsContext = 200
+
+// ftsRows makes the full-text rows of a document's items, in the order
+// the writer numbers them: the facts, then the passages. It is the one
+// definition of a full-text row, for a build and a sync alike.
+func ftsRows(doc *memory.Document) []ftsRow {
+	rows := make([]ftsRow, 0, len(doc.Facts)+len(doc.Passages))
+	for _, f := range doc.Facts {
+		rows = append(rows, ftsRow{content: withAlt(f.Text, altText(f.Text)), entities: ftsEntities(f.Entities)})
+	}
+	own, around := passageAlts(doc.Passages)
+	prev, next := neighbours(doc.Passages)
+	for i, p := range doc.Passages {
+		var ctx []string
+		if j := prev[i]; j >= 0 {
+			ctx = append(ctx, lastRunes(doc.Passages[j].Text, ftsContext))
+		}
+		if j := next[i]; j >= 0 {
+			ctx = append(ctx, firstRunes(doc.Passages[j].Text, ftsContext))
+		}
+		if around[i] != "" {
+			ctx = append(ctx, around[i])
+		}
+		rows = append(rows, ftsRow{
+			content:  withAlt(p.Text, own[i]),
+			section:  p.Section,
+			entities: ftsEntities(p.Entities),
+			context:  strings.Join(ctx, " "),
+		})
+	}
+	return rows
+}
+
+// neighbours returns, for each passage, the index of the passage before
+// and after it in the same section (-1 where there is none). Passages come
+// in line order.
+func neighbours(ps []memory.Passage) (prev, next []int) {
+	prev, next = make([]int, len(ps)), make([]int, len(ps))
+	last := map[string]int{}
+	for i, p := range ps {
+		prev[i], next[i] = -1, -1
+		if j, ok := last[p.Section]; ok {
+			prev[i], next[j] = j, i
+		}
+		last[p.Section] = i
+	}
+	return prev, next
+}
+
+func withAlt(text, alt string) string {
+	if alt == "" {
+		return text
+	}
+	return text + " " + alt
+}
+
+// ftsEntities is the entities column: the slugs as words ("The-Castle"
+// is found by "castle").
+func ftsEntities(slugs []string) string {
+	return strings.NewReplacer("-", " ", "_", " ").Replace(strings.Join(slugs, " "))
+}
+
+func firstRunes(s string, n int) string {
+	i := 0
+	for k := range s {
+		if i == n {
+			return s[:k]
+		}
+		i++
+	}
+	return s
+}
+
+func lastRunes(s string, n int) string {
+	i := 0
+	for k := len(s); k > 0; {
+		if i == n {
+			return s[k:]
+		}
+		k--
+		for k > 0 && s[k]&0xC0 == 0x80 {
+			k--
+		}
+		i++
+	}
+	return s
+}

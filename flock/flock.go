@@ -26,11 +26,27 @@ func Exclusive(path string, timeout time.Duration) (*Lock, error) {
 	return acquire(path, true, timeout)
 }
 
+// ExclusiveDir takes an exclusive lock on the folder at path, waiting up
+// to timeout. It creates no file: nothing is left behind when the lock
+// is released, or when its process dies.
+func ExclusiveDir(path string, timeout time.Duration) (*Lock, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	return wait(f, path, true, timeout)
+}
+
 func acquire(path string, exclusive bool, timeout time.Duration) (*Lock, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
+	return wait(f, path, exclusive, timeout)
+}
+
+// wait takes the lock on f, retrying until timeout.
+func wait(f *os.File, path string, exclusive bool, timeout time.Duration) (*Lock, error) {
 	deadline := time.Now().Add(timeout)
 	wait := time.Millisecond
 	for {

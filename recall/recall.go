@@ -638,7 +638,7 @@ func topFactEntities(cands []*candidate, n int) []string {
 // MaxScanRows bounds the rows one full-text query may have to score: FTS5
 // ranks every row an OR-query matches, and common words match most of a
 // large index. Words are kept rarest first until their rows add up to this.
-const MaxScanRows = 4000
+const MaxScanRows = 2000
 
 // planTerms chooses the words worth searching for. Words in more than half
 // of the items go: bm25 gives them no weight (FTS5 floors their IDF), so

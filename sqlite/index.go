@@ -11,10 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"syscall"
 
 	msqlite "modernc.org/sqlite" // also registers the "sqlite" driver
 
+	"memoria/flock"
 	"memoria/workspace"
 )
 
@@ -118,18 +120,25 @@ func OpenAt(ctx context.Context, dir, indexPath string, opts Options) (*Index, e
 	}
 	ix := &Index{ws: dir, path: indexPath, opts: opts}
 	reason, err := ix.openExisting(ctx)
-	if err == nil && reason == "" {
-		return ix, nil
+	if err != nil || reason == "" {
+		return ix, err
 	}
+	// Of several processes that find no usable index at once, one builds
+	// it and the others use it: they wait on the index folder's lock (no
+	// file of its own to leave behind) and look again.
+	lock, err := flock.ExclusiveDir(filepath.Dir(indexPath), buildWait)
 	if err != nil {
-		ix.Close()
-		return nil, err
+		return nil, fmt.Errorf("index %s: %w", indexPath, err)
+	}
+	defer lock.Unlock()
+	if reason, err = ix.openExisting(ctx); err != nil || reason == "" {
+		return ix, err
 	}
 	switch reason {
 	case "corrupt", "foreign":
 		opts.warn("index %s is %s; rebuilding it from the Markdown", indexPath, reason)
 	}
-	st, err := ix.rebuild(ctx)
+	st, err := ix.build(ctx, reason)
 	if err != nil {
 		ix.Close()
 		return nil, err
@@ -137,6 +146,10 @@ func OpenAt(ctx context.Context, dir, indexPath string, opts Options) (*Index, e
 	ix.Rebuilt, ix.BuildStats = reason, st
 	return ix, nil
 }
+
+// buildWait bounds how long Open waits for another process that builds
+// the index.
+const buildWait = 2 * time.Minute
 
 // Path is the index file's path.
 func (ix *Index) Path() string { return ix.path }
@@ -271,11 +284,14 @@ func isCorrupt(err error) bool {
 // Rebuild builds the whole index afresh from the Markdown into a private
 // file and puts it in place (replace): readers in other processes are
 // never waited for, and go on reading the old content until it commits.
+// If it fails, the index is as it was.
 func (ix *Index) Rebuild(ctx context.Context) (Stats, error) {
-	return ix.rebuild(ctx)
+	return ix.build(ctx, "")
 }
 
-func (ix *Index) rebuild(ctx context.Context) (st Stats, err error) {
+// build builds the index afresh; reason is why openExisting found the
+// index unusable ("" when it is usable, for Rebuild).
+func (ix *Index) build(ctx context.Context, reason string) (st Stats, err error) {
 	ix.fresh.forget()
 	files, skipped, err := workspace.List(ix.ws)
 	if err != nil {
@@ -290,7 +306,7 @@ func (ix *Index) rebuild(ctx context.Context) (st Stats, err error) {
 	if st, err = build(ctx, tmp, ix.ws, files, skipped, ix.opts); err != nil {
 		return st, err
 	}
-	if err := ix.replace(ctx, tmp); err != nil {
+	if err := ix.replace(ctx, tmp, reason); err != nil {
 		return st, fmt.Errorf("index %s: %w", ix.path, err)
 	}
 	return st, nil
@@ -320,33 +336,45 @@ func processAlive(pid int) bool {
 	return err == nil && p.Signal(syscall.Signal(0)) == nil
 }
 
-// replace puts the freshly built index in tmp in place. Into a live index
-// it copies the pages with SQLite's backup API, in one write transaction:
-// other processes keep the file open and see the new content when they
-// next read, as after any write. Where there is no usable index (none,
-// corrupt, foreign) the file is put in place by a link, which fails if
-// another process has put its own there meanwhile: then that one is used.
-func (ix *Index) replace(ctx context.Context, tmp string) error {
-	if ix.db != nil {
-		err := ix.restore(ctx, tmp)
-		ix.forgetCaches()
-		if err == nil {
-			return nil
+// replace puts the freshly built index in tmp in place. Into a valid
+// SQLite file (the live index, or an outdated or foreign one) it copies
+// the pages with SQLite's backup API, in one write transaction: other
+// processes keep the file open and see the new content when they next
+// read, as after any write. Where there is no file, or a corrupt one (or
+// one the backup cannot write, of another page size), the new file is
+// linked in place of the old.
+func (ix *Index) replace(ctx context.Context, tmp, reason string) error {
+	if reason != "new" && reason != "corrupt" {
+		db := ix.db
+		if db == nil {
+			var err error
+			if db, err = sql.Open("sqlite", dsn(ix.path, "busy_timeout(10000)")); err != nil {
+				return err
+			}
+			defer db.Close()
 		}
-		if ctx.Err() != nil {
+		err := restore(ctx, db, tmp)
+		ix.forgetCaches()
+		switch {
+		case err == nil && ix.db != nil:
+			return nil
+		case err == nil:
+			return ix.reopen(ctx)
+		case ctx.Err() != nil:
 			return err
 		}
-		// The live file cannot take the new pages (another page size):
-		// replace it whole.
 		ix.opts.warn("index %s: cannot update in place (%v); replacing the file", ix.path, err)
-		ix.closeDB()
 	}
-	// Nothing usable is there (openExisting said why): a corrupt or
-	// foreign file goes, with its WAL.
+	ix.closeDB()
 	removeDB(ix.path)
-	if err := os.Link(tmp, ix.path); err != nil && !errors.Is(err, os.ErrExist) {
+	if err := os.Link(tmp, ix.path); err != nil {
 		return err
 	}
+	return ix.reopen(ctx)
+}
+
+// reopen opens the index file after replace put a new one in place.
+func (ix *Index) reopen(ctx context.Context) error {
 	reason, err := ix.openExisting(ctx)
 	if err == nil && reason != "" {
 		err = fmt.Errorf("freshly built index is %s", reason)
@@ -354,10 +382,10 @@ func (ix *Index) replace(ctx context.Context, tmp string) error {
 	return err
 }
 
-// restore copies the database in path over the open index's main
-// database, in one transaction.
-func (ix *Index) restore(ctx context.Context, path string) error {
-	conn, err := ix.db.Conn(ctx)
+// restore copies the database in path over db's main database, in one
+// transaction.
+func restore(ctx context.Context, db *sql.DB, path string) error {
+	conn, err := db.Conn(ctx)
 	if err != nil {
 		return err
 	}
@@ -385,17 +413,19 @@ func removeDB(path string) {
 	}
 }
 
+// closeDB closes the database. ix.db stays set, closed: a call after a
+// failed replace fails with database/sql's error instead of a nil pointer.
 func (ix *Index) closeDB() error {
+	ix.stmtMu.Lock()
 	for _, st := range ix.stmts {
 		st.Close()
 	}
-	ix.stmts = nil
+	ix.stmts = map[string]*sql.Stmt{}
+	ix.stmtMu.Unlock()
 	if ix.db == nil {
 		return nil
 	}
-	err := ix.db.Close()
-	ix.db = nil
-	return err
+	return ix.db.Close()
 }
 
 // prepared returns the statement for q, preparing it once per connection:

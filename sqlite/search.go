@@ -121,7 +121,7 @@ func (ix *Index) Search(ctx context.Context, terms []string, f Filter, limit int
 // the newest matches are scored (by rowid, which follows the order files
 // were indexed in: the daily logs by date, later edits last); recall
 // plans its terms to stay within it (recall.planTerms).
-const MaxScoredRows = 4000
+const MaxScoredRows = 2000
 
 // searchFTS is Search ranked by FTS5, for an FTS5 expression (matchAny).
 func (ix *Index) searchFTS(ctx context.Context, match string, f Filter, limit int) ([]Hit, error) {

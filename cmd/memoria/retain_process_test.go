@@ -54,12 +54,10 @@ func needBinary(t *testing.T) {
 	}
 }
 
-// memoriaCmd prepares a run of the built binary in a clean environment,
-// one that starts no background process (postings writer, recall server)
-// to outlive the test.
+// memoriaCmd prepares a run of the built binary in a clean environment.
 func memoriaCmd(ctx context.Context, stdin string, env []string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, binary, args...)
-	cmd.Env = append([]string{"HOME=" + os.TempDir(), "PATH=" + os.Getenv("PATH"), "MEMORIA_NO_BACKGROUND=1"}, env...)
+	cmd.Env = append([]string{"HOME=" + os.TempDir(), "PATH=" + os.Getenv("PATH")}, env...)
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	}

@@ -135,12 +135,12 @@ func (ix *Index) searchFTS(ctx context.Context, match string, f Filter, limit in
 		q = fmt.Sprintf(`SELECT %s, h.score FROM (SELECT rowid, score FROM (
 				SELECT rowid, %s AS score FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid DESC LIMIT %d)
 			ORDER BY score DESC LIMIT ?) h
-			JOIN items i ON i.id = h.rowid JOIN files f ON f.id = i.file_id ORDER BY h.score DESC`, itemColumns, rank, MaxScoredRows)
+			JOIN items i ON i.id = h.rowid JOIN files f ON f.id = i.file_id ORDER BY h.score DESC, f.path, i.start_line`, itemColumns, rank, MaxScoredRows)
 		args = []any{match, limit}
 	} else {
 		q = fmt.Sprintf(`SELECT * FROM (SELECT %s, %s AS score
 			FROM items_fts JOIN items i ON i.id = items_fts.rowid JOIN files f ON f.id = i.file_id
-			WHERE items_fts MATCH ?%s ORDER BY items_fts.rowid DESC LIMIT %d) ORDER BY score DESC LIMIT ?`, itemColumns, rank, cond, MaxScoredRows)
+			WHERE items_fts MATCH ?%s ORDER BY items_fts.rowid DESC LIMIT %d) ORDER BY score DESC, path, start_line LIMIT ?`, itemColumns, rank, cond, MaxScoredRows)
 		args = append(append([]any{match}, args...), limit)
 	}
 	rows, err := ix.query(ctx, q, args...)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"memoria/memory"
 	"memoria/workspace"
 )
 
@@ -152,6 +153,9 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l Listing, trusted b
 	if err := writeSummaries(ctx, tx, manifest); err != nil {
 		return st, ix.wrapErr(err)
 	}
+	if _, err := tx.ExecContext(ctx, ftsMerge); err != nil {
+		return st, ix.wrapErr(err)
+	}
 	if err := tx.Commit(); err != nil {
 		return st, ix.wrapErr(err)
 	}
@@ -211,7 +215,11 @@ func (ix *Index) wrapErr(err error) error {
 	return fmt.Errorf("index %s: %w", ix.path, err)
 }
 
-// deleteFile drops a file and everything derived from it.
+// deleteFile drops a file and everything derived from it. The full-text
+// rows go through FTS5's delete command, with the rows ftsRows made of
+// the file's items when they were written: FTS5 then takes their tokens
+// out of its statistics too (a plain DELETE on a contentless table left
+// the row and token counts of deleted rows in bm25's averages).
 func deleteFile(ctx context.Context, tx *sql.Tx, path string) error {
 	var id int64
 	err := tx.QueryRowContext(ctx, `SELECT id FROM files WHERE path=?`, path).Scan(&id)
@@ -221,8 +229,10 @@ func deleteFile(ctx context.Context, tx *sql.Tx, path string) error {
 	if err != nil {
 		return err
 	}
+	if err := deleteFTS(ctx, tx, id); err != nil {
+		return fmt.Errorf("delete %s: full-text: %w", path, err)
+	}
 	for _, q := range []string{
-		`DELETE FROM items_fts WHERE rowid IN (SELECT id FROM items WHERE file_id=?1)`,
 		`DELETE FROM item_entities WHERE item_id IN (SELECT id FROM items WHERE file_id=?1)`,
 		`DELETE FROM items WHERE file_id=?1`,
 		`DELETE FROM entity_pages WHERE file_id=?1`,
@@ -234,4 +244,47 @@ func deleteFile(ctx context.Context, tx *sql.Tx, path string) error {
 		}
 	}
 	return nil
+}
+
+// deleteFTS deletes the full-text rows of a file's items. The items hold
+// what ftsRows needs (in id order: the facts, then the passages in line
+// order, as the writer numbered them), so the rows are made again exactly
+// as they were inserted.
+func deleteFTS(ctx context.Context, tx *sql.Tx, fileID int64) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, kind, content, section, entities FROM items WHERE file_id = ? ORDER BY id`, fileID)
+	if err != nil {
+		return err
+	}
+	var doc memory.Document
+	var factIDs, passageIDs []int64
+	for rows.Next() {
+		var id int64
+		var kind, content, section, entities string
+		if err := rows.Scan(&id, &kind, &content, &section, &entities); err != nil {
+			rows.Close()
+			return err
+		}
+		if memory.Kind(kind) == memory.KindPassage {
+			passageIDs = append(passageIDs, id)
+			doc.Passages = append(doc.Passages, memory.Passage{Text: content, Section: section, Entities: strings.Fields(entities)})
+		} else {
+			factIDs = append(factIDs, id)
+			doc.Facts = append(doc.Facts, memory.Fact{Text: content, Entities: strings.Fields(entities)})
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	del, err := newBatch(ctx, tx, `INSERT INTO items_fts(items_fts, rowid, content, section, entities, context) VALUES`, 6)
+	if err != nil {
+		return err
+	}
+	ids := append(factIDs, passageIDs...)
+	for i, r := range ftsRows(&doc) {
+		if err := del.add(ctx, tx, "delete", ids[i], r.content, r.section, r.entities, r.context); err != nil {
+			return err
+		}
+	}
+	return del.flush(ctx, tx)
 }

@@ -24,7 +24,10 @@ const ftsContext = 200
 
 // ftsRows makes the full-text rows of a document's items, in the order
 // the writer numbers them: the facts, then the passages. It is the one
-// definition of a full-text row, for a build and a sync alike.
+// definition of a full-text row, for a build, a sync and a delete alike
+// (deleteFTS makes the rows of stored items again to delete them): any
+// change to what it makes must change WriterVersion, so that indexes
+// written with the old rows are rebuilt rather than edited.
 func ftsRows(doc *memory.Document) []ftsRow {
 	rows := make([]ftsRow, 0, len(doc.Facts)+len(doc.Passages))
 	for _, f := range doc.Facts {

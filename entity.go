@@ -9,7 +9,6 @@ import (
 
 	"memoria/memory"
 	"memoria/recall"
-	"memoria/sqlite"
 )
 
 // ErrUnknownEntity is returned (wrapped) by Entity for a name no entity
@@ -65,11 +64,11 @@ func (w *Workspace) Entity(ctx context.Context, name string) (*EntityReport, err
 	if hasPage {
 		rep.Slug, rep.Name, rep.Aliases = page.Slug, page.Name, append(rep.Aliases, page.Aliases...)
 	}
-	items, err := w.ix.EntityItems(ctx, []string{rep.Slug}, sqlite.Filter{}, maxEntityItems)
+	items, err := w.ix.EntityItems(ctx, []string{rep.Slug}, memory.Filter{}, maxEntityItems)
 	if err != nil {
 		return nil, fmt.Errorf("entity %s: %w", name, err)
 	}
-	var pageItems, facts []sqlite.Item
+	var pageItems, facts []memory.Item
 	for _, it := range items {
 		switch {
 		case it.OnPage:
@@ -131,9 +130,9 @@ func confidence(r recall.Result) float64 {
 
 // pageRuns merges the page's lines (in page order) into one result per
 // run of adjacent lines.
-func pageRuns(items []sqlite.Item) []recall.Result {
+func pageRuns(items []memory.Item) []recall.Result {
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Source.Start < items[j].Source.Start })
-	var runs []sqlite.Item
+	var runs []memory.Item
 	for _, it := range items {
 		if n := len(runs); n > 0 && runs[n-1].Source.Path == it.Source.Path && runs[n-1].Source.End+1 >= it.Source.Start {
 			last := &runs[n-1]

@@ -3,13 +3,14 @@ package memoria
 import (
 	"context"
 	"fmt"
-	"memoria/embed"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"memoria/datephrase"
+	"memoria/embed"
+	"memoria/memory"
 	"memoria/query"
 	"memoria/recall"
 	"memoria/sqlite"
@@ -33,6 +34,10 @@ type Options struct {
 	// model (DefaultEmbedder), loaded on the first recall that can use it
 	// (the index holds vectors from it); without it recall is lexical.
 	Embedder embed.Embedder
+	// Built is called when Open builds the index from scratch, with why
+	// ("new", "corrupt", "foreign" or "outdated") and what the build
+	// wrote. May be nil.
+	Built func(reason string, st Stats)
 	// BoundMemory has a build of the index set the process's soft memory
 	// limit while it runs (unless GOMEMLIMIT or the program set one): a
 	// lower peak for a little more time collecting garbage. For programs
@@ -43,7 +48,8 @@ type Options struct {
 // Workspace is an open Memoria workspace.
 type Workspace struct {
 	dir  string
-	ix   *sqlite.Index
+	ix   memory.Store
+	path string // where the index is
 	opts Options
 
 	embedOnce sync.Once
@@ -53,7 +59,7 @@ type Workspace struct {
 	// list of names (the same slice) is unchanged.
 	namesMu    sync.Mutex
 	nameTable  *query.NameTable
-	nameSource []sqlite.EntityName
+	nameSource []memory.KnownName
 }
 
 // Open opens the workspace in dir, creating or repairing its index as
@@ -79,31 +85,30 @@ func Open(ctx context.Context, dir string, opts Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Workspace{dir: abs, ix: ix, opts: opts}, nil
+	if ix.Rebuilt != "" && opts.Built != nil {
+		opts.Built(ix.Rebuilt, ix.BuildStats)
+	}
+	return &Workspace{dir: abs, ix: ix, opts: opts, path: ix.Path()}, nil
 }
 
 // Dir is the workspace folder.
 func (w *Workspace) Dir() string { return w.dir }
 
 // IndexPath is the derived index file.
-func (w *Workspace) IndexPath() string { return w.ix.Path() }
-
-// Rebuilt says why Open built the index from scratch: "" if it did not,
-// else "new", "corrupt", "foreign" or "outdated".
-func (w *Workspace) Rebuilt() string { return w.ix.Rebuilt }
+func (w *Workspace) IndexPath() string { return w.path }
 
 // Close releases the index.
 func (w *Workspace) Close() error { return w.ix.Close() }
 
 // Sync brings the index up to date with the Markdown (only changed files
 // are re-parsed). Recall does this itself.
-func (w *Workspace) Sync(ctx context.Context) (sqlite.Stats, error) { return w.ix.Sync(ctx) }
+func (w *Workspace) Sync(ctx context.Context) (memory.Stats, error) { return w.ix.Sync(ctx) }
 
 // Rebuild builds the index afresh from the Markdown.
-func (w *Workspace) Rebuild(ctx context.Context) (sqlite.Stats, error) { return w.ix.Rebuild(ctx) }
+func (w *Workspace) Rebuild(ctx context.Context) (memory.Stats, error) { return w.ix.Rebuild(ctx) }
 
 // Status reports what the index holds and whether it is fresh.
-func (w *Workspace) Status(ctx context.Context) (sqlite.Status, error) { return w.ix.Status(ctx) }
+func (w *Workspace) Status(ctx context.Context) (memory.Status, error) { return w.ix.Status(ctx) }
 
 // RecallOptions shape a recall. The zero value asks for DefaultK results
 // with no filters, "now" being the wall clock.
@@ -122,27 +127,27 @@ type RecallOptions struct {
 // Recall answers a query from the workspace's memory. The index is brought
 // up to date with the Markdown first, so results are never stale.
 func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([]recall.Result, error) {
-	if w.ix.LongLived() {
-		if _, err := w.ix.Sync(ctx); err != nil {
-			return nil, err
-		}
-		return w.recall(ctx, text, o)
+	var res []Result
+	run := func() (err error) {
+		res, err = w.recall(ctx, text, o)
+		return err
 	}
-	// A one-shot process (the CLI) lists the files while recall runs on the
-	// index as it stands, and only when the listing shows a change does the
-	// index catch up and recall run again: the common case costs the
-	// longer of the two, not their sum.
-	listing := make(chan sqlite.Listing, 1)
-	go func() { listing <- w.ix.List() }()
-	res, err := w.recall(ctx, text, o)
-	st, serr := w.ix.SyncListed(ctx, <-listing)
-	if serr != nil {
-		return nil, serr
+	if ov, ok := w.ix.(overlapper); ok {
+		_, err := ov.SyncAround(ctx, run)
+		return res, err
 	}
-	if st.Changed() {
-		return w.recall(ctx, text, o)
+	if _, err := w.ix.Sync(ctx); err != nil {
+		return nil, err
 	}
-	return res, err
+	return res, run()
+}
+
+// overlapper is a Store that checks the Markdown for changes while a
+// query runs on the index as it stands, and runs the query again only if
+// the check found a change (sqlite.Index in a one-shot process): the
+// common case costs the longer of the two, not their sum.
+type overlapper interface {
+	SyncAround(ctx context.Context, query func() error) (Stats, error)
 }
 
 // names returns the name table for the query parser, built again only

@@ -201,9 +201,17 @@ func TestCorruptIndexRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	var warnings []string
-	ws = open(t, dir, func(m string) { warnings = append(warnings, m) })
-	if ws.Rebuilt() != "corrupt" {
-		t.Errorf("Rebuilt() = %q, want corrupt", ws.Rebuilt())
+	var built string
+	ws, err = memoria.Open(context.Background(), dir, memoria.Options{
+		Warn:  func(m string) { warnings = append(warnings, m) },
+		Built: func(reason string, _ memoria.Stats) { built = reason },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	if built != "corrupt" {
+		t.Errorf("built because %q, want corrupt", built)
 	}
 	res, err := ws.Recall(context.Background(), "Marrakech", memoria.RecallOptions{Now: now})
 	if err != nil || len(res) == 0 {

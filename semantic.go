@@ -7,7 +7,7 @@ import (
 
 	"memoria/embed"
 	"memoria/embed/uselite"
-	"memoria/sqlite"
+	"memoria/memory"
 )
 
 // ErrNoModel is wrapped by DefaultEmbedder when the offline embedding model
@@ -31,16 +31,12 @@ func DefaultEmbedder() (embed.Embedder, error) {
 // changed text, or everything after a model change), committing batch by
 // batch so that an interrupted run resumes and recall keeps working
 // meanwhile.
-func (w *Workspace) Embed(ctx context.Context, e embed.Embedder, progress func(done, total int)) (sqlite.EmbedStats, error) {
+func (w *Workspace) Embed(ctx context.Context, e embed.Embedder, progress func(done, total int)) (memory.EmbedStats, error) {
 	if e == nil {
-		return sqlite.EmbedStats{}, errors.New("embed: no embedding model")
+		return memory.EmbedStats{}, errors.New("embed: no embedding model")
 	}
-	return w.ix.EmbedPending(ctx, e, sqlite.EmbedOptions{Progress: progress})
+	return w.ix.EmbedPending(ctx, e, memory.EmbedOptions{Progress: progress})
 }
-
-// BuildStats describes the build Open did when it had to build the index
-// from scratch (see Rebuilt).
-func (w *Workspace) BuildStats() sqlite.Stats { return w.ix.BuildStats }
 
 // queryVector embeds a query for the semantic channel, or returns nil when
 // semantic recall cannot run: no model, or no vectors from this model in

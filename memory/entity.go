@@ -18,6 +18,7 @@ type EntityPage struct {
 	Slug    string
 	Name    string
 	Aliases []string
+	Path    string // workspace-relative, e.g. bank/entities/Peter.md
 }
 
 // ErrUnsafeSlug is wrapped by ValidateSlug for slugs that cannot safely

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"memoria/lang"
 	"memoria/memory"
 )
 
@@ -98,7 +99,7 @@ func (t *NameTable) add(slug, name string, primary bool) {
 	}
 	t.names[key] = nameEntry{slug: slug, primary: primary, stop: len(ws) == 1 && IsStopWord(key)}
 	t.maxWords = max(t.maxWords, len(ws))
-	if len(ws) == 1 && strings.IndexFunc(key, isCJK) >= 0 && !slices.Contains(t.cjk, key) {
+	if len(ws) == 1 && strings.IndexFunc(key, lang.IsCJK) >= 0 && !slices.Contains(t.cjk, key) {
 		t.cjk = append(t.cjk, key)
 		slices.SortStableFunc(t.cjk, func(a, b string) int { return len(b) - len(a) })
 	}
@@ -258,11 +259,4 @@ func joinLower(ws []word) string {
 		parts[i] = strings.ToLower(w.text)
 	}
 	return strings.Join(parts, " ")
-}
-
-// isCJK reports whether r is Han, kana or Hangul (as sqlite.IsCJK, which
-// decides what the index searches by bigrams).
-func isCJK(r rune) bool {
-	return r >= 0x1100 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
-		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) || r == 'ー' || r == '々')
 }

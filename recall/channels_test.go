@@ -8,7 +8,6 @@ import (
 
 	"memoria/memory"
 	"memoria/query"
-	"memoria/sqlite"
 )
 
 func day(s string) time.Time {
@@ -151,8 +150,8 @@ func TestOpinionChannel(t *testing.T) {
 	}
 }
 
-func fact(kind memory.Kind, written string, content string, ents ...string) sqlite.Item {
-	it := sqlite.Item{Kind: kind, Content: content, Entities: ents, FactID: "f_" + content, Source: memory.Source{Path: "memory/" + written + ".md", Start: 5, End: 5}}
+func fact(kind memory.Kind, written string, content string, ents ...string) memory.Item {
+	it := memory.Item{Kind: kind, Content: content, Entities: ents, FactID: "f_" + content, Source: memory.Source{Path: "memory/" + written + ".md", Start: 5, End: 5}}
 	if written != "" {
 		it.Written = day(written)
 	} else {
@@ -165,7 +164,7 @@ func TestSameAttribute(t *testing.T) {
 	W, O, B := memory.KindWorld, memory.KindOpinion, memory.KindExperience
 	tests := []struct {
 		name string
-		a, b sqlite.Item
+		a, b memory.Item
 		want bool
 	}{
 		{"residence cue", fact(W, "2025-09-15", "Lives in a rented flat at Neubaugasse 12.", "Peter"), fact(W, "2025-11-03", "Moved to The Castle on Saturday.", "Peter"), true},
@@ -194,7 +193,7 @@ func TestSupersessionOrder(t *testing.T) {
 	newer := fact(W, "2025-11-03", "Lives at The Castle since the move.", "Peter")
 	curated := fact(W, "", "Lives on the top floor of The Castle, Lainzer Straße 88.", "Peter")
 	old.RowID, newer.RowID, curated.RowID = 1, 2, 3
-	rs := Versions([]sqlite.Item{old, newer, curated})
+	rs := Versions([]memory.Item{old, newer, curated})
 	if len(rs[0].SupersededBy) != 2 {
 		t.Errorf("the oldest fact should be superseded by both others: %+v", rs[0].SupersededBy)
 	}

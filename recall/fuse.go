@@ -7,7 +7,6 @@ import (
 
 	"memoria/memory"
 	"memoria/query"
-	"memoria/sqlite"
 )
 
 // rrfK is reciprocal-rank fusion's constant (Cormack et al. 2009; 60 is
@@ -207,7 +206,7 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 
 // eventOnly reports whether an item is in a window by its event time
 // only: written on another day, or undated.
-func eventOnly(it sqlite.Item, w memory.TimeRange) bool {
+func eventOnly(it memory.Item, w memory.TimeRange) bool {
 	return it.Written.IsZero() || !w.Contains(it.Written)
 }
 

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"memoria/memory"
-	"memoria/sqlite"
 )
 
 // DefaultLines is how many lines a passage result spans at most once
@@ -118,7 +117,7 @@ func maxInt(a, b int) int {
 
 // merge grows passage result r with the touching passage it; the content
 // stays exactly the cited lines.
-func merge(r Result, it sqlite.Item) Result {
+func merge(r Result, it memory.Item) Result {
 	switch {
 	case it.Source.End < r.src.Start:
 		r.Content = it.Content + "\n" + r.Content
@@ -133,11 +132,11 @@ func merge(r Result, it sqlite.Item) Result {
 	return r
 }
 
-func linkTo(it sqlite.Item) Link {
+func linkTo(it memory.Item) Link {
 	return Link{ID: it.FactID, Source: it.Source.String(), Timestamp: writtenDay(it)}
 }
 
-func writtenDay(it sqlite.Item) string {
+func writtenDay(it memory.Item) string {
 	if it.Written.IsZero() {
 		return ""
 	}
@@ -151,7 +150,7 @@ func writtenDay(it sqlite.Item) string {
 // (score holds the fused scores by row), so the context it adds is the
 // part most likely to matter; between equals, it grows backwards first
 // (the question before an answer).
-func widen(ctx context.Context, ix Index, it sqlite.Item, max int, score map[int64]float64, cited func(memory.Source) bool) (sqlite.Item, error) {
+func widen(ctx context.Context, ix Index, it memory.Item, max int, score map[int64]float64, cited func(memory.Source) bool) (memory.Item, error) {
 	if it.Source.Lines() >= max {
 		return it, nil
 	}
@@ -164,7 +163,7 @@ func widen(ctx context.Context, ix Index, it sqlite.Item, max int, score map[int
 		// The passages right before and right after: ending on the line
 		// before its first, or starting on the line after its last (a
 		// blank line, a heading or the file's edge may leave either out).
-		var prev, next *sqlite.Item
+		var prev, next *memory.Item
 		for i := range near {
 			switch {
 			case near[i].Source.End == it.Source.Start-1:
@@ -207,7 +206,7 @@ func mergeEntities(a, b []string) []string {
 
 func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
 
-func toResult(it sqlite.Item) Result {
+func toResult(it memory.Item) Result {
 	r := Result{
 		ID:         it.FactID,
 		Kind:       it.Kind,

@@ -9,22 +9,22 @@ import (
 	"strings"
 	"time"
 
+	"memoria/lang"
 	"memoria/memory"
 	"memoria/query"
-	"memoria/sqlite"
 )
 
 // DefaultK is how many results recall returns unless told otherwise.
 const DefaultK = 25
 
-// Index is what recall needs of the derived index.
+// Index is what recall needs of the derived index (memory.Store).
 type Index interface {
-	Search(ctx context.Context, terms []string, f sqlite.Filter, limit int) ([]sqlite.Hit, error)
-	Items(ctx context.Context, f sqlite.Filter, newest bool, limit int) ([]sqlite.Item, error)
-	Nearby(ctx context.Context, it sqlite.Item, n int) ([]sqlite.Item, error)
-	TermStats(ctx context.Context, words []string) ([]sqlite.TermStat, int, error)
-	EntityItems(ctx context.Context, slugs []string, f sqlite.Filter, limit int) ([]sqlite.EntityItem, error)
-	NearestItems(ctx context.Context, q []float32, f sqlite.Filter, limit int) ([]sqlite.Hit, error)
+	Search(ctx context.Context, terms []string, f memory.Filter, limit int) ([]memory.Hit, error)
+	Items(ctx context.Context, f memory.Filter, newest bool, limit int) ([]memory.Item, error)
+	Nearby(ctx context.Context, it memory.Item, n int) ([]memory.Item, error)
+	TermStats(ctx context.Context, words []string) ([]memory.TermStat, int, error)
+	EntityItems(ctx context.Context, slugs []string, f memory.Filter, limit int) ([]memory.EntityItem, error)
+	NearestItems(ctx context.Context, q []float32, f memory.Filter, limit int) ([]memory.Hit, error)
 }
 
 // Plan is a query made concrete for the index: which terms, which filter,
@@ -32,7 +32,7 @@ type Index interface {
 // much text.
 type Plan struct {
 	Terms  []string          // lexical terms, OR-ed
-	Filter sqlite.Filter     // hard constraints: window, kinds, entities
+	Filter memory.Filter     // hard constraints: window, kinds, entities
 	Window *memory.TimeRange // soft: the time the query text speaks of; items in it rank higher
 	// Around is the day the query points near ("around Oct 14"): the
 	// temporal channel ranks by distance to it.
@@ -72,7 +72,7 @@ func (p Plan) pastWindow() bool {
 
 // candidate is an item as ranked by one or more channels.
 type candidate struct {
-	item   sqlite.Item
+	item   memory.Item
 	onPage bool // on the page of an entity the query names
 	listed bool // ranked by the entity listing ("tell me about X")
 	// entityWeight weighs the entity channel's vote for a search hit: its
@@ -96,7 +96,7 @@ func newPool() *pool { return &pool{byRow: map[int64]*candidate{}} }
 
 // add records an item's rank in a channel; the first rank a channel gives
 // an item is kept.
-func (pl *pool) add(channel string, rank int, it sqlite.Item, raw float64) *candidate {
+func (pl *pool) add(channel string, rank int, it memory.Item, raw float64) *candidate {
 	c, ok := pl.byRow[it.RowID]
 	if !ok {
 		c = &candidate{item: it, ranks: map[string]int{}, raw: map[string]float64{}}
@@ -159,7 +159,7 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		}
 	}
 	// Words in other scripts also search under their alternative forms
-	// (sqlite.AltTerms): CJK runs as bigrams, folds, stems.
+	// (lang.AltTerms): CJK runs as bigrams, folds, stems.
 	words, nameWords = withAltTerms(words), withAltTerms(nameWords)
 	terms, err := planTerms(ctx, ix, words)
 	if err != nil {
@@ -236,7 +236,7 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 
 	// Entity channel, which also gives update-awareness the facts it
 	// compares.
-	var known []sqlite.Item
+	var known []memory.Item
 	if len(p.Entities) > 0 {
 		if known, err = entityChannel(ctx, ix, p, pl, topicTerms, topic, lexTop, depth); err != nil {
 			return nil, err
@@ -291,7 +291,7 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 // (no topic words), it lists the window day by day: each day's typed facts
 // in line order, then its passages, taking one item from each day in turn
 // so the top results cover the window.
-func temporal(ctx context.Context, ix Index, p Plan, pl *pool, terms []string, windowed sqlite.Filter, depth int) error {
+func temporal(ctx context.Context, ix Index, p Plan, pl *pool, terms []string, windowed memory.Filter, depth int) error {
 	if windowed.Until.Before(windowed.Since) && !windowed.Until.IsZero() {
 		return nil
 	}
@@ -331,8 +331,8 @@ func temporal(ctx context.Context, ix Index, p Plan, pl *pool, terms []string, w
 // line order, then the other passages. Items in the window by their event
 // time only (written on another day, or undated in bank/ and memory.md)
 // come after all of those.
-func browseOrder(items []sqlite.Item, w memory.TimeRange, around *time.Time) []sqlite.Item {
-	byDay := map[time.Time][]sqlite.Item{}
+func browseOrder(items []memory.Item, w memory.TimeRange, around *time.Time) []memory.Item {
+	byDay := map[time.Time][]memory.Item{}
 	var days []time.Time
 	for _, it := range items {
 		d := memory.Day(it.Written)
@@ -366,7 +366,7 @@ func browseOrder(items []sqlite.Item, w memory.TimeRange, around *time.Time) []s
 				}
 			}
 		}
-		class := func(it sqlite.Item) int {
+		class := func(it memory.Item) int {
 			switch {
 			case it.Kind == memory.KindPassage && opening[it.Source.Path] == it.Source.Start:
 				return 0
@@ -391,7 +391,7 @@ func browseOrder(items []sqlite.Item, w memory.TimeRange, around *time.Time) []s
 	// less about what happened on those days than the days' own logs.
 	// Among them, events that lie within the window come first, shorter
 	// events before longer ones.
-	var late []sqlite.Item
+	var late []memory.Item
 	if its, ok := byDay[time.Time{}]; ok {
 		late = its
 		sort.SliceStable(late, func(i, j int) bool {
@@ -403,7 +403,7 @@ func browseOrder(items []sqlite.Item, w memory.TimeRange, around *time.Time) []s
 		})
 		days = days[:len(days)-1] // the zero day sorts last
 	}
-	var out []sqlite.Item
+	var out []memory.Item
 	for n := 0; len(out) < len(items)-len(late); n++ {
 		for _, d := range days {
 			if its := byDay[d]; n < len(its) {
@@ -415,13 +415,13 @@ func browseOrder(items []sqlite.Item, w memory.TimeRange, around *time.Time) []s
 }
 
 // eventInside reports whether an item's event time lies within w.
-func eventInside(it sqlite.Item, w memory.TimeRange) bool {
+func eventInside(it memory.Item, w memory.TimeRange) bool {
 	return it.Event != nil && !it.Event.Start.Before(w.Start) && !it.Event.End.After(w.End)
 }
 
 // eventDays is how many days an item's event time spans (a large number
 // without one).
-func eventDays(it sqlite.Item) int {
+func eventDays(it memory.Item) int {
 	if it.Event == nil {
 		return 1 << 20
 	}
@@ -430,7 +430,7 @@ func eventDays(it sqlite.Item) int {
 
 // distance is how many days lie between an item and a day: zero when the
 // day falls in its event or is the day it was written.
-func distance(it sqlite.Item, day time.Time) int {
+func distance(it memory.Item, day time.Time) int {
 	best := -1
 	if !it.Written.IsZero() {
 		best = absDays(it.Written, day)
@@ -467,12 +467,12 @@ func absDays(a, b time.Time) int {
 // to the entities by the query's words (bm25), which lifts facts about the
 // entity over the same words said of something else. topic are those
 // words (without the names).
-func entityChannel(ctx context.Context, ix Index, p Plan, pl *pool, terms, topic []string, lexTop float64, depth int) ([]sqlite.Item, error) {
+func entityChannel(ctx context.Context, ix Index, p Plan, pl *pool, terms, topic []string, lexTop float64, depth int) ([]memory.Item, error) {
 	its, err := ix.EntityItems(ctx, p.Entities, p.Filter, entityDepth)
 	if err != nil {
 		return nil, fmt.Errorf("recall: entity: %w", err)
 	}
-	var facts []sqlite.Item
+	var facts []memory.Item
 	for _, it := range its {
 		if it.Kind.IsFact() {
 			facts = append(facts, it.Item)
@@ -561,7 +561,7 @@ func (t topicWords) said(text string) bool {
 // opinionChannel ranks typed opinions: those matching the query's words
 // (of the named entities, when there are any) by bm25, then the named
 // entities' other opinions by confidence and recency.
-func opinionChannel(ctx context.Context, ix Index, p Plan, pl *pool, terms []string, known []sqlite.Item, depth int) error {
+func opinionChannel(ctx context.Context, ix Index, p Plan, pl *pool, terms []string, known []memory.Item, depth int) error {
 	f := p.Filter
 	f.Kinds = []memory.Kind{memory.KindOpinion}
 	if len(p.Entities) > 0 {
@@ -580,7 +580,7 @@ func opinionChannel(ctx context.Context, ix Index, p Plan, pl *pool, terms []str
 			pl.add("opinion", rank, h.Item, h.Score)
 		}
 	}
-	var rest []sqlite.Item
+	var rest []memory.Item
 	for _, it := range known {
 		if it.Kind == memory.KindOpinion && !seen[it.RowID] {
 			rest = append(rest, it)
@@ -604,7 +604,7 @@ func opinionChannel(ctx context.Context, ix Index, p Plan, pl *pool, terms []str
 }
 
 // conf is an item's confidence, 0.5 when it has none.
-func conf(it sqlite.Item) float64 {
+func conf(it memory.Item) float64 {
 	if it.Confidence == nil {
 		return 0.5
 	}
@@ -635,15 +635,12 @@ func topFactEntities(cands []*candidate, n int) []string {
 	return out
 }
 
-// MaxScanRows bounds the rows one full-text query may have to score: FTS5
-// ranks every row an OR-query matches, and common words match most of a
-// large index. Words are kept rarest first until their rows add up to this.
-const MaxScanRows = 2000
-
 // planTerms chooses the words worth searching for. Words in more than half
 // of the items go: bm25 gives them no weight (FTS5 floors their IDF), so
 // they only make rows match. The rest are kept rarest first within
-// MaxScanRows; the rarest always stays. Words no item contains cost
+// the rows one search scores (memory.MaxScoredRows): the index scores
+// every row an OR-query matches, and common words match most of a large
+// index. The rarest always stays. Words no item contains cost
 // nothing and go too.
 func planTerms(ctx context.Context, ix Index, words []string) ([]string, error) {
 	if len(words) == 0 {
@@ -653,7 +650,7 @@ func planTerms(ctx context.Context, ix Index, words []string) ([]string, error) 
 	if err != nil {
 		return nil, fmt.Errorf("recall: plan: %w", err)
 	}
-	var useful, common []sqlite.TermStat
+	var useful, common []memory.TermStat
 	for _, s := range stats {
 		switch {
 		case s.Rows > 0 && 2*s.Rows <= total:
@@ -672,7 +669,7 @@ func planTerms(ctx context.Context, ix Index, words []string) ([]string, error) 
 	var terms []string
 	scan := 0
 	for _, s := range useful {
-		if len(terms) > 0 && scan+s.Rows > MaxScanRows {
+		if len(terms) > 0 && scan+s.Rows > memory.MaxScoredRows {
 			break
 		}
 		scan += s.Rows
@@ -682,11 +679,11 @@ func planTerms(ctx context.Context, ix Index, words []string) ([]string, error) 
 }
 
 // withAltTerms appends to words the alternative search terms of each
-// (sqlite.AltTerms), once; words in ASCII have none.
+// (lang.AltTerms), once; words in ASCII have none.
 func withAltTerms(words []string) []string {
 	out := words
 	for _, w := range words {
-		for _, t := range sqlite.AltTerms(w) {
+		for _, t := range lang.AltTerms(w) {
 			if !slices.Contains(out, t) {
 				out = append(slices.Clip(out), t)
 			}
@@ -697,7 +694,7 @@ func withAltTerms(words []string) []string {
 
 // intersect narrows a filter's hard window with a soft one; the result may
 // be empty (Since after Until), which then selects nothing.
-func intersect(f sqlite.Filter, w memory.TimeRange) (since, until time.Time) {
+func intersect(f memory.Filter, w memory.TimeRange) (since, until time.Time) {
 	since, until = w.Start, w.End
 	if !f.Since.IsZero() && f.Since.After(since) {
 		since = f.Since

@@ -156,7 +156,7 @@ func TestTemporalChannelLiftsTheWindow(t *testing.T) {
 		t.Errorf("explain %+v", res[0].Explain)
 	}
 	// A hard filter excludes instead.
-	res = run(t, ix, Plan{Terms: []string{"boiler"}, K: 5, Filter: sqlite.Filter{Since: day("2025-11-01")}})
+	res = run(t, ix, Plan{Terms: []string{"boiler"}, K: 5, Filter: memory.Filter{Since: day("2025-11-01")}})
 	if len(res) != 1 {
 		t.Errorf("filter: %s", sources(res))
 	}

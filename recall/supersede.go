@@ -10,7 +10,6 @@ import (
 
 	"memoria/memory"
 	"memoria/query"
-	"memoria/sqlite"
 )
 
 // Update-awareness. A later fact about the same entity and attribute
@@ -80,7 +79,7 @@ var attributeCues = func() map[string]string {
 
 // factSig is what supersession compares of a fact.
 type factSig struct {
-	it      sqlite.Item
+	it      memory.Item
 	keys    []string  // its entities' keys (memory.EntityKey)
 	pool    int       // its place among the compared candidates; -1 when not one
 	when    time.Time // see the ordering rules above
@@ -94,7 +93,7 @@ type factSig struct {
 // farFuture orders undated curated facts after every log.
 var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func signature(it sqlite.Item) *factSig {
+func signature(it memory.Item) *factSig {
 	s := &factSig{it: it, pool: -1}
 	for _, e := range it.Entities {
 		s.keys = append(s.keys, memory.EntityKey(e))
@@ -285,10 +284,10 @@ const compareDepth = 30
 // supersede links the best candidate facts with each other and with the
 // known facts of their entities. Only pairs with at least one of the
 // compareDepth best candidate facts are compared.
-func supersede(cands []*candidate, known []sqlite.Item) *links {
+func supersede(cands []*candidate, known []memory.Item) *links {
 	l := &links{sig: map[int64]*factSig{}, next: map[int64][]int64{}, prev: map[int64][]int64{}}
 	byEntity := map[string][]*factSig{}
-	addSig := func(it sqlite.Item) *factSig {
+	addSig := func(it memory.Item) *factSig {
 		if s, ok := l.sig[it.RowID]; ok {
 			return s
 		}
@@ -398,7 +397,7 @@ func bestRank(c *candidate) int {
 // among items that supersede it (SupersededBy) and that it supersedes
 // (Supersedes), by the rules of update-awareness above. Results keep the
 // order of items.
-func Versions(items []sqlite.Item) []Result {
+func Versions(items []memory.Item) []Result {
 	cands := make([]*candidate, len(items))
 	for i, it := range items {
 		cands[i] = &candidate{item: it}

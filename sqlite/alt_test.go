@@ -2,39 +2,12 @@ package sqlite
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
-)
 
-// TestAltTerms: what a query word adds to its own index term.
-func TestAltTerms(t *testing.T) {
-	tests := []struct {
-		word string
-		want []string
-	}{
-		{"marrakech", nil}, // ASCII: the tokenizer alone
-		{"Zoë", nil},       // remove_diacritics already makes "zoe"
-		{"北京", []string{"北京"}},
-		{"北京天气", []string{"北京", "京天", "天气"}},
-		{"猫", []string{"猫"}},
-		{"把Memoria部署", []string{"把", "Memoria", "部署"}},
-		{"東京での打ち合わせ", []string{"東京", "京で", "での", "の打", "打ち", "ち合", "合わ", "わせ"}},
-		{"서울에서", []string{"서울", "울에", "에서"}},
-		{"Пётр", []string{"петр"}},         // ё → е
-		{"встречи", []string{"встреч"}},    // Snowball Russian
-		{"Straße", []string{"strasse"}},    // ß → ss
-		{"Øresund", []string{"oresund"}},   // ø → o
-		{"Łódź", []string{"lodz"}},         // ł → l
-		{"Οδυσσέας", []string{"οδυσσεασ"}}, // Greek accents, final sigma
-		{"ΟΔΥΣΣΈΑΣ", []string{"οδυσσεασ"}},
-	}
-	for _, tt := range tests {
-		if got := AltTerms(tt.word); !slices.Equal(got, tt.want) {
-			t.Errorf("AltTerms(%q) = %q, want %q", tt.word, got, tt.want)
-		}
-	}
-}
+	"memoria/lang"
+	"memoria/memory"
+)
 
 // TestScripts indexes text in several scripts and searches it the way
 // recall does (each word, plus its AltTerms), in both directions for
@@ -90,9 +63,9 @@ func TestScripts(t *testing.T) {
 		var terms []string
 		for _, w := range strings.Fields(tt.query) {
 			terms = append(terms, w)
-			terms = append(terms, AltTerms(w)...)
+			terms = append(terms, lang.AltTerms(w)...)
 		}
-		hits, err := ix.Search(ctx, terms, Filter{}, 3)
+		hits, err := ix.Search(ctx, terms, memory.Filter{}, 3)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,31 +23,6 @@ import (
 	"memoria/workspace"
 )
 
-// Stats describes one build or sync.
-type Stats struct {
-	Files     int           // indexable files found in the workspace
-	Parsed    int           // files read and parsed
-	Unchanged int           // files whose content was already indexed
-	Removed   int           // files gone from the workspace, dropped from the index
-	Skipped   int           // files not indexable (binary, too large, unreadable)
-	Items     int           // facts and passages written
-	Warnings  int           // warnings reported through Options.Warn
-	Duration  time.Duration // wall time
-
-	// What the index holds after a full build, as Status counts it; a
-	// sync leaves these unset (Counted false).
-	Counted     bool
-	FilesByKind map[memory.FileKind]int
-	Facts       map[memory.Kind]int
-	Passages    int
-	Entities    int
-	// PostingsWritten says the build wrote the postings snapshot too.
-	PostingsWritten bool
-}
-
-// Changed reports whether the index content changed.
-func (s Stats) Changed() bool { return s.Parsed > 0 || s.Removed > 0 }
-
 // loaded is one file read, hashed and parsed (or the reason it was not).
 type loaded struct {
 	file   workspace.File
@@ -370,7 +345,7 @@ func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, fa
 // every table, the full-text table's in rowid order, then the secondary
 // indexes, which SQLite builds from sorted keys; last a quick_check of
 // the result.
-func build(ctx context.Context, path, ws string, files []workspace.File, skipped []workspace.Skipped, o Options) (st Stats, err error) {
+func build(ctx context.Context, path, ws string, files []workspace.File, skipped []workspace.Skipped, o Options) (st memory.Stats, err error) {
 	start := time.Now()
 	removeDB(path)
 	for _, s := range skipped {
@@ -399,7 +374,7 @@ func build(ctx context.Context, path, ws string, files []workspace.File, skipped
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
 	err = loadAll(ctx, ws, files, o, func(i int, l loaded) error {
-		st.note(l, o)
+		note(&st, l, o)
 		if o.Progress != nil {
 			o.Progress(i+1, len(files))
 		}
@@ -533,7 +508,7 @@ func openBuildDB(path string, pragmas ...string) (*sql.DB, error) {
 }
 
 // note counts a loaded file in the stats and reports its warnings.
-func (st *Stats) note(l loaded, o Options) {
+func note(st *memory.Stats, l loaded, o Options) {
 	if st.FilesByKind == nil {
 		st.FilesByKind, st.Facts = map[memory.FileKind]int{}, map[memory.Kind]int{}
 	}

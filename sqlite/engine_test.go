@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"memoria/internal/testworkspace"
+	"memoria/memory"
 )
 
 // TestEditsRankAsFreshBuild: after edits, additions and deletions synced
@@ -67,7 +68,7 @@ func TestEditsRankAsFreshBuild(t *testing.T) {
 	queries := [][]string{{"quokka"}, {"espresso"}, {"marrakech"}, {"peter"}, {"dog"}, {"the"},
 		{"whatsapp", "replies"}, {"castle"}, {"deploy", "fly"}, {"birthday", "andy"}, {"take"}}
 	for _, q := range queries {
-		for _, f := range []Filter{{}, {Since: time.Date(2025, 10, 1, 0, 0, 0, 0, time.UTC)}} {
+		for _, f := range []memory.Filter{{}, {Since: time.Date(2025, 10, 1, 0, 0, 0, 0, time.UTC)}} {
 			a, err := synced.Search(ctx, q, f, 1000)
 			if err != nil {
 				t.Fatal(err)
@@ -84,7 +85,7 @@ func TestEditsRankAsFreshBuild(t *testing.T) {
 }
 
 // ranking renders hits as lines of source and score (to 1e-9).
-func ranking(hits []Hit) string {
+func ranking(hits []memory.Hit) string {
 	var b strings.Builder
 	for _, h := range hits {
 		fmt.Fprintf(&b, "%s %.9f\n", h.Source, math.Round(h.Score*1e9)/1e9)

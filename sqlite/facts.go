@@ -6,15 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-)
 
-// EntityItem is an item linked to an entity, as EntityItems lists it.
-type EntityItem struct {
-	Item
-	// OnPage is true when the item is on the entity's own page
-	// (bank/entities/<Slug>.md).
-	OnPage bool
-}
+	"memoria/memory"
+)
 
 // EntityItems lists, in one query, what the index holds about entities
 // (slugs, any case): the lines of their entity pages and the typed facts
@@ -23,7 +17,7 @@ type EntityItem struct {
 // Search. Page lines come first in page order, then facts newest first
 // (event time, else the day written; undated facts from bank/ and
 // memory.md last), then by path and line.
-func (ix *Index) EntityItems(ctx context.Context, slugs []string, f Filter, limit int) ([]EntityItem, error) {
+func (ix *Index) EntityItems(ctx context.Context, slugs []string, f memory.Filter, limit int) ([]memory.EntityItem, error) {
 	if len(slugs) == 0 || limit <= 0 {
 		return nil, nil
 	}
@@ -31,7 +25,7 @@ func (ix *Index) EntityItems(ctx context.Context, slugs []string, f Filter, limi
 	for i, s := range slugs {
 		keys[i] = strings.ToLower(s)
 	}
-	cond, args := f.where()
+	cond, args := where(f)
 	ph := placeholders(len(keys))
 	// The facts off the entity's page are cut at the day of the limit-th
 	// one first (a small sort of days), so only the rows kept are read in
@@ -57,9 +51,9 @@ func (ix *Index) EntityItems(ctx context.Context, slugs []string, f Filter, limi
 		return nil, ix.wrapErr(fmt.Errorf("entity items: %w", err))
 	}
 	defer rows.Close()
-	var out []EntityItem
+	var out []memory.EntityItem
 	for rows.Next() {
-		var it EntityItem
+		var it memory.EntityItem
 		if err := scanItem(rows, &it.Item, &it.OnPage); err != nil {
 			return nil, ix.wrapErr(fmt.Errorf("entity items: %w", err))
 		}
@@ -68,26 +62,18 @@ func (ix *Index) EntityItems(ctx context.Context, slugs []string, f Filter, limi
 	return out, ix.wrapErrNil(rows.Err())
 }
 
-// EntityPage is an entity's page as the index knows it.
-type EntityPage struct {
-	Slug    string
-	Name    string
-	Aliases []string
-	Path    string // workspace-relative, e.g. bank/entities/Peter.md
-}
-
 // EntityPageOf returns the page of the entity with this slug (any case),
 // or ok false when the entity has no page.
-func (ix *Index) EntityPageOf(ctx context.Context, slug string) (p EntityPage, ok bool, err error) {
+func (ix *Index) EntityPageOf(ctx context.Context, slug string) (p memory.EntityPage, ok bool, err error) {
 	var aliases string
 	row := ix.db.QueryRowContext(ctx, `SELECT e.slug, e.name, e.aliases, f.path FROM entity_pages e JOIN files f ON f.id = e.file_id
 		WHERE lower(e.slug) = ? ORDER BY f.path LIMIT 1`, strings.ToLower(slug))
 	switch err := row.Scan(&p.Slug, &p.Name, &aliases, &p.Path); {
 	case err == nil:
 	case errors.Is(err, sql.ErrNoRows):
-		return EntityPage{}, false, nil
+		return memory.EntityPage{}, false, nil
 	default:
-		return EntityPage{}, false, ix.wrapErr(fmt.Errorf("entity page %s: %w", slug, err))
+		return memory.EntityPage{}, false, ix.wrapErr(fmt.Errorf("entity page %s: %w", slug, err))
 	}
 	for _, a := range strings.Split(aliases, "\n") {
 		if a = strings.TrimSpace(a); a != "" {

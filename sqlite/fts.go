@@ -3,6 +3,7 @@ package sqlite
 import (
 	"strings"
 
+	"memoria/lang"
 	"memoria/memory"
 )
 
@@ -31,7 +32,7 @@ const ftsContext = 200
 func ftsRows(doc *memory.Document) []ftsRow {
 	rows := make([]ftsRow, 0, len(doc.Facts)+len(doc.Passages))
 	for _, f := range doc.Facts {
-		rows = append(rows, ftsRow{content: withAlt(f.Text, altText(f.Text)), entities: ftsEntities(f.Entities)})
+		rows = append(rows, ftsRow{content: withAlt(f.Text, lang.AltText(f.Text)), entities: ftsEntities(f.Entities)})
 	}
 	own, around := passageAlts(doc.Passages)
 	prev, next := neighbours(doc.Passages)
@@ -109,4 +110,35 @@ func lastRunes(s string, n int) string {
 		i++
 	}
 	return s
+}
+
+// altContext is how many characters of each neighbour's alt tokens a
+// passage's context gets, as the context column takes 120 of their text.
+const altContext = 120
+
+// passageAlts returns each passage's own alt tokens, and those of its
+// neighbours in the same section (altContext characters of each), as
+// the context column pairs passages.
+func passageAlts(ps []memory.Passage) (own, around []string) {
+	own, around = make([]string, len(ps)), make([]string, len(ps))
+	some := false
+	for i, p := range ps {
+		own[i] = lang.AltText(p.Text)
+		some = some || own[i] != ""
+	}
+	if !some {
+		return own, around
+	}
+	prev, next := neighbours(ps)
+	for i := range ps {
+		var ctx []string
+		if j := prev[i]; j >= 0 && own[j] != "" {
+			ctx = append(ctx, lastRunes(own[j], altContext))
+		}
+		if j := next[i]; j >= 0 && own[j] != "" {
+			ctx = append(ctx, firstRunes(own[j], altContext))
+		}
+		around[i] = strings.Join(ctx, " ")
+	}
+	return own, around
 }

@@ -11,12 +11,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"syscall"
+	"time"
 
 	msqlite "modernc.org/sqlite" // also registers the "sqlite" driver
 
 	"memoria/flock"
+	"memoria/memory"
 	"memoria/workspace"
 )
 
@@ -85,7 +86,7 @@ type Index struct {
 	manifest        *manifest
 
 	namesMu   sync.Mutex
-	names     []EntityName // EntityNames's last answer, and the text it was decoded from
+	names     []memory.KnownName // EntityNames's last answer, and the text it was decoded from
 	namesText string
 
 	// The in-memory vector index of semantic recall (vecstore.go), loaded
@@ -100,7 +101,7 @@ type Index struct {
 	// did not): "new", "corrupt", "foreign" or "outdated".
 	Rebuilt string
 	// BuildStats describes that build.
-	BuildStats Stats
+	BuildStats memory.Stats
 }
 
 // Open opens (creating or rebuilding as needed) the index of the workspace
@@ -285,13 +286,13 @@ func isCorrupt(err error) bool {
 // file and puts it in place (replace): readers in other processes are
 // never waited for, and go on reading the old content until it commits.
 // If it fails, the index is as it was.
-func (ix *Index) Rebuild(ctx context.Context) (Stats, error) {
+func (ix *Index) Rebuild(ctx context.Context) (memory.Stats, error) {
 	return ix.build(ctx, "")
 }
 
 // build builds the index afresh; reason is why openExisting found the
 // index unusable ("" when it is usable, for Rebuild).
-func (ix *Index) build(ctx context.Context, reason string) (st Stats, err error) {
+func (ix *Index) build(ctx context.Context, reason string) (st memory.Stats, err error) {
 	ix.fresh.forget()
 	files, skipped, err := workspace.List(ix.ws)
 	if err != nil {
@@ -462,3 +463,6 @@ func (ix *Index) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	}
 	return st.QueryRowContext(ctx, args...)
 }
+
+// The SQLite index is a memory.Store.
+var _ memory.Store = (*Index)(nil)

@@ -51,12 +51,12 @@ func openTest(t *testing.T, dir string, o Options) *Index {
 	return ix
 }
 
-func search(t *testing.T, ix *Index, terms ...string) []Hit {
+func search(t *testing.T, ix *Index, terms ...string) []memory.Hit {
 	t.Helper()
 	if _, err := ix.Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	hits, err := ix.Search(context.Background(), terms, Filter{}, 10)
+	hits, err := ix.Search(context.Background(), terms, memory.Filter{}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestBuildAndSearch(t *testing.T) {
 		t.Error("entity page text not found")
 	}
 	for _, q := range []string{`"`, `NEAR(`, `-`, `a:b`, `*`, `AND`, `)`} {
-		if _, err := ix.Search(context.Background(), []string{q}, Filter{}, 5); err != nil {
+		if _, err := ix.Search(context.Background(), []string{q}, memory.Filter{}, 5); err != nil {
 			t.Errorf("query %q: %v", q, err)
 		}
 	}
@@ -101,15 +101,15 @@ func TestFilters(t *testing.T) {
 	day := func(s string) time.Time { d, _ := time.Parse(dateLayout, s); return d }
 	tests := []struct {
 		name   string
-		filter Filter
+		filter memory.Filter
 		want   int
 	}{
-		{"all", Filter{}, 6},
-		{"window", Filter{Since: day("2025-11-25"), Until: day("2025-11-30")}, 3},
-		{"since only", Filter{Since: day("2025-11-21")}, 3},
-		{"until only", Filter{Until: day("2025-11-21")}, 1},
-		{"opinions", Filter{Kinds: []memory.Kind{memory.KindOpinion}}, 1},
-		{"entity", Filter{Entities: []string{"peter"}}, 3},
+		{"all", memory.Filter{}, 6},
+		{"window", memory.Filter{Since: day("2025-11-25"), Until: day("2025-11-30")}, 3},
+		{"since only", memory.Filter{Since: day("2025-11-21")}, 3},
+		{"until only", memory.Filter{Until: day("2025-11-21")}, 1},
+		{"opinions", memory.Filter{Kinds: []memory.Kind{memory.KindOpinion}}, 1},
+		{"entity", memory.Filter{Entities: []string{"peter"}}, 3},
 	}
 	for _, tt := range tests {
 		items, err := ix.Items(ctx, tt.filter, true, 100)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"memoria/memory"
 )
 
 // TestFailedRebuildKeepsIndex: a rebuild that fails (here: cancelled)
@@ -48,7 +50,7 @@ func TestRebuildUnderReaders(t *testing.T) {
 	if _, err := writer.Rebuild(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	hits, err := reader.Search(context.Background(), []string{"zeppelin"}, Filter{}, 10)
+	hits, err := reader.Search(context.Background(), []string{"zeppelin"}, memory.Filter{}, 10)
 	if err != nil || len(hits) != 1 {
 		t.Fatalf("the reader after the rebuild: %v, %d hits", err, len(hits))
 	}

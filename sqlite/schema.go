@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 
+	"memoria/lang"
 	"memoria/markdown"
 )
 
@@ -26,7 +27,7 @@ const WriterVersion = 3
 // either during development also rebuilds existing indexes.
 func identity(o Options) string {
 	sum := sha256.Sum256([]byte(schema + indexes + ftsBuildConfig + ftsSyncConfig + ftsMerge))
-	return fmt.Sprintf("schema=%d/%x writer=%d parser=%d passage_lines=%d alt=%d", SchemaVersion, sum[:4], WriterVersion, markdown.Version, o.passageLines(), altVersion)
+	return fmt.Sprintf("schema=%d/%x writer=%d parser=%d passage_lines=%d alt=%d", SchemaVersion, sum[:4], WriterVersion, markdown.Version, o.passageLines(), lang.Version)
 }
 
 // indexes are the secondary indexes, created once a build has written the

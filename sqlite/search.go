@@ -11,37 +11,6 @@ import (
 	"memoria/memory"
 )
 
-// Item is one indexed fact or passage, as stored.
-type Item struct {
-	RowID      int64
-	Kind       memory.Kind
-	FactID     string   // "" for passages
-	Confidence *float64 // nil when unknown
-	Source     memory.Source
-	Written    time.Time // zero when the file is not a daily log
-	Event      *memory.TimeRange
-	Section    string
-	Entities   []string
-	Content    string
-}
-
-// Hit is an item found by a full-text search, with its bm25 score
-// (higher is better here: SQLite's bm25 is negated).
-type Hit struct {
-	Item
-	Score float64
-}
-
-// Filter narrows a search. The zero Filter matches everything.
-type Filter struct {
-	// Since and Until bound a window of days (inclusive, zero = open). An
-	// item is in the window when the day it was written, or its event time,
-	// falls in it; undated items (bank pages, memory.md) are then left out.
-	Since, Until time.Time
-	Kinds        []memory.Kind // any of these kinds
-	Entities     []string      // mentions any of these slugs (case-insensitive)
-}
-
 // Weights of the full-text columns in bm25: the text itself, the heading
 // above it, the names of the entities it mentions, and its neighbours.
 const (
@@ -54,7 +23,7 @@ const (
 const itemColumns = `i.id, i.kind, coalesce(i.fact_id, ''), i.confidence, f.path, i.start_line, i.end_line, f.day, i.day, i.event_end, i.section, i.entities, i.content`
 
 // where renders the filter as SQL conditions on items i.
-func (f Filter) where() (string, []any) {
+func where(f memory.Filter) (string, []any) {
 	var conds []string
 	var args []any
 	if !f.Since.IsZero() || !f.Until.IsZero() {
@@ -107,7 +76,7 @@ func matchAny(terms []string) string {
 // phrase, matched as FTS5 matches a quoted string; operators in them are
 // plain words) and returns the best limit by bm25 among those the filter
 // admits, ranked by FTS5.
-func (ix *Index) Search(ctx context.Context, terms []string, f Filter, limit int) ([]Hit, error) {
+func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, limit int) ([]memory.Hit, error) {
 	match := matchAny(terms)
 	if match == "" || limit <= 0 {
 		return nil, nil
@@ -115,17 +84,9 @@ func (ix *Index) Search(ctx context.Context, terms []string, f Filter, limit int
 	return ix.searchFTS(ctx, match, f, limit)
 }
 
-// MaxScoredRows bounds the rows one search scores: FTS5's bm25 reads
-// each matching row's size, and a word most items contain (a question
-// made only of common words) matches tens of thousands. Past the bound
-// the newest matches are scored (by rowid, which follows the order files
-// were indexed in: the daily logs by date, later edits last); recall
-// plans its terms to stay within it (recall.planTerms).
-const MaxScoredRows = 2000
-
 // searchFTS is Search ranked by FTS5, for an FTS5 expression (matchAny).
-func (ix *Index) searchFTS(ctx context.Context, match string, f Filter, limit int) ([]Hit, error) {
-	cond, args := f.where()
+func (ix *Index) searchFTS(ctx context.Context, match string, f memory.Filter, limit int) ([]memory.Hit, error) {
+	cond, args := where(f)
 	rank := fmt.Sprintf("-bm25(items_fts, %g, %g, %g, %g)", weightContent, weightSection, weightEntities, weightContext)
 	var q string
 	if cond == "" {
@@ -135,12 +96,12 @@ func (ix *Index) searchFTS(ctx context.Context, match string, f Filter, limit in
 		q = fmt.Sprintf(`SELECT %s, h.score FROM (SELECT rowid, score FROM (
 				SELECT rowid, %s AS score FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid DESC LIMIT %d)
 			ORDER BY score DESC LIMIT ?) h
-			JOIN items i ON i.id = h.rowid JOIN files f ON f.id = i.file_id ORDER BY h.score DESC, f.path, i.start_line`, itemColumns, rank, MaxScoredRows)
+			JOIN items i ON i.id = h.rowid JOIN files f ON f.id = i.file_id ORDER BY h.score DESC, f.path, i.start_line`, itemColumns, rank, memory.MaxScoredRows)
 		args = []any{match, limit}
 	} else {
 		q = fmt.Sprintf(`SELECT * FROM (SELECT %s, %s AS score
 			FROM items_fts JOIN items i ON i.id = items_fts.rowid JOIN files f ON f.id = i.file_id
-			WHERE items_fts MATCH ?%s ORDER BY items_fts.rowid DESC LIMIT %d) ORDER BY score DESC, path, start_line LIMIT ?`, itemColumns, rank, cond, MaxScoredRows)
+			WHERE items_fts MATCH ?%s ORDER BY items_fts.rowid DESC LIMIT %d) ORDER BY score DESC, path, start_line LIMIT ?`, itemColumns, rank, cond, memory.MaxScoredRows)
 		args = append(append([]any{match}, args...), limit)
 	}
 	rows, err := ix.query(ctx, q, args...)
@@ -148,9 +109,9 @@ func (ix *Index) searchFTS(ctx context.Context, match string, f Filter, limit in
 		return nil, ix.wrapErr(err)
 	}
 	defer rows.Close()
-	var hits []Hit
+	var hits []memory.Hit
 	for rows.Next() {
-		var h Hit
+		var h memory.Hit
 		if err := scanItem(rows, &h.Item, &h.Score); err != nil {
 			return nil, ix.wrapErr(err)
 		}
@@ -161,8 +122,8 @@ func (ix *Index) searchFTS(ctx context.Context, match string, f Filter, limit in
 
 // Items lists items matching a filter without full-text search, ordered by
 // day (newest first when newest is set) then file and line.
-func (ix *Index) Items(ctx context.Context, f Filter, newest bool, limit int) ([]Item, error) {
-	cond, args := f.where()
+func (ix *Index) Items(ctx context.Context, f memory.Filter, newest bool, limit int) ([]memory.Item, error) {
+	cond, args := where(f)
 	order, cmp, open := "ASC", "<=", "'9999-99-99'"
 	if newest {
 		order, cmp, open = "DESC", ">=", "''"
@@ -180,9 +141,9 @@ func (ix *Index) Items(ctx context.Context, f Filter, newest bool, limit int) ([
 		return nil, ix.wrapErr(err)
 	}
 	defer rows.Close()
-	var items []Item
+	var items []memory.Item
 	for rows.Next() {
-		var it Item
+		var it memory.Item
 		if err := scanItem(rows, &it); err != nil {
 			return nil, ix.wrapErr(err)
 		}
@@ -192,7 +153,7 @@ func (ix *Index) Items(ctx context.Context, f Filter, newest bool, limit int) ([
 }
 
 // itemsWithIDs reads the items with these ids, in one query.
-func (ix *Index) itemsWithIDs(ctx context.Context, ids []int64) (map[int64]Item, error) {
+func (ix *Index) itemsWithIDs(ctx context.Context, ids []int64) (map[int64]memory.Item, error) {
 	var b strings.Builder
 	b.WriteByte('[')
 	for i, id := range ids {
@@ -208,9 +169,9 @@ func (ix *Index) itemsWithIDs(ctx context.Context, ids []int64) (map[int64]Item,
 		return nil, err
 	}
 	defer rows.Close()
-	out := make(map[int64]Item, len(ids))
+	out := make(map[int64]memory.Item, len(ids))
 	for rows.Next() {
-		var it Item
+		var it memory.Item
 		if err := scanItem(rows, &it); err != nil {
 			return nil, err
 		}
@@ -226,7 +187,7 @@ func (ix *Index) wrapErrNil(err error) error {
 	return ix.wrapErr(err)
 }
 
-func scanItem(rows *sql.Rows, it *Item, extra ...any) error {
+func scanItem(rows *sql.Rows, it *memory.Item, extra ...any) error {
 	var kind, written, evStart, evEnd, ents string
 	var conf sql.NullFloat64
 	dst := append([]any{&it.RowID, &kind, &it.FactID, &conf, &it.Source.Path, &it.Source.Start, &it.Source.End,
@@ -256,7 +217,7 @@ func scanItem(rows *sql.Rows, it *Item, extra ...any) error {
 // Nearby returns the passages in the same file and section as an item
 // that lie within n lines of it (before its first line or after its
 // last), in line order: what recall may widen a result with, in one query.
-func (ix *Index) Nearby(ctx context.Context, it Item, n int) ([]Item, error) {
+func (ix *Index) Nearby(ctx context.Context, it memory.Item, n int) ([]memory.Item, error) {
 	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id
 		WHERE i.file_id = (SELECT file_id FROM items WHERE id = ?) AND i.kind = 'passage' AND i.section = ?
 		AND i.id != ? AND ((i.end_line < ? AND i.end_line >= ?) OR (i.start_line > ? AND i.start_line <= ?))
@@ -266,9 +227,9 @@ func (ix *Index) Nearby(ctx context.Context, it Item, n int) ([]Item, error) {
 		return nil, ix.wrapErr(err)
 	}
 	defer rows.Close()
-	var out []Item
+	var out []memory.Item
 	for rows.Next() {
-		var x Item
+		var x memory.Item
 		if err := scanItem(rows, &x); err != nil {
 			return nil, ix.wrapErr(err)
 		}
@@ -277,19 +238,12 @@ func (ix *Index) Nearby(ctx context.Context, it Item, n int) ([]Item, error) {
 	return out, ix.wrapErrNil(rows.Err())
 }
 
-// EntityName is a name under which an entity is known: its slug, display
-// name or an alias, as a case-folded key (memory.EntityKey).
-type EntityName struct {
-	Key  string
-	Slug string
-}
-
 // EntityNames lists every known entity name: page slugs, names and aliases,
 // and the slugs of entities mentioned anywhere.
 //
 // While the list is unchanged, every call returns the same slice (callers
 // must not modify it), so a caller can keep what it derives from it.
-func (ix *Index) EntityNames(ctx context.Context) ([]EntityName, error) {
+func (ix *Index) EntityNames(ctx context.Context) ([]memory.KnownName, error) {
 	text, err := ix.metaValue(ctx, "entity_names")
 	if err != nil {
 		return nil, ix.wrapErr(err)
@@ -299,11 +253,11 @@ func (ix *Index) EntityNames(ctx context.Context) ([]EntityName, error) {
 	if ix.names != nil && text == ix.namesText {
 		return ix.names, nil
 	}
-	out := make([]EntityName, 0, strings.Count(text, "\n")+1)
+	out := make([]memory.KnownName, 0, strings.Count(text, "\n")+1)
 	for line := range strings.Lines(text) {
 		key, slug, ok := strings.Cut(strings.TrimSuffix(line, "\n"), "\t")
 		if ok {
-			out = append(out, EntityName{Key: memory.EntityKey(key), Slug: slug})
+			out = append(out, memory.KnownName{Key: memory.EntityKey(key), Slug: slug})
 		}
 	}
 	ix.names, ix.namesText = out, text

@@ -8,28 +8,9 @@ import (
 	"memoria/memory"
 )
 
-// Status summarises what the index holds.
-type Status struct {
-	Path        string
-	Bytes       int64 // index file plus its WAL
-	Built       time.Time
-	Files       map[memory.FileKind]int
-	Skipped     map[string]string // path → why it is not indexed
-	Facts       map[memory.Kind]int
-	Passages    int
-	Entities    int // distinct entities mentioned or with a page
-	EntityPages int
-	FirstDay    time.Time // earliest daily log
-	LastDay     time.Time // latest daily log
-	Pending     int       // files changed on disk since the index saw them
-	VectorModel string    // the model of the stored vectors ("" if none)
-	Texts       int       // distinct item texts
-	Embedded    int       // of those, how many have a vector
-}
-
 // Status reports the index's contents and freshness (without updating it).
-func (ix *Index) Status(ctx context.Context) (Status, error) {
-	st := Status{Path: ix.path, Files: map[memory.FileKind]int{}, Skipped: map[string]string{}, Facts: map[memory.Kind]int{}}
+func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
+	st := memory.Status{Backend: "sqlite", Path: ix.path, Files: map[memory.FileKind]int{}, Skipped: map[string]string{}, Facts: map[memory.Kind]int{}}
 	for _, suffix := range []string{"", "-wal"} {
 		if fi, err := os.Stat(ix.path + suffix); err == nil {
 			st.Bytes += fi.Size()
@@ -92,7 +73,7 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
-	d, err := ix.diff(ctx, ix.List())
+	d, err := ix.diff(ctx, ix.list())
 	if err != nil {
 		return st, err
 	}

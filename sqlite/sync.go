@@ -24,51 +24,59 @@ type storedFile struct {
 // for files that differ, a re-read; only files whose content hash changed
 // are re-parsed. Deleted files leave the index. Safe to call from several
 // processes at once: writes are serialised by SQLite and are idempotent.
-func (ix *Index) Sync(ctx context.Context) (Stats, error) {
+func (ix *Index) Sync(ctx context.Context) (memory.Stats, error) {
 	start := time.Now()
 	if n, ok := ix.fresh.quiet(ix.ws); ok {
-		return Stats{Files: n, Unchanged: n, Duration: time.Since(start)}, nil
+		return memory.Stats{Files: n, Unchanged: n, Duration: time.Since(start)}, nil
 	}
-	return ix.sync(ctx, start, ix.List(), true)
+	return ix.sync(ctx, start, ix.list(), true)
 }
 
-// Listing is the workspace's files as the freshness check sees them,
-// taken by List.
-type Listing struct {
+// listing is the workspace's files as the freshness check sees them.
+type listing struct {
 	files   []workspace.File
 	skipped []workspace.Skipped
 	err     error
 }
 
-// List lists the workspace's files for SyncListed. It reads only the file
-// system, so it may run while the index answers a query.
-func (ix *Index) List() Listing { return ListWorkspace(ix.ws) }
-
-// ListWorkspace is List for the workspace in ws (absolute), before its
-// index is open.
-func ListWorkspace(ws string) Listing {
-	var l Listing
-	l.files, l.skipped, l.err = workspace.List(ws)
+func (ix *Index) list() listing {
+	var l listing
+	l.files, l.skipped, l.err = workspace.List(ix.ws)
 	return l
 }
 
-// SyncListed is Sync with a listing taken beforehand: a one-shot process
-// lists the files while recall runs, and syncs (and recalls again) only
-// if the listing shows a change.
-func (ix *Index) SyncListed(ctx context.Context, l Listing) (Stats, error) {
+// SyncAround is Sync around a query: in a process that has synced only
+// once or never (a one-shot command), it lists the workspace's files while
+// the query runs on the index as it stands, and only when the listing
+// shows a change does the index catch up and the query run again. A
+// long-lived process syncs first (its change monitor makes that cheap).
+func (ix *Index) SyncAround(ctx context.Context, query func() error) (memory.Stats, error) {
+	if ix.fresh.longLived() {
+		st, err := ix.Sync(ctx)
+		if err != nil {
+			return st, err
+		}
+		return st, query()
+	}
+	listed := make(chan listing, 1)
+	go func() { listed <- ix.list() }()
+	qerr := query()
 	ix.fresh.count()
-	return ix.sync(ctx, time.Now(), l, false)
+	st, err := ix.sync(ctx, time.Now(), <-listed, false)
+	switch {
+	case err != nil:
+		return st, err
+	case st.Changed():
+		return st, query()
+	}
+	return st, qerr
 }
-
-// LongLived reports whether the index has synced more than once, or was
-// warmed: such a process trusts its change monitor and ranks in memory.
-func (ix *Index) LongLived() bool { return ix.fresh.longLived() }
 
 // sync applies a listing. trusted says the listing was taken after the
 // change monitor was armed, so a successful sync lets the monitor vouch
 // for the next ones.
-func (ix *Index) sync(ctx context.Context, start time.Time, l Listing, trusted bool) (Stats, error) {
-	var st Stats
+func (ix *Index) sync(ctx context.Context, start time.Time, l listing, trusted bool) (memory.Stats, error) {
+	var st memory.Stats
 	d, err := ix.diff(ctx, l)
 	if err != nil {
 		return st, err
@@ -130,7 +138,7 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l Listing, trusted b
 			_, err := tx.ExecContext(ctx, `UPDATE files SET size=?, mtime=? WHERE id=?`, l.file.Size, l.file.ModTime, s.id)
 			return err
 		}
-		st.note(l, ix.opts)
+		note(&st, l, ix.opts)
 		if err := deleteFile(ctx, tx, l.file.Rel); err != nil {
 			return err
 		}
@@ -178,7 +186,7 @@ type diffResult struct {
 	gone    []string         // indexed, no longer on disk
 }
 
-func (ix *Index) diff(ctx context.Context, l Listing) (diffResult, error) {
+func (ix *Index) diff(ctx context.Context, l listing) (diffResult, error) {
 	var d diffResult
 	var err error
 	if d.files, d.skipped, err = l.files, l.skipped, l.err; err != nil {

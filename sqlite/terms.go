@@ -5,23 +5,18 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
-)
 
-// TermStat is a query word as the full-text index sees it: its term (by
-// the index's own tokenizer) and how many items contain it.
-type TermStat struct {
-	Word string
-	Stem string // "" when the word has no indexable token
-	Rows int    // items containing it (for a word of several tokens, the rarest)
-}
+	"memoria/memory"
+)
 
 // TermStats cuts words into terms with the index's own tokenizer and
 // counts the items that contain each, so recall can plan a query before
 // running it: FTS5 scores every row an OR-query matches, and a common
 // word can match most of the index.
-func (ix *Index) TermStats(ctx context.Context, words []string) (stats []TermStat, total int, err error) {
+func (ix *Index) TermStats(ctx context.Context, words []string) (stats []memory.TermStat, total int, err error) {
 	tokens, err := ix.terms.tokens(ctx, ix.db, words)
 	if err != nil {
 		return nil, 0, ix.wrapErr(err)
@@ -30,7 +25,7 @@ func (ix *Index) TermStats(ctx context.Context, words []string) (stats []TermSta
 	if err != nil {
 		return nil, 0, ix.wrapErr(err)
 	}
-	stats = make([]TermStat, len(words))
+	stats = make([]memory.TermStat, len(words))
 	for i, ts := range tokens {
 		stats[i].Word = words[i]
 		for j, t := range ts {
@@ -132,7 +127,7 @@ func (q *queryTerms) tokens(ctx context.Context, db *sql.DB, words []string) ([]
 	for i, w := range words {
 		if ts, ok := q.cache[w]; ok {
 			out[i] = ts
-		} else if !contains(todo, w) {
+		} else if !slices.Contains(todo, w) {
 			todo = append(todo, w)
 		}
 	}

@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"testing"
+
+	"memoria/memory"
 )
 
 func TestTermStats(t *testing.T) {
@@ -14,7 +16,7 @@ func TestTermStats(t *testing.T) {
 	if total != 6 {
 		t.Errorf("total %d", total)
 	}
-	want := []TermStat{{"Marrakech", "marrakech", 1}, {"running", "run", 0}, {"zzz", "zzz", 0}, {"connection.update", "connect", 0}, {"vet's", "vet", 1}}
+	want := []memory.TermStat{{Word: "Marrakech", Stem: "marrakech", Rows: 1}, {Word: "running", Stem: "run", Rows: 0}, {Word: "zzz", Stem: "zzz", Rows: 0}, {Word: "connection.update", Stem: "connect", Rows: 0}, {Word: "vet's", Stem: "vet", Rows: 1}}
 	for i := range want {
 		if st[i] != want[i] {
 			t.Errorf("%d: got %+v, want %+v", i, st[i], want[i])

@@ -19,6 +19,7 @@ import (
 
 	"memoria/ann"
 	"memoria/internal/mmapfile"
+	"memoria/memory"
 	"memoria/safewrite"
 )
 
@@ -738,7 +739,7 @@ type rankedItem struct {
 // texts, widening the search ×4 until limit items pass or the texts run
 // out, and a filter that selects at most filterScanMax items is answered
 // by scoring exactly those.
-func (ix *Index) NearestItems(ctx context.Context, q []float32, f Filter, limit int) ([]Hit, error) {
+func (ix *Index) NearestItems(ctx context.Context, q []float32, f memory.Filter, limit int) ([]memory.Hit, error) {
 	if limit <= 0 || len(q) == 0 {
 		return nil, nil
 	}
@@ -749,7 +750,7 @@ func (ix *Index) NearestItems(ctx context.Context, q []float32, f Filter, limit 
 	if s == nil || s.dim != len(q) {
 		return nil, nil // no vectors, or vectors of another model's size
 	}
-	cond, args := f.where()
+	cond, args := where(f)
 	k := limit
 	if cond != "" {
 		k = 4 * limit
@@ -865,7 +866,7 @@ func sortRanked(r []rankedItem) {
 }
 
 // hitsOf loads the ranked items, keeping their order.
-func (ix *Index) hitsOf(ctx context.Context, ranked []rankedItem) ([]Hit, error) {
+func (ix *Index) hitsOf(ctx context.Context, ranked []rankedItem) ([]memory.Hit, error) {
 	if len(ranked) == 0 {
 		return nil, nil
 	}
@@ -877,10 +878,10 @@ func (ix *Index) hitsOf(ctx context.Context, ranked []rankedItem) ([]Hit, error)
 	if err != nil {
 		return nil, ix.wrapErr(err)
 	}
-	hits := make([]Hit, 0, len(ranked))
+	hits := make([]memory.Hit, 0, len(ranked))
 	for _, r := range ranked {
 		if it, ok := items[r.id]; ok {
-			hits = append(hits, Hit{Item: it, Score: float64(r.score)})
+			hits = append(hits, memory.Hit{Item: it, Score: float64(r.score)})
 		}
 	}
 	return hits, nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"memoria/bench/synth"
+	"memoria/memory"
 )
 
 var (
@@ -39,7 +40,7 @@ func bigVectorIndex(b *testing.B) (dir, index string, e *bagEmbedder) {
 			return
 		}
 		defer ix.Close()
-		_, bigVecErr = ix.EmbedPending(ctx, e, EmbedOptions{Batch: 1024})
+		_, bigVecErr = ix.EmbedPending(ctx, e, memory.EmbedOptions{Batch: 1024})
 	})
 	if bigVecErr != nil {
 		b.Fatal(bigVecErr)
@@ -87,7 +88,7 @@ func BenchmarkSemanticRecall(b *testing.B) {
 			b.ReportMetric(recall, "recall@100") // after the loop, which clears metrics
 		}
 	}
-	near := func(ix *Index, i int, f Filter) []Hit {
+	near := func(ix *Index, i int, f memory.Filter) []memory.Hit {
 		hits, err := ix.NearestItems(ctx, qs[i%len(qs)], f, 100)
 		if err != nil {
 			b.Fatal(err)
@@ -95,7 +96,7 @@ func BenchmarkSemanticRecall(b *testing.B) {
 		return hits
 	}
 	// recall@100 against the scan, on 16 queries.
-	recall := func(b *testing.B, ix *Index, f Filter) float64 {
+	recall := func(b *testing.B, ix *Index, f memory.Filter) float64 {
 		var sum float64
 		for i := range 16 {
 			all := scanAll(b, ix, qs[i], f)
@@ -120,15 +121,15 @@ func BenchmarkSemanticRecall(b *testing.B) {
 	big := flatMax
 	flatMax = 1 << 30
 	b.Run("flat", func(b *testing.B) {
-		perQuery(b, recall(b, ix, Filter{}), func(i int) { near(ix, i, Filter{}) })
+		perQuery(b, recall(b, ix, memory.Filter{}), func(i int) { near(ix, i, memory.Filter{}) })
 	})
 	b.Run("flat-entity", func(b *testing.B) {
-		perQuery(b, recall(b, ix, Filter{Entities: ents}), func(i int) { near(ix, i, Filter{Entities: ents}) })
+		perQuery(b, recall(b, ix, memory.Filter{Entities: ents}), func(i int) { near(ix, i, memory.Filter{Entities: ents}) })
 	})
 	b.Run("fresh-process", func(b *testing.B) {
 		perQuery(b, -1, func(i int) {
 			ix := open(b)
-			near(ix, i, Filter{})
+			near(ix, i, memory.Filter{})
 			if ix.vecs.from != "flat file" {
 				b.Fatalf("loaded from %q", ix.vecs.from)
 			}
@@ -137,7 +138,7 @@ func BenchmarkSemanticRecall(b *testing.B) {
 	})
 	b.Run("sql-scan", func(b *testing.B) {
 		perQuery(b, -1, func(i int) {
-			if _, err := ix.nearestScan(ctx, qs[i%len(qs)], Filter{}, 100); err != nil {
+			if _, err := ix.nearestScan(ctx, qs[i%len(qs)], memory.Filter{}, 100); err != nil {
 				b.Fatal(err)
 			}
 		})
@@ -153,15 +154,15 @@ func BenchmarkSemanticRecall(b *testing.B) {
 		b.Logf("graph of %d up to date in %v", s.len(), time.Since(t0))
 		gix.Close()
 		gix = open(b)
-		near(gix, 0, Filter{})
-		near(gix, 0, Filter{})
+		near(gix, 0, memory.Filter{})
+		near(gix, 0, memory.Filter{})
 		t0 = time.Now()
 		<-gix.graphLoad.done
 		b.Logf("graph loaded in the background in %v", time.Since(t0))
-		near(gix, 0, Filter{})
+		near(gix, 0, memory.Filter{})
 		if gix.vecs.graph == nil {
 			b.Fatalf("not on the graph: %q", gix.vecs.from)
 		}
-		perQuery(b, recall(b, gix, Filter{}), func(i int) { near(gix, i, Filter{}) })
+		perQuery(b, recall(b, gix, memory.Filter{}), func(i int) { near(gix, i, memory.Filter{}) })
 	})
 }

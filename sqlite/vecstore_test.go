@@ -33,7 +33,7 @@ func synthWorkspace(t testing.TB, days, dim int, dense bool) (*Index, *bagEmbedd
 	}
 	t.Cleanup(func() { ix.Close(); clear(scanCache) })
 	e := &bagEmbedder{id: "bag/v1", dim: dim, dense: dense}
-	if _, err := ix.EmbedPending(context.Background(), e, EmbedOptions{Batch: 512}); err != nil {
+	if _, err := ix.EmbedPending(context.Background(), e, memory.EmbedOptions{Batch: 512}); err != nil {
 		t.Fatal(err)
 	}
 	return ix, e
@@ -75,7 +75,7 @@ func queryVectors(t testing.TB, ix *Index, e *bagEmbedder, n int) [][]float32 {
 // scoring as high as the scan's last counts, whatever the tie order).
 // Every result must pass the filter, carry its true score and come in
 // order.
-func checkAgainstScan(t *testing.T, ix *Index, q []float32, f Filter, limit int) float64 {
+func checkAgainstScan(t *testing.T, ix *Index, q []float32, f memory.Filter, limit int) float64 {
 	t.Helper()
 	ctx := context.Background()
 	got, err := ix.NearestItems(ctx, q, f, limit)
@@ -123,18 +123,18 @@ func checkAgainstScan(t *testing.T, ix *Index, q []float32, f Filter, limit int)
 
 // scanCache keeps scanAll's results by index, query and filter, for one
 // test (synthWorkspace clears it).
-var scanCache = map[string][]Hit{}
+var scanCache = map[string][]memory.Hit{}
 
 // scanAll scores every item that passes f as nearestScan does (the SQL
 // join, decoded int8 vectors), sorted best first: the reference.
-func scanAll(t testing.TB, ix *Index, q []float32, f Filter) []Hit {
-	cond, args := f.where()
+func scanAll(t testing.TB, ix *Index, q []float32, f memory.Filter) []memory.Hit {
+	cond, args := where(f)
 	rows, err := ix.db.Query(`SELECT i.id, v.vec FROM items i JOIN vec.vectors v ON v.text_hash = i.text_hash WHERE 1`+cond, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
-	var out []Hit
+	var out []memory.Hit
 	vec := make([]float32, len(q))
 	for rows.Next() {
 		var id int64
@@ -143,10 +143,10 @@ func scanAll(t testing.TB, ix *Index, q []float32, f Filter) []Hit {
 			t.Fatal(err)
 		}
 		if DecodeVector(b, vec) == nil {
-			out = append(out, Hit{Item: Item{RowID: id}, Score: float64(embed.Dot(q, vec))})
+			out = append(out, memory.Hit{Item: memory.Item{RowID: id}, Score: float64(embed.Dot(q, vec))})
 		}
 	}
-	slices.SortFunc(out, func(a, b Hit) int {
+	slices.SortFunc(out, func(a, b memory.Hit) int {
 		if a.Score != b.Score {
 			return cmp.Compare(b.Score, a.Score)
 		}
@@ -173,7 +173,7 @@ func TestNearestItemsMatchesScan(t *testing.T) {
 	}
 	ents := topEntities(t, ix, 3)
 	from := time.Date(2016, 1, 10, 0, 0, 0, 0, time.UTC)
-	filters := []Filter{
+	filters := []memory.Filter{
 		{},
 		{Kinds: []memory.Kind{memory.KindPassage}},
 		{Kinds: []memory.Kind{memory.KindWorld, memory.KindOpinion}},
@@ -196,7 +196,7 @@ func TestNearestItemsMatchesScan(t *testing.T) {
 		}
 	}
 	for _, scanMax := range []int{filterScanMax, 0} {
-		if r := checkAgainstScan(t, ix, qs[0], Filter{}, 1); r != 1 {
+		if r := checkAgainstScan(t, ix, qs[0], memory.Filter{}, 1); r != 1 {
 			t.Fatalf("limit 1: recall %.3f", r)
 		}
 		old := filterScanMax
@@ -245,17 +245,17 @@ func TestNearestItemsPrefilterRecall(t *testing.T) {
 	s, _ := ix.vectorStore(context.Background())
 	ents := topEntities(t, ix, 2)
 	for _, c := range []struct {
-		f     Filter
+		f     memory.Filter
 		limit int
 		min   float64
 	}{
-		{Filter{}, 1, 0.97},
-		{Filter{}, 10, 0.97},
-		{Filter{}, 25, 0.97},
-		{Filter{}, 100, 0.97},
-		{Filter{Kinds: []memory.Kind{memory.KindPassage}}, 100, 0.97},
-		{Filter{Entities: ents}, 100, 0.97},
-		{Filter{Since: time.Date(2016, 3, 1, 0, 0, 0, 0, time.UTC)}, 100, 0.97},
+		{memory.Filter{}, 1, 0.97},
+		{memory.Filter{}, 10, 0.97},
+		{memory.Filter{}, 25, 0.97},
+		{memory.Filter{}, 100, 0.97},
+		{memory.Filter{Kinds: []memory.Kind{memory.KindPassage}}, 100, 0.97},
+		{memory.Filter{Entities: ents}, 100, 0.97},
+		{memory.Filter{Since: time.Date(2016, 3, 1, 0, 0, 0, 0, time.UTC)}, 100, 0.97},
 	} {
 		var sum float64
 		for _, q := range qs {
@@ -278,19 +278,19 @@ func TestVectorIndexFollowsChanges(t *testing.T) {
 	dir := testWorkspace(t)
 	ix := openTest(t, dir, Options{})
 	e := &bagEmbedder{id: "bag/v1"}
-	if _, err := ix.EmbedPending(ctx, e, EmbedOptions{}); err != nil {
+	if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	near := func(ix *Index, text string, limit int) []Hit {
+	near := func(ix *Index, text string, limit int) []memory.Hit {
 		t.Helper()
 		q, _ := e.Embed(ctx, []string{text})
-		hits, err := ix.NearestItems(ctx, q[0], Filter{}, limit)
+		hits, err := ix.NearestItems(ctx, q[0], memory.Filter{}, limit)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return hits
 	}
-	has := func(hits []Hit, path string) int {
+	has := func(hits []memory.Hit, path string) int {
 		n := 0
 		for _, h := range hits {
 			if h.Source.Path == path {
@@ -316,7 +316,7 @@ func TestVectorIndexFollowsChanges(t *testing.T) {
 	if h := near(ix, "kites over the harbour", 10); has(h, "memory/2025-11-21.md") != 0 {
 		t.Fatal("an item without a vector was ranked")
 	}
-	if _, err := ix.EmbedPending(ctx, e, EmbedOptions{}); err != nil {
+	if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	h := near(ix, "kites over the harbour", 3)
@@ -360,7 +360,7 @@ func TestVectorIndexFollowsChanges(t *testing.T) {
 	if _, err := other.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := other.EmbedPending(ctx, e, EmbedOptions{}); err != nil {
+	if _, err := other.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	other.Close()
@@ -372,11 +372,11 @@ func TestVectorIndexFollowsChanges(t *testing.T) {
 	// A new model empties the store: the index is reloaded, never mixing
 	// vectors of two models.
 	e2 := &bagEmbedder{id: "bag/v2", dim: 32}
-	if _, err := ix.EmbedPending(ctx, e2, EmbedOptions{}); err != nil {
+	if _, err := ix.EmbedPending(ctx, e2, memory.EmbedOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	q, _ := e2.Embed(ctx, []string{"repainted the garden shed"})
-	hits, err := ix.NearestItems(ctx, q[0], Filter{}, 3)
+	hits, err := ix.NearestItems(ctx, q[0], memory.Filter{}, 3)
 	if err != nil || len(hits) == 0 || hits[0].Source.Path != "memory/2025-11-23.md" {
 		t.Fatalf("after a model change: %+v, %v", hits, err)
 	}
@@ -399,7 +399,7 @@ func TestVectorIndexFile(t *testing.T) {
 	opts := Options{Warn: func(m string) { warnings = append(warnings, m) }}
 	ix := openTest(t, dir, opts)
 	e := &bagEmbedder{id: "bag/v1"}
-	if _, err := ix.EmbedPending(ctx, e, EmbedOptions{}); err != nil {
+	if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	file := ix.flatFile()
@@ -409,7 +409,7 @@ func TestVectorIndexFile(t *testing.T) {
 		t.Fatalf("saved index %+v (ok %v), key %+v", h, ok, key)
 	}
 	q, _ := e.Embed(ctx, []string{"biscuit vaccination vet"})
-	want, _ := ix.nearestScan(ctx, q[0], Filter{}, 5)
+	want, _ := ix.nearestScan(ctx, q[0], memory.Filter{}, 5)
 	reopen := func() *Index {
 		t.Helper()
 		ix.Close()
@@ -418,7 +418,7 @@ func TestVectorIndexFile(t *testing.T) {
 	}
 	check := func(from string) {
 		t.Helper()
-		got, err := ix.NearestItems(ctx, q[0], Filter{}, 5)
+		got, err := ix.NearestItems(ctx, q[0], memory.Filter{}, 5)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -439,7 +439,7 @@ func TestVectorIndexFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	old, _ := os.ReadFile(file)
-	if _, err := ix.EmbedPending(ctx, e, EmbedOptions{}); err != nil {
+	if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(file, old, 0o644); err != nil {
@@ -447,7 +447,7 @@ func TestVectorIndexFile(t *testing.T) {
 	}
 	reopen()
 	q2, _ := e.Embed(ctx, []string{"repainted the garden shed"})
-	got, _ := ix.NearestItems(ctx, q2[0], Filter{}, 1)
+	got, _ := ix.NearestItems(ctx, q2[0], memory.Filter{}, 1)
 	if len(got) != 1 || got[0].Source.Path != "memory/2025-11-23.md" || ix.vecs.from != "flat file" {
 		t.Fatalf("lagging file: %+v from %q", got, ix.vecs.from)
 	}
@@ -504,11 +504,11 @@ func TestVectorIndexFile(t *testing.T) {
 	if _, err := ix.db.Exec(`INSERT INTO vec.vectors(text_hash, vec) VALUES(?, ?)`, hash, EncodeVector(v[0])); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := ix.EmbedPending(ctx, e, EmbedOptions{}); err != nil || st.Embedded != 0 {
+	if st, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil || st.Embedded != 0 {
 		t.Fatalf("EmbedPending %+v, %v", st, err)
 	}
 	reopen()
-	got, _ = ix.NearestItems(ctx, v[0], Filter{}, 1)
+	got, _ = ix.NearestItems(ctx, v[0], memory.Filter{}, 1)
 	if len(got) != 1 || got[0].Source.Path != "memory/2025-11-24.md" || ix.vecs.from != "flat file" {
 		t.Fatalf("vector without a seq: %+v from %q", got, ix.vecs.from)
 	}
@@ -530,7 +530,7 @@ func waitGraph(t *testing.T, ix *Index, q []float32) {
 			t.Fatal("graph load did not finish")
 		}
 	}
-	if _, err := ix.NearestItems(context.Background(), q, Filter{}, 1); err != nil {
+	if _, err := ix.NearestItems(context.Background(), q, memory.Filter{}, 1); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -565,13 +565,13 @@ func TestVectorIndexGraph(t *testing.T) {
 	}
 	defer func() { ix.Close() }()
 	reopen()
-	if _, err := ix.NearestItems(ctx, qs[0], Filter{}, 10); err != nil || ix.vecs.from != "flat file" {
+	if _, err := ix.NearestItems(ctx, qs[0], memory.Filter{}, 10); err != nil || ix.vecs.from != "flat file" {
 		t.Fatalf("first query answered from %q (%v), want the flat file", ix.vecs.from, err)
 	}
 	if ix.graphLoad != nil {
 		t.Fatal("graph loaded for the first query")
 	}
-	if _, err := ix.NearestItems(ctx, qs[0], Filter{}, 10); err != nil || ix.graphLoad == nil {
+	if _, err := ix.NearestItems(ctx, qs[0], memory.Filter{}, 10); err != nil || ix.graphLoad == nil {
 		t.Fatalf("second query did not start loading the graph (%v)", err)
 	}
 	waitGraph(t, ix, qs[0])
@@ -581,7 +581,7 @@ func TestVectorIndexGraph(t *testing.T) {
 	ents := topEntities(t, ix, 2)
 	var sum float64
 	n := 0
-	for _, f := range []Filter{{}, {Kinds: []memory.Kind{memory.KindPassage}}, {Entities: ents}} {
+	for _, f := range []memory.Filter{{}, {Kinds: []memory.Kind{memory.KindPassage}}, {Entities: ents}} {
 		for _, q := range qs {
 			sum += checkAgainstScan(t, ix, q, f, 25)
 			n++
@@ -598,11 +598,11 @@ func TestVectorIndexGraph(t *testing.T) {
 	if _, err := ix.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ix.EmbedPending(ctx, e, EmbedOptions{}); err != nil {
+	if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	q, _ := e.Embed(ctx, []string{"zyzzyva quokka xylophone"})
-	if got, _ := ix.NearestItems(ctx, q[0], Filter{}, 1); len(got) != 1 || got[0].Source.Path != "memory/2030-01-01.md" || ix.vecs.graph == nil {
+	if got, _ := ix.NearestItems(ctx, q[0], memory.Filter{}, 1); len(got) != 1 || got[0].Source.Path != "memory/2030-01-01.md" || ix.vecs.graph == nil {
 		t.Fatalf("new vector: %+v (from %q)", got, ix.vecs.from)
 	}
 	key, _ = ix.vectorKey(ctx)
@@ -622,7 +622,7 @@ func TestVectorIndexGraph(t *testing.T) {
 	if _, err := ix.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ix.EmbedPending(ctx, e, EmbedOptions{}); err != nil {
+	if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(ix.graphFile(), old, 0o644)
@@ -630,7 +630,7 @@ func TestVectorIndexGraph(t *testing.T) {
 	reopen()
 	q, _ = e.Embed(ctx, []string{"novel line 7 about zebra7 and okapi7"})
 	for range 2 {
-		if got, _ := ix.NearestItems(ctx, q[0], Filter{}, 1); len(got) != 1 || !strings.Contains(got[0].Content, "zebra7") {
+		if got, _ := ix.NearestItems(ctx, q[0], memory.Filter{}, 1); len(got) != 1 || !strings.Contains(got[0].Content, "zebra7") {
 			t.Fatalf("lagging graph: %+v", got)
 		}
 	}
@@ -639,15 +639,15 @@ func TestVectorIndexGraph(t *testing.T) {
 		t.Fatalf("lagging graph used (from %q), warnings %q", ix.vecs.from, warnings)
 	}
 	// memoria index (EmbedPending) brings it up to date.
-	if _, err := ix.EmbedPending(ctx, e, EmbedOptions{}); err != nil {
+	if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	reopen()
 	for range 2 {
-		ix.NearestItems(ctx, q[0], Filter{}, 1)
+		ix.NearestItems(ctx, q[0], memory.Filter{}, 1)
 	}
 	waitGraph(t, ix, q[0])
-	if got, _ := ix.NearestItems(ctx, q[0], Filter{}, 1); len(got) != 1 || ix.vecs.from != "graph file" {
+	if got, _ := ix.NearestItems(ctx, q[0], memory.Filter{}, 1); len(got) != 1 || ix.vecs.from != "graph file" {
 		t.Fatalf("after EmbedPending: %+v from %q", got, ix.vecs.from)
 	}
 
@@ -655,7 +655,7 @@ func TestVectorIndexGraph(t *testing.T) {
 	// than reading every vector from SQLite.
 	os.Remove(ix.flatFile())
 	reopen()
-	if _, err := ix.NearestItems(ctx, q[0], Filter{}, 1); err != nil || ix.vecs.from != "graph file" {
+	if _, err := ix.NearestItems(ctx, q[0], memory.Filter{}, 1); err != nil || ix.vecs.from != "graph file" {
 		t.Fatalf("without the flat file: from %q, %v", ix.vecs.from, err)
 	}
 }

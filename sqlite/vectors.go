@@ -11,6 +11,7 @@ import (
 	"math"
 
 	"memoria/embed"
+	"memoria/memory"
 )
 
 // Vectors live in a file of their own beside the index
@@ -113,28 +114,13 @@ func (ix *Index) vecMeta(ctx context.Context, key string) (string, error) {
 	return v, err
 }
 
-// EmbedStats describes one embedding run.
-type EmbedStats struct {
-	Model    string
-	Embedded int // texts embedded in this run
-	Pending  int // texts still without a vector (when stopped early)
-	Total    int // distinct texts in the index
-}
-
-// EmbedOptions tune EmbedPending.
-type EmbedOptions struct {
-	Batch    int                   // texts per model call and per transaction; 0 means 64
-	Limit    int                   // stop after this many texts; 0 means all
-	Progress func(done, total int) // may be nil
-}
-
 // EmbedPending gives a vector to every item text that has none (or has one
 // from another model). Each batch is committed on its own, so an
 // interrupted run resumes where it stopped. Then it brings the saved
 // vector index (index.sqlite.vecs, or index.sqlite.hnsw above
 // FlatMaxVectors) up to date.
-func (ix *Index) EmbedPending(ctx context.Context, e embed.Embedder, o EmbedOptions) (EmbedStats, error) {
-	st := EmbedStats{Model: e.Identity()}
+func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.EmbedOptions) (memory.EmbedStats, error) {
+	st := memory.EmbedStats{Model: e.Identity()}
 	batch := o.Batch
 	if batch <= 0 {
 		batch = 64
@@ -278,8 +264,8 @@ func (ix *Index) VectorModel(ctx context.Context) (string, error) {
 // passes the filter, joined with its vector, decoded and scored. It was the
 // semantic channel before the in-memory index (vecstore.go) and is kept as
 // the reference the tests compare it with.
-func (ix *Index) nearestScan(ctx context.Context, q []float32, f Filter, limit int) ([]Hit, error) {
-	cond, args := f.where()
+func (ix *Index) nearestScan(ctx context.Context, q []float32, f memory.Filter, limit int) ([]memory.Hit, error) {
+	cond, args := where(f)
 	rows, err := ix.query(ctx, `SELECT i.id, v.vec FROM items i JOIN vec.vectors v ON v.text_hash = i.text_hash WHERE 1`+cond, args...)
 	if err != nil {
 		return nil, ix.wrapErr(err)

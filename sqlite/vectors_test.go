@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"memoria/embed"
+	"memoria/memory"
 )
 
 // bagEmbedder is a real, deterministic embedder for tests: a hashed bag of
@@ -93,7 +94,7 @@ func TestEmbedPendingIncrementalAndModelChange(t *testing.T) {
 	ix := openTest(t, dir, Options{})
 	ctx := context.Background()
 	e := &bagEmbedder{id: "bag/v1"}
-	st, err := ix.EmbedPending(ctx, e, EmbedOptions{Batch: 2})
+	st, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{Batch: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestEmbedPendingIncrementalAndModelChange(t *testing.T) {
 		t.Fatalf("first run %+v", st)
 	}
 	// Nothing to do the second time.
-	if st, _ := ix.EmbedPending(ctx, e, EmbedOptions{}); st.Embedded != 0 {
+	if st, _ := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); st.Embedded != 0 {
 		t.Errorf("second run embedded %d", st.Embedded)
 	}
 	// An edit re-embeds only the new text.
@@ -110,16 +111,16 @@ func TestEmbedPendingIncrementalAndModelChange(t *testing.T) {
 	if _, err := ix.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := ix.EmbedPending(ctx, e, EmbedOptions{}); st.Embedded != 1 {
+	if st, _ := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); st.Embedded != 1 {
 		t.Errorf("after adding one line: embedded %d, want 1", st.Embedded)
 	}
 	// An interrupted run resumes.
 	e2 := &bagEmbedder{id: "bag/v2"}
-	st, _ = ix.EmbedPending(ctx, e2, EmbedOptions{Batch: 2, Limit: 2})
+	st, _ = ix.EmbedPending(ctx, e2, memory.EmbedOptions{Batch: 2, Limit: 2})
 	if st.Embedded != 2 || st.Pending == 0 {
 		t.Fatalf("limited run %+v", st)
 	}
-	st, _ = ix.EmbedPending(ctx, e2, EmbedOptions{})
+	st, _ = ix.EmbedPending(ctx, e2, memory.EmbedOptions{})
 	if st.Embedded+2 != st.Total {
 		t.Errorf("resumed run %+v", st)
 	}
@@ -133,18 +134,18 @@ func TestNearestItems(t *testing.T) {
 	ix := openTest(t, dir, Options{})
 	ctx := context.Background()
 	e := &bagEmbedder{id: "bag/v1"}
-	if _, err := ix.EmbedPending(ctx, e, EmbedOptions{}); err != nil {
+	if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	q, _ := e.Embed(ctx, []string{"biscuit vaccination vet"})
-	hits, err := ix.NearestItems(ctx, q[0], Filter{}, 3)
+	hits, err := ix.NearestItems(ctx, q[0], memory.Filter{}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(hits) != 3 || hits[0].Source.Path != "memory/2025-11-20.md" || hits[0].Score < hits[1].Score {
 		t.Errorf("hits %+v", hits)
 	}
-	hits, _ = ix.NearestItems(ctx, q[0], Filter{Entities: []string{"peter"}}, 10)
+	hits, _ = ix.NearestItems(ctx, q[0], memory.Filter{Entities: []string{"peter"}}, 10)
 	for _, h := range hits {
 		if !strings.Contains(strings.ToLower(strings.Join(h.Entities, " ")), "peter") {
 			t.Errorf("filter ignored: %+v", h)
@@ -157,14 +158,14 @@ func TestVectorsSurviveRebuild(t *testing.T) {
 	ix := openTest(t, dir, Options{})
 	ctx := context.Background()
 	e := &bagEmbedder{id: "bag/v1"}
-	first, err := ix.EmbedPending(ctx, e, EmbedOptions{})
+	first, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ix.Rebuild(ctx); err != nil {
 		t.Fatal(err)
 	}
-	st, err := ix.EmbedPending(ctx, e, EmbedOptions{})
+	st, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"memoria"
-	"memoria/sqlite"
+	"memoria/memory"
 )
 
 // DefaultDebounce is how long changes must be quiet before a sync.
@@ -29,7 +29,7 @@ type Options struct {
 	Debounce time.Duration
 	// OnSync is called after every sync, the first one at start, with its
 	// statistics or error. A failed sync does not stop the watch.
-	OnSync func(sqlite.Stats, error)
+	OnSync func(memory.Stats, error)
 	// Warn receives one-line warnings (a folder that cannot be watched).
 	Warn func(string)
 }
@@ -47,7 +47,7 @@ func Run(ctx context.Context, ws *memoria.Workspace, o Options) error {
 	}
 	onSync := o.OnSync
 	if onSync == nil {
-		onSync = func(sqlite.Stats, error) {}
+		onSync = func(memory.Stats, error) {}
 	}
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {

@@ -2,7 +2,6 @@ package watch_test
 
 import (
 	"context"
-	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,8 @@ import (
 	"time"
 
 	"memoria"
-	"memoria/sqlite"
+	"memoria/internal/testworkspace"
+	"memoria/memory"
 	"memoria/watch"
 )
 
@@ -18,7 +18,7 @@ import (
 type harness struct {
 	t     *testing.T
 	ws    *memoria.Workspace
-	syncs chan sqlite.Stats
+	syncs chan memory.Stats
 }
 
 func start(t *testing.T, dir string) *harness {
@@ -28,10 +28,10 @@ func start(t *testing.T, dir string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, ws: ws, syncs: make(chan sqlite.Stats, 100)}
+	h := &harness{t: t, ws: ws, syncs: make(chan memory.Stats, 100)}
 	done := make(chan error, 1)
 	go func() {
-		done <- watch.Run(ctx, ws, watch.Options{Debounce: 50 * time.Millisecond, OnSync: func(st sqlite.Stats, err error) {
+		done <- watch.Run(ctx, ws, watch.Options{Debounce: 50 * time.Millisecond, OnSync: func(st memory.Stats, err error) {
 			if err != nil {
 				t.Errorf("sync: %v", err)
 				return
@@ -51,7 +51,7 @@ func start(t *testing.T, dir string) *harness {
 }
 
 // next waits for the next sync, with a deadline.
-func (h *harness) next() sqlite.Stats {
+func (h *harness) next() memory.Stats {
 	h.t.Helper()
 	select {
 	case st := <-h.syncs:
@@ -59,7 +59,7 @@ func (h *harness) next() sqlite.Stats {
 	case <-time.After(30 * time.Second):
 		h.t.Fatal("no sync within 30s")
 	}
-	return sqlite.Stats{}
+	return memory.Stats{}
 }
 
 // waitIndexed waits, sync by sync, until the index (read without syncing,

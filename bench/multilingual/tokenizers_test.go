@@ -13,13 +13,13 @@ import (
 	_ "modernc.org/sqlite"
 
 	"memoria/eval"
-	"memoria/sqlite"
+	"memoria/lang"
 )
 
 // TestCJKTokenizers compares, on this set's Chinese, Japanese and mixed
 // queries, the two ways of making CJK text searchable that issue 8 asks to
 // measure: FTS5's trigram tokenizer over the raw lines, and bigrams of CJK
-// runs (what the index does, sqlite.AltTerms) under unicode61. Each
+// runs (what the index does, lang.AltTerms) under unicode61. Each
 // line of the workspace's logs is a document; a query is the OR of its
 // terms, ranked by bm25; a query counts at k when a gold line is in the
 // top k. The figures are logged (docs/multilingual.md), not pinned, except
@@ -66,7 +66,7 @@ func TestCJKTokenizers(t *testing.T) {
 	exec(`CREATE VIRTUAL TABLE bi USING fts5(t, alt, tokenize='porter unicode61 remove_diacritics 2')`)
 	for i, d := range docs {
 		exec(`INSERT INTO tri(rowid, t) VALUES(?, ?)`, i, d.text)
-		exec(`INSERT INTO bi(rowid, t, alt) VALUES(?, ?, ?)`, i, d.text, strings.Join(sqlite.AltTerms(d.text), " "))
+		exec(`INSERT INTO bi(rowid, t, alt) VALUES(?, ?, ?)`, i, d.text, strings.Join(lang.AltTerms(d.text), " "))
 	}
 	quote := func(ts []string) string {
 		var out []string
@@ -80,7 +80,7 @@ func TestCJKTokenizers(t *testing.T) {
 		var out []string
 		for _, w := range strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
 			out = append(out, w)
-			out = append(out, sqlite.AltTerms(w)...)
+			out = append(out, lang.AltTerms(w)...)
 		}
 		return out
 	}

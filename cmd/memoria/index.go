@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"memoria"
-	"memoria/sqlite"
+	"memoria/memory"
 )
 
 // runIndex brings the index up to date, or rebuilds it with --rebuild.
@@ -30,16 +30,16 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer ws.Close()
-	var st sqlite.Stats
+	var st memory.Stats
 	action := "updated"
 	switch {
-	case *rebuild && ws.Rebuilt() == "":
+	case *rebuild && c.built == "":
 		st, err = ws.Rebuild(ctx)
 		c.bar.done()
 		action = "rebuilt"
-	case ws.Rebuilt() != "":
+	case c.built != "":
 		action = "built"
-		st = ws.BuildStats()
+		st = c.buildStats
 	default:
 		st, err = ws.Sync(ctx)
 	}
@@ -47,14 +47,14 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	semantic := "semantic recall off (--no-embed)"
-	var emb sqlite.EmbedStats
+	var emb memory.EmbedStats
 	if !*noEmbed {
 		if emb, semantic, err = embedPending(ctx, e, ws); err != nil {
 			return err
 		}
 	}
 	// A build counted what it wrote; after a sync, Status counts it.
-	count := sqlite.Status{Files: st.FilesByKind, Facts: st.Facts, Passages: st.Passages, Entities: st.Entities}
+	count := memory.Status{Files: st.FilesByKind, Facts: st.Facts, Passages: st.Passages, Entities: st.Entities}
 	skipped := st.Skipped
 	if !st.Counted {
 		if count, err = ws.Status(ctx); err != nil {
@@ -86,13 +86,13 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 
 // embedPending embeds new text with the default model when it is
 // installed; without it, recall stays lexical and this says so.
-func embedPending(ctx context.Context, e *env, ws *memoria.Workspace) (sqlite.EmbedStats, string, error) {
+func embedPending(ctx context.Context, e *env, ws *memoria.Workspace) (memory.EmbedStats, string, error) {
 	model, err := memoria.DefaultEmbedder()
 	if errors.Is(err, memoria.ErrNoModel) {
-		return sqlite.EmbedStats{}, "semantic recall off: no embedding model (install it with `go run ./cmd/memoria-model fetch`)", nil
+		return memory.EmbedStats{}, "semantic recall off: no embedding model (install it with `go run ./cmd/memoria-model fetch`)", nil
 	}
 	if err != nil {
-		return sqlite.EmbedStats{}, "", err
+		return memory.EmbedStats{}, "", err
 	}
 	var bar *progressBar
 	if e.isTerminal {

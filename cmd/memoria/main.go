@@ -37,9 +37,6 @@ type env struct {
 	getenv         func(string) string
 	home           func() (string, error)
 	isTerminal     bool // stderr is a terminal: progress bars allowed
-	// background starts a detached memoria process with these arguments
-	// (startDetached); nil in tests, where nothing is started.
-	background func(args []string) error
 }
 
 type command struct {
@@ -164,15 +161,16 @@ func oneLine(s string) string {
 
 // common holds the flags every workspace command takes.
 type common struct {
-	workspace string
-	index     string
-	json      bool
-	bar       *progressBar // drawn while files are parsed, on a terminal only
-	resolved  *workspace.Resolution
+	workspace  string
+	index      string
+	json       bool
+	bar        *progressBar // drawn while files are parsed, on a terminal only
+	resolved   *workspace.Resolution
+	built      string        // why open built the index ("" if it did not)
+	buildStats memoria.Stats // what that build wrote
 }
 
-// resolve finds the workspace the command line names, once: a recall asks
-// for it before trying the recall server and again to open it.
+// resolve finds the workspace the command line names, once.
 func (c *common) resolve(e *env) (workspace.Resolution, error) {
 	if c.resolved == nil {
 		res, err := workspace.Resolve(c.workspace, workspace.Env{Getenv: e.getenv, HomeDir: e.home})
@@ -239,6 +237,7 @@ func (c *common) open(ctx context.Context, e *env, progress bool) (*memoria.Work
 		// and does little else meanwhile.
 		BoundMemory: true,
 		Warn:        func(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(msg)) },
+		Built:       func(reason string, st memoria.Stats) { c.built, c.buildStats = reason, st },
 	}
 	if progress && e.isTerminal {
 		c.bar = &progressBar{w: e.stderr, label: "indexing"}
@@ -249,7 +248,7 @@ func (c *common) open(ctx context.Context, e *env, progress bool) (*memoria.Work
 	if err != nil {
 		return nil, err
 	}
-	if r := ws.Rebuilt(); r != "" && r != "new" && r != "requested" {
+	if r := c.built; r != "" && r != "new" {
 		fmt.Fprintf(e.stderr, "note: the index was %s and has been rebuilt from the Markdown\n", r)
 	}
 	return ws, nil

@@ -11,7 +11,7 @@ import (
 
 	"memoria"
 	"memoria/mcp"
-	"memoria/sqlite"
+	"memoria/memory"
 	"memoria/watch"
 )
 
@@ -88,9 +88,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 // syncLogger reports index syncs, the first one and then those that
 // changed the index: one line each on w (JSON with asJSON). Failures go to
 // stderr; the watch goes on.
-func syncLogger(e *env, w io.Writer, asJSON bool) func(sqlite.Stats, error) {
+func syncLogger(e *env, w io.Writer, asJSON bool) func(memory.Stats, error) {
 	first := true
-	return func(st sqlite.Stats, err error) {
+	return func(st memory.Stats, err error) {
 		if err != nil {
 			fmt.Fprintf(e.stderr, "memoria: sync failed (retried at the next change): %s\n", oneLine(err.Error()))
 			return

@@ -1,4 +1,4 @@
-package sqlite
+package lang
 
 import (
 	"strings"
@@ -7,13 +7,11 @@ import (
 
 	"github.com/kljensen/snowball/russian"
 	"golang.org/x/text/unicode/norm"
-
-	"memoria/memory"
 )
 
 // The full-text tokenizer (porter unicode61 remove_diacritics 2) fits
 // English and other space-separated Latin text. What it cannot derive is
-// computed here, in Go, and indexed in the extra column "alt" of items_fts
+// computed here, in Go, and added to the items' full-text rows
 // (docs/multilingual.md has the measurements behind each choice):
 //
 //   - CJK: unicode61 finds no word boundaries in Chinese and Japanese (a
@@ -29,9 +27,9 @@ import (
 // word of the index: no column filter is needed, and a query mixing
 // scripts is scored by one bm25 over all its terms.
 
-// altVersion changes whenever altText makes other tokens; it is part of
-// the index identity, so existing indexes are rebuilt.
-const altVersion = 3
+// Version changes whenever AltText makes other tokens; it is part of the
+// index identity, so existing indexes are rebuilt.
+const Version = 3
 
 // IsCJK reports whether r belongs to a script written without spaces
 // between words (Han, Hiragana, Katakana) or whose words carry particles
@@ -51,9 +49,10 @@ func isTokenRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Co, r)
 }
 
-// altText is the alt column of an item's text: the extra tokens, space
-// separated, or "" for text the tokenizer handles alone (all of ASCII).
-func altText(text string) string {
+// AltText is what an item's text adds to its full-text row: the extra
+// tokens, space separated, or "" for text the tokenizer handles alone (all
+// of ASCII).
+func AltText(text string) string {
 	if !hasNonASCII(text) {
 		return ""
 	}
@@ -67,37 +66,6 @@ func altText(text string) string {
 		}
 	})
 	return b.String()
-}
-
-// altContext is how many characters of each neighbour's alt tokens a
-// passage's context gets, as the context column takes 120 of their text.
-const altContext = 120
-
-// passageAlts returns each passage's own alt tokens, and those of its
-// neighbours in the same section (altContext characters of each), as
-// the context column pairs passages.
-func passageAlts(ps []memory.Passage) (own, around []string) {
-	own, around = make([]string, len(ps)), make([]string, len(ps))
-	some := false
-	for i, p := range ps {
-		own[i] = altText(p.Text)
-		some = some || own[i] != ""
-	}
-	if !some {
-		return own, around
-	}
-	prev, next := neighbours(ps)
-	for i := range ps {
-		var ctx []string
-		if j := prev[i]; j >= 0 && own[j] != "" {
-			ctx = append(ctx, lastRunes(own[j], altContext))
-		}
-		if j := next[i]; j >= 0 && own[j] != "" {
-			ctx = append(ctx, firstRunes(own[j], altContext))
-		}
-		around[i] = strings.Join(ctx, " ")
-	}
-	return own, around
 }
 
 // AltTerms are the extra search terms for a query word, as the alt column

@@ -1,0 +1,195 @@
+package memory
+
+import (
+	"context"
+	"time"
+)
+
+// Store is the derived index of one workspace's Markdown, as recall,
+// reflect and the library use it. The index is never the truth: Sync
+// brings it up to date with the Markdown and Rebuild makes it afresh. The
+// embedded implementation is package sqlite; a server database can be
+// another. Nothing in it names a storage engine: terms are words as a
+// person typed them, filters are days, kinds and entities, and every item
+// cites its file and lines. Implementations are safe for concurrent use.
+type Store interface {
+	// Sync brings the index up to date with the workspace: only files
+	// whose content changed are read again; deleted files leave it.
+	Sync(ctx context.Context) (Stats, error)
+	// Rebuild builds the index afresh from the Markdown. Readers go on
+	// with the old index until the new one is in place; if it fails, the
+	// index is as it was.
+	Rebuild(ctx context.Context) (Stats, error)
+	// Status reports what the index holds and whether it is fresh,
+	// without updating it.
+	Status(ctx context.Context) (Status, error)
+	// Close releases the index.
+	Close() error
+
+	// Search finds the items that contain any of the terms (words or
+	// phrases; no query syntax) and returns the best limit by relevance
+	// (bm25 or the engine's equivalent; higher is better) among those
+	// the filter admits. It scores at most MaxScoredRows rows, the newest
+	// when more match.
+	Search(ctx context.Context, terms []string, f Filter, limit int) ([]Hit, error)
+	// Items lists items matching a filter without full-text search,
+	// ordered by day (newest first when newest is set), file and line.
+	Items(ctx context.Context, f Filter, newest bool, limit int) ([]Item, error)
+	// Nearby returns the passages in the same file and section as an item
+	// that lie within n lines of it, in line order.
+	Nearby(ctx context.Context, it Item, n int) ([]Item, error)
+	// TermStats cuts query words into the index's terms and counts the
+	// items containing each, and returns how many items there are, so
+	// that recall can plan a query before running it.
+	TermStats(ctx context.Context, words []string) ([]TermStat, int, error)
+	// EntityItems lists what the index holds about entities (slugs, any
+	// case): their pages' lines first, then the typed facts linked to
+	// them, newest first.
+	EntityItems(ctx context.Context, slugs []string, f Filter, limit int) ([]EntityItem, error)
+	// NearestItems returns the items whose text embeds nearest q (a unit
+	// vector of the stored vectors' model), best first; none without
+	// vectors.
+	NearestItems(ctx context.Context, q []float32, f Filter, limit int) ([]Hit, error)
+
+	// EntityNames lists every name an entity is known under. While the
+	// list is unchanged, calls return the same slice (not to be changed).
+	EntityNames(ctx context.Context) ([]KnownName, error)
+	// ResolveEntity maps a name, alias or slug (any case) to the
+	// entity's slug.
+	ResolveEntity(ctx context.Context, name string) (slug string, ok bool, err error)
+	// EntityPageOf returns the page of the entity with this slug (any
+	// case), or ok false when it has none.
+	EntityPageOf(ctx context.Context, slug string) (EntityPage, bool, error)
+
+	// EmbedPending gives a vector to every item text that has none (or
+	// one from another model), a batch at a time, so that an interrupted
+	// run resumes where it stopped.
+	EmbedPending(ctx context.Context, e Embedder, o EmbedOptions) (EmbedStats, error)
+	// VectorModel names the model of the stored vectors ("" if none).
+	VectorModel(ctx context.Context) (string, error)
+}
+
+// MaxScoredRows bounds the rows one Search scores: a word most items
+// contain (a question made of common words only) matches tens of
+// thousands, and scoring each costs a read of its size. Past the bound
+// the newest matches are scored; recall plans its terms to stay within it.
+const MaxScoredRows = 2000
+
+// Embedder turns texts into unit vectors (package embed has the models).
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	// Identity names the model; vectors of different identities are
+	// never compared.
+	Identity() string
+}
+
+// Item is one indexed fact or passage.
+type Item struct {
+	RowID      int64 // the index's id of the item: stable until its file changes
+	Kind       Kind
+	FactID     string   // "" for passages
+	Confidence *float64 // nil when unknown
+	Source     Source
+	Written    time.Time // zero when the file is not a daily log
+	Event      *TimeRange
+	Section    string
+	Entities   []string
+	Content    string
+}
+
+// Hit is an item found by a search, with its score (higher is better).
+type Hit struct {
+	Item
+	Score float64
+}
+
+// EntityItem is an item linked to an entity, as EntityItems lists it.
+type EntityItem struct {
+	Item
+	// OnPage is true when the item is on the entity's own page
+	// (bank/entities/<Slug>.md).
+	OnPage bool
+}
+
+// Filter narrows a search. The zero Filter matches everything.
+type Filter struct {
+	// Since and Until bound a window of days (inclusive, zero = open). An
+	// item is in the window when the day it was written, or its event time,
+	// falls in it; undated items (bank pages, memory.md) are then left out.
+	Since, Until time.Time
+	Kinds        []Kind   // any of these kinds
+	Entities     []string // mentions any of these slugs (case-insensitive)
+}
+
+// KnownName is a name under which an entity is known: its slug, display
+// name or an alias, as a case-folded key (EntityKey).
+type KnownName struct {
+	Key  string
+	Slug string
+}
+
+// TermStat is a query word as the index sees it: its term (by the index's
+// own tokenizer) and how many items contain it.
+type TermStat struct {
+	Word string
+	Stem string // "" when the word has no indexable token
+	Rows int    // items containing it (for a word of several tokens, the rarest)
+}
+
+// Stats describes one build or sync.
+type Stats struct {
+	Files     int           // indexable files found in the workspace
+	Parsed    int           // files read and parsed
+	Unchanged int           // files whose content was already indexed
+	Removed   int           // files gone from the workspace, dropped from the index
+	Skipped   int           // files not indexable (binary, too large, unreadable)
+	Items     int           // facts and passages written
+	Warnings  int           // warnings reported
+	Duration  time.Duration // wall time
+
+	// What the index holds after a full build, as Status counts it; a
+	// sync leaves these unset (Counted false).
+	Counted     bool
+	FilesByKind map[FileKind]int
+	Facts       map[Kind]int
+	Passages    int
+	Entities    int
+}
+
+// Changed reports whether the index content changed.
+func (s Stats) Changed() bool { return s.Parsed > 0 || s.Removed > 0 }
+
+// Status summarises what the index holds.
+type Status struct {
+	Backend     string // the kind of index, e.g. "sqlite"
+	Path        string // where it is (a file, a database URL without secrets)
+	Bytes       int64  // the index's size on disk
+	Built       time.Time
+	Files       map[FileKind]int
+	Skipped     map[string]string // path → why it is not indexed
+	Facts       map[Kind]int
+	Passages    int
+	Entities    int // distinct entities mentioned or with a page
+	EntityPages int
+	FirstDay    time.Time // earliest daily log
+	LastDay     time.Time // latest daily log
+	Pending     int       // files changed on disk since the index saw them
+	VectorModel string    // the model of the stored vectors ("" if none)
+	Texts       int       // distinct item texts
+	Embedded    int       // of those, how many have a vector
+}
+
+// EmbedStats describes one embedding run.
+type EmbedStats struct {
+	Model    string
+	Embedded int // texts embedded in this run
+	Pending  int // texts still without a vector (when stopped early)
+	Total    int // distinct texts in the index
+}
+
+// EmbedOptions tune EmbedPending.
+type EmbedOptions struct {
+	Batch    int                   // texts per model call and per transaction; 0 means 64
+	Limit    int                   // stop after this many texts; 0 means all
+	Progress func(done, total int) // may be nil
+}

@@ -115,8 +115,8 @@ func (w *Workspace) Status(ctx context.Context) (memory.Status, error) { return 
 type RecallOptions struct {
 	K        int       // results wanted; 0 means recall.DefaultK
 	Budget   int       // token budget for all results; 0 means none
-	Since    string    // lower bound: 30d, 2w, 6m, 1y, YYYY-MM-DD, yesterday…
-	Until    string    // upper bound, same forms
+	Since    time.Time // only memory of this day or later (ParseTimeBound reads 30d, 2025-11-01…); zero means no bound
+	Until    time.Time // only memory of this day or earlier; zero means no bound
 	Kinds    []string  // world, experience, opinion, observation, passage (or W/B/O/S)
 	Entities []string  // only items mentioning one of these (names, aliases or slugs)
 	Now      time.Time // "now" for relative times; zero means time.Now()
@@ -195,17 +195,11 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 		plan.Browse = q.Browse
 	}
 	plan.Filter.Kinds = q.Kinds
-	// --since and --until are hard limits; a time the text speaks of only
+	// Since and Until are hard limits; a time the text speaks of only
 	// ranks what falls in it higher.
-	if o.Since != "" {
-		if plan.Filter.Since, err = datephrase.ParseBound(o.Since, now); err != nil {
-			return nil, fmt.Errorf("--since: %w", err)
-		}
-	}
-	if o.Until != "" {
-		if plan.Filter.Until, err = datephrase.ParseBound(o.Until, now); err != nil {
-			return nil, fmt.Errorf("--until: %w", err)
-		}
+	plan.Filter.Since, plan.Filter.Until = o.Since, o.Until
+	if !o.Since.IsZero() && !o.Until.IsZero() && memory.Day(o.Since).After(memory.Day(o.Until)) {
+		return nil, invalidError{fmt.Errorf("the time window is empty: since %s is after until %s", o.Since.Format(time.DateOnly), o.Until.Format(time.DateOnly))}
 	}
 	for _, e := range o.Entities {
 		slug, ok, err := w.ix.ResolveEntity(ctx, e)
@@ -213,7 +207,7 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 			return nil, err
 		}
 		if !ok {
-			return nil, fmt.Errorf("unknown entity %q (see `memoria status` for known entities)", e)
+			return nil, fmt.Errorf("%w %q", ErrUnknownEntity, e)
 		}
 		plan.Filter.Entities = append(plan.Filter.Entities, slug)
 	}
@@ -225,8 +219,23 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 	return recall.Run(ctx, w.ix, plan)
 }
 
-// ParseNow reads a --now value (YYYY-MM-DD or YYYY-MM-DDTHH:MM).
+// ParseNow reads a "now" (YYYY-MM-DD or YYYY-MM-DDTHH:MM).
 func ParseNow(s string) (time.Time, error) { return datephrase.ParseNow(s) }
+
+// ParseTimeBound reads a bound of a time window as people write it,
+// relative to now: a span back (30d, 2w, 6m, 1y, 12h), a date
+// (2025-11-03), a date and time, today or yesterday. "" is no bound (the
+// zero time). The error wraps ErrInvalid.
+func ParseTimeBound(s string, now time.Time) (time.Time, error) {
+	if strings.TrimSpace(s) == "" {
+		return time.Time{}, nil
+	}
+	t, err := datephrase.ParseBound(s, now)
+	if err != nil {
+		return time.Time{}, invalidError{err}
+	}
+	return t, nil
+}
 
 // Lines is text read back from a workspace file with its citation.
 type Lines = workspace.Lines

@@ -154,11 +154,11 @@ func TestCitationReadsBackContent(t *testing.T) {
 	}
 }
 
-func sinceFor(q string) string {
+func sinceFor(q string) time.Time {
 	if q == "" {
-		return "60d" // an empty query lists what the window holds
+		return now.AddDate(0, 0, -60) // an empty query lists what the window holds
 	}
-	return ""
+	return time.Time{}
 }
 
 func TestDeletedFileLeavesRecall(t *testing.T) {

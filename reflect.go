@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"memoria/datephrase"
 	"memoria/reflect"
 	"memoria/safewrite"
 )
@@ -13,10 +12,11 @@ import (
 // ReflectOptions shape a reflect run. The zero value reflects on all
 // history and writes the result.
 type ReflectOptions struct {
-	// Since: only facts written since then (7d, 2w, 2025-11-01…) are new
-	// evidence for opinions and core proposals, and only the pages of the
-	// entities they mention are refreshed; "" means all history.
-	Since string
+	// Since: only facts written on this day or later are new evidence for
+	// opinions and core proposals, and only the pages of the entities they
+	// mention are refreshed; zero means all history. ParseTimeBound reads
+	// 7d, 2w, 2025-11-01…
+	Since time.Time
 	// Now is "now" for Since; facts written after its day are ignored.
 	// Zero means time.Now() for Since and no bound on facts.
 	Now time.Time
@@ -38,7 +38,7 @@ type ReflectReport struct {
 }
 
 // Reflect turns the facts of the daily logs into reviewable pages
-// (DESIGN §4): the managed block of each entity page under bank/entities/,
+// (docs/reflect.md): the managed block of each entity page under bank/entities/,
 // the opinions of bank/opinions.md with confidence that follows the
 // evidence, and core-memory proposals in review/core-proposals.md (never
 // memory.md itself). It computes everything first, then, under the
@@ -47,18 +47,7 @@ type ReflectReport struct {
 // file atomically. Running it twice in a row changes nothing the second
 // time. Afterwards the index is brought up to date.
 func (w *Workspace) Reflect(ctx context.Context, o ReflectOptions) (ReflectReport, error) {
-	ro := reflect.Options{Now: o.Now, MinFacts: o.MinFacts}
-	if o.Since != "" {
-		now := o.Now
-		if now.IsZero() {
-			now = time.Now()
-		}
-		since, err := datephrase.ParseBound(o.Since, now)
-		if err != nil {
-			return ReflectReport{}, invalidError{fmt.Errorf("--since: %w", err)}
-		}
-		ro.Since = since
-	}
+	ro := reflect.Options{Now: o.Now, MinFacts: o.MinFacts, Since: o.Since}
 	p, err := reflect.Run(ctx, w.dir, ro, o.DryRun, reflect.WriteOptions{
 		Options: safewrite.Options{LockTimeout: o.LockTimeout, Holder: "memoria reflect"}})
 	if p == nil {

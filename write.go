@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"memoria/datephrase"
 	"memoria/retain/llm"
 	"memoria/workspace"
 	"os"
@@ -221,8 +220,8 @@ const ReviewFile = "review/retain-proposals.md"
 // InferOptions shape an inference run. The zero value uses the offline
 // heuristics on every log without a Retain section.
 type InferOptions struct {
-	Since    string    // only logs of this day or later: 7d, 2w, YYYY-MM-DD…; "" means all
-	Now      time.Time // "now" for Since; zero means time.Now()
+	Since    time.Time // only logs of this day or later; zero means all (ParseTimeBound reads 7d, 2w…)
+	Now      time.Time // "now" for the heuristics' relative dates; zero means time.Now()
 	LLMURL   string    // an OpenAI-compatible chat endpoint; "" means heuristics only
 	LLMModel string    // the model to ask, with LLMURL
 	// HTTPClient talks to the LLM endpoint; nil means a default client.
@@ -253,13 +252,7 @@ func (w *Workspace) InferFacts(ctx context.Context, o InferOptions) (InferResult
 	if now.IsZero() {
 		now = time.Now()
 	}
-	var since time.Time
-	if o.Since != "" {
-		var err error
-		if since, err = datephrase.ParseBound(o.Since, now); err != nil {
-			return res, invalidError{fmt.Errorf("--since: %w", err)}
-		}
-	}
+	since := o.Since
 	if o.LLMURL != "" && o.LLMModel == "" {
 		return res, invalidError{errors.New("an LLM endpoint needs a model name (--llm-model)")}
 	}

@@ -59,8 +59,11 @@ func addReflect(s *Server) {
 			"Run it daily or after a long session; a second run changes nothing. Refuses to overwrite a file that changed meanwhile.",
 		Annotations: &sdk.ToolAnnotations{IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, in ReflectInput) (*sdk.CallToolResult, ReflectOutput, error) {
-		o := memoria.ReflectOptions{Since: in.Since, DryRun: in.DryRun}
+		o := memoria.ReflectOptions{DryRun: in.DryRun}
 		if err := parseNow(in.Now, &o.Now); err != nil {
+			return nil, ReflectOutput{}, err
+		}
+		if err := parseBound("since", in.Since, o.Now, &o.Since); err != nil {
 			return nil, ReflectOutput{}, err
 		}
 		rep, err := s.ws.Reflect(ctx, o)
@@ -105,6 +108,20 @@ func parseNow(s string, dst *time.Time) error {
 	return nil
 }
 
+// parseBound reads the time bound argument name into dst, relative to now
+// (the clock when zero).
+func parseBound(name, s string, now time.Time, dst *time.Time) error {
+	if now.IsZero() {
+		now = time.Now()
+	}
+	t, err := memoria.ParseTimeBound(s, now)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	*dst = t
+	return nil
+}
+
 // RecallInput is the recall tool's input.
 type RecallInput struct {
 	Query  string   `json:"query" jsonschema:"what to remember, in natural language; may name people (Peter or @Peter) and times (since last week, around Nov 27, during Nov 2025), which rank matching memory higher"`
@@ -131,7 +148,7 @@ func addRecall(s *Server) {
 			"Call it before answering questions about the past, people, preferences or earlier decisions. An empty result is not an error: nothing matched.",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, in RecallInput) (*sdk.CallToolResult, RecallOutput, error) {
-		o := memoria.RecallOptions{K: in.K, Budget: in.Budget, Since: in.Since, Until: in.Until, Kinds: in.Kind, Entities: in.Entity}
+		o := memoria.RecallOptions{K: in.K, Budget: in.Budget, Kinds: in.Kind, Entities: in.Entity}
 		if o.K == 0 {
 			o.K = DefaultK
 		}
@@ -139,6 +156,12 @@ func addRecall(s *Server) {
 			return nil, RecallOutput{}, errors.New("k and budget must not be negative")
 		}
 		if err := parseNow(in.Now, &o.Now); err != nil {
+			return nil, RecallOutput{}, err
+		}
+		if err := parseBound("since", in.Since, o.Now, &o.Since); err != nil {
+			return nil, RecallOutput{}, err
+		}
+		if err := parseBound("until", in.Until, o.Now, &o.Until); err != nil {
 			return nil, RecallOutput{}, err
 		}
 		results, err := s.ws.Recall(ctx, in.Query, o)

@@ -17,11 +17,11 @@ func runContext(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("context", e, &c)
 	var o memoria.ContextOptions
 	var kinds, entities stringList
-	var now string
+	var now, since, until string
 	fs.IntVar(&o.Budget, "budget", memoria.DefaultContextBudget, "token budget for everything printed, estimated as recall --budget estimates (conservatively)")
 	fs.IntVar(&o.Recall.K, "k", 25, "recall at most this many results")
-	fs.StringVar(&o.Recall.Since, "since", "", "recall only memory from this time on: 30d, 2w, YYYY-MM-DD")
-	fs.StringVar(&o.Recall.Until, "until", "", "recall only memory up to this time")
+	fs.StringVar(&since, "since", "", "recall only memory from this time on: 30d, 2w, YYYY-MM-DD")
+	fs.StringVar(&until, "until", "", "recall only memory up to this time")
 	fs.Var(&kinds, "kind", "recall only these kinds (repeatable)")
 	fs.Var(&entities, "entity", "recall only items mentioning this entity (repeatable)")
 	fs.StringVar(&now, "now", "", "treat this as the current time: YYYY-MM-DD or YYYY-MM-DDTHH:MM")
@@ -39,6 +39,9 @@ func runContext(ctx context.Context, e *env, args []string) error {
 		if o.Recall.Now, err = memoria.ParseNow(now); err != nil {
 			return usageError{err.Error()}
 		}
+	}
+	if o.Recall.Since, o.Recall.Until, err = parseWindow(since, until, o.Recall.Now); err != nil {
+		return err
 	}
 	o.Recall.Kinds, o.Recall.Entities = kinds, entities
 	text := strings.Join(pos, " ")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"memoria"
 	"memoria/recall"
@@ -28,11 +29,11 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("recall", e, &c)
 	var o memoria.RecallOptions
 	var kinds, entities stringList
-	var now string
+	var now, since, until string
 	fs.IntVar(&o.K, "k", 25, "number of results")
 	fs.IntVar(&o.Budget, "budget", 0, "token budget for all results (0: none; ~4 bytes per token)")
-	fs.StringVar(&o.Since, "since", "", "only memory from this time on: 30d, 2w, 6m, 1y, YYYY-MM-DD, yesterday")
-	fs.StringVar(&o.Until, "until", "", "only memory up to this time (same forms)")
+	fs.StringVar(&since, "since", "", "only memory from this time on: 30d, 2w, 6m, 1y, YYYY-MM-DD, yesterday")
+	fs.StringVar(&until, "until", "", "only memory up to this time (same forms)")
 	fs.Var(&kinds, "kind", "only these kinds: world, experience, opinion, observation, passage (repeatable)")
 	fs.Var(&entities, "entity", "only items mentioning this entity (name, alias or slug; repeatable)")
 	fs.StringVar(&now, "now", "", "treat this as the current time: YYYY-MM-DD or YYYY-MM-DDTHH:MM (for reproducible relative times)")
@@ -53,6 +54,9 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 		if o.Now, err = memoria.ParseNow(now); err != nil {
 			return usageError{err.Error()}
 		}
+	}
+	if o.Since, o.Until, err = parseWindow(since, until, o.Now); err != nil {
+		return err
 	}
 	switch *format {
 	case "text", "compact":
@@ -76,6 +80,26 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return printResults(e, results, *format)
+}
+
+// parseWindow reads --since and --until, relative to now (the clock when
+// zero); a bad value or an empty window is a usage error.
+func parseWindow(since, until string, now time.Time) (time.Time, time.Time, error) {
+	if now.IsZero() {
+		now = time.Now()
+	}
+	s, err := memoria.ParseTimeBound(since, now)
+	if err != nil {
+		return s, s, usagef("--since: %v", err)
+	}
+	u, err := memoria.ParseTimeBound(until, now)
+	if err != nil {
+		return s, u, usagef("--until: %v", err)
+	}
+	if !s.IsZero() && !u.IsZero() && s.After(u) {
+		return s, u, usagef("--since %s is after --until %s: the window is empty", since, until)
+	}
+	return s, u, nil
 }
 
 // printResults prints recall results in the --format asked for.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -40,7 +41,11 @@ func runReflect(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer ws.Close()
-	rep, err := ws.Reflect(ctx, memoria.ReflectOptions{Since: *since, Now: now, DryRun: *dry, MinFacts: *minFacts})
+	sinceT, err := memoria.ParseTimeBound(*since, cmp.Or(now, time.Now()))
+	if err != nil {
+		return usagef("--since: %v", err)
+	}
+	rep, err := ws.Reflect(ctx, memoria.ReflectOptions{Since: sinceT, Now: now, DryRun: *dry, MinFacts: *minFacts})
 	if err != nil && errors.Is(err, memoria.ErrInvalid) {
 		return usagef("%v", err)
 	}

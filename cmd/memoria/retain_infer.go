@@ -13,8 +13,12 @@ import (
 // runInfer writes proposed facts for logs without a Retain section to the
 // review file.
 func runInfer(ctx context.Context, e *env, c *common, rf retainFlags, now time.Time) error {
+	since, err := memoria.ParseTimeBound(rf.since, cmp.Or(now, time.Now()))
+	if err != nil {
+		return usagef("--since: %v", err)
+	}
 	o := memoria.InferOptions{
-		Since: rf.since, Now: now, Review: rf.review,
+		Since: since, Now: now, Review: rf.review,
 		LLMURL:   cmp.Or(rf.llmURL, e.getenv("MEMORIA_LLM_URL")),
 		LLMModel: cmp.Or(rf.llmMod, e.getenv("MEMORIA_LLM_MODEL")),
 	}

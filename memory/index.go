@@ -73,7 +73,7 @@ type Store interface {
 // contain (a question made of common words only) matches tens of
 // thousands, and scoring each costs a read of its size. Past the bound
 // the newest matches are scored; recall plans its terms to stay within it.
-const MaxScoredRows = 2000
+const MaxScoredRows = 4000
 
 // Embedder turns texts into unit vectors (package embed has the models).
 type Embedder interface {

@@ -55,8 +55,8 @@ import (
 // 100 at recall@100 0.999, the graph ~1.4–2.2 ms at 0.98–0.99 whatever the
 // size: the graph pays for its build (~30 s per 100k vectors on 2 cores),
 // its 4× larger file and its lower recall only once a Flat search costs
-// ~5 ms, i.e. from about 250k vectors. (DESIGN §6 says ~100k for an
-// exact float32 scan; the prefilter moves the line.)
+// ~5 ms, i.e. from about 250k vectors. (An exact float32 scan reaches that
+// at about 100k; the prefilter moves the line.)
 const FlatMaxVectors = 250_000
 
 // flatRerank is the Flat's prefilter setting: 20×k codes re-scored exactly

@@ -21,7 +21,7 @@ func (ix *Index) TermStats(ctx context.Context, words []string) (stats []memory.
 	if err != nil {
 		return nil, 0, ix.wrapErr(err)
 	}
-	counts, err := ix.docCounts(ctx)
+	counts, total, err := ix.docCounts(ctx)
 	if err != nil {
 		return nil, 0, ix.wrapErr(err)
 	}
@@ -38,7 +38,7 @@ func (ix *Index) TermStats(ctx context.Context, words []string) (stats []memory.
 			}
 		}
 	}
-	return stats, counts.total, nil
+	return stats, total, nil
 }
 
 // docCounts keeps what the full-text index answered of its terms' row
@@ -53,23 +53,25 @@ type docCounts struct {
 	byTerm  map[string]int
 }
 
-// docCounts returns the counts of the database as it is now.
-func (ix *Index) docCounts(ctx context.Context) (*docCounts, error) {
+// docCounts returns the counts of the database as it is now, and how
+// many items it holds.
+func (ix *Index) docCounts(ctx context.Context) (*docCounts, int, error) {
 	var version int64
 	if err := ix.queryRow(ctx, `PRAGMA data_version`).Scan(&version); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	c := &ix.counts
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.byTerm != nil && c.version == version {
-		return c, nil
+		return c, c.total, nil
 	}
-	if err := ix.queryRow(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'items'`).Scan(&c.total); err != nil {
-		return nil, err
+	var total int
+	if err := ix.queryRow(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'items'`).Scan(&total); err != nil {
+		return nil, 0, err
 	}
-	c.version, c.byTerm = version, map[string]int{}
-	return c, nil
+	c.version, c.total, c.byTerm = version, total, map[string]int{}
+	return c, total, nil
 }
 
 // forget drops the counts: this Index wrote, which data_version does not

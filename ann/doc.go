@@ -9,7 +9,7 @@
 //     (dim/8 bytes per vector, centred on the mean so that the shared
 //     direction of embeddings does not waste bits) by Hamming distance and
 //     re-scores the Rerank×k best in float32. Use Flat up to about 100k
-//     vectors (DESIGN §6): it needs no build, inserts and deletes are
+//     vectors: it needs no build, inserts and deletes are
 //     O(dim), and with Rerank 20 a 100k × 512-d query takes about 2 ms
 //     (recall@25 0.98 on embedding-like data; exact float32 takes 25–40 ms).
 //

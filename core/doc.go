@@ -1,5 +1,5 @@
 // Package core edits core memory (memory.md, or MEMORY.md), Letta-style
-// (DESIGN §4): the file is a set of blocks, a block being a level-2 ("##")
+// (docs/reflect.md proposes edits to it): the file is a set of blocks, a block being a level-2 ("##")
 // section, named by its heading and running to the next heading of level 1
 // or 2. It does no I/O: callers read the file, call an edit, and write the
 // result through package safewrite.

@@ -1,6 +1,6 @@
 // Package markdown parses Memoria's workspace Markdown files into typed
 // facts, passages and entity pages (package memory), each citing the exact
-// lines it came from (DESIGN §1).
+// lines it came from.
 //
 // The parser is a hand-written, line-based scanner: it needs no Markdown
 // library, does no I/O and never panics. Parse fails only for binary content

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// FileKind says what role a workspace file plays (DESIGN §1).
+// FileKind says what role a workspace file plays.
 type FileKind string
 
 // The file kinds.

@@ -10,7 +10,7 @@ import (
 type Kind string
 
 // The kinds. KindWorld, KindExperience, KindOpinion and KindObservation are the typed facts
-// of DESIGN §1 (letters W, B, O, S); KindPassage is untyped narrative text.
+// of a Retain section (letters W, B, O, S); KindPassage is untyped narrative text.
 const (
 	KindWorld       Kind = "world"
 	KindExperience  Kind = "experience"

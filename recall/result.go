@@ -8,7 +8,7 @@ import (
 	"memoria/memory"
 )
 
-// Result is one recalled item in the agent-facing shape of DESIGN §3.
+// Result is one recalled item in the shape agents read (docs/recall.md).
 type Result struct {
 	ID        string      `json:"id"`
 	Kind      memory.Kind `json:"kind"`

@@ -1,5 +1,5 @@
 // Package reflect turns the typed facts of the daily logs into stable,
-// reviewable pages (DESIGN §4): the managed block of each entity page
+// reviewable pages (docs/reflect.md): the managed block of each entity page
 // (bank/entities/<Slug>.md), the opinions of bank/opinions.md with a
 // confidence that follows the evidence, and proposals for core memory in
 // review/core-proposals.md. The rules are written down in docs/reflect.md.

@@ -14,7 +14,7 @@ import (
 // OpinionsPath is the workspace-relative path of the belief store.
 const OpinionsPath = "bank/opinions.md"
 
-// The sub-bullet keys of an opinion (DESIGN §1).
+// The sub-bullet keys of an opinion in bank/opinions.md.
 const (
 	KeyLastUpdated = "last_updated"
 	KeySupports    = "supports"

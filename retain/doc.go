@@ -1,5 +1,5 @@
 // Package retain validates and places typed facts in the Retain sections
-// of daily logs (DESIGN §1, §4). It does no I/O: callers read a log, call
+// of daily logs (the grammar is in markdown/doc.go). It does no I/O: callers read a log, call
 // Append, and write the result through package safewrite.
 //
 // Validate checks one fact as a person or an agent types it, in the Retain

@@ -1,7 +1,7 @@
 // Package workspace finds a Memoria workspace on disk and lists the files
 // in it that Memoria reads.
 //
-// A workspace is a folder of Markdown (DESIGN §1): memory.md, daily logs
+// A workspace is a folder of Markdown: memory.md, daily logs
 // under memory/, curated pages under bank/, and the derived index under
 // .memory/. This package resolves which folder is meant (flag, environment,
 // OpenClaw config, default), creates the layout on init without ever

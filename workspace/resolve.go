@@ -31,7 +31,7 @@ type Env struct {
 // OSEnv is the real process environment.
 var OSEnv = Env{Getenv: os.Getenv, HomeDir: os.UserHomeDir}
 
-// Resolve picks the workspace folder, first hit wins (DESIGN §1): the flag
+// Resolve picks the workspace folder, first hit wins: the flag
 // value, $MEMORIA_WORKSPACE, the OpenClaw config's agents.defaults.workspace
 // (~/.openclaw/openclaw.json), then ~/.openclaw/workspace. It does not
 // require the folder to exist; Open does.

@@ -130,7 +130,9 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l listing, trusted b
 		delete(manifest, p)
 	}
 	err = loadAll(ctx, ix.ws, todo, ix.opts, func(i int, l loaded) error {
-		if s, ok := stored.get(l.file.Rel); ok && l.status == "" && s.hash == l.hash {
+		// Compared with the manifest as it is under the write lock: another
+		// process may have indexed the file anew since the listing.
+		if s, ok := manifest[l.file.Rel]; ok && l.status == "" && s.hash == l.hash {
 			// Touched but not changed: remember the new stat, keep the items.
 			st.Unchanged++
 			s.size, s.mtime = l.file.Size, l.file.ModTime

@@ -265,3 +265,27 @@ func TestBadFilesSkipped(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileFileNames: a file whose name holds a newline, a tab or a
+// quote is indexed and recalled like any other, and the index stays
+// usable by later processes (a newline once broke the manifest, and every
+// command failed until the file was renamed).
+func TestHostileFileNames(t *testing.T) {
+	dir := testWorkspace(t)
+	writeFile(t, dir, "bank/line\nbreak.md", "# Notes\n\nThe quetzal nests by the river.\n")
+	writeFile(t, dir, "bank/tab\there.md", "# Notes\n\nThe axolotl hides under stones.\n")
+	writeFile(t, dir, "bank/\"quoted\".md", "# Notes\n\nThe pangolin rolls up.\n")
+	for range 2 { // a first process builds, a second reads the manifest back
+		ix := openTest(t, dir, Options{})
+		for _, w := range []string{"quetzal", "axolotl", "pangolin"} {
+			if hits := search(t, ix, w); len(hits) != 1 {
+				t.Fatalf("%s: %d hits", w, len(hits))
+			}
+		}
+		st, err := ix.Status(context.Background())
+		if err != nil || st.Pending != 0 {
+			t.Fatalf("status: %v, %d pending", err, st.Pending)
+		}
+		ix.Close()
+	}
+}

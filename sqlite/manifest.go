@@ -73,6 +73,16 @@ func writeSummaries(ctx context.Context, tx *sql.Tx, m map[string]storedFile) er
 	return err
 }
 
+// manifestPath is a path as the manifest writes it: as it is, unless it
+// holds a byte that would end its line or field (any byte a file system
+// allows may be in a name) or begins with a quote; then Go-quoted.
+func manifestPath(p string) string {
+	if strings.ContainsAny(p, "\n\r\t") || strings.HasPrefix(p, `"`) {
+		return strconv.Quote(p)
+	}
+	return p
+}
+
 // encodeManifest writes a line per file, sorted by path (decodeManifest
 // sorts the lines of an index written before they were).
 func encodeManifest(m map[string]storedFile) string {
@@ -89,7 +99,7 @@ func encodeManifest(m map[string]storedFile) string {
 		b.WriteByte('\t')
 		b.WriteString(s.hash)
 		b.WriteByte('\t')
-		b.WriteString(path)
+		b.WriteString(manifestPath(path))
 		b.WriteByte('\n')
 	}
 	return b.String()
@@ -161,6 +171,13 @@ func decodeManifest(text string) (*manifest, error) {
 			f[k], line = line[:i], line[i+1:]
 		}
 		f[4] = line
+		if strings.HasPrefix(line, `"`) {
+			p, err := strconv.Unquote(line)
+			if err != nil {
+				return nil, fmt.Errorf("manifest: bad path %s", line)
+			}
+			f[4] = p
+		}
 		var s storedFile
 		var ok1, ok2, ok3 bool
 		s.id, ok1 = parseDecimal(f[0])

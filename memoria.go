@@ -110,10 +110,18 @@ func (w *Workspace) Rebuild(ctx context.Context) (memory.Stats, error) { return 
 // Status reports what the index holds and whether it is fresh.
 func (w *Workspace) Status(ctx context.Context) (memory.Status, error) { return w.ix.Status(ctx) }
 
+// Bounds on what a caller may ask of a recall: a larger K is taken as
+// MaxK, and a longer query is refused (ErrInvalid). They keep one request
+// from taking a server's memory or time.
+const (
+	MaxK          = 1000
+	MaxQueryBytes = 8 << 10
+)
+
 // RecallOptions shape a recall. The zero value asks for DefaultK results
 // with no filters, "now" being the wall clock.
 type RecallOptions struct {
-	K        int       // results wanted; 0 means recall.DefaultK
+	K        int       // results wanted; 0 means recall.DefaultK, above MaxK means MaxK
 	Budget   int       // token budget for all results; 0 means none
 	Since    time.Time // only memory of this day or later (ParseTimeBound reads 30d, 2025-11-01…); zero means no bound
 	Until    time.Time // only memory of this day or earlier; zero means no bound
@@ -127,6 +135,10 @@ type RecallOptions struct {
 // Recall answers a query from the workspace's memory. The index is brought
 // up to date with the Markdown first, so results are never stale.
 func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([]recall.Result, error) {
+	if len(text) > MaxQueryBytes {
+		return nil, invalidError{fmt.Errorf("the query is %d bytes; at most %d are searched", len(text), MaxQueryBytes)}
+	}
+	o.K = min(o.K, MaxK)
 	var res []Result
 	run := func() (err error) {
 		res, err = w.recall(ctx, text, o)

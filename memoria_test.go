@@ -3,6 +3,7 @@ package memoria_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"memoria/internal/testworkspace"
@@ -430,5 +431,21 @@ func TestConcurrentRecallWhileWriting(t *testing.T) {
 	}
 	if !latest || stale {
 		t.Fatalf("after the last write: latest found %v, an earlier version found %v", latest, stale)
+	}
+}
+
+// TestRecallBounds: a huge K is taken as MaxK (it used to allocate for
+// all of it and kill the process), and a query longer than MaxQueryBytes
+// is refused with ErrInvalid instead of parsed for minutes.
+func TestRecallBounds(t *testing.T) {
+	ws := open(t, testworkspace.CopyExample(t), nil)
+	ctx := context.Background()
+	res, err := ws.Recall(ctx, "Peter", memoria.RecallOptions{Now: now, K: 1_000_000_000_000, Lexical: true})
+	if err != nil || len(res) == 0 || len(res) > memoria.MaxK {
+		t.Fatalf("huge K: %d results, %v", len(res), err)
+	}
+	_, err = ws.Recall(ctx, strings.Repeat("@Peter ", memoria.MaxQueryBytes/7+1), memoria.RecallOptions{Now: now})
+	if !errors.Is(err, memoria.ErrInvalid) {
+		t.Fatalf("long query: %v", err)
 	}
 }

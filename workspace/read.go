@@ -34,6 +34,10 @@ func ReadLines(dir, ref string) (Lines, error) {
 	if err != nil {
 		return Lines{}, fmt.Errorf("get %s: %w", src.Path, err)
 	}
+	if !fi.Mode().IsRegular() {
+		// A FIFO or device would block the read (and a server with it).
+		return Lines{}, fmt.Errorf("get %s: not a regular file", src.Path)
+	}
 	if fi.Size() > MaxGetBytes {
 		return Lines{}, fmt.Errorf("get %s: file is %d MB, over the %d MB limit", src.Path, fi.Size()>>20, MaxGetBytes>>20)
 	}

@@ -115,7 +115,7 @@ func (w *Workspace) Status(ctx context.Context) (memory.Status, error) { return 
 // from taking a server's memory or time.
 const (
 	MaxK          = 1000
-	MaxQueryBytes = 8 << 10
+	MaxQueryBytes = 16 << 10
 )
 
 // RecallOptions shape a recall. The zero value asks for DefaultK results

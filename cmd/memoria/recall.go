@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -76,6 +77,9 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 	}
 	defer ws.Close()
 	results, err := ws.Recall(ctx, text, o)
+	if errors.Is(err, memoria.ErrInvalid) {
+		return usagef("%v", err)
+	}
 	if err != nil {
 		return err
 	}

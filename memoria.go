@@ -45,7 +45,13 @@ type Options struct {
 	BoundMemory bool
 }
 
-// Workspace is an open Memoria workspace.
+// Workspace is an open Memoria workspace: its Markdown and the index
+// derived from it. A Workspace is safe for concurrent use by several
+// goroutines (an MCP server recalls and retains from many at once): reads
+// share the index, and every write to the Markdown takes the workspace's
+// write lock, which also orders it against other processes. Several
+// processes may open the same workspace at once; none waits for another
+// to close it. Close releases the index; no method may be called after.
 type Workspace struct {
 	dir  string
 	ix   memory.Store

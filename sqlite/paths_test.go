@@ -82,10 +82,10 @@ func TestManifestRoundTrip(t *testing.T) {
 		"bank/world.md":        {id: 1, size: 0, mtime: -5, hash: "h1"},
 		"memory.md":            {id: 2, size: 9, mtime: 0, hash: "h2"},
 		// Any byte a file system allows in a name round-trips.
-		"bank/a\nb.md":   {id: 4, size: 1, mtime: 1, hash: "h4"},
-		"bank/c\td.md":   {id: 5, size: 1, mtime: 1, hash: "h5"},
+		"bank/a\nb.md":  {id: 4, size: 1, mtime: 1, hash: "h4"},
+		"bank/c\td.md":  {id: 5, size: 1, mtime: 1, hash: "h5"},
 		"bank/\"q\".md": {id: 6, size: 1, mtime: 1, hash: "h6"},
-		"bank/e\rf.md":   {id: 7, size: 1, mtime: 1, hash: "h7"},
+		"bank/e\rf.md":  {id: 7, size: 1, mtime: 1, hash: "h7"},
 	}
 	m, err := decodeManifest(encodeManifest(in))
 	if err != nil {

@@ -28,8 +28,14 @@ import (
 // scripts is scored by one bm25 over all its terms.
 
 // Version changes whenever AltText makes other tokens; it is part of the
-// index identity, so existing indexes are rebuilt.
+// index identity (with Unicode, below), so existing indexes are rebuilt.
 const Version = 3
+
+// Unicode names the Unicode tables AltText depends on (Go's for letters
+// and case, x/text's for decomposition): a Go or x/text upgrade may make
+// other tokens from the same text, and an index deletes rows by making
+// them again, so it is part of the index identity too.
+var Unicode = unicode.Version + "/" + norm.Version
 
 // IsCJK reports whether r belongs to a script written without spaces
 // between words (Han, Hiragana, Katakana) or whose words carry particles

@@ -27,7 +27,7 @@ const WriterVersion = 3
 // either during development also rebuilds existing indexes.
 func identity(o Options) string {
 	sum := sha256.Sum256([]byte(schema + indexes + ftsBuildConfig + ftsSyncConfig + ftsMerge))
-	return fmt.Sprintf("schema=%d/%x writer=%d parser=%d passage_lines=%d alt=%d", SchemaVersion, sum[:4], WriterVersion, markdown.Version, o.passageLines(), lang.Version)
+	return fmt.Sprintf("schema=%d/%x writer=%d parser=%d passage_lines=%d alt=%d/%s", SchemaVersion, sum[:4], WriterVersion, markdown.Version, o.passageLines(), lang.Version, lang.Unicode)
 }
 
 // indexes are the secondary indexes, created once a build has written the

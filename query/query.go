@@ -122,8 +122,9 @@ func Parse(text string, opts Options) (*Query, error) {
 	}
 	var implicit []EntityMatch
 	if opts.Names != nil {
+		mentioned := named.index()
 		for _, m := range opts.Names.MatchEntities(text) {
-			if m.Start < 0 || m.End > len(text) || m.Start >= m.End || named.overlaps(span{start: m.Start, end: m.End}) ||
+			if m.Start < 0 || m.End > len(text) || m.Start >= m.End || mentioned.overlaps(span{start: m.Start, end: m.End}) ||
 				memory.ValidateSlug(m.Slug) != nil {
 				continue
 			}
@@ -142,12 +143,18 @@ func Parse(text string, opts Options) (*Query, error) {
 		// it ("October" in "the first week of October").
 		found = mergePeriods(found, periods)
 	}
+	quoted, mentioned := quotes.index(), named.index()
+	var implicitSpans spans
+	for _, m := range implicit {
+		implicitSpans = append(implicitSpans, span{start: m.Start, end: m.End})
+	}
+	kept := implicitSpans.index()
 	for _, p := range found {
 		s := span{start: p.Start, end: p.End}
-		if quotes.overlaps(s) || named.overlaps(s) {
+		if quoted.overlaps(s) || mentioned.overlaps(s) {
 			continue
 		}
-		if !strings.ContainsAny(p.Text, "0123456789") && overlapsMatch(implicit, s) {
+		if !strings.ContainsAny(p.Text, "0123456789") && kept.overlaps(s) {
 			continue
 		}
 		if !p.Vague() {
@@ -157,9 +164,10 @@ func Parse(text string, opts Options) (*Query, error) {
 		}
 		phrases = append(phrases, p)
 	}
+	skipped := skip.index()
 	for _, m := range implicit {
 		s := span{start: m.Start, end: m.End}
-		if !skip.overlaps(s) || quotes.overlaps(s) {
+		if !skipped.overlaps(s) || quoted.overlaps(s) {
 			named = append(named, s)
 			ents = append(ents, m)
 		}
@@ -174,21 +182,22 @@ func Parse(text string, opts Options) (*Query, error) {
 	// inside a run of CJK text splits the run: "王伟说" is the name 王伟
 	// and the word 说.
 	all := splitAt(words(text), append(slices.Clip(named), skip...))
+	namedIx, skipIx := named.index(), skip.index()
 	lower := make([]string, len(all))
 	content, topical := 0, 0
 	for i, w := range all {
 		lower[i] = strings.ToLower(w.text)
-		if named.overlaps(span{start: w.start, end: w.end}) && !slices.Contains(q.NameWords, lower[i]) {
+		if namedIx.overlaps(span{start: w.start, end: w.end}) && !slices.Contains(q.NameWords, lower[i]) {
 			q.NameWords = append(q.NameWords, lower[i])
 		}
-		if skip.overlaps(span{start: w.start, end: w.end}) {
+		if skipIx.overlaps(span{start: w.start, end: w.end}) {
 			continue
 		}
 		q.addWord(lower[i])
 		if stopWords[lower[i]] {
 			continue
 		}
-		if !named.overlaps(span{start: w.start, end: w.end}) {
+		if !namedIx.overlaps(span{start: w.start, end: w.end}) {
 			content++
 			if !genericWords[lower[i]] {
 				topical++
@@ -414,13 +423,35 @@ type span struct {
 
 type spans []span
 
-func (ss spans) overlaps(s span) bool {
-	for _, x := range ss {
-		if x.start < s.end && s.start < x.end {
-			return true
+// spanIndex answers whether a span overlaps any of a set in O(log n):
+// the spans sorted by start, with the furthest end reached so far, so
+// that parsing stays linear in the query's length (a query of thousands
+// of mentions or dates took seconds when every word was checked against
+// every span).
+type spanIndex struct {
+	starts []int // sorted
+	maxEnd []int // maxEnd[i]: the largest end of the spans 0..i
+}
+
+func (ss spans) index() spanIndex {
+	sorted := slices.Clone(ss)
+	slices.SortFunc(sorted, func(a, b span) int { return a.start - b.start })
+	ix := spanIndex{starts: make([]int, len(sorted)), maxEnd: make([]int, len(sorted))}
+	for i, x := range sorted {
+		ix.starts[i] = x.start
+		ix.maxEnd[i] = x.end
+		if i > 0 {
+			ix.maxEnd[i] = max(x.end, ix.maxEnd[i-1])
 		}
 	}
-	return false
+	return ix
+}
+
+// overlaps reports whether s overlaps a span of the set: some span that
+// starts before s ends and ends after s starts.
+func (ix spanIndex) overlaps(s span) bool {
+	n, _ := slices.BinarySearch(ix.starts, s.end) // spans starting before s.end
+	return n > 0 && ix.maxEnd[n-1] > s.start
 }
 
 // findQuotes finds "quoted" and “curly quoted” stretches. An unmatched
@@ -458,15 +489,6 @@ func findQuotes(text string) spans {
 		i = end
 	}
 	return out
-}
-
-func overlapsMatch(ms []EntityMatch, s span) bool {
-	for _, m := range ms {
-		if m.Start < s.end && s.start < m.End {
-			return true
-		}
-	}
-	return false
 }
 
 func lowerWords(ws []word) []string {
@@ -584,23 +606,26 @@ func mergePeriods(found, periods []datephrase.Phrase) []datephrase.Phrase {
 // splitAt cuts the words that a span starts or ends inside of at the
 // span's edges (only CJK names are found inside words).
 func splitAt(ws []word, ss spans) []word {
+	all := make([]int, 0, 2*len(ss))
+	for _, s := range ss {
+		all = append(all, s.start, s.end)
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
 	var out []word
 	for _, w := range ws {
-		cuts := []int{}
-		for _, s := range ss {
-			for _, c := range []int{s.start, s.end} {
-				if c > w.start && c < w.end && !slices.Contains(cuts, c) {
-					cuts = append(cuts, c)
-				}
-			}
+		// The boundaries strictly inside the word.
+		i, _ := slices.BinarySearch(all, w.start+1)
+		j := i
+		for j < len(all) && all[j] < w.end {
+			j++
 		}
-		if len(cuts) == 0 {
+		if i == j {
 			out = append(out, w)
 			continue
 		}
-		slices.Sort(cuts)
 		start := w.start
-		for _, c := range append(cuts, w.end) {
+		for _, c := range append(all[i:j:j], w.end) {
 			off := start - w.start
 			out = append(out, word{start: start, end: c, text: w.text[off : off+c-start]})
 			start = c

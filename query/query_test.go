@@ -1,6 +1,7 @@
 package query
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -313,5 +314,45 @@ func BenchmarkParse(b *testing.B) {
 		if _, err := Parse(text, Options{Now: now, Names: names}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestSpanIndex holds spanIndex.overlaps to the plain definition (some
+// span starts before s ends and ends after s starts) on random sets.
+func TestSpanIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		var ss spans
+		for range r.IntN(12) {
+			a := r.IntN(60)
+			ss = append(ss, span{start: a, end: a + 1 + r.IntN(10)})
+		}
+		ix := ss.index()
+		for range 50 {
+			a := r.IntN(70)
+			s := span{start: a, end: a + 1 + r.IntN(8)}
+			want := false
+			for _, x := range ss {
+				want = want || (x.start < s.end && s.start < x.end)
+			}
+			if got := ix.overlaps(s); got != want {
+				t.Fatalf("%v overlaps %v: got %v, want %v", ss, s, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkParseLongQuery parses queries of MaxQueryBytes-like length
+// made of what once made parsing quadratic: mentions, dates, quotes.
+func BenchmarkParseLongQuery(b *testing.B) {
+	for _, unit := range []string{"@Peter ", "Nov 27 ", "\"a ", "27.11.2025 "} {
+		q := strings.Repeat(unit, (16<<10)/len(unit))
+		b.Run(strings.TrimSpace(unit), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Parse(q, Options{Now: now}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

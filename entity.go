@@ -46,7 +46,7 @@ type EntityReport struct {
 // slug, display name or an alias, any case). It brings the index up to
 // date first. An unknown name is an error that says so.
 func (w *Workspace) Entity(ctx context.Context, name string) (*EntityReport, error) {
-	if _, err := w.ix.Sync(ctx); err != nil {
+	if _, err := w.Sync(ctx); err != nil {
 		return nil, err
 	}
 	slug, ok, err := w.ix.ResolveEntity(ctx, strings.TrimPrefix(strings.TrimSpace(name), "@"))

@@ -2,6 +2,7 @@ package memoria
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -108,13 +109,43 @@ func (w *Workspace) Close() error { return w.ix.Close() }
 
 // Sync brings the index up to date with the Markdown (only changed files
 // are re-parsed). Recall does this itself.
-func (w *Workspace) Sync(ctx context.Context) (memory.Stats, error) { return w.ix.Sync(ctx) }
+func (w *Workspace) Sync(ctx context.Context) (st memory.Stats, err error) {
+	err = w.repairing(ctx, func() (err error) {
+		st, err = w.ix.Sync(ctx)
+		return err
+	})
+	return st, err
+}
 
 // Rebuild builds the index afresh from the Markdown.
 func (w *Workspace) Rebuild(ctx context.Context) (memory.Stats, error) { return w.ix.Rebuild(ctx) }
 
 // Status reports what the index holds and whether it is fresh.
-func (w *Workspace) Status(ctx context.Context) (memory.Status, error) { return w.ix.Status(ctx) }
+func (w *Workspace) Status(ctx context.Context) (st memory.Status, err error) {
+	err = w.repairing(ctx, func() (err error) {
+		st, err = w.ix.Status(ctx)
+		return err
+	})
+	return st, err
+}
+
+// repairing runs f, and once more after rebuilding the index from the
+// Markdown if f found it damaged (memory.ErrCorrupt): the index is
+// derived, so damage costs a rebuild, never an answer. Open catches a
+// damaged header; this catches damage further in, found by a query.
+func (w *Workspace) repairing(ctx context.Context, f func() error) error {
+	err := f()
+	if !errors.Is(err, memory.ErrCorrupt) {
+		return err
+	}
+	if w.opts.Warn != nil {
+		w.opts.Warn(fmt.Sprintf("index %s is damaged (%v); rebuilding it from the Markdown", w.path, err))
+	}
+	if _, rerr := w.ix.Rebuild(ctx); rerr != nil {
+		return fmt.Errorf("%w; rebuilding it failed too: %w", err, rerr)
+	}
+	return f()
+}
 
 // Bounds on what a caller may ask of a recall: a larger K is taken as
 // MaxK, and a longer query is refused (ErrInvalid). They keep one request
@@ -150,14 +181,17 @@ func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([
 		res, err = w.recall(ctx, text, o)
 		return err
 	}
-	if ov, ok := w.ix.(overlapper); ok {
-		_, err := ov.SyncAround(ctx, run)
-		return res, err
-	}
-	if _, err := w.ix.Sync(ctx); err != nil {
-		return nil, err
-	}
-	return res, run()
+	err := w.repairing(ctx, func() error {
+		if ov, ok := w.ix.(overlapper); ok {
+			_, err := ov.SyncAround(ctx, run)
+			return err
+		}
+		if _, err := w.ix.Sync(ctx); err != nil {
+			return err
+		}
+		return run()
+	})
+	return res, err
 }
 
 // overlapper is a Store that checks the Markdown for changes while a

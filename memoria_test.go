@@ -3,6 +3,7 @@ package memoria_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -447,5 +448,69 @@ func TestRecallBounds(t *testing.T) {
 	_, err = ws.Recall(ctx, strings.Repeat("@Peter ", memoria.MaxQueryBytes/7+1), memoria.RecallOptions{Now: now})
 	if !errors.Is(err, memoria.ErrInvalid) {
 		t.Fatalf("long query: %v", err)
+	}
+}
+
+// TestDamageFoundByAQuery: an index whose header is sound but whose
+// full-text pages are damaged (a disk error) opens; the first recall that
+// reads them finds the damage, and the index is rebuilt from the
+// Markdown and answers, with one warning. Status and Sync repair the same
+// way. It used to fail every command with "database disk image is
+// malformed" and no advice.
+func TestDamageFoundByAQuery(t *testing.T) {
+	dir := testworkspace.CopyExample(t)
+	idx := filepath.Join(dir, ".memory", "index.sqlite")
+	ws := open(t, dir, nil)
+	ws.Close()
+	db, err := sql.Open("sqlite", idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pageSize int64
+	var pages []int64
+	if err := db.QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query(`SELECT pageno FROM dbstat WHERE name = 'items_fts_data'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var p int64
+		rows.Scan(&p)
+		pages = append(pages, p)
+	}
+	rows.Close()
+	db.Close()
+	if len(pages) == 0 {
+		t.Fatal("no full-text pages found")
+	}
+	f, err := os.OpenFile(idx, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	junk := bytes.Repeat([]byte{0xA5}, int(pageSize))
+	for _, p := range pages {
+		if _, err := f.WriteAt(junk, (p-1)*pageSize); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.Close()
+
+	var warnings []string
+	ws, err = memoria.Open(context.Background(), dir, memoria.Options{Warn: func(m string) { warnings = append(warnings, m) }})
+	if err != nil {
+		t.Fatalf("open with damaged pages: %v", err)
+	}
+	defer ws.Close()
+	res, err := ws.Recall(context.Background(), "Marrakech", memoria.RecallOptions{Now: now, Lexical: true})
+	if err != nil || len(res) == 0 {
+		t.Fatalf("recall on a damaged index: %d results, %v", len(res), err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "rebuilding") {
+		t.Errorf("warnings %q, want one about rebuilding", warnings)
+	}
+	if res, err = ws.Recall(context.Background(), "Marrakech", memoria.RecallOptions{Now: now, Lexical: true}); err != nil || len(res) == 0 || len(warnings) != 1 {
+		t.Errorf("second recall: %d results, %v, %d warnings", len(res), err, len(warnings))
 	}
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -68,6 +69,10 @@ type Store interface {
 	// VectorModel names the model of the stored vectors ("" if none).
 	VectorModel(ctx context.Context) (string, error)
 }
+
+// ErrCorrupt is wrapped by a Store's errors when the index is damaged (a
+// disk error, a truncated file): it is derived, so the remedy is Rebuild.
+var ErrCorrupt = errors.New("the index is damaged")
 
 // MaxScoredRows bounds the rows one Search scores: a word most items
 // contain (a question made of common words only) matches tens of

@@ -120,6 +120,7 @@ func OpenAt(ctx context.Context, dir, indexPath string, opts Options) (*Index, e
 		return nil, fmt.Errorf("index %s: %w", indexPath, err)
 	}
 	ix := &Index{ws: dir, path: indexPath, opts: opts}
+	removeLeftovers(indexPath)
 	reason, err := ix.openExisting(ctx)
 	if err != nil || reason == "" {
 		return ix, err

@@ -221,7 +221,12 @@ func (ix *Index) diff(ctx context.Context, l listing) (diffResult, error) {
 	return d, nil
 }
 
+// wrapErr names the index in an error, and marks SQLite's report of a
+// damaged file with memory.ErrCorrupt.
 func (ix *Index) wrapErr(err error) error {
+	if isCorrupt(err) {
+		return fmt.Errorf("index %s: %w: %w", ix.path, memory.ErrCorrupt, err)
+	}
 	return fmt.Errorf("index %s: %w", ix.path, err)
 }
 

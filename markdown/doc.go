@@ -4,14 +4,15 @@
 //
 // The parser is a hand-written, line-based scanner: it needs no Markdown
 // library, does no I/O and never panics. Parse fails only for binary content
-// (a NUL byte in the first 8 KiB, ErrBinary); every other problem becomes a
+// (NUL bytes in the first 8 KiB: IsBinary, ErrBinary); every other problem becomes a
 // memory.Warning on the Document (at most MaxWarnings of them, then one
 // that counts the rest) and the parser carries on.
 //
 // # Lines
 //
-// Lines end at '\n'; a '\r' before it (CRLF) and any other trailing white
-// space are removed, and a missing final newline is accepted. A leading
+// Lines end at '\n', "\r\n" or a lone '\r'; trailing white space is
+// removed, and a missing final newline is accepted. A NUL byte is read as
+// U+FFFD, with a warning. A leading
 // UTF-8 byte order mark is dropped. Invalid UTF-8 is replaced by U+FFFD,
 // with one warning for the file. Line numbers are 1-based.
 //

@@ -149,8 +149,8 @@ func FuzzParse(f *testing.F) {
 			if !errors.Is(err, ErrBinary) {
 				t.Fatalf("unexpected error %v", err)
 			}
-			if bytes.IndexByte(data[:min(len(data), BinarySniffLen)], 0) < 0 {
-				t.Fatalf("ErrBinary without a NUL byte")
+			if !IsBinary(data) {
+				t.Fatalf("ErrBinary for text")
 			}
 			return
 		}

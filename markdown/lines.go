@@ -9,34 +9,62 @@ import (
 
 // Lines returns the lines of a Markdown file as the parser reads them and
 // passages quote them: invalid UTF-8 replaced (one U+FFFD for each bad
-// run), a byte-order mark dropped, and each line (see splitLines) without
-// its trailing white space. `memoria get` reads cited lines through it, so
+// run), NUL bytes too, a byte-order mark dropped, and each line (see
+// splitLines) without its trailing white space. `memoria get` reads cited lines through it, so
 // that a passage's text is what its citation reads back.
 func Lines(data []byte) []string {
 	if !utf8.Valid(data) {
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		data = bytes.ReplaceAll(data, []byte{0}, []byte("\uFFFD"))
+	}
 	return splitLines(strings.TrimPrefix(string(data), "\uFEFF"))
 }
 
-// splitLines splits src into lines on '\n'. A final newline does not start
-// another line. Each line has its trailing white space (including the '\r'
-// of a CRLF ending) removed, which is the form passages quote.
+// splitLines splits src into lines at "\n", "\r\n" or a lone "\r" (as
+// old Mac files end them). A final line ending does not start another line.
+// Each line has its trailing white space removed, which is the form
+// passages quote.
 func splitLines(src string) []string {
 	if src == "" {
 		return nil
 	}
 	lines := make([]string, 0, strings.Count(src, "\n")+1)
+	lone := loneCR(src)
 	for len(src) > 0 {
 		i := strings.IndexByte(src, '\n')
+		if lone {
+			i = strings.IndexAny(src, "\r\n")
+		}
 		if i < 0 {
 			lines = append(lines, trimRight(src))
 			break
 		}
+		next := i + 1
+		if src[i] == '\r' && next < len(src) && src[next] == '\n' {
+			next++
+		}
 		lines = append(lines, trimRight(src[:i]))
-		src = src[i+1:]
+		src = src[next:]
 	}
 	return lines
+}
+
+// loneCR reports whether src has a '\r' that is not followed by '\n':
+// only then are lines cut at '\r' too (the slower scan).
+func loneCR(src string) bool {
+	for i := strings.IndexByte(src, '\r'); i >= 0; {
+		if i+1 >= len(src) || src[i+1] != '\n' {
+			return i+1 < len(src) // a '\r' ending the file ends its last line anyway
+		}
+		j := strings.IndexByte(src[i+1:], '\r')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // trimRight removes trailing white space (as unicode.IsSpace defines it),

@@ -14,12 +14,23 @@ import (
 )
 
 // ErrBinary is returned, wrapped with the file's path, for content that is
-// not text: a NUL byte within the first BinarySniffLen bytes.
+// not text (IsBinary).
 var ErrBinary = errors.New("binary content")
 
-// BinarySniffLen is how many leading bytes are searched for a NUL byte to
+// BinarySniffLen is how many leading bytes are searched for NUL bytes to
 // tell binary content from text.
 const BinarySniffLen = 8 << 10
+
+// IsBinary reports whether data is binary content rather than text: its
+// first BinarySniffLen bytes hold at least 8 NUL bytes, or NULs make 1 %
+// of them. Binary formats are full of NULs from their first bytes on; a
+// stray NUL in a log (a paste, a bad editor) is text with a flaw, read with
+// the NUL replaced, not a reason to drop the whole file.
+func IsBinary(data []byte) bool {
+	head := data[:min(len(data), BinarySniffLen)]
+	n := bytes.Count(head, []byte{0})
+	return n >= 8 || (n > 0 && n*100 >= len(head))
+}
 
 // DefaultMaxPassageLines is the default bound on the lines of one passage.
 const DefaultMaxPassageLines = 3
@@ -50,7 +61,7 @@ func Parse(rel string, data []byte) (*memory.Document, error) {
 // decides the file's role (memory.ClassifyPath): a path Memoria would not
 // index is parsed as memory.FileOther.
 func ParseWith(rel string, data []byte, opts Options) (*memory.Document, error) {
-	if bytes.IndexByte(data[:min(len(data), BinarySniffLen)], 0) >= 0 {
+	if IsBinary(data) {
 		return nil, fmt.Errorf("markdown: parse %s: %w", rel, ErrBinary)
 	}
 	rel = path.Clean(strings.ReplaceAll(rel, "\\", "/"))
@@ -70,6 +81,9 @@ func ParseWith(rel string, data []byte, opts Options) (*memory.Document, error) 
 	if !utf8.Valid(data) {
 		p.warn(1+bytes.Count(data[:firstInvalid(data)], []byte{'\n'}),
 			"invalid UTF-8 replaced by U+FFFD")
+	}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		p.warn(1+bytes.Count(data[:i], []byte{'\n'}), "NUL bytes replaced by U+FFFD")
 	}
 	p.lines = Lines(data)
 	p.code = make([]bool, len(p.lines))

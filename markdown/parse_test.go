@@ -384,7 +384,8 @@ func TestParseDocumentFields(t *testing.T) {
 }
 
 func TestParseBinary(t *testing.T) {
-	for _, in := range []string{"\x00", "text\x00more", strings.Repeat("a", BinarySniffLen-1) + "\x00"} {
+	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00\x00\x00\x01\x00\x08\x06\x00\x00\x00"
+	for _, in := range []string{"\x00", "text\x00more", png, strings.Repeat("a\x00", 100)} {
 		doc, err := Parse("memory/x.md", []byte(in))
 		if !errors.Is(err, ErrBinary) || doc != nil {
 			t.Errorf("len %d: got %v, %v; want ErrBinary", len(in), doc, err)
@@ -397,6 +398,54 @@ func TestParseBinary(t *testing.T) {
 	in := strings.Repeat("a", BinarySniffLen) + "\x00"
 	if _, err := Parse("memory/x.md", []byte(in)); err != nil {
 		t.Errorf("NUL after %d bytes: %v", BinarySniffLen, err)
+	}
+}
+
+// TestStrayNUL: one NUL byte in a log (a paste, a bad editor) is read as
+// U+FFFD with a warning; the log's facts and passages stay. It used to
+// make the whole log "binary" and drop it from the index.
+func TestStrayNUL(t *testing.T) {
+	in := "# 2025-11-27\n\nPasted from the terminal: ok\x00done.\n\nThen we walked the dog along the canal and talked about the move.\n\n## Retain\n- W @Peter: Lives in Vienna.\n"
+	doc, err := Parse("memory/2025-11-27.md", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Facts) != 1 || doc.Facts[0].Text != "Lives in Vienna." {
+		t.Errorf("facts %+v", doc.Facts)
+	}
+	if len(doc.Warnings) != 1 || !strings.Contains(doc.Warnings[0].Message, "NUL") || doc.Warnings[0].Line != 3 {
+		t.Errorf("warnings %+v", doc.Warnings)
+	}
+	if got := Lines([]byte(in))[2]; got != "Pasted from the terminal: ok\uFFFDdone." {
+		t.Errorf("line 3 reads %q", got)
+	}
+}
+
+// TestCROnlyLines: a file with old Mac line ends (a lone CR) has its lines,
+// facts and passages like any other; it used to be one long line with no
+// facts.
+func TestCROnlyLines(t *testing.T) {
+	in := "# 2025-11-27\r\rMet Peter.\r\r## Retain\r- W @Peter: Lives in Vienna.\r"
+	doc, err := Parse("memory/2025-11-27.md", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Facts) != 1 || doc.Facts[0].Source.Start != 6 {
+		t.Errorf("facts %+v", doc.Facts)
+	}
+	if lines := Lines([]byte(in)); len(lines) != 6 || lines[2] != "Met Peter." {
+		t.Errorf("lines %q", lines)
+	}
+	// CRLF and mixed endings keep their lines.
+	for in, want := range map[string][]string{
+		"a\r\nb\r\n":   {"a", "b"},
+		"a\rb\nc\r\nd": {"a", "b", "c", "d"},
+		"a\r":          {"a"},
+		"a\r\r\nb":     {"a", "", "b"},
+	} {
+		if got := Lines([]byte(in)); !slices.Equal(got, want) {
+			t.Errorf("Lines(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

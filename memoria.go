@@ -274,6 +274,17 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 // ParseNow reads a "now" (YYYY-MM-DD or YYYY-MM-DDTHH:MM).
 func ParseNow(s string) (time.Time, error) { return datephrase.ParseNow(s) }
 
+// ParseDay reads the day of a daily log, YYYY-MM-DD, from 1900-01-01 to
+// 9999-12-31. The error wraps ErrInvalid. (A zero day means "today" to
+// RetainOptions, so "0001-01-01" must not slip through as one.)
+func ParseDay(s string) (time.Time, error) {
+	d, err := time.Parse(time.DateOnly, s)
+	if err != nil || d.Year() < 1900 {
+		return time.Time{}, invalidError{fmt.Errorf("day %q: want YYYY-MM-DD, from 1900-01-01 on", s)}
+	}
+	return d, nil
+}
+
 // ParseTimeBound reads a bound of a time window as people write it,
 // relative to now: a span back (30d, 2w, 6m, 1y, 12h), a date
 // (2025-11-03), a date and time, today or yesterday. "" is no bound (the

@@ -265,9 +265,9 @@ func addRetain(s *Server) {
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, in RetainInput) (*sdk.CallToolResult, RetainOutput, error) {
 		var o memoria.RetainOptions
 		if in.Date != "" {
-			d, err := time.Parse("2006-01-02", in.Date)
+			d, err := memoria.ParseDay(in.Date)
 			if err != nil {
-				return nil, RetainOutput{}, fmt.Errorf("date %q: want YYYY-MM-DD", in.Date)
+				return nil, RetainOutput{}, fmt.Errorf("date: %w", err)
 			}
 			o.Date = d
 		}

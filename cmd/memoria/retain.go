@@ -64,8 +64,8 @@ func runRetain(ctx context.Context, e *env, args []string) error {
 	}
 	var date time.Time
 	if rf.date != "" {
-		if date, err = time.Parse("2006-01-02", rf.date); err != nil {
-			return usagef("--date %q: want YYYY-MM-DD", rf.date)
+		if date, err = memoria.ParseDay(rf.date); err != nil {
+			return usagef("--date: %v", err)
 		}
 	}
 	facts, err := readFacts(e, pos)

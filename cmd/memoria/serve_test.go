@@ -160,6 +160,15 @@ func exerciseSession(t *testing.T, cs *sdk.ClientSession, ws string) {
 	if _, err := os.Stat(filepath.Join(ws, "memory", "2025-12-04.md")); err == nil {
 		t.Error("bad fact: a log was written")
 	}
+	// the zero day is no day: it used to write today's log
+	before, _ := os.ReadDir(filepath.Join(ws, "memory"))
+	res = callTool(t, cs, "retain", map[string]any{"facts": []string{"W @Peter: Lives in Vienna."}, "date": "0001-01-01"})
+	if !res.IsError || !strings.Contains(resultText(res), "1900") {
+		t.Errorf("date 0001-01-01: isError %v, %q", res.IsError, resultText(res))
+	}
+	if after, _ := os.ReadDir(filepath.Join(ws, "memory")); len(after) != len(before) {
+		t.Errorf("date 0001-01-01: %d logs, before %d", len(after), len(before))
+	}
 	res = callTool(t, cs, "get", map[string]any{"source": "memory/2099-01-01.md#L1"})
 	if !res.IsError || !strings.Contains(resultText(res), "not found") {
 		t.Errorf("get missing: isError %v, %q", res.IsError, resultText(res))

@@ -235,7 +235,7 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 	}
 	q, err := query.Parse(text, query.Options{Now: now, Kinds: o.Kinds, Names: table})
 	if err != nil {
-		return nil, err
+		return nil, invalidError{err} // the options given: an unknown kind
 	}
 	plan := recall.Plan{
 		Terms: q.Words, K: o.K, Budget: o.Budget, Explain: o.Explain,
@@ -259,7 +259,7 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 			return nil, err
 		}
 		if !ok {
-			return nil, fmt.Errorf("%w %q", ErrUnknownEntity, e)
+			return nil, invalidError{fmt.Errorf("%w %q", ErrUnknownEntity, e)}
 		}
 		plan.Filter.Entities = append(plan.Filter.Entities, slug)
 	}

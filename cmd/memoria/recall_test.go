@@ -125,12 +125,22 @@ func TestRecallUsageErrors(t *testing.T) {
 		{"--since", "last tuesday-ish"},
 		{"--now", "yesterday-ish"},
 		{"--kind", "gossip"},
+		{"--kind", "fact"},
+		{"--entity", "Nobody"},
+		{"--since", "2025-12-01", "--until", "2025-01-01"},
 		{"--budget", "-5"},
 	}
+	// Each is a bad command line: exit 2 (some exited 1), one line.
 	for _, args := range tests {
 		code, _, errOut := cli(t, append([]string{"recall", "-w", ws, "x"}, args...)...)
-		if code == exitOK || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+		if code != exitUsage || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
 			t.Errorf("recall %v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+	for _, args := range [][]string{{"--since", "garbage"}, {"--entity", "Nobody"}, {"--kind", "fact"}} {
+		code, _, errOut := cli(t, append([]string{"context", "-w", ws, "x"}, args...)...)
+		if code != exitUsage || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+			t.Errorf("context %v: exit %d, stderr %q", args, code, errOut)
 		}
 	}
 }

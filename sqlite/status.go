@@ -69,7 +69,7 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 		return st, ix.wrapErr(err)
 	}
 	err = ix.db.QueryRowContext(ctx, `SELECT count(DISTINCT text_hash),
-		(SELECT count(*) FROM vec.vectors v WHERE EXISTS (SELECT 1 FROM items i WHERE i.text_hash = v.text_hash)) FROM items`).Scan(&st.Texts, &st.Embedded)
+		(SELECT count(*) FROM vec.texts v WHERE EXISTS (SELECT 1 FROM items i WHERE i.text_hash = v.text_hash)) FROM items`).Scan(&st.Texts, &st.Embedded)
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}

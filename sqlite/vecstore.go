@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -18,7 +17,6 @@ import (
 	"sync"
 
 	"memoria/ann"
-	"memoria/internal/mmapfile"
 	"memoria/memory"
 	"memoria/safewrite"
 )
@@ -40,13 +38,12 @@ import (
 // batch, from this or another process, is added to the loaded store
 // (vectors with seq above the loaded one); a new model or epoch reloads it.
 //
-// So that a one-shot process (memoria recall) does not read every vector
-// out of SQLite, the Flat is saved beside the index as index.sqlite.vecs
-// (int8 vectors, sign codes, ids: ~600 bytes per vector, memory-mapped on
-// load) and the graph as index.sqlite.hnsw, each under a header naming the
-// key it reflects; a process loads the file and adds the batches embedded
-// since. memoria index keeps both current (EmbedPending), and a recall that
-// had to read everything from SQLite saves the Flat for the next process.
+// The Flat is loaded from the vector store itself, the one copy of each
+// vector: a batch per row (vectors.go), so a load reads a few large values.
+// The graph, a structure of its own, is saved as index.sqlite.hnsw under a
+// header naming the key it reflects; a process loads the file and adds the
+// batches embedded since, and memoria index keeps it current
+// (EmbedPending).
 
 // FlatMaxVectors is the largest vector store a long-lived Index searches
 // with ann.Flat; above it, with the HNSW graph that EmbedPending (memoria
@@ -78,9 +75,6 @@ var (
 	// HNSW graph that lags behind the store; beyond it the Flat is used
 	// until memoria index brings the graph up to date.
 	graphPatchMax = 2000
-	// snapshotLagMax: a loaded Flat file lagging by more vectors than this
-	// is saved again, so that later processes need not add them each time.
-	snapshotLagMax = 1000
 )
 
 // hnswConfig is the graph's configuration: M 16, efConstruction 64 gave
@@ -102,7 +96,7 @@ type vecStore struct {
 	dim   int
 	flat  *ann.Flat // one of flat and graph
 	graph *ann.HNSW
-	from  string // where it was loaded from: "sqlite", "flat file", "graph file", "graph build"
+	from  string // where it was loaded from: "sqlite", "graph file", "graph build"
 }
 
 func (s *vecStore) len() int {
@@ -182,20 +176,19 @@ func (ix *Index) vectorKey(ctx context.Context) (vecKey, error) {
 	err := ix.queryRow(ctx, `SELECT
 		coalesce((SELECT value FROM vec.meta WHERE key = 'model'), ''),
 		coalesce((SELECT value FROM vec.meta WHERE key = 'epoch'), ''),
-		coalesce((SELECT max(seq) FROM vec.vectors), 0)`).Scan(&k.Model, &k.Epoch, &k.Seq)
+		coalesce((SELECT max(seq) FROM vec.batches), 0)`).Scan(&k.Model, &k.Epoch, &k.Seq)
 	return k, err
 }
 
 // vectorStore returns the in-memory vector index, loading or refreshing it
 // as the vector store requires; nil when the store holds no vectors.
 //
-// The first load prefers the saved Flat, whatever the size: it is mapped
-// into memory in ~25 ms at 100k vectors, where reading the HNSW graph's
-// float32 vectors takes ~370 ms — more than a one-shot process (memoria
-// recall) gains from the graph. From the second semantic query on, an
-// Index is taken for long-lived (a server, a library user), and above
-// FlatMaxVectors the saved graph is loaded in the background and swapped
-// in once ready.
+// The first load makes the Flat from the store, whatever the size: reading
+// the HNSW graph's float32 vectors takes longer than a one-shot process
+// (memoria recall) gains from the graph. From the second semantic query
+// on, an Index is taken for long-lived (a server, a library user), and
+// above FlatMaxVectors the saved graph is loaded in the background and
+// swapped in once ready.
 func (ix *Index) vectorStore(ctx context.Context) (*vecStore, error) {
 	ix.vecMu.Lock()
 	defer ix.vecMu.Unlock()
@@ -296,26 +289,14 @@ func (ix *Index) takeLoadedGraph(ctx context.Context, key vecKey) *vecStore {
 	return g
 }
 
-// loadVectors builds the in-memory index for key: from the saved Flat
-// (adding the batches embedded since), else from the saved graph when it
-// is current enough, else from SQLite (then saving the Flat for the next
-// process).
+// loadVectors builds the in-memory index for key: from the saved graph
+// when it is current enough, else a Flat from the vector store.
 func (ix *Index) loadVectors(ctx context.Context, key vecKey) (*vecStore, error) {
 	return ix.loadFlat(ctx, key, true)
 }
 
 // loadFlat is loadVectors; without allowGraph it never returns the graph.
 func (ix *Index) loadFlat(ctx context.Context, key vecKey, allowGraph bool) (*vecStore, error) {
-	if s := ix.loadFlatFile(key); s != nil {
-		n, err := ix.addNewVectors(ctx, s)
-		if err != nil {
-			return nil, err
-		}
-		if n > snapshotLagMax {
-			ix.saveFlatFile(s)
-		}
-		return s, nil
-	}
 	if allowGraph {
 		if s, err := ix.currentGraph(ctx, key); err != nil || s != nil {
 			return s, err
@@ -328,7 +309,6 @@ func (ix *Index) loadFlat(ctx context.Context, key vecKey, allowGraph bool) (*ve
 	if s.flat == nil { // no usable vectors after all
 		return nil, nil
 	}
-	ix.saveFlatFile(s)
 	return s, nil
 }
 
@@ -364,7 +344,7 @@ func (ix *Index) warnNoGraph() {
 // countNewer counts the vectors of batches after seq.
 func (ix *Index) countNewer(ctx context.Context, seq int64) (int, error) {
 	var n int
-	err := ix.queryRow(ctx, `SELECT count(*) FROM vec.vectors WHERE seq > ?`, seq).Scan(&n)
+	err := ix.queryRow(ctx, `SELECT count(*) FROM vec.texts WHERE seq > ?`, seq).Scan(&n)
 	return n, err
 }
 
@@ -372,85 +352,69 @@ func (ix *Index) countNewer(ctx context.Context, seq int64) (int, error) {
 // them when s is empty) and advances s.key.Seq; it returns how many.
 // Vectors that cannot be used (another dimension, unreadable) are skipped.
 func (ix *Index) addNewVectors(ctx context.Context, s *vecStore) (int, error) {
-	q := `SELECT text_hash, vec, seq FROM vec.vectors WHERE seq > ?`
-	if s.flat == nil && s.graph == nil {
-		q = `SELECT text_hash, vec, seq FROM vec.vectors` // everything: a plain scan
-	}
-	rows, err := ix.db.QueryContext(ctx, q, s.key.Seq)
+	// The batches first, so that everything is sized once: appending
+	// vector by vector grew the slices a few dozen times on a large store.
+	var batches []*vecBatch
+	total := 0
+	maxSeq := s.key.Seq
+	err := ix.readBatches(ctx, s.key.Seq, func(b *vecBatch) error {
+		maxSeq = max(maxSeq, b.seq)
+		if s.dim == 0 {
+			s.dim = b.size - 4
+			s.flat = ann.NewFlat(s.dim, ann.FlatOptions{Rerank: flatRerank, Int8: true})
+		}
+		if b.size-4 == s.dim { // else a stale batch of another dimension
+			batches = append(batches, b)
+			total += len(b.ids)
+		}
+		return nil
+	})
 	if err != nil {
 		return 0, err
 	}
-	defer rows.Close()
-	var (
-		n      int
-		q8     []int8
-		fIDs   []int64
-		scales []float32
-		gIDs   []int64
-		gVecs  []float32
-		maxSeq = s.key.Seq
-	)
-	for rows.Next() {
-		var h string
-		var b sql.RawBytes
-		var seq int64
-		if err := rows.Scan(&h, &b, &seq); err != nil {
-			return n, err
+	n := 0
+	if s.graph != nil {
+		v := make([]float32, s.dim)
+		for _, b := range batches {
+			for i, id := range b.ids {
+				if DecodeVector(b.vec(i), v) == nil && s.graph.Add(id, v) == nil {
+					n++
+				}
+			}
 		}
-		maxSeq = max(maxSeq, seq)
-		id, ok := textID(h)
-		if !ok || len(b) < 5 {
-			continue
-		}
-		dim := len(b) - 4
-		if s.dim == 0 {
-			s.dim = dim
-			s.flat = ann.NewFlat(dim, ann.FlatOptions{Rerank: flatRerank, Int8: true})
-		}
-		if dim != s.dim {
-			continue // a stale vector of another dimension
-		}
-		scale := math.Float32frombits(binary.LittleEndian.Uint32(b))
-		if s.graph != nil {
-			gVecs = append(gVecs, make([]float32, dim)...)
-			if DecodeVector(b, gVecs[len(gVecs)-dim:]) != nil {
-				gVecs = gVecs[:len(gVecs)-dim]
+		s.key.Seq = maxSeq
+		return n, nil
+	}
+	q8 := make([]int8, 0, total*s.dim)
+	ids := make([]int64, 0, total)
+	scales := make([]float32, 0, total)
+	for _, b := range batches {
+		for i, id := range b.ids {
+			v := b.vec(i)
+			scale := math.Float32frombits(binary.LittleEndian.Uint32(v))
+			if math.IsNaN(float64(scale)) || math.IsInf(float64(scale), 0) {
 				continue
 			}
-			gIDs = append(gIDs, id)
-			n++
-			continue
+			k := len(q8)
+			q8 = q8[:k+s.dim]
+			for j, x := range v[4:] {
+				q8[k+j] = int8(x)
+			}
+			ids, scales = append(ids, id), append(scales, scale)
 		}
-		if math.IsNaN(float64(scale)) || math.IsInf(float64(scale), 0) {
-			continue
-		}
-		for _, x := range b[4:] {
-			q8 = append(q8, int8(x))
-		}
-		fIDs, scales = append(fIDs, id), append(scales, scale)
-		n++
+		b.vecs = nil // let the batch's copy go as soon as it is converted
 	}
-	if err := rows.Err(); err != nil {
-		return n, err
-	}
-	if len(fIDs) > 0 {
-		if err := s.flat.AddInt8Batch(fIDs, q8, scales); err != nil {
+	if len(ids) > 0 {
+		s.flat.Grow(len(ids))
+		if err := s.flat.AddInt8Batch(ids, q8, scales); err != nil {
 			return 0, err
 		}
 	}
-	if len(gIDs) > 0 {
-		for i, id := range gIDs {
-			if err := s.graph.Add(id, gVecs[i*s.dim:(i+1)*s.dim]); err != nil {
-				n--
-			}
-		}
-	}
 	s.key.Seq = maxSeq
-	return n, nil
+	return len(ids), nil
 }
 
-// Files beside the index holding the saved vector index.
-func (ix *Index) flatFile() string  { return ix.path + ".vecs" }
+// graphFile is the file beside the index holding the saved vector graph.
 func (ix *Index) graphFile() string { return ix.path + ".hnsw" }
 
 // The files start with a small header naming what they hold:
@@ -540,39 +504,9 @@ func openVecFile(path string) (*os.File, vecFileHeader, int64, error) {
 	return f, h, st.Size() - 12 - hl - 4, nil
 }
 
-// loadFlatFile loads the saved Flat when it holds vectors of key's model
-// and epoch (any batch up to key.Seq: newer ones are added after); nil
-// otherwise. The file is mapped into memory, and its int8 vectors are used
-// in place.
-func (ix *Index) loadFlatFile(key vecKey) *vecStore {
-	f, h, size, err := openVecFile(ix.flatFile())
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	if h.Kind != "flat" || h.Model != key.Model || h.Epoch != key.Epoch || h.Seq > key.Seq {
-		return nil
-	}
-	st, err := f.Stat()
-	if err != nil {
-		return nil
-	}
-	b, unmap, err := mmapfile.Map(f, st.Size(), mmapfile.CopyOnWrite)
-	if err != nil {
-		return nil
-	}
-	fl, err := ann.ReadFlatBytes(b[st.Size()-size:])
-	if err != nil || fl.Dim() != h.Dim {
-		unmap()
-		ix.opts.warn("vector index %s unreadable (%v); rebuilding it", ix.flatFile(), err)
-		return nil
-	}
-	// The Flat uses the mapping until it is garbage.
-	runtime.AddCleanup(fl, func(unmap func()) { unmap() }, unmap)
-	return &vecStore{key: h.vecKey, dim: h.Dim, flat: fl, from: "flat file"}
-}
-
-// loadGraphFile is loadFlatFile for the saved HNSW graph.
+// loadGraphFile loads the saved HNSW graph when it holds vectors of key's
+// model and epoch (any batch up to key.Seq: newer ones are added after);
+// nil otherwise.
 func (ix *Index) loadGraphFile(key vecKey) *vecStore {
 	f, h, size, err := openVecFile(ix.graphFile())
 	if err != nil {
@@ -591,77 +525,32 @@ func (ix *Index) loadGraphFile(key vecKey) *vecStore {
 	return &vecStore{key: h.vecKey, dim: h.Dim, graph: g, from: "graph file"}
 }
 
-// saveFlatFile saves s's Flat for later processes; failures only cost
-// speed, so they are reported as warnings.
-func (ix *Index) saveFlatFile(s *vecStore) {
-	if s.flat == nil {
-		return
-	}
-	if err := writeVecFile(ix.flatFile(), vecFileHeader{Kind: "flat", Dim: s.dim, N: s.flat.Len(), vecKey: s.key}, s.flat); err != nil {
-		ix.opts.warn("saving the vector index %s: %v", ix.flatFile(), err)
-	}
-}
-
-// syncVectorFiles brings the saved vector index up to date with the vector
-// store (EmbedPending calls it): the Flat's file always (the first load of
-// every process reads it), and above FlatMaxVectors the HNSW graph's too
-// (built or extended here: ~0.5 ms per vector on 2 cores). Files already
-// current cost one header read each.
+// syncVectorFiles brings the saved vector graph up to date with the
+// vector store (EmbedPending calls it): above FlatMaxVectors the HNSW
+// graph is built or extended here (~0.5 ms per vector on 2 cores), never
+// in a recall; below it there is no file. A current file costs one header
+// read.
 func (ix *Index) syncVectorFiles(ctx context.Context) error {
+	os.Remove(ix.path + ".vecs") // the Flat's saved copy, made before batches
 	key, err := ix.vectorKey(ctx)
 	if err != nil || key.Model == "" {
 		return err
 	}
-	// The number of vectors, besides the key: vectors written without a
-	// seq (by a memoria older than seq, into a store already migrated) do
-	// not change the key, and would otherwise be missed until a model
-	// change. Counting uses the seq index (~5 ms at 100k).
 	var total int
-	if err := ix.queryRow(ctx, `SELECT count(*) FROM vec.vectors`).Scan(&total); err != nil {
+	if err := ix.queryRow(ctx, `SELECT count(*) FROM vec.texts`).Scan(&total); err != nil {
 		return err
 	}
-	fh, ok := readVecHeader(ix.flatFile())
-	flatCurrent := ok && fh.Kind == "flat" && fh.vecKey == key && fh.N == total
-	if flatCurrent && fh.N <= flatMax {
+	if total <= flatMax {
 		os.Remove(ix.graphFile())
 		return nil
 	}
-	gh, ok := readVecHeader(ix.graphFile())
-	if flatCurrent && ok && gh.Kind == "hnsw" && gh.vecKey == key && gh.N == total {
+	if gh, ok := readVecHeader(ix.graphFile()); ok && gh.Kind == "hnsw" && gh.vecKey == key && gh.N == total {
 		return nil
 	}
 	ix.vecMu.Lock()
 	defer ix.vecMu.Unlock()
-	// The Flat: the one in memory, or loaded.
-	var f *vecStore
-	if s := ix.vecs; s != nil && s.flat != nil && s.key.Model == key.Model && s.key.Epoch == key.Epoch {
-		if _, err := ix.addNewVectors(ctx, s); err != nil {
-			return err
-		}
-		f = s
-	} else if f, err = ix.loadFlat(ctx, key, false); err != nil || f == nil {
-		return err
-	}
-	if f.len() != total {
-		// Vectors without a seq are missing: read them all again.
-		f = &vecStore{key: vecKey{Model: key.Model, Epoch: key.Epoch}, from: "sqlite"}
-		if _, err := ix.addNewVectors(ctx, f); err != nil || f.flat == nil {
-			return err
-		}
-		ix.vecs = nil
-	}
-	if h, ok := readVecHeader(ix.flatFile()); !ok || h.Kind != "flat" || h.vecKey != f.key || h.N != f.len() {
-		ix.saveFlatFile(f)
-	}
-	if ix.vecs == nil || ix.vecs.key.Model != key.Model || ix.vecs.key.Epoch != key.Epoch {
-		ix.vecs = f
-	}
-	if f.len() <= flatMax {
-		os.Remove(ix.graphFile())
-		return nil
-	}
 	// The graph: the one in memory, the saved one extended, or a new one
-	// (also when it lacks vectors the Flat has).
+	// (also when it lacks vectors of the store).
 	var g *vecStore
 	if s := ix.vecs; s != nil && s.graph != nil && s.key.Model == key.Model && s.key.Epoch == key.Epoch {
 		g = s
@@ -672,13 +561,12 @@ func (ix *Index) syncVectorFiles(ctx context.Context) error {
 		if _, err := ix.addNewVectors(ctx, g); err != nil {
 			return err
 		}
-		if g.len() != f.len() {
+		if g.len() != total {
 			g = nil
 		}
 	}
 	if g == nil {
-		g = &vecStore{key: vecKey{Model: key.Model, Epoch: key.Epoch}, dim: f.dim,
-			graph: ann.NewHNSW(f.dim, hnswConfig), from: "graph build"}
+		g = &vecStore{key: vecKey{Model: key.Model, Epoch: key.Epoch}, from: "graph build"}
 		if err := ix.buildGraph(ctx, g); err != nil {
 			return err
 		}
@@ -692,35 +580,39 @@ func (ix *Index) syncVectorFiles(ctx context.Context) error {
 	return writeVecFile(ix.graphFile(), vecFileHeader{Kind: "hnsw", Dim: g.dim, N: g.graph.Len(), vecKey: g.key}, g.graph)
 }
 
-// buildGraph fills an empty graph with every vector of the store, inserting
-// in parallel.
+// buildGraph fills an empty graph with every vector of the store,
+// inserting in parallel; it sets the graph's dimension from the first
+// batch.
 func (ix *Index) buildGraph(ctx context.Context, g *vecStore) error {
-	rows, err := ix.db.QueryContext(ctx, `SELECT text_hash, vec, seq FROM vec.vectors`)
+	var ids []int64
+	var vecs []float32
+	at := map[int64]int{} // a text in two batches: the later vector
+	err := ix.readBatches(ctx, 0, func(b *vecBatch) error {
+		g.key.Seq = max(g.key.Seq, b.seq)
+		if g.dim == 0 {
+			g.dim = b.size - 4
+		}
+		v := make([]float32, g.dim)
+		for i, id := range b.ids {
+			if DecodeVector(b.vec(i), v) != nil {
+				continue
+			}
+			if j, ok := at[id]; ok {
+				copy(vecs[j*g.dim:], v)
+				continue
+			}
+			at[id] = len(ids)
+			ids, vecs = append(ids, id), append(vecs, v...)
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	var ids []int64
-	var vecs []float32
-	v := make([]float32, g.dim)
-	for rows.Next() {
-		var h string
-		var b sql.RawBytes
-		var seq int64
-		if err := rows.Scan(&h, &b, &seq); err != nil {
-			return err
-		}
-		g.key.Seq = max(g.key.Seq, seq)
-		id, ok := textID(h)
-		if !ok || DecodeVector(b, v) != nil {
-			continue
-		}
-		ids, vecs = append(ids, id), append(vecs, v...)
+	if g.dim == 0 {
+		return errors.New("no vectors")
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	rows.Close()
+	g.graph = ann.NewHNSW(g.dim, hnswConfig)
 	return g.graph.AddBatch(ids, vecs, runtime.GOMAXPROCS(0))
 }
 

@@ -130,7 +130,7 @@ func BenchmarkSemanticRecall(b *testing.B) {
 		perQuery(b, -1, func(i int) {
 			ix := open(b)
 			near(ix, i, memory.Filter{})
-			if ix.vecs.from != "flat file" {
+			if ix.vecs.from != "sqlite" {
 				b.Fatalf("loaded from %q", ix.vecs.from)
 			}
 			ix.Close()

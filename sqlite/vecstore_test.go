@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -125,11 +124,15 @@ func checkAgainstScan(t *testing.T, ix *Index, q []float32, f memory.Filter, lim
 // test (synthWorkspace clears it).
 var scanCache = map[string][]memory.Hit{}
 
-// scanAll scores every item that passes f as nearestScan does (the SQL
-// join, decoded int8 vectors), sorted best first: the reference.
+// scanAll scores every item that passes f as nearestScan does (every
+// stored vector, decoded from int8), sorted best first: the reference.
 func scanAll(t testing.TB, ix *Index, q []float32, f memory.Filter) []memory.Hit {
+	vecs, err := ix.storedVectors(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	cond, args := where(f)
-	rows, err := ix.db.Query(`SELECT i.id, v.vec FROM items i JOIN vec.vectors v ON v.text_hash = i.text_hash WHERE 1`+cond, args...)
+	rows, err := ix.db.Query(`SELECT i.id, i.text_hash FROM items i WHERE 1`+cond, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,11 +141,11 @@ func scanAll(t testing.TB, ix *Index, q []float32, f memory.Filter) []memory.Hit
 	vec := make([]float32, len(q))
 	for rows.Next() {
 		var id int64
-		var b []byte
-		if err := rows.Scan(&id, &b); err != nil {
+		var h string
+		if err := rows.Scan(&id, &h); err != nil {
 			t.Fatal(err)
 		}
-		if DecodeVector(b, vec) == nil {
+		if tid, ok := textID(h); ok && vecs[tid] != nil && DecodeVector(vecs[tid], vec) == nil {
 			out = append(out, memory.Hit{Item: memory.Item{RowID: id}, Score: float64(embed.Dot(q, vec))})
 		}
 	}
@@ -389,135 +392,109 @@ func TestVectorIndexFollowsChanges(t *testing.T) {
 	}
 }
 
-// TestVectorIndexFile: EmbedPending saves the index beside the database; a
-// new Index loads it instead of reading every vector, adds what was
-// embedded since, and a damaged or foreign file is replaced.
-func TestVectorIndexFile(t *testing.T) {
+// TestVectorStoreOneCopy: the vector store holds each vector once, a
+// batch per row, and nothing beside it holds them again (there used to be
+// a second copy in index.sqlite.vecs). A new Index loads its in-memory
+// index from the store, answers as the scan does, and adds batches
+// embedded since by another process one batch at a time.
+func TestVectorStoreOneCopy(t *testing.T) {
 	ctx := context.Background()
 	dir := testWorkspace(t)
-	var warnings []string
-	opts := Options{Warn: func(m string) { warnings = append(warnings, m) }}
-	ix := openTest(t, dir, opts)
+	ix := openTest(t, dir, Options{})
 	e := &bagEmbedder{id: "bag/v1"}
-	if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
+	if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{Batch: 2}); err != nil {
 		t.Fatal(err)
 	}
-	file := ix.flatFile()
-	h, ok := readVecHeader(file)
-	key, _ := ix.vectorKey(ctx)
-	if !ok || h.vecKey != key || h.Kind != "flat" || h.N == 0 {
-		t.Fatalf("saved index %+v (ok %v), key %+v", h, ok, key)
+	var texts, batches, inBatches int
+	if err := ix.db.QueryRow(`SELECT (SELECT count(*) FROM vec.texts), (SELECT count(*) FROM vec.batches), (SELECT sum(length(ids)) / 8 FROM vec.batches)`).Scan(&texts, &batches, &inBatches); err != nil {
+		t.Fatal(err)
+	}
+	if texts == 0 || inBatches != texts || batches != (texts+1)/2 {
+		t.Fatalf("%d texts, %d batches holding %d vectors", texts, batches, inBatches)
+	}
+	if left, _ := filepath.Glob(ix.Path() + ".vecs"); len(left) > 0 {
+		t.Errorf("a second copy: %q", left)
 	}
 	q, _ := e.Embed(ctx, []string{"biscuit vaccination vet"})
 	want, _ := ix.nearestScan(ctx, q[0], memory.Filter{}, 5)
-	reopen := func() *Index {
-		t.Helper()
-		ix.Close()
-		ix = openTest(t, dir, opts)
-		return ix
+	ix.Close()
+	ix = openTest(t, dir, Options{})
+	got, err := ix.NearestItems(ctx, q[0], memory.Filter{}, 5)
+	if err != nil || len(got) != len(want) || got[0].RowID != want[0].RowID || ix.vecs.from != "sqlite" {
+		t.Fatalf("reopened: %+v from %q (%v), want %+v", got, ix.vecs.from, err, want)
 	}
-	check := func(from string) {
-		t.Helper()
-		got, err := ix.NearestItems(ctx, q[0], memory.Filter{}, 5)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ix.vecs.from != from {
-			t.Errorf("index loaded from %q, want %q", ix.vecs.from, from)
-		}
-		if len(got) != len(want) || got[0].RowID != want[0].RowID {
-			t.Fatalf("got %+v, want %+v", got, want)
-		}
-	}
-	reopen()
-	check("flat file")
+	seq := ix.vecs.key.Seq
 
-	// Vectors embedded after the file was saved (by a process that did not
-	// save it) are added on load.
+	// Another process embeds new text: the next query adds its batch.
+	other := openTest(t, dir, Options{})
 	writeFile(t, dir, "memory/2025-11-23.md", "# 2025-11-23\n\n- Repainted the garden shed in dark green.\n")
-	if _, err := ix.Sync(ctx); err != nil {
+	if _, err := other.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	old, _ := os.ReadFile(file)
-	if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
+	if _, err := other.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(file, old, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	reopen()
+	loaded := ix.vecs
 	q2, _ := e.Embed(ctx, []string{"repainted the garden shed"})
-	got, _ := ix.NearestItems(ctx, q2[0], memory.Filter{}, 1)
-	if len(got) != 1 || got[0].Source.Path != "memory/2025-11-23.md" || ix.vecs.from != "flat file" {
-		t.Fatalf("lagging file: %+v from %q", got, ix.vecs.from)
-	}
-	if ix.vecs.key.Seq != h.Seq+1 {
-		t.Errorf("seq %d after adding one batch to %d", ix.vecs.key.Seq, h.Seq)
-	}
-
-	// A damaged file is read from SQLite instead and saved again.
-	b, _ := os.ReadFile(file)
-	b[len(b)/2] ^= 0x40
-	os.WriteFile(file, b, 0o644)
-	warnings = nil
-	reopen()
-	check("sqlite")
-	if len(warnings) == 0 || !strings.Contains(warnings[0], "unreadable") {
-		t.Errorf("warnings %q", warnings)
-	}
-	reopen()
-	check("flat file")
-
-	// A file of another epoch (the store was emptied and refilled since)
-	// is not used.
-	h, _ = readVecHeader(file)
-	stale := h
-	stale.Epoch = "0000000000000000"
-	var fl bytesWriterTo
-	if err := writeVecFile(file, stale, &fl); err != nil {
-		t.Fatal(err)
-	}
-	reopen()
-	check("sqlite")
-
-	// Garbage at the path is ignored.
-	os.WriteFile(file, []byte("not an index"), 0o644)
-	reopen()
-	check("sqlite")
-	if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o644 {
-		t.Errorf("saved file: %v, %v", fi, err)
-	}
-
-	// A vector written without a seq (by a memoria older than seq, into a
-	// migrated store) does not change the key: the next EmbedPending
-	// notices the count and saves the index again with it.
-	writeFile(t, dir, "memory/2025-11-24.md", "# 2025-11-24\n\n- Tuned the sourdough starter feeding schedule.\n")
 	if _, err := ix.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	var hash, text string
-	if err := ix.db.QueryRow(`SELECT i.text_hash, i.content FROM items i JOIN files f ON f.id = i.file_id
-		WHERE f.path = 'memory/2025-11-24.md' AND i.content LIKE '%sourdough%'`).Scan(&hash, &text); err != nil {
-		t.Fatal(err)
-	}
-	v, _ := e.Embed(ctx, []string{text})
-	if _, err := ix.db.Exec(`INSERT INTO vec.vectors(text_hash, vec) VALUES(?, ?)`, hash, EncodeVector(v[0])); err != nil {
-		t.Fatal(err)
-	}
-	if st, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil || st.Embedded != 0 {
-		t.Fatalf("EmbedPending %+v, %v", st, err)
-	}
-	reopen()
-	got, _ = ix.NearestItems(ctx, v[0], memory.Filter{}, 1)
-	if len(got) != 1 || got[0].Source.Path != "memory/2025-11-24.md" || ix.vecs.from != "flat file" {
-		t.Fatalf("vector without a seq: %+v from %q", got, ix.vecs.from)
+	got, _ = ix.NearestItems(ctx, q2[0], memory.Filter{}, 1)
+	if len(got) != 1 || got[0].Source.Path != "memory/2025-11-23.md" || ix.vecs != loaded || ix.vecs.key.Seq != seq+1 {
+		t.Fatalf("after another process embedded: %+v, seq %d (was %d), reloaded %v", got, ix.vecs.key.Seq, seq, ix.vecs != loaded)
 	}
 }
 
-// bytesWriterTo writes nothing: a file with a header and no payload.
-type bytesWriterTo struct{}
+// TestVectorStoreMigrates: a store of the layout before batches (a row
+// per vector in vec.vectors, with or without seq, and a copy of them in
+// index.sqlite.vecs) is moved into batches on open, once: nothing is
+// embedded again, recall finds the same, and the old table and file go.
+func TestVectorStoreMigrates(t *testing.T) {
+	ctx := context.Background()
+	for _, withSeq := range []bool{true, false} {
+		dir := testWorkspace(t)
+		ix := openTest(t, dir, Options{})
+		e := &bagEmbedder{id: "bag/v1"}
+		if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		q, _ := e.Embed(ctx, []string{"biscuit vaccination vet"})
+		want, _ := ix.nearestScan(ctx, q[0], memory.Filter{}, 5)
+		// Rewrite the store in the old layout.
+		vecs, err := ix.storedVectors(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		table := `CREATE TABLE vec.vectors(text_hash TEXT PRIMARY KEY, vec BLOB NOT NULL, seq INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID`
+		if !withSeq {
+			table = `CREATE TABLE vec.vectors(text_hash TEXT PRIMARY KEY, vec BLOB NOT NULL) WITHOUT ROWID`
+		}
+		if _, err := ix.db.Exec(table + `; DELETE FROM vec.batches; DELETE FROM vec.texts`); err != nil {
+			t.Fatal(err)
+		}
+		for id, v := range vecs {
+			if _, err := ix.db.Exec(`INSERT INTO vec.vectors(text_hash, vec) VALUES(?, ?)`, textHashOf(id), v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ix.Close()
+		os.WriteFile(ix.Path()+".vecs", []byte("the old copy"), 0o644)
 
-func (bytesWriterTo) WriteTo(io.Writer) (int64, error) { return 0, nil }
+		ix = openTest(t, dir, Options{})
+		if st, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil || st.Embedded != 0 {
+			t.Fatalf("with seq %v: embedded again: %+v, %v", withSeq, st, err)
+		}
+		got, err := ix.NearestItems(ctx, q[0], memory.Filter{}, 5)
+		if err != nil || len(got) != len(want) || got[0].RowID != want[0].RowID {
+			t.Fatalf("with seq %v: %+v (%v), want %+v", withSeq, got, err, want)
+		}
+		var n int
+		ix.db.QueryRow(`SELECT count(*) FROM vec.sqlite_schema WHERE name = 'vectors'`).Scan(&n)
+		if _, err := os.Stat(ix.Path() + ".vecs"); n != 0 || !os.IsNotExist(err) {
+			t.Errorf("with seq %v: old table %d, old file %v", withSeq, n, err)
+		}
+	}
+}
 
 // waitGraph waits for the background load of the graph, if one was
 // started, and runs one more query so that the index takes it.
@@ -536,20 +513,18 @@ func waitGraph(t *testing.T, ix *Index, q []float32) {
 }
 
 // TestVectorIndexGraph: above the Flat's limit EmbedPending also builds
-// and saves an HNSW graph. A fresh Index answers from the Flat's file
-// first; from its second query it loads the graph in the background and
-// then answers from it, adding later vectors and honouring filters, and it
-// stays on the Flat (with a warning) when the graph lags too far.
+// and saves an HNSW graph. A fresh Index answers from it, adding later
+// vectors and honouring filters; when the graph lags too far it makes a
+// Flat from the store instead, and from its second query stays on it
+// (with a warning) rather than loading the lagging graph.
 func TestVectorIndexGraph(t *testing.T) {
 	ctx := context.Background()
 	defer func(a, b int) { flatMax, graphPatchMax = a, b }(flatMax, graphPatchMax)
 	flatMax, graphPatchMax = 200, 50
 	ix, e := synthWorkspace(t, 40, 128, true)
 	key, _ := ix.vectorKey(ctx)
-	for _, f := range []string{ix.graphFile(), ix.flatFile()} {
-		if h, ok := readVecHeader(f); !ok || h.vecKey != key {
-			t.Fatalf("%s not saved (%+v, want %+v)", f, h, key)
-		}
+	if h, ok := readVecHeader(ix.graphFile()); !ok || h.vecKey != key {
+		t.Fatalf("graph not saved (%+v, want %+v)", h, key)
 	}
 	qs := queryVectors(t, ix, e, 20)
 	var warnings []string
@@ -565,18 +540,13 @@ func TestVectorIndexGraph(t *testing.T) {
 	}
 	defer func() { ix.Close() }()
 	reopen()
-	if _, err := ix.NearestItems(ctx, qs[0], memory.Filter{}, 10); err != nil || ix.vecs.from != "flat file" {
-		t.Fatalf("first query answered from %q (%v), want the flat file", ix.vecs.from, err)
+	// The first query takes the current graph rather than making a Flat
+	// of every vector.
+	if _, err := ix.NearestItems(ctx, qs[0], memory.Filter{}, 10); err != nil || ix.vecs.from != "graph file" {
+		t.Fatalf("first query answered from %q (%v), want the graph file", ix.vecs.from, err)
 	}
-	if ix.graphLoad != nil {
-		t.Fatal("graph loaded for the first query")
-	}
-	if _, err := ix.NearestItems(ctx, qs[0], memory.Filter{}, 10); err != nil || ix.graphLoad == nil {
-		t.Fatalf("second query did not start loading the graph (%v)", err)
-	}
-	waitGraph(t, ix, qs[0])
-	if ix.vecs.from != "graph file" {
-		t.Fatalf("after the background load: answering from %q", ix.vecs.from)
+	if _, err := ix.NearestItems(ctx, qs[0], memory.Filter{}, 10); err != nil || ix.vecs.from != "graph file" {
+		t.Fatalf("second query answered from %q (%v)", ix.vecs.from, err)
 	}
 	ents := topEntities(t, ix, 2)
 	var sum float64
@@ -606,10 +576,8 @@ func TestVectorIndexGraph(t *testing.T) {
 		t.Fatalf("new vector: %+v (from %q)", got, ix.vecs.from)
 	}
 	key, _ = ix.vectorKey(ctx)
-	for _, f := range []string{ix.graphFile(), ix.flatFile()} {
-		if h, ok := readVecHeader(f); !ok || h.vecKey != key {
-			t.Fatalf("%s not brought up to date (%+v, want %+v)", f, h, key)
-		}
+	if h, ok := readVecHeader(ix.graphFile()); !ok || h.vecKey != key {
+		t.Fatalf("graph not brought up to date (%+v, want %+v)", h, key)
 	}
 
 	// A graph lagging by more than graphPatchMax vectors is not used.
@@ -649,13 +617,5 @@ func TestVectorIndexGraph(t *testing.T) {
 	waitGraph(t, ix, q[0])
 	if got, _ := ix.NearestItems(ctx, q[0], memory.Filter{}, 1); len(got) != 1 || ix.vecs.from != "graph file" {
 		t.Fatalf("after EmbedPending: %+v from %q", got, ix.vecs.from)
-	}
-
-	// Without a flat file, the first load takes the current graph rather
-	// than reading every vector from SQLite.
-	os.Remove(ix.flatFile())
-	reopen()
-	if _, err := ix.NearestItems(ctx, q[0], memory.Filter{}, 1); err != nil || ix.vecs.from != "graph file" {
-		t.Fatalf("without the flat file: from %q, %v", ix.vecs.from, err)
 	}
 }

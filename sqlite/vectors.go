@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 
 	"memoria/embed"
 	"memoria/memory"
@@ -22,22 +23,27 @@ import (
 // and text that did not change needs no new vector. vec.meta 'model' names
 // the model they came from; vectors of another model are dropped and
 // re-made, a batch at a time, while lexical recall goes on working.
+//
+// This store is the one copy of each vector. Each embedding batch is one
+// row of vec.batches (its seq, the ids of its texts, their vectors end to
+// end), so that loading every vector into the in-memory index (vecstore.go)
+// reads a few large values instead of a row per vector; vec.texts says
+// which texts have a vector, and in which batch.
 
-// vectorSchema creates the attached vector store when it is new. seq is
-// the embedding batch that wrote a vector (1, 2, …; 0 for vectors stored
-// before seq existed): the in-memory vector index (vecstore.go) loads only
-// the vectors of later batches when the store grows. vec.meta 'epoch' is
-// drawn afresh whenever the store is emptied (a model change), so that a
-// saved vector index of the old contents is never taken for current.
+// vectorSchema creates the attached vector store when it is new. seq
+// numbers the embedding batches (1, 2, …): the in-memory vector index
+// loads only the batches after those it holds when the store grows.
+// vec.meta 'epoch' is drawn afresh whenever the store is emptied (a model
+// change), so that a loaded or saved vector index of the old contents is
+// never taken for current.
 const vectorSchema = `
 PRAGMA vec.journal_mode = WAL;
 PRAGMA vec.journal_size_limit = 0;
 CREATE TABLE IF NOT EXISTS vec.meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS vec.vectors(text_hash TEXT PRIMARY KEY, vec BLOB NOT NULL, seq INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vec.batches(seq INTEGER PRIMARY KEY, ids BLOB NOT NULL, vecs BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS vec.texts(text_hash TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS vec.texts_seq ON texts(seq);
 `
-
-// vectorSeqIndex is created after the seq column is sure to exist.
-const vectorSeqIndex = `CREATE INDEX IF NOT EXISTS vec.vectors_seq ON vectors(seq)`
 
 // attachVectors attaches the vector store to the open index connection.
 // A vector store that cannot be read is set aside and started afresh:
@@ -62,40 +68,66 @@ func (ix *Index) attachVectors(ctx context.Context) error {
 	}
 }
 
-// migrateVectors adds the seq column (and an epoch) to a vector store made
-// before they existed, and the index on seq. It writes only when something
-// is missing.
+// migrateVectors moves the vectors of a store made before batches (a row
+// per vector in vec.vectors, and a copy in index.sqlite.vecs) into
+// batches, once; the old table and file go. One lookup when there is
+// nothing to do.
 func (ix *Index) migrateVectors(ctx context.Context) error {
 	var n int
-	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('vectors', 'vec') WHERE name = 'seq'`).Scan(&n); err != nil {
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM vec.sqlite_schema WHERE name = 'vectors'`).Scan(&n); err != nil || n == 0 {
 		return err
 	}
-	if n == 0 {
-		tx, err := ix.db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('vectors', 'vec') WHERE name = 'seq'`).Scan(&n); err != nil {
-			return err
-		}
-		if n == 0 { // not done by another process meanwhile
-			if _, err := tx.ExecContext(ctx, `ALTER TABLE vec.vectors ADD COLUMN seq INTEGER NOT NULL DEFAULT 0`); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vec.meta(key, value) VALUES('epoch', ?)`, newEpoch()); err != nil {
-				return err
-			}
-		}
-		if err := tx.Commit(); err != nil {
-			return err
-		}
-	}
-	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM vec.sqlite_schema WHERE name = 'vectors_seq'`).Scan(&n); err != nil || n > 0 {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
 		return err
 	}
-	_, err := ix.db.ExecContext(ctx, vectorSeqIndex)
-	return err
+	defer tx.Rollback()
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM vec.sqlite_schema WHERE name = 'vectors'`).Scan(&n); err != nil || n == 0 {
+		return err // done by another process meanwhile
+	}
+	var cols int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('vectors', 'vec') WHERE name = 'seq'`).Scan(&cols); err != nil {
+		return err
+	}
+	q := `SELECT text_hash, vec, 0 FROM vec.vectors`
+	if cols > 0 {
+		q = `SELECT text_hash, vec, seq FROM vec.vectors ORDER BY seq`
+	}
+	rows, err := tx.QueryContext(ctx, q)
+	if err != nil {
+		return err
+	}
+	var hashes []string
+	var vecs [][]byte
+	for rows.Next() {
+		var h string
+		var v []byte
+		var seq int64
+		if err := rows.Scan(&h, &v, &seq); err != nil {
+			rows.Close()
+			return err
+		}
+		hashes, vecs = append(hashes, h), append(vecs, v)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	const per = 4096 // vectors per batch row
+	for start := 0; start < len(hashes); start += per {
+		end := min(start+per, len(hashes))
+		if err := insertBatch(ctx, tx, hashes[start:end], vecs[start:end]); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DROP TABLE vec.vectors; INSERT OR REPLACE INTO vec.meta(key, value) VALUES('epoch', ?)`, newEpoch()); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	os.Remove(ix.path + ".vecs")
+	return nil
 }
 
 // newEpoch is a random name for the current contents of a vector store.
@@ -116,9 +148,8 @@ func (ix *Index) vecMeta(ctx context.Context, key string) (string, error) {
 
 // EmbedPending gives a vector to every item text that has none (or has one
 // from another model). Each batch is committed on its own, so an
-// interrupted run resumes where it stopped. Then it brings the saved
-// vector index (index.sqlite.vecs, or index.sqlite.hnsw above
-// FlatMaxVectors) up to date.
+// interrupted run resumes where it stopped. Then, above FlatMaxVectors,
+// it brings the saved vector graph (index.sqlite.hnsw) up to date.
 func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.EmbedOptions) (memory.EmbedStats, error) {
 	st := memory.EmbedStats{Model: e.Identity()}
 	batch := o.Batch
@@ -129,7 +160,7 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 		return st, ix.wrapErr(err)
 	}
 	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT i.text_hash, i.content FROM items i
-		WHERE NOT EXISTS (SELECT 1 FROM vec.vectors v WHERE v.text_hash = i.text_hash)`)
+		WHERE NOT EXISTS (SELECT 1 FROM vec.texts v WHERE v.text_hash = i.text_hash)`)
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
@@ -188,7 +219,7 @@ func (ix *Index) useModel(ctx context.Context, model string) error {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM vec.vectors`); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM vec.batches; DELETE FROM vec.texts`); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vec.meta(key, value) VALUES('model', ?), ('epoch', ?)`, model, newEpoch()); err != nil {
@@ -203,25 +234,102 @@ func (ix *Index) storeVectors(ctx context.Context, hashes []string, vecs [][]flo
 		return err
 	}
 	defer tx.Rollback()
-	// The batch's seq, under the write lock: batches of concurrent
-	// embedders get distinct, increasing numbers in commit order.
-	var seq int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM vec.vectors`).Scan(&seq); err != nil {
-		return err
-	}
 	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO vec.meta(key, value) VALUES('epoch', ?)`, newEpoch()); err != nil {
 		return err
 	}
-	st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO vec.vectors(text_hash, vec, seq) VALUES(?, ?, ?)`)
+	enc := make([][]byte, len(vecs))
+	for i, v := range vecs {
+		enc[i] = EncodeVector(v)
+	}
+	if err := insertBatch(ctx, tx, hashes, enc); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// insertBatch writes one batch of encoded vectors under the next seq,
+// taken under the write lock: batches of concurrent embedders get
+// distinct, increasing numbers in commit order. A text embedded twice (by
+// two processes at once) keeps the later batch's vector.
+func insertBatch(ctx context.Context, tx *sql.Tx, hashes []string, vecs [][]byte) error {
+	var seq int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM vec.batches`).Scan(&seq); err != nil {
+		return err
+	}
+	ids := make([]byte, 0, 8*len(hashes))
+	var all []byte
+	st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO vec.texts(text_hash, seq) VALUES(?, ?)`)
 	if err != nil {
 		return err
 	}
-	for i, v := range vecs {
-		if _, err := st.ExecContext(ctx, hashes[i], EncodeVector(v), seq); err != nil {
+	defer st.Close()
+	for i, h := range hashes {
+		id, ok := textID(h)
+		if !ok {
+			continue
+		}
+		ids = binary.LittleEndian.AppendUint64(ids, uint64(id))
+		all = append(all, vecs[i]...)
+		if _, err := st.ExecContext(ctx, h, seq); err != nil {
 			return err
 		}
 	}
-	return tx.Commit()
+	_, err = tx.ExecContext(ctx, `INSERT INTO vec.batches(seq, ids, vecs) VALUES(?, ?, ?)`, seq, ids, all)
+	return err
+}
+
+// vecBatch is one row of vec.batches, decoded: the ids of its texts and
+// their encoded vectors (EncodeVector), each vecs[i*size:(i+1)*size].
+type vecBatch struct {
+	seq  int64
+	ids  []int64
+	vecs []byte
+	size int // 4 + dim
+}
+
+func (b *vecBatch) vec(i int) []byte { return b.vecs[i*b.size : (i+1)*b.size] }
+
+// readBatches calls fn for each batch after seq, in order. A batch whose
+// sizes do not add up is skipped (a damaged row).
+func (ix *Index) readBatches(ctx context.Context, after int64, fn func(b *vecBatch) error) error {
+	rows, err := ix.db.QueryContext(ctx, `SELECT seq, ids, vecs FROM vec.batches WHERE seq > ? ORDER BY seq`, after)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b vecBatch
+		var ids sql.RawBytes
+		if err := rows.Scan(&b.seq, &ids, &b.vecs); err != nil {
+			return err
+		}
+		n := len(ids) / 8
+		if n == 0 || len(ids)%8 != 0 || len(b.vecs)%n != 0 || len(b.vecs)/n < 5 {
+			continue
+		}
+		b.size = len(b.vecs) / n
+		b.ids = make([]int64, n)
+		for i := range n {
+			b.ids[i] = int64(binary.LittleEndian.Uint64(ids[8*i:]))
+		}
+		if err := fn(&b); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// storedVectors reads every vector of the store by text id (a later batch
+// wins over an earlier one).
+func (ix *Index) storedVectors(ctx context.Context) (map[int64][]byte, error) {
+	out := map[int64][]byte{}
+	err := ix.readBatches(ctx, 0, func(b *vecBatch) error {
+		for i, id := range b.ids {
+			out[id] = b.vec(i)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // EncodeVector stores v as a float32 scale and int8 components.
@@ -260,13 +368,17 @@ func (ix *Index) VectorModel(ctx context.Context) (string, error) {
 	return m, ix.wrapErrNil(err)
 }
 
-// nearestScan is NearestItems by brute force in SQL: every item that
-// passes the filter, joined with its vector, decoded and scored. It was the
-// semantic channel before the in-memory index (vecstore.go) and is kept as
-// the reference the tests compare it with.
+// nearestScan is NearestItems by brute force: every item that passes the
+// filter, with its text's vector, decoded and scored. It was the semantic
+// channel before the in-memory index (vecstore.go) and is kept as the
+// reference the tests compare it with.
 func (ix *Index) nearestScan(ctx context.Context, q []float32, f memory.Filter, limit int) ([]memory.Hit, error) {
+	vecs, err := ix.storedVectors(ctx)
+	if err != nil {
+		return nil, ix.wrapErr(err)
+	}
 	cond, args := where(f)
-	rows, err := ix.query(ctx, `SELECT i.id, v.vec FROM items i JOIN vec.vectors v ON v.text_hash = i.text_hash WHERE 1`+cond, args...)
+	rows, err := ix.query(ctx, `SELECT i.id, i.text_hash FROM items i WHERE 1`+cond, args...)
 	if err != nil {
 		return nil, ix.wrapErr(err)
 	}
@@ -275,12 +387,13 @@ func (ix *Index) nearestScan(ctx context.Context, q []float32, f memory.Filter, 
 	vec := make([]float32, len(q))
 	for rows.Next() {
 		var id int64
-		var b []byte
-		if err := rows.Scan(&id, &b); err != nil {
+		var h string
+		if err := rows.Scan(&id, &h); err != nil {
 			return nil, ix.wrapErr(err)
 		}
-		if DecodeVector(b, vec) != nil {
-			continue // another dimension: a stale vector, ignore it
+		tid, ok := textID(h)
+		if !ok || vecs[tid] == nil || DecodeVector(vecs[tid], vec) != nil {
+			continue // no vector, or one of another dimension
 		}
 		s := embed.Dot(q, vec)
 		if len(best) == limit && s <= best[len(best)-1].score {

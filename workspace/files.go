@@ -126,6 +126,19 @@ type found struct {
 // by Rel. It reports skipped files in the order a sorted walk finds them:
 // each folder's subfolders (by name), then its own files (by name).
 func (l *lister) walk(parent folder, name, rel string) []File {
+	// Below the top, only real folders are walked (a symlinked subfolder
+	// is not listed as a folder); memory/ and bank/ themselves are opened
+	// by name, which follows a symlink: one that leads out of the
+	// workspace is refused, as Path refuses it.
+	if !strings.Contains(rel, "/") {
+		if st, err := parent.lstat(name); err == nil && st.symlink {
+			resolved, err := filepath.EvalSymlinks(filepath.Join(l.root, name))
+			if err != nil || !Within(l.root, resolved) {
+				l.skipped = append(l.skipped, Skipped{rel, "a symlink to a folder outside the workspace"})
+				return nil
+			}
+		}
+	}
 	f, dirs, paths, err := parent.open(name, rel+"/")
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !strings.Contains(rel, "/"):

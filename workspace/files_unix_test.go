@@ -49,3 +49,53 @@ func TestReadLinesFifo(t *testing.T) {
 		t.Fatal("get blocked on a FIFO")
 	}
 }
+
+// TestOneConfinementRule: what belongs to a workspace is the same for the
+// listing (so the index and recall) and for get: a memory/ folder that is
+// a symlink out of the workspace is neither listed nor read (it used to be
+// indexed and recalled while get refused it), one that stays inside is
+// both; and get reads only the memory files (it used to return any file
+// of the folder, .memory/index.sqlite included).
+func TestOneConfinementRule(t *testing.T) {
+	outside := t.TempDir()
+	write(t, filepath.Join(outside, "2025-01-01.md"), "# 2025-01-01\n\nA secret from elsewhere.\n")
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "memory.md"), "# Core\n")
+	must(t, os.Symlink(outside, filepath.Join(dir, "memory")))
+	files, skipped, err := List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasPrefix(f.Rel, "memory/") {
+			t.Errorf("listed through a symlink out of the workspace: %s", f.Rel)
+		}
+	}
+	if len(skipped) != 1 || skipped[0].Rel != "memory" {
+		t.Errorf("skipped %+v", skipped)
+	}
+	if _, err := ReadLines(dir, "memory/2025-01-01.md#L3"); err == nil {
+		t.Error("get read through a symlink out of the workspace")
+	}
+
+	// Inside the workspace, a symlinked folder is fine for both.
+	in := t.TempDir()
+	write(t, filepath.Join(in, "logs", "2025-01-02.md"), "# 2025-01-02\n\nAn ordinary day.\n")
+	must(t, os.Symlink(filepath.Join(in, "logs"), filepath.Join(in, "memory")))
+	files, _, err = List(in)
+	if err != nil || len(files) != 1 || files[0].Rel != "memory/2025-01-02.md" {
+		t.Fatalf("inside: %+v, %v", files, err)
+	}
+	if l, err := ReadLines(in, "memory/2025-01-02.md#L3"); err != nil || l.Text != "An ordinary day." {
+		t.Errorf("inside: %+v, %v", l, err)
+	}
+
+	// Only memory files are read.
+	write(t, filepath.Join(in, ".memory", "index.sqlite"), "SQLite format 3\n")
+	write(t, filepath.Join(in, "notes.txt"), "not memory\n")
+	for _, ref := range []string{".memory/index.sqlite#L1-L3", "notes.txt#L1", "review/core-proposals.md#L1"} {
+		if _, err := ReadLines(in, ref); err == nil || !strings.Contains(err.Error(), "not a memory file") {
+			t.Errorf("get %s: %v", ref, err)
+		}
+	}
+}

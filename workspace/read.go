@@ -26,6 +26,12 @@ func ReadLines(dir, ref string) (Lines, error) {
 	if err != nil {
 		return Lines{}, err
 	}
+	// What get reads is what the index reads: the workspace's Markdown
+	// (memory.md, memory/, bank/), nothing else in the folder (.memory/,
+	// review/, a code repository beside it).
+	if _, _, ok := memory.ClassifyPath(src.Path); !ok {
+		return Lines{}, fmt.Errorf("get %s: not a memory file of the workspace (memory.md, memory/*.md, bank/*.md)", src.Path)
+	}
 	p, err := Path(dir, src.Path)
 	if err != nil {
 		return Lines{}, err

@@ -514,3 +514,29 @@ func TestDamageFoundByAQuery(t *testing.T) {
 		t.Errorf("second recall: %d results, %v, %d warnings", len(res), err, len(warnings))
 	}
 }
+
+// TestOneFileLimit: the index, get and the writers share one limit
+// (memory.MaxFileSize). A retain into a log over it, or one that would
+// take a log over it, fails with a clear error and leaves the file as it
+// was; it used to write up to 64 MB, into logs the index then skipped, so
+// the fact was never recalled.
+func TestOneFileLimit(t *testing.T) {
+	dir := testworkspace.CopyExample(t)
+	ws := open(t, dir, nil)
+	ctx := context.Background()
+	day := time.Date(2025, 12, 20, 0, 0, 0, 0, time.UTC)
+	log := filepath.Join(dir, "memory", "2025-12-20.md")
+	for _, size := range []int{memory.MaxFileSize - 10, memory.MaxFileSize + 1<<20} {
+		body := "# 2025-12-20\n\n" + strings.Repeat("filler line of a very long day\n", size/31)
+		if err := os.WriteFile(log, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ws.Retain(ctx, []string{"W @Peter: Lives in Vienna."}, memoria.RetainOptions{Date: day, Now: now})
+		if err == nil || !strings.Contains(err.Error(), "MB") {
+			t.Errorf("retain into a log of %d MB: %v", size>>20, err)
+		}
+		if got, _ := os.ReadFile(log); string(got) != body {
+			t.Errorf("a log of %d MB was changed", size>>20)
+		}
+	}
+}

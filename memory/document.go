@@ -6,6 +6,11 @@ import (
 	"time"
 )
 
+// MaxFileSize is the largest memory file Memoria reads, indexes or writes:
+// one limit, so that nothing is written that the index would then skip.
+// A day's log of 16 MB is far past anything written by hand or an agent.
+const MaxFileSize = 16 << 20
+
 // FileKind says what role a workspace file plays.
 type FileKind string
 

@@ -141,6 +141,9 @@ func (k *Locked) WriteFile(rel string, data []byte) error {
 	if k == nil || k.l == nil {
 		return fmt.Errorf("write %s: the write lock is not held", rel)
 	}
+	if len(data) > MaxFileSize {
+		return fmt.Errorf("write %s: it would be %d MB, over the %d MB limit of a memory file (start a new file)", rel, len(data)>>20, MaxFileSize>>20)
+	}
 	p, err := target(k.root, rel)
 	if err != nil {
 		return err

@@ -24,7 +24,7 @@ import (
 // DefaultMaxFileSize is the largest Markdown file indexed by default; a
 // larger one is skipped with a warning rather than stalling every recall
 // (a day's log of 16 MB is far past anything written by hand or by an agent).
-const DefaultMaxFileSize = 16 << 20
+const DefaultMaxFileSize = memory.MaxFileSize
 
 // DefaultPassageLines is how many lines a passage spans at most in the
 // index. Small passages rank most precisely; recall widens them with their

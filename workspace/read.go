@@ -13,8 +13,8 @@ import (
 // ErrNoLines is wrapped when a citation points past the end of its file.
 var ErrNoLines = errors.New("no such lines")
 
-// MaxGetBytes bounds what ReadLines reads of a file.
-const MaxGetBytes = 64 << 20
+// MaxGetBytes bounds what ReadLines reads of a file: memory.MaxFileSize.
+const MaxGetBytes = memory.MaxFileSize
 
 // ReadLines reads the lines a citation ("memory/2025-11-27.md#L12-L15")
 // points at, from the Markdown on disk. A citation without a line range

@@ -219,6 +219,7 @@ func (p *parser) addMention(ents []string, slug string, line int) []string {
 	if slug == "" {
 		return ents
 	}
+	slug = memory.NormalizeSlug(slug)
 	if err := memory.ValidateSlug(slug); err != nil {
 		p.warn(line, "@mention ignored: "+err.Error())
 		return ents

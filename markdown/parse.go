@@ -102,7 +102,7 @@ func ParseWith(rel string, data []byte, opts Options) (*memory.Document, error) 
 	fm := parseFrontMatter(p.lines)
 	if kind == memory.FileEntity {
 		base := path.Base(rel)
-		slug := base[:len(base)-len(path.Ext(base))]
+		slug := memory.NormalizeSlug(base[:len(base)-len(path.Ext(base))])
 		if err := memory.ValidateSlug(slug); err != nil {
 			p.warn(0, "no entity page: "+err.Error())
 		} else {

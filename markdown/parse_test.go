@@ -622,3 +622,23 @@ func TestPathological(t *testing.T) {
 		}
 	}
 }
+
+// TestMentionForms: an @mention with an invisible character inside is
+// refused whole with a warning (it was cut to "@Pe"), and the composed and
+// decomposed forms of a name, or its fullwidth letters, are one entity.
+func TestMentionForms(t *testing.T) {
+	doc, err := Parse("memory/2025-11-27.md", []byte("# 2025-11-27\n\n## Retain\n- W @Pe\u200bter: Lives in Vienna.\n- W @caf\u00e9: Opens at eight.\n- W @cafe\u0301: Closes at six.\n- W @\uff30eter: Likes tea.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ents []string
+	for _, f := range doc.Facts {
+		ents = append(ents, f.Entities...)
+	}
+	if !slices.Equal(ents, []string{"caf\u00e9", "caf\u00e9", "Peter"}) {
+		t.Errorf("entities %q", ents)
+	}
+	if len(doc.Warnings) != 1 || !strings.Contains(doc.Warnings[0].Message, "U+200B") {
+		t.Errorf("warnings %+v", doc.Warnings)
+	}
+}

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -73,5 +74,38 @@ func TestFactIDStable(t *testing.T) {
 	c := FactID(KindOpinion, "Lives in Vienna.", []string{"Peter"})
 	if a != b || a == c || len(a) != 14 {
 		t.Errorf("ids %s %s %s", a, b, c)
+	}
+}
+
+// TestEntityNamesNormalised: an entity named in different Unicode forms is
+// one entity; an invisible character or a reserved device name is refused
+// with a reason, not cut at or accepted.
+func TestEntityNamesNormalised(t *testing.T) {
+	same := [][2]string{
+		{"caf\u00e9", "cafe\u0301"}, // composed, decomposed
+		{"Peter", "\uff30eter"},     // fullwidth P
+		{"The-Castle", "the castle"},
+	}
+	for _, p := range same {
+		if NormalizeSlug(p[0]) != NormalizeSlug(p[1]) && EntityKey(p[0]) != EntityKey(p[1]) {
+			t.Errorf("%q and %q are two entities", p[0], p[1])
+		}
+		if EntityKey(p[0]) != EntityKey(p[1]) {
+			t.Errorf("keys %q, %q", EntityKey(p[0]), EntityKey(p[1]))
+		}
+	}
+	for slug, why := range map[string]string{
+		"Pe\u200bter": "invisible", "Pe\u202eter": "invisible", "Pe\u2060ter": "invisible",
+		"CON": "reserves", "nul": "reserves", "Com1": "reserves", "LPT9.notes": "reserves", "Aux": "reserves",
+	} {
+		err := ValidateSlug(slug)
+		if err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("ValidateSlug(%q) = %v, want %q", slug, err, why)
+		}
+	}
+	for _, ok := range []string{"Console", "Nulla", "COM", "COMX", "Peter"} {
+		if err := ValidateSlug(ok); err != nil {
+			t.Errorf("ValidateSlug(%q) = %v", ok, err)
+		}
 	}
 }

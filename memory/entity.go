@@ -6,6 +6,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+	"golang.org/x/text/width"
 )
 
 // MaxSlugLen bounds an entity slug, so that bank/entities/<Slug>.md is a
@@ -29,6 +32,11 @@ var ErrUnsafeSlug = errors.New("unsafe entity slug")
 // the separators '-', '_' and '.', beginning with a letter or digit and
 // at most MaxSlugLen bytes. Anything that could escape bank/entities/
 // ("../x", "a/b", a leading dot) is rejected, never followed.
+//
+// Invisible characters (zero-width, direction marks: Unicode's format
+// characters) are refused rather than cut at, and so are the names
+// Windows reserves for devices (CON, NUL, COM1…), which no page could be
+// named after there.
 func ValidateSlug(slug string) error {
 	switch {
 	case slug == "":
@@ -45,9 +53,15 @@ func ValidateSlug(slug string) error {
 		return fmt.Errorf("%w %q: must start with a letter or digit", ErrUnsafeSlug, slug)
 	}
 	for _, r := range slug {
+		if unicode.Is(unicode.Cf, r) {
+			return fmt.Errorf("%w %q: contains the invisible character %U", ErrUnsafeSlug, slug, r)
+		}
 		if !isSlugLetter(r) && r != '-' && r != '_' && r != '.' {
 			return fmt.Errorf("%w %q: character %q not allowed", ErrUnsafeSlug, slug, r)
 		}
+	}
+	if reservedName(slug) {
+		return fmt.Errorf("%w %q: a device name Windows reserves", ErrUnsafeSlug, slug)
 	}
 	last, _ := utf8.DecodeLastRuneInString(slug)
 	if last == '.' {
@@ -56,13 +70,41 @@ func ValidateSlug(slug string) error {
 	return nil
 }
 
+// reservedName reports whether slug, up to its first '.', is a device
+// name Windows reserves in every folder.
+func reservedName(slug string) bool {
+	base, _, _ := strings.Cut(strings.ToUpper(slug), ".")
+	switch base {
+	case "CON", "PRN", "AUX", "NUL":
+		return true
+	}
+	return len(base) == 4 && (base[:3] == "COM" || base[:3] == "LPT") && base[3] >= '0' && base[3] <= '9'
+}
+
+// NormalizeSlug is the form a slug is kept in: Unicode NFC, and the
+// fullwidth and halfwidth forms folded to the usual ones, so that "café"
+// composed and decomposed, or "Ｐeter" typed on a CJK keyboard, name one
+// entity and one page.
+func NormalizeSlug(slug string) string {
+	for i := 0; i < len(slug); i++ {
+		if slug[i] >= utf8.RuneSelf {
+			return norm.NFC.String(width.Fold.String(slug))
+		}
+	}
+	return slug
+}
+
 func isSlugLetter(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
 }
 
 // IsSlugRune reports whether r may appear inside a slug; parsers use it to
-// find where an @mention ends.
-func IsSlugRune(r rune) bool { return isSlugLetter(r) || r == '-' || r == '_' || r == '.' }
+// find where an @mention ends. Invisible characters count, so that an
+// @mention is read whole and ValidateSlug refuses it, rather than being
+// cut short at one ("@Pe\u200bter" is not "@Pe").
+func IsSlugRune(r rune) bool {
+	return isSlugLetter(r) || r == '-' || r == '_' || r == '.' || unicode.Is(unicode.Cf, r)
+}
 
 // EntityName is the display name of a slug: '-' and '_' read as spaces.
 func EntityName(slug string) string {
@@ -79,7 +121,7 @@ func EntityKey(name string) string {
 	if isSimpleKey(name) {
 		return name
 	}
-	return strings.ToLower(strings.Join(strings.Fields(EntityName(name)), " "))
+	return strings.ToLower(strings.Join(strings.Fields(EntityName(NormalizeSlug(name))), " "))
 }
 
 // isSimpleKey reports whether name is already its own key: lower-case

@@ -404,12 +404,13 @@ func findMentions(text string) []EntityMatch {
 			}
 			j += size
 		}
-		slug := strings.TrimRight(text[i+1:j], ".-_")
+		raw := strings.TrimRight(text[i+1:j], ".-_")
+		slug := memory.NormalizeSlug(raw)
 		if memory.ValidateSlug(slug) != nil {
 			continue
 		}
-		out = append(out, EntityMatch{Start: i, End: i + 1 + len(slug), Slug: slug})
-		i += len(slug)
+		out = append(out, EntityMatch{Start: i, End: i + 1 + len(raw), Slug: slug})
+		i += len(raw)
 	}
 	return out
 }

@@ -18,6 +18,7 @@ import (
 
 	"memoria/flock"
 	"memoria/memory"
+	"memoria/vector"
 	"memoria/workspace"
 )
 
@@ -44,6 +45,9 @@ type Options struct {
 	// else while it builds, as the CLI, keeps its peak memory lower for
 	// a little more time collecting garbage.
 	BoundMemory bool
+	// Vector tunes the vector store beside the index (its Warn defaults
+	// to Warn).
+	Vector vector.Options
 }
 
 func (o Options) passageLines() int {
@@ -89,13 +93,9 @@ type Index struct {
 	names     []memory.KnownName // EntityNames's last answer, and the text it was decoded from
 	namesText string
 
-	// The in-memory vector index of semantic recall (vecstore.go), loaded
-	// on the first semantic query.
-	vecMu      sync.Mutex
-	vecs       *vecStore
-	vecWarned  bool
-	vecQueries int        // semantic queries so far: from the second, the Index is long-lived
-	graphLoad  *graphLoad // the HNSW graph, loaded in the background for a long-lived Index
+	// The vector store of semantic recall, beside the index: a file of its
+	// own, so that a rebuild of the index keeps the vectors.
+	vec *vector.Store
 
 	// Rebuilt says why Open had to build the index from scratch ("" if it
 	// did not): "new", "corrupt", "foreign" or "outdated".
@@ -121,8 +121,20 @@ func OpenAt(ctx context.Context, dir, indexPath string, opts Options) (*Index, e
 	}
 	ix := &Index{ws: dir, path: indexPath, opts: opts}
 	removeLeftovers(indexPath)
+	vo := opts.Vector
+	if vo.Warn == nil {
+		vo.Warn = opts.Warn
+	}
+	vs, err := vector.Open(ctx, indexPath+".vectors", indexPath+".hnsw", vo)
+	if err != nil {
+		return nil, err
+	}
+	ix.vec = vs
 	reason, err := ix.openExisting(ctx)
 	if err != nil || reason == "" {
+		if err != nil {
+			ix.Close()
+		}
 		return ix, err
 	}
 	// Of several processes that find no usable index at once, one builds
@@ -162,7 +174,7 @@ func (ix *Index) Workspace() string { return ix.ws }
 // Close releases the database.
 func (ix *Index) Close() error {
 	err := ix.closeDB()
-	return errors.Join(err, ix.fresh.close())
+	return errors.Join(err, ix.fresh.close(), ix.vec.Close())
 }
 
 func dsn(path string, pragmas ...string) string {
@@ -201,11 +213,7 @@ func (ix *Index) openExisting(ctx context.Context) (string, error) {
 	}
 	ix.db = db
 	ix.stmts = map[string]*sql.Stmt{}
-	if err := ix.attachVectors(ctx); err != nil {
-		ix.closeDB()
-		return "", err
-	}
-	if err := persistWAL(ctx, db, "main", "vec"); err != nil {
+	if err := persistWAL(ctx, db, "main"); err != nil {
 		ix.closeDB()
 		return "", fmt.Errorf("index %s: %w", ix.path, err)
 	}
@@ -319,7 +327,9 @@ func (ix *Index) build(ctx context.Context, reason string) (st memory.Stats, err
 const buildSuffix = ".build-"
 
 // removeLeftovers removes the build files of processes that no longer run
-// (killed in the middle of a build).
+// (killed in the middle of a build), and the files older versions kept
+// beside the index: the postings snapshot, the lock, socket and release
+// files of the recall server.
 func removeLeftovers(path string) {
 	matches, _ := filepath.Glob(path + buildSuffix + "*")
 	for _, m := range matches {
@@ -329,6 +339,9 @@ func removeLeftovers(path string) {
 			continue
 		}
 		os.Remove(m)
+	}
+	for _, old := range []string{".lex", ".lex.lock", ".lock", ".sock", ".release"} {
+		os.Remove(path + old)
 	}
 }
 

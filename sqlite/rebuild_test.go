@@ -87,7 +87,8 @@ func TestParallelFirstOpen(t *testing.T) {
 }
 
 // TestLeftoversRemoved: the build file of a process that no longer runs
-// (killed during a build) is removed by the next open or build.
+// (killed during a build) is removed by the next open or build, and so
+// are the files an older version kept beside the index.
 func TestLeftoversRemoved(t *testing.T) {
 	dir := testWorkspace(t)
 	ix := openTest(t, dir, Options{})
@@ -98,8 +99,19 @@ func TestLeftoversRemoved(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// And the files older versions kept beside the index.
+	for _, old := range []string{".lex", ".lex.lock", ".lock", ".sock", ".release"} {
+		if err := os.WriteFile(ix.Path()+old, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	openTest(t, dir, Options{})
 	if left, _ := filepath.Glob(ix.Path() + buildSuffix + "*"); len(left) > 0 {
 		t.Errorf("left after an open: %q", left)
+	}
+	for _, old := range []string{".lex", ".lex.lock", ".lock", ".sock", ".release"} {
+		if _, err := os.Stat(ix.Path() + old); !os.IsNotExist(err) {
+			t.Errorf("%s left after an open: %v", old, err)
+		}
 	}
 }

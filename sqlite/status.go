@@ -65,14 +65,14 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 	}
 	st.FirstDay, _ = time.Parse(dateLayout, first)
 	st.LastDay, _ = time.Parse(dateLayout, last)
-	if st.VectorModel, err = ix.vecMeta(ctx, "model"); err != nil {
+	if st.VectorModel, err = ix.vec.Model(ctx); err != nil {
 		return st, ix.wrapErr(err)
 	}
-	err = ix.db.QueryRowContext(ctx, `SELECT count(DISTINCT text_hash),
-		(SELECT count(*) FROM vec.texts v WHERE EXISTS (SELECT 1 FROM items i WHERE i.text_hash = v.text_hash)) FROM items`).Scan(&st.Texts, &st.Embedded)
+	missing, texts, err := ix.textsWithoutVectors(ctx)
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
+	st.Texts, st.Embedded = texts, texts-len(missing)
 	d, err := ix.diff(ctx, ix.list())
 	if err != nil {
 		return st, err

@@ -73,22 +73,6 @@ func (b *bagEmbedder) project(v []float32) []float32 {
 	return out
 }
 
-func TestEncodeVector(t *testing.T) {
-	v := []float32{0.5, -0.25, 0.125, 0, -0.75}
-	got := make([]float32, len(v))
-	if err := DecodeVector(EncodeVector(v), got); err != nil {
-		t.Fatal(err)
-	}
-	for i := range v {
-		if math.Abs(float64(got[i]-v[i])) > 0.75/127 {
-			t.Errorf("component %d: %v → %v", i, v[i], got[i])
-		}
-	}
-	if DecodeVector(EncodeVector(v), make([]float32, 3)) == nil {
-		t.Error("a vector of another dimension decoded")
-	}
-}
-
 func TestEmbedPendingIncrementalAndModelChange(t *testing.T) {
 	dir := testWorkspace(t)
 	ix := openTest(t, dir, Options{})

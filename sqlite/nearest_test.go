@@ -15,6 +15,7 @@ import (
 	"memoria/bench/synth"
 	"memoria/embed"
 	"memoria/memory"
+	"memoria/vector"
 )
 
 // synthWorkspace generates days of the synthetic workspace (bench/synth:
@@ -22,11 +23,17 @@ import (
 // it with a hashed bag of words of dim dimensions.
 func synthWorkspace(t testing.TB, days, dim int, dense bool) (*Index, *bagEmbedder) {
 	t.Helper()
+	return synthWorkspaceWith(t, days, dim, dense, Options{})
+}
+
+// synthWorkspaceWith is synthWorkspace with the index opened with o.
+func synthWorkspaceWith(t testing.TB, days, dim int, dense bool, o Options) (*Index, *bagEmbedder) {
+	t.Helper()
 	dir := t.TempDir()
 	if _, err := synth.Generate(dir, synth.Options{Days: days, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
-	ix, err := OpenAt(context.Background(), dir, filepath.Join(t.TempDir(), "index.sqlite"), Options{})
+	ix, err := OpenAt(context.Background(), dir, filepath.Join(t.TempDir(), "index.sqlite"), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +134,7 @@ var scanCache = map[string][]memory.Hit{}
 // scanAll scores every item that passes f as nearestScan does (every
 // stored vector, decoded from int8), sorted best first: the reference.
 func scanAll(t testing.TB, ix *Index, q []float32, f memory.Filter) []memory.Hit {
-	vecs, err := ix.storedVectors(context.Background())
+	vecs, err := ix.vec.All(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +152,7 @@ func scanAll(t testing.TB, ix *Index, q []float32, f memory.Filter) []memory.Hit
 		if err := rows.Scan(&id, &h); err != nil {
 			t.Fatal(err)
 		}
-		if tid, ok := textID(h); ok && vecs[tid] != nil && DecodeVector(vecs[tid], vec) == nil {
+		if tid, ok := vector.TextID(h); ok && vecs[tid] != nil && vector.Decode(vecs[tid], vec) == nil {
 			out = append(out, memory.Hit{Item: memory.Item{RowID: id}, Score: float64(embed.Dot(q, vec))})
 		}
 	}
@@ -166,13 +173,13 @@ func scanAll(t testing.TB, ix *Index, q []float32, f memory.Filter) []memory.Hit
 func TestNearestItemsMatchesScan(t *testing.T) {
 	ix, e := synthWorkspace(t, 20, 128, false)
 	qs := queryVectors(t, ix, e, 20)
-	s, err := ix.vectorStore(context.Background())
+	s, err := ix.vec.Index(context.Background())
 	if err != nil || s == nil {
 		t.Fatal(s, err)
 	}
-	t.Logf("%d texts", s.len())
-	if s.len() > 2*flatRerank*minSearchK {
-		t.Fatalf("%d texts: too many for an exact Flat search", s.len())
+	t.Logf("%d texts", s.Len())
+	if s.Len() > 2*20*50 { // the Flat's rerank × its least k
+		t.Fatalf("%d texts: too many for an exact Flat search", s.Len())
 	}
 	ents := topEntities(t, ix, 3)
 	from := time.Date(2016, 1, 10, 0, 0, 0, 0, time.UTC)
@@ -245,7 +252,7 @@ func TestNearestItemsPrefilterRecall(t *testing.T) {
 	}
 	ix, e := synthWorkspace(t, 300, 256, true)
 	qs := queryVectors(t, ix, e, 20)
-	s, _ := ix.vectorStore(context.Background())
+	s, _ := ix.vec.Index(context.Background())
 	ents := topEntities(t, ix, 2)
 	for _, c := range []struct {
 		f     memory.Filter
@@ -265,7 +272,7 @@ func TestNearestItemsPrefilterRecall(t *testing.T) {
 			sum += checkAgainstScan(t, ix, q, c.f, c.limit)
 		}
 		r := sum / float64(len(qs))
-		t.Logf("%d texts, filter %+v: recall@%d %.3f", s.len(), c.f, c.limit, r)
+		t.Logf("%d texts, filter %+v: recall@%d %.3f", s.Len(), c.f, c.limit, r)
 		if r < c.min {
 			t.Errorf("filter %+v: recall@%d %.3f < %.2f", c.f, c.limit, r, c.min)
 		}
@@ -305,7 +312,7 @@ func TestVectorIndexFollowsChanges(t *testing.T) {
 	if h := near(ix, "kites over the harbour", 3); has(h, "memory/2025-11-21.md") != 0 {
 		t.Fatal("a file that does not exist yet")
 	}
-	loaded := ix.vecs
+	loaded := ix.vec.Loaded()
 	if loaded == nil {
 		t.Fatal("no vector index after a query")
 	}
@@ -326,7 +333,7 @@ func TestVectorIndexFollowsChanges(t *testing.T) {
 	if len(h) == 0 || h[0].Source.Path != "memory/2025-11-21.md" {
 		t.Fatalf("new vector not found: %+v", h)
 	}
-	if ix.vecs != loaded {
+	if ix.vec.Loaded() != loaded {
 		t.Error("new vectors reloaded the index instead of extending it")
 	}
 
@@ -383,8 +390,8 @@ func TestVectorIndexFollowsChanges(t *testing.T) {
 	if err != nil || len(hits) == 0 || hits[0].Source.Path != "memory/2025-11-23.md" {
 		t.Fatalf("after a model change: %+v, %v", hits, err)
 	}
-	if ix.vecs == loaded || ix.vecs.dim != 32 || ix.vecs.key.Model != "bag/v2" {
-		t.Fatalf("index not reloaded for the new model: %+v", ix.vecs.key)
+	if ix.vec.Loaded() == loaded || ix.vec.Loaded().Dim() != 32 || ix.vec.Loaded().Model() != "bag/v2" {
+		t.Fatalf("index not reloaded for the new model: %+v", ix.vec.Loaded().Model())
 	}
 	// A query of the old model's size finds nothing rather than failing.
 	if hits := near(ix, "garden shed", 3); len(hits) != 0 {
@@ -392,25 +399,17 @@ func TestVectorIndexFollowsChanges(t *testing.T) {
 	}
 }
 
-// TestVectorStoreOneCopy: the vector store holds each vector once, a
-// batch per row, and nothing beside it holds them again (there used to be
-// a second copy in index.sqlite.vecs). A new Index loads its in-memory
-// index from the store, answers as the scan does, and adds batches
-// embedded since by another process one batch at a time.
-func TestVectorStoreOneCopy(t *testing.T) {
+// TestVectorsAcrossProcesses: a new Index loads its in-memory vector
+// index from the store (nothing beside it holds the vectors again) and
+// answers as the scan does; vectors another process embeds are added on
+// the next query, one batch, without a reload.
+func TestVectorsAcrossProcesses(t *testing.T) {
 	ctx := context.Background()
 	dir := testWorkspace(t)
 	ix := openTest(t, dir, Options{})
 	e := &bagEmbedder{id: "bag/v1"}
 	if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{Batch: 2}); err != nil {
 		t.Fatal(err)
-	}
-	var texts, batches, inBatches int
-	if err := ix.db.QueryRow(`SELECT (SELECT count(*) FROM vec.texts), (SELECT count(*) FROM vec.batches), (SELECT sum(length(ids)) / 8 FROM vec.batches)`).Scan(&texts, &batches, &inBatches); err != nil {
-		t.Fatal(err)
-	}
-	if texts == 0 || inBatches != texts || batches != (texts+1)/2 {
-		t.Fatalf("%d texts, %d batches holding %d vectors", texts, batches, inBatches)
 	}
 	if left, _ := filepath.Glob(ix.Path() + ".vecs"); len(left) > 0 {
 		t.Errorf("a second copy: %q", left)
@@ -420,12 +419,12 @@ func TestVectorStoreOneCopy(t *testing.T) {
 	ix.Close()
 	ix = openTest(t, dir, Options{})
 	got, err := ix.NearestItems(ctx, q[0], memory.Filter{}, 5)
-	if err != nil || len(got) != len(want) || got[0].RowID != want[0].RowID || ix.vecs.from != "sqlite" {
-		t.Fatalf("reopened: %+v from %q (%v), want %+v", got, ix.vecs.from, err, want)
+	if err != nil || len(got) != len(want) || got[0].RowID != want[0].RowID || ix.vec.Loaded().From() != "sqlite" {
+		t.Fatalf("reopened: %+v from %q (%v), want %+v", got, ix.vec.Loaded().From(), err, want)
 	}
-	seq := ix.vecs.key.Seq
+	loaded := ix.vec.Loaded()
+	seq := loaded.Seq()
 
-	// Another process embeds new text: the next query adds its batch.
 	other := openTest(t, dir, Options{})
 	writeFile(t, dir, "memory/2025-11-23.md", "# 2025-11-23\n\n- Repainted the garden shed in dark green.\n")
 	if _, err := other.Sync(ctx); err != nil {
@@ -434,65 +433,13 @@ func TestVectorStoreOneCopy(t *testing.T) {
 	if _, err := other.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	loaded := ix.vecs
 	q2, _ := e.Embed(ctx, []string{"repainted the garden shed"})
 	if _, err := ix.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = ix.NearestItems(ctx, q2[0], memory.Filter{}, 1)
-	if len(got) != 1 || got[0].Source.Path != "memory/2025-11-23.md" || ix.vecs != loaded || ix.vecs.key.Seq != seq+1 {
-		t.Fatalf("after another process embedded: %+v, seq %d (was %d), reloaded %v", got, ix.vecs.key.Seq, seq, ix.vecs != loaded)
-	}
-}
-
-// TestVectorStoreMigrates: a store of the layout before batches (a row
-// per vector in vec.vectors, with or without seq, and a copy of them in
-// index.sqlite.vecs) is moved into batches on open, once: nothing is
-// embedded again, recall finds the same, and the old table and file go.
-func TestVectorStoreMigrates(t *testing.T) {
-	ctx := context.Background()
-	for _, withSeq := range []bool{true, false} {
-		dir := testWorkspace(t)
-		ix := openTest(t, dir, Options{})
-		e := &bagEmbedder{id: "bag/v1"}
-		if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		q, _ := e.Embed(ctx, []string{"biscuit vaccination vet"})
-		want, _ := ix.nearestScan(ctx, q[0], memory.Filter{}, 5)
-		// Rewrite the store in the old layout.
-		vecs, err := ix.storedVectors(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		table := `CREATE TABLE vec.vectors(text_hash TEXT PRIMARY KEY, vec BLOB NOT NULL, seq INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID`
-		if !withSeq {
-			table = `CREATE TABLE vec.vectors(text_hash TEXT PRIMARY KEY, vec BLOB NOT NULL) WITHOUT ROWID`
-		}
-		if _, err := ix.db.Exec(table + `; DELETE FROM vec.batches; DELETE FROM vec.texts`); err != nil {
-			t.Fatal(err)
-		}
-		for id, v := range vecs {
-			if _, err := ix.db.Exec(`INSERT INTO vec.vectors(text_hash, vec) VALUES(?, ?)`, textHashOf(id), v); err != nil {
-				t.Fatal(err)
-			}
-		}
-		ix.Close()
-		os.WriteFile(ix.Path()+".vecs", []byte("the old copy"), 0o644)
-
-		ix = openTest(t, dir, Options{})
-		if st, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil || st.Embedded != 0 {
-			t.Fatalf("with seq %v: embedded again: %+v, %v", withSeq, st, err)
-		}
-		got, err := ix.NearestItems(ctx, q[0], memory.Filter{}, 5)
-		if err != nil || len(got) != len(want) || got[0].RowID != want[0].RowID {
-			t.Fatalf("with seq %v: %+v (%v), want %+v", withSeq, got, err, want)
-		}
-		var n int
-		ix.db.QueryRow(`SELECT count(*) FROM vec.sqlite_schema WHERE name = 'vectors'`).Scan(&n)
-		if _, err := os.Stat(ix.Path() + ".vecs"); n != 0 || !os.IsNotExist(err) {
-			t.Errorf("with seq %v: old table %d, old file %v", withSeq, n, err)
-		}
+	if len(got) != 1 || got[0].Source.Path != "memory/2025-11-23.md" || ix.vec.Loaded() != loaded || loaded.Seq() != seq+1 {
+		t.Fatalf("after another process embedded: %+v, seq %d (was %d)", got, loaded.Seq(), seq)
 	}
 }
 
@@ -500,9 +447,9 @@ func TestVectorStoreMigrates(t *testing.T) {
 // started, and runs one more query so that the index takes it.
 func waitGraph(t *testing.T, ix *Index, q []float32) {
 	t.Helper()
-	if l := ix.graphLoad; l != nil {
+	if done := ix.vec.GraphLoading(); done != nil {
 		select {
-		case <-l.done:
+		case <-done:
 		case <-time.After(time.Minute):
 			t.Fatal("graph load did not finish")
 		}
@@ -519,12 +466,10 @@ func waitGraph(t *testing.T, ix *Index, q []float32) {
 // (with a warning) rather than loading the lagging graph.
 func TestVectorIndexGraph(t *testing.T) {
 	ctx := context.Background()
-	defer func(a, b int) { flatMax, graphPatchMax = a, b }(flatMax, graphPatchMax)
-	flatMax, graphPatchMax = 200, 50
-	ix, e := synthWorkspace(t, 40, 128, true)
-	key, _ := ix.vectorKey(ctx)
-	if h, ok := readVecHeader(ix.graphFile()); !ok || h.vecKey != key {
-		t.Fatalf("graph not saved (%+v, want %+v)", h, key)
+	small := vector.Options{FlatMax: 200, GraphPatchMax: 50}
+	ix, e := synthWorkspaceWith(t, 40, 128, true, Options{Vector: small})
+	if ok, err := ix.vec.GraphCurrent(ctx); !ok || err != nil {
+		t.Fatalf("graph not saved (%v)", err)
 	}
 	qs := queryVectors(t, ix, e, 20)
 	var warnings []string
@@ -533,7 +478,7 @@ func TestVectorIndexGraph(t *testing.T) {
 		path := ix.Path()
 		ix.Close()
 		var err error
-		ix, err = OpenAt(ctx, ix.Workspace(), path, Options{Warn: func(m string) { warnings = append(warnings, m) }})
+		ix, err = OpenAt(ctx, ix.Workspace(), path, Options{Warn: func(m string) { warnings = append(warnings, m) }, Vector: small})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -542,11 +487,11 @@ func TestVectorIndexGraph(t *testing.T) {
 	reopen()
 	// The first query takes the current graph rather than making a Flat
 	// of every vector.
-	if _, err := ix.NearestItems(ctx, qs[0], memory.Filter{}, 10); err != nil || ix.vecs.from != "graph file" {
-		t.Fatalf("first query answered from %q (%v), want the graph file", ix.vecs.from, err)
+	if _, err := ix.NearestItems(ctx, qs[0], memory.Filter{}, 10); err != nil || ix.vec.Loaded().From() != "graph file" {
+		t.Fatalf("first query answered from %q (%v), want the graph file", ix.vec.Loaded().From(), err)
 	}
-	if _, err := ix.NearestItems(ctx, qs[0], memory.Filter{}, 10); err != nil || ix.vecs.from != "graph file" {
-		t.Fatalf("second query answered from %q (%v)", ix.vecs.from, err)
+	if _, err := ix.NearestItems(ctx, qs[0], memory.Filter{}, 10); err != nil || ix.vec.Loaded().From() != "graph file" {
+		t.Fatalf("second query answered from %q (%v)", ix.vec.Loaded().From(), err)
 	}
 	ents := topEntities(t, ix, 2)
 	var sum float64
@@ -557,7 +502,7 @@ func TestVectorIndexGraph(t *testing.T) {
 			n++
 		}
 	}
-	t.Logf("graph of %d: recall@25 %.3f", ix.vecs.len(), sum/float64(n))
+	t.Logf("graph of %d: recall@25 %.3f", ix.vec.Loaded().Len(), sum/float64(n))
 	if sum/float64(n) < 0.95 {
 		t.Errorf("graph recall@25 %.3f", sum/float64(n))
 	}
@@ -572,16 +517,15 @@ func TestVectorIndexGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	q, _ := e.Embed(ctx, []string{"zyzzyva quokka xylophone"})
-	if got, _ := ix.NearestItems(ctx, q[0], memory.Filter{}, 1); len(got) != 1 || got[0].Source.Path != "memory/2030-01-01.md" || ix.vecs.graph == nil {
-		t.Fatalf("new vector: %+v (from %q)", got, ix.vecs.from)
+	if got, _ := ix.NearestItems(ctx, q[0], memory.Filter{}, 1); len(got) != 1 || got[0].Source.Path != "memory/2030-01-01.md" || !ix.vec.Loaded().OnGraph() {
+		t.Fatalf("new vector: %+v (from %q)", got, ix.vec.Loaded().From())
 	}
-	key, _ = ix.vectorKey(ctx)
-	if h, ok := readVecHeader(ix.graphFile()); !ok || h.vecKey != key {
-		t.Fatalf("graph not brought up to date (%+v, want %+v)", h, key)
+	if ok, err := ix.vec.GraphCurrent(ctx); !ok || err != nil {
+		t.Fatalf("graph not brought up to date (%v)", err)
 	}
 
 	// A graph lagging by more than graphPatchMax vectors is not used.
-	old, _ := os.ReadFile(ix.graphFile())
+	old, _ := os.ReadFile(ix.vec.GraphPath())
 	var lines []string
 	for i := range 60 {
 		lines = append(lines, fmt.Sprintf("- Novel line %d about zebra%d and okapi%d.", i, i, i))
@@ -593,7 +537,7 @@ func TestVectorIndexGraph(t *testing.T) {
 	if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(ix.graphFile(), old, 0o644)
+	os.WriteFile(ix.vec.GraphPath(), old, 0o644)
 	warnings = nil
 	reopen()
 	q, _ = e.Embed(ctx, []string{"novel line 7 about zebra7 and okapi7"})
@@ -603,8 +547,8 @@ func TestVectorIndexGraph(t *testing.T) {
 		}
 	}
 	waitGraph(t, ix, q[0])
-	if ix.vecs.graph != nil || !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "memoria index") }) {
-		t.Fatalf("lagging graph used (from %q), warnings %q", ix.vecs.from, warnings)
+	if ix.vec.Loaded().OnGraph() || !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "memoria index") }) {
+		t.Fatalf("lagging graph used (from %q), warnings %q", ix.vec.Loaded().From(), warnings)
 	}
 	// memoria index (EmbedPending) brings it up to date.
 	if _, err := ix.EmbedPending(ctx, e, memory.EmbedOptions{}); err != nil {
@@ -615,7 +559,7 @@ func TestVectorIndexGraph(t *testing.T) {
 		ix.NearestItems(ctx, q[0], memory.Filter{}, 1)
 	}
 	waitGraph(t, ix, q[0])
-	if got, _ := ix.NearestItems(ctx, q[0], memory.Filter{}, 1); len(got) != 1 || ix.vecs.from != "graph file" {
-		t.Fatalf("after EmbedPending: %+v from %q", got, ix.vecs.from)
+	if got, _ := ix.NearestItems(ctx, q[0], memory.Filter{}, 1); len(got) != 1 || ix.vec.Loaded().From() != "graph file" {
+		t.Fatalf("after EmbedPending: %+v from %q", got, ix.vec.Loaded().From())
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"memoria/bench/synth"
 	"memoria/memory"
+	"memoria/vector"
 )
 
 var (
@@ -58,8 +59,11 @@ func bigVectorIndex(b *testing.B) (dir, index string, e *bagEmbedder) {
 func BenchmarkSemanticRecall(b *testing.B) {
 	ws, path, e := bigVectorIndex(b)
 	ctx := context.Background()
+	// The Flat in a long-lived Index: no switch to the graph, until the
+	// hnsw case sets a lower bound.
+	flatMax := 1 << 30
 	open := func(b *testing.B) *Index {
-		ix, err := OpenAt(ctx, ws, path, Options{})
+		ix, err := OpenAt(ctx, ws, path, Options{Vector: vector.Options{FlatMax: flatMax}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -68,7 +72,7 @@ func BenchmarkSemanticRecall(b *testing.B) {
 	ix := open(b)
 	defer ix.Close()
 	qs := queryVectors(b, ix, e, 64)
-	s, err := ix.vectorStore(ctx)
+	s, err := ix.vec.Index(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -83,7 +87,7 @@ func BenchmarkSemanticRecall(b *testing.B) {
 		}
 		b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(n), "ms/query")
 		b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(n), "cpu-ms/query")
-		b.ReportMetric(float64(s.len()), "texts")
+		b.ReportMetric(float64(s.Len()), "texts")
 		if recall >= 0 {
 			b.ReportMetric(recall, "recall@100") // after the loop, which clears metrics
 		}
@@ -116,10 +120,6 @@ func BenchmarkSemanticRecall(b *testing.B) {
 		}
 		return sum / 16
 	}
-	// The Flat in a long-lived Index: no switch to the graph.
-	defer func(m int) { flatMax = m }(flatMax)
-	big := flatMax
-	flatMax = 1 << 30
 	b.Run("flat", func(b *testing.B) {
 		perQuery(b, recall(b, ix, memory.Filter{}), func(i int) { near(ix, i, memory.Filter{}) })
 	})
@@ -130,8 +130,8 @@ func BenchmarkSemanticRecall(b *testing.B) {
 		perQuery(b, -1, func(i int) {
 			ix := open(b)
 			near(ix, i, memory.Filter{})
-			if ix.vecs.from != "sqlite" {
-				b.Fatalf("loaded from %q", ix.vecs.from)
+			if ix.vec.Loaded().From() != "sqlite" {
+				b.Fatalf("loaded from %q", ix.vec.Loaded().From())
 			}
 			ix.Close()
 		})
@@ -144,24 +144,24 @@ func BenchmarkSemanticRecall(b *testing.B) {
 		})
 	})
 	b.Run("hnsw", func(b *testing.B) {
-		flatMax = min(big, s.len()/2)
+		flatMax = min(vector.FlatMaxVectors, s.Len()/2)
 		gix := open(b)
 		defer func() { gix.Close() }()
 		t0 := time.Now()
-		if err := gix.syncVectorFiles(ctx); err != nil {
+		if err := gix.vec.SaveGraph(ctx); err != nil {
 			b.Fatal(err)
 		}
-		b.Logf("graph of %d up to date in %v", s.len(), time.Since(t0))
+		b.Logf("graph of %d up to date in %v", s.Len(), time.Since(t0))
 		gix.Close()
 		gix = open(b)
 		near(gix, 0, memory.Filter{})
 		near(gix, 0, memory.Filter{})
 		t0 = time.Now()
-		<-gix.graphLoad.done
+		<-gix.vec.GraphLoading()
 		b.Logf("graph loaded in the background in %v", time.Since(t0))
 		near(gix, 0, memory.Filter{})
-		if gix.vecs.graph == nil {
-			b.Fatalf("not on the graph: %q", gix.vecs.from)
+		if !gix.vec.Loaded().OnGraph() {
+			b.Fatalf("not on the graph: %q", gix.vec.Loaded().From())
 		}
 		perQuery(b, recall(b, gix, memory.Filter{}), func(i int) { near(gix, i, memory.Filter{}) })
 	})

@@ -1,0 +1,346 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"memoria/ann"
+	"memoria/embed"
+	"memoria/memory"
+	"memoria/vector"
+)
+
+// The semantic channel over the index: the vector store (package vector,
+// index.sqlite.vectors beside the index) holds a vector per distinct item
+// text; the index embeds its texts into it and maps the texts it finds
+// back to items, through items.text_hash (indexed), with the filters.
+
+// filterScanMax: a filter selecting at most this many items is answered by
+// scoring those items' vectors directly instead of widening a search. A
+// variable so that tests can exercise both ways on small data.
+var filterScanMax = 4096
+
+// EmbedPending gives a vector to every item text that has none (or has one
+// from another model). Each batch is committed on its own, so an
+// interrupted run resumes where it stopped. Then, above
+// vector.FlatMaxVectors, it brings the saved vector graph up to date.
+func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.EmbedOptions) (memory.EmbedStats, error) {
+	st := memory.EmbedStats{Model: e.Identity()}
+	batch := o.Batch
+	if batch <= 0 {
+		batch = 64
+	}
+	if err := ix.vec.UseModel(ctx, e.Identity()); err != nil {
+		return st, ix.wrapErr(err)
+	}
+	missing, total, err := ix.textsWithoutVectors(ctx)
+	if err != nil {
+		return st, ix.wrapErr(err)
+	}
+	st.Total = total
+	todo := len(missing)
+	if o.Limit > 0 {
+		todo = min(todo, o.Limit)
+	}
+	for start := 0; start < todo; start += batch {
+		end := min(start+batch, todo)
+		hashes, texts, err := ix.textsOf(ctx, missing[start:end])
+		if err != nil {
+			return st, ix.wrapErr(err)
+		}
+		vecs, err := e.Embed(ctx, texts)
+		if err != nil {
+			return st, fmt.Errorf("embed: %w", err)
+		}
+		if err := ix.vec.Put(ctx, hashes, vecs); err != nil {
+			return st, ix.wrapErr(err)
+		}
+		st.Embedded += end - start
+		if o.Progress != nil {
+			o.Progress(end, todo)
+		}
+	}
+	st.Pending = len(missing) - st.Embedded
+	// Above vector.FlatMaxVectors the HNSW graph is built here, never in a
+	// recall.
+	if err := ix.vec.SaveGraph(ctx); err != nil {
+		return st, ix.wrapErr(fmt.Errorf("vector index: %w", err))
+	}
+	return st, nil
+}
+
+// textsWithoutVectors lists the distinct item texts (their hashes) that
+// the vector store has no vector for, and how many distinct texts there
+// are.
+func (ix *Index) textsWithoutVectors(ctx context.Context) (missing []string, total int, err error) {
+	have, err := ix.vec.Texts(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT text_hash FROM items`)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, 0, err
+		}
+		total++
+		if id, ok := vector.TextID(h); ok && !have[id] {
+			missing = append(missing, h)
+		}
+	}
+	return missing, total, rows.Err()
+}
+
+// textsOf reads the texts with these hashes, in their order.
+func (ix *Index) textsOf(ctx context.Context, hashes []string) ([]string, []string, error) {
+	list, err := json.Marshal(hashes)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT text_hash, content FROM items
+		WHERE text_hash IN (SELECT value FROM json_each(?)) GROUP BY text_hash`, string(list))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	byHash := make(map[string]string, len(hashes))
+	for rows.Next() {
+		var h, t string
+		if err := rows.Scan(&h, &t); err != nil {
+			return nil, nil, err
+		}
+		byHash[h] = t
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	var hs, ts []string
+	for _, h := range hashes {
+		if t, ok := byHash[h]; ok { // an item that left the index meanwhile has no text
+			hs, ts = append(hs, h), append(ts, t)
+		}
+	}
+	return hs, ts, nil
+}
+
+// VectorModel is the model the stored vectors came from ("" if none).
+func (ix *Index) VectorModel(ctx context.Context) (string, error) {
+	m, err := ix.vec.Model(ctx)
+	return m, ix.wrapErrNil(err)
+}
+
+// nearestScan is NearestItems by brute force: every item that passes the
+// filter, with its text's vector, decoded and scored. It was the semantic
+// channel before the in-memory index and is kept as the reference the
+// tests compare it with.
+func (ix *Index) nearestScan(ctx context.Context, q []float32, f memory.Filter, limit int) ([]memory.Hit, error) {
+	vecs, err := ix.vec.All(ctx)
+	if err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	cond, args := where(f)
+	rows, err := ix.query(ctx, `SELECT i.id, i.text_hash FROM items i WHERE 1`+cond, args...)
+	if err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	defer rows.Close()
+	var best []rankedItem // kept sorted, best first, at most limit long
+	vec := make([]float32, len(q))
+	for rows.Next() {
+		var id int64
+		var h string
+		if err := rows.Scan(&id, &h); err != nil {
+			return nil, ix.wrapErr(err)
+		}
+		tid, ok := vector.TextID(h)
+		if !ok || vecs[tid] == nil || vector.Decode(vecs[tid], vec) != nil {
+			continue // no vector, or one of another dimension
+		}
+		s := embed.Dot(q, vec)
+		if len(best) == limit && s <= best[len(best)-1].score {
+			continue
+		}
+		i := len(best)
+		for i > 0 && best[i-1].score < s {
+			i--
+		}
+		if len(best) < limit {
+			best = append(best, rankedItem{})
+		}
+		copy(best[i+1:], best[i:len(best)-1])
+		best[i] = rankedItem{id, s}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	return ix.hitsOf(ctx, best)
+}
+
+// rankedItem is an item ranked by the similarity of its text's vector.
+type rankedItem struct {
+	id    int64
+	score float32
+}
+
+// NearestItems ranks the items that pass the filter by the dot product of
+// their text's vector with q (a unit vector from the stored model), best
+// first, ties by row id. Items without a vector are not ranked.
+//
+// It searches the vector store's in-memory index (package vector) for
+// the nearest texts and maps them to items; with a filter it over-fetches
+// texts, widening the search ×4 until limit items pass or the texts run
+// out, and a filter that selects at most filterScanMax items is answered
+// by scoring exactly those.
+func (ix *Index) NearestItems(ctx context.Context, q []float32, f memory.Filter, limit int) ([]memory.Hit, error) {
+	if limit <= 0 || len(q) == 0 {
+		return nil, nil
+	}
+	s, err := ix.vec.Index(ctx)
+	if err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	if s == nil || s.Dim() != len(q) {
+		return nil, nil // no vectors, or vectors of another model's size
+	}
+	cond, args := where(f)
+	k := limit
+	if cond != "" {
+		k = 4 * limit
+	}
+	var ranked []rankedItem
+	for round := 0; ; round++ {
+		hits, err := s.Search(q, k)
+		if err != nil {
+			return nil, err
+		}
+		if ranked, err = ix.itemsOfTexts(ctx, hits, cond, args); err != nil {
+			return nil, ix.wrapErr(err)
+		}
+		n := s.Len()
+		if len(ranked) >= limit || len(hits) < k || k >= n {
+			break
+		}
+		// Too few of the nearest texts pass the filter. passed/k estimates
+		// the share of texts it selects: if that is small, score the items
+		// it selects; else search wider, as far as that share says.
+		passed := len(ranked)
+		if cond != "" && round == 0 && passed*n <= 2*filterScanMax*k {
+			all, ok, err := ix.scoreFiltered(ctx, s, q, cond, args)
+			if err != nil {
+				return nil, ix.wrapErr(err)
+			}
+			if ok {
+				ranked = all
+				break
+			}
+		}
+		next := 4 * k
+		if passed > 0 {
+			next = max(2*k, k*limit*3/(2*passed))
+		}
+		k = min(next, n)
+	}
+	if len(ranked) > limit {
+		ranked = ranked[:limit]
+	}
+	return ix.hitsOf(ctx, ranked)
+}
+
+// itemsOfTexts maps texts (vector hits) to the items that carry them and
+// pass the filter, ranked by their text's score, ties by row id.
+func (ix *Index) itemsOfTexts(ctx context.Context, hits []ann.Hit, cond string, args []any) ([]rankedItem, error) {
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	score := make(map[string]float32, len(hits))
+	hashes := make([]string, len(hits))
+	for i, h := range hits {
+		hashes[i] = vector.TextHash(h.ID)
+		score[hashes[i]] = h.Score
+	}
+	list, err := json.Marshal(hashes)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := ix.query(ctx, `SELECT i.id, i.text_hash FROM items i
+		WHERE i.text_hash IN (SELECT value FROM json_each(?))`+cond, append([]any{string(list)}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []rankedItem
+	for rows.Next() {
+		var id int64
+		var h string
+		if err := rows.Scan(&id, &h); err != nil {
+			return nil, err
+		}
+		out = append(out, rankedItem{id, score[h]})
+	}
+	sortRanked(out)
+	return out, rows.Err()
+}
+
+// scoreFiltered ranks every item the filter selects, when it selects at
+// most filterScanMax; ok is false when it selects more.
+func (ix *Index) scoreFiltered(ctx context.Context, s *vector.Index, q []float32, cond string, args []any) ([]rankedItem, bool, error) {
+	rows, err := ix.query(ctx, `SELECT i.id, i.text_hash FROM items i WHERE 1`+cond+` LIMIT ?`, slices.Concat(args, []any{filterScanMax + 1})...)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	var out []rankedItem
+	seen := 0
+	for rows.Next() {
+		var id int64
+		var h string
+		if err := rows.Scan(&id, &h); err != nil {
+			return nil, false, err
+		}
+		if seen++; seen > filterScanMax {
+			return nil, false, nil
+		}
+		if tid, ok := vector.TextID(h); ok {
+			if sc, ok := s.Score(q, tid); ok {
+				out = append(out, rankedItem{id, sc})
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, err
+	}
+	sortRanked(out)
+	return out, true, nil
+}
+
+func sortRanked(r []rankedItem) {
+	slices.SortFunc(r, func(a, b rankedItem) int { return vector.ByScoreThenID(a.score, b.score, a.id, b.id) })
+}
+
+// hitsOf loads the ranked items, keeping their order.
+func (ix *Index) hitsOf(ctx context.Context, ranked []rankedItem) ([]memory.Hit, error) {
+	if len(ranked) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(ranked))
+	for i, r := range ranked {
+		ids[i] = r.id
+	}
+	items, err := ix.itemsWithIDs(ctx, ids)
+	if err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	hits := make([]memory.Hit, 0, len(ranked))
+	for _, r := range ranked {
+		if it, ok := items[r.id]; ok {
+			hits = append(hits, memory.Hit{Item: it, Score: float64(r.score)})
+		}
+	}
+	return hits, nil
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"math"
@@ -163,7 +164,7 @@ func ByScoreThenID(scoreA, scoreB float32, idA, idB int64) int {
 // vectorKey reads the vector store's key: one statement, index lookups only.
 func (vs *Store) vectorKey(ctx context.Context) (vecKey, error) {
 	var k vecKey
-	err := vs.db.QueryRowContext(ctx, `SELECT
+	err := vs.handle().QueryRowContext(ctx, `SELECT
 		coalesce((SELECT value FROM meta WHERE key = 'model'), ''),
 		coalesce((SELECT value FROM meta WHERE key = 'epoch'), ''),
 		coalesce((SELECT max(seq) FROM batches), 0)`).Scan(&k.Model, &k.Epoch, &k.Seq)
@@ -179,9 +180,41 @@ func (vs *Store) vectorKey(ctx context.Context) (vecKey, error) {
 // on, an Index is taken for long-lived (a server, a library user), and
 // above FlatMaxVectors the saved graph is loaded in the background and
 // swapped in once ready.
+//
+// A store found damaged meanwhile (a disk error, a file written over) is
+// set aside and started afresh, with one warning, and the search finds
+// nothing: semantic recall is off until the texts are embedded again
+// (memoria index), and lexical recall goes on.
 func (vs *Store) Index(ctx context.Context) (*Index, error) {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
+	ix, err := vs.index(ctx)
+	if isCorrupt(err) {
+		vs.opts.warn("vector store %s is damaged (%v); starting it afresh: semantic recall is off until memoria index embeds the texts again", vs.path, err)
+		return nil, vs.reset(ctx)
+	}
+	return ix, err
+}
+
+// reset replaces a damaged store with an empty one.
+func (vs *Store) reset(ctx context.Context) error {
+	vs.handle().Close()
+	vs.mem, vs.graphLoad = nil, nil
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		os.Remove(vs.path + suffix)
+	}
+	os.Remove(vs.graphPath)
+	fresh, err := open(ctx, vs.path, vs.graphPath, vs.opts)
+	if err != nil {
+		return fmt.Errorf("vectors %s: %w", vs.path, err)
+	}
+	vs.dbMu.Lock()
+	vs.db = fresh.db
+	vs.dbMu.Unlock()
+	return nil
+}
+
+func (vs *Store) index(ctx context.Context) (*Index, error) {
 	key, err := vs.vectorKey(ctx)
 	if err != nil {
 		return nil, err
@@ -334,7 +367,7 @@ func (vs *Store) warnNoGraph() {
 // countNewer counts the vectors of batches after seq.
 func (vs *Store) countNewer(ctx context.Context, seq int64) (int, error) {
 	var n int
-	err := vs.db.QueryRowContext(ctx, `SELECT count(*) FROM texts WHERE seq > ?`, seq).Scan(&n)
+	err := vs.handle().QueryRowContext(ctx, `SELECT count(*) FROM texts WHERE seq > ?`, seq).Scan(&n)
 	return n, err
 }
 
@@ -523,7 +556,7 @@ func (vs *Store) SaveGraph(ctx context.Context) error {
 		return err
 	}
 	var total int
-	if err := vs.db.QueryRowContext(ctx, `SELECT count(*) FROM texts`).Scan(&total); err != nil {
+	if err := vs.handle().QueryRowContext(ctx, `SELECT count(*) FROM texts`).Scan(&total); err != nil {
 		return err
 	}
 	if total <= vs.opts.flatMax() {
@@ -636,6 +669,6 @@ func (vs *Store) GraphCurrent(ctx context.Context) (bool, error) {
 // Count is how many texts have a vector.
 func (vs *Store) Count(ctx context.Context) (int, error) {
 	var n int
-	err := vs.db.QueryRowContext(ctx, `SELECT count(*) FROM texts`).Scan(&n)
+	err := vs.handle().QueryRowContext(ctx, `SELECT count(*) FROM texts`).Scan(&n)
 	return n, err
 }

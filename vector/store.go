@@ -35,6 +35,7 @@ import (
 // A Store is safe for concurrent use, and several processes may open the
 // same file: writes are serialised by SQLite.
 type Store struct {
+	dbMu      sync.RWMutex // guards db, which reset replaces
 	db        *sql.DB
 	path      string // the store's file
 	graphPath string // the saved HNSW graph, beside it
@@ -191,7 +192,14 @@ func isCorrupt(err error) bool {
 }
 
 // Close releases the store.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error { return s.handle().Close() }
+
+// handle is the store's database.
+func (s *Store) handle() *sql.DB {
+	s.dbMu.RLock()
+	defer s.dbMu.RUnlock()
+	return s.db
+}
 
 // Path is the store's file.
 func (s *Store) Path() string { return s.path }
@@ -205,10 +213,10 @@ func (s *Store) GraphPath() string { return s.graphPath }
 // there is nothing to do.
 func (s *Store) migrate(ctx context.Context) error {
 	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE name = 'vectors'`).Scan(&n); err != nil || n == 0 {
+	if err := s.handle().QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE name = 'vectors'`).Scan(&n); err != nil || n == 0 {
 		return err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.handle().BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -278,7 +286,7 @@ func newEpoch() string {
 
 func (s *Store) meta(ctx context.Context, key string) (string, error) {
 	var v string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	err := s.handle().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -300,7 +308,7 @@ func (s *Store) UseModel(ctx context.Context, model string) error {
 	if err != nil || cur == model {
 		return err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.handle().BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -316,7 +324,7 @@ func (s *Store) UseModel(ctx context.Context, model string) error {
 
 // Texts returns the ids of the texts that have a vector.
 func (s *Store) Texts(ctx context.Context) (map[int64]bool, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT text_hash FROM texts`)
+	rows, err := s.handle().QueryContext(ctx, `SELECT text_hash FROM texts`)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +345,7 @@ func (s *Store) Texts(ctx context.Context) (map[int64]bool, error) {
 // Put stores one batch of vectors, for the texts with these hashes, in
 // one transaction: an interrupted run of batches resumes where it stopped.
 func (s *Store) Put(ctx context.Context, hashes []string, vecs [][]float32) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.handle().BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -400,7 +408,7 @@ func (b *batch) vec(i int) []byte { return b.vecs[i*b.size : (i+1)*b.size] }
 // readBatches calls fn for each batch after seq, in order. A batch whose
 // sizes do not add up is skipped (a damaged row).
 func (s *Store) readBatches(ctx context.Context, after int64, fn func(b *batch) error) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, ids, vecs FROM batches WHERE seq > ? ORDER BY seq`, after)
+	rows, err := s.handle().QueryContext(ctx, `SELECT seq, ids, vecs FROM batches WHERE seq > ? ORDER BY seq`, after)
 	if err != nil {
 		return err
 	}

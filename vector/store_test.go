@@ -152,3 +152,61 @@ func TestMigrates(t *testing.T) {
 		}
 	}
 }
+
+// TestDamagedStoreStartsAfresh: a store whose pages are damaged is found
+// out by the search that reads them: it is set aside and started afresh,
+// with one warning, and the search finds nothing instead of failing (a
+// garbled vectors file used to make every hybrid recall fail). Embedding
+// fills it again.
+func TestDamagedStoreStartsAfresh(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openTest(t, dir)
+	if err := s.UseModel(ctx, "m/1"); err != nil {
+		t.Fatal(err)
+	}
+	for b := range 4 {
+		var hs []string
+		var vs [][]float32
+		for i := range 40 {
+			hs, vs = append(hs, hash(b*40+i)), append(vs, unit(256, b*40+i))
+		}
+		if err := s.Put(ctx, hs, vs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	path := filepath.Join(dir, "index.sqlite.vectors")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 4096; i < len(data); i++ { // every page but the first
+		data[i] = 0xA5
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	s, err = Open(ctx, path, filepath.Join(dir, "index.sqlite.hnsw"), Options{Warn: func(m string) { warnings = append(warnings, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ix, err := s.Index(ctx)
+	if err != nil || ix != nil {
+		t.Fatalf("search on a damaged store: %v, %v", ix, err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "afresh") {
+		t.Errorf("warnings %q", warnings)
+	}
+	if err := s.UseModel(ctx, "m/1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(ctx, []string{hash(0)}, [][]float32{unit(256, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if ix, err := s.Index(ctx); err != nil || ix == nil || ix.Len() != 1 {
+		t.Fatalf("after embedding again: %v, %v", ix, err)
+	}
+}

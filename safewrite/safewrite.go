@@ -434,13 +434,15 @@ var createTemp = os.CreateTemp
 
 func tempPattern(base string) string { return "." + base + ".*.tmp" }
 
-// removeStale removes temporary files left in dir by a killed writer of
-// base. Only writers holding the lock create them, so under the lock any
-// that exist are stale.
+// removeStale removes temporary files left in dir by a killed writer: of
+// base, and of any Markdown file of the folder. Only writers holding the
+// workspace lock create them, so under the lock any that exist are stale.
 func removeStale(dir, base string) {
-	matches, _ := filepath.Glob(filepath.Join(dir, "."+globEscape(base)+".*.tmp"))
-	for _, m := range matches {
-		os.Remove(m)
+	for _, pattern := range []string{"." + globEscape(base) + ".*.tmp", ".*.md.*.tmp"} {
+		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, m := range matches {
+			os.Remove(m)
+		}
 	}
 }
 

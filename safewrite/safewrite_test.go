@@ -301,8 +301,19 @@ func TestStaleTempRemoved(t *testing.T) {
 	if _, err := os.Stat(stale); err == nil {
 		t.Error("stale temporary file left")
 	}
-	if _, err := os.Stat(other); err != nil {
-		t.Error("another file's temporary file removed")
+	// Another file's, too: only writers holding the workspace lock make
+	// them, so under the lock they are a killed writer's (they used to
+	// stay until that very file was written again).
+	if _, err := os.Stat(other); !os.IsNotExist(err) {
+		t.Error("another file's stale temporary file left")
+	}
+	keep := filepath.Join(dir, "memory", ".notes.tmp") // not one of ours
+	writeRaw(t, keep, "user", 0o600)
+	if err := WriteFile(dir, "memory/2025-11-27.md", []byte("y\n"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Error("a file that is not a temporary file of ours was removed")
 	}
 }
 

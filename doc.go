@@ -10,6 +10,9 @@
 // The index lives at .memory/index.sqlite, is updated incrementally before
 // every recall (only files whose content changed are re-parsed), and is
 // rebuilt from the Markdown whenever it is missing, corrupt or outdated.
+// Recall and the rest of the library reach it through one interface,
+// Store (package memory holds it and the other domain types, named here
+// too), so that another backend can sit beside the SQLite one.
 //
 // The same operations back the memoria command and its MCP server; this
 // package needs neither.

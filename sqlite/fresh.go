@@ -16,14 +16,17 @@ type freshness struct {
 	syncs   int
 	long    bool // synced twice, or warmed: a long-lived process
 	mon     *workspace.Monitor
-	trusted bool // the last full check succeeded and the monitor has seen everything since
-	files   int  // files found by that check
+	trusted bool  // the last full check succeeded and the monitor has seen everything since
+	files   int   // files found by that check
+	version int64 // the index's data_version when that check began
 }
 
-// quiet reports whether Sync may skip its check. It drains the monitor's
-// events either way, so a change that lands during the check that follows
-// is reported next time.
-func (f *freshness) quiet(dir string) (files int, ok bool) {
+// quiet reports whether Sync may skip its check: nothing changed in the
+// files (the monitor says so) nor in the index (version, its data_version,
+// is the one the last check began from). It drains the monitor's events
+// either way, so a change that lands during the check that follows is
+// reported next time.
+func (f *freshness) quiet(dir string, version int64) (files int, ok bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.syncs++
@@ -33,7 +36,7 @@ func (f *freshness) quiet(dir string) (files int, ok bool) {
 	if f.mon == nil {
 		return 0, false
 	}
-	if f.mon.Changed() {
+	if f.mon.Changed() || version != f.version {
 		f.trusted = false
 	}
 	return f.files, f.trusted
@@ -42,10 +45,10 @@ func (f *freshness) quiet(dir string) (files int, ok bool) {
 // checked records a complete, successful check of files. Symlinked files
 // may point into folders the monitor does not watch, so with one the
 // monitor is not trusted.
-func (f *freshness) checked(files []workspace.File) {
+func (f *freshness) checked(files []workspace.File, version int64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.trusted = f.mon != nil
+	f.trusted, f.version = f.mon != nil, version
 	for _, x := range files {
 		if x.Symlink {
 			f.trusted = false

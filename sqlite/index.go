@@ -319,6 +319,13 @@ func (ix *Index) build(ctx context.Context, reason string) (st memory.Stats, err
 	if err := ix.replace(ctx, tmp, reason); err != nil {
 		return st, fmt.Errorf("index %s: %w", ix.path, err)
 	}
+	// What was written to the Markdown while the build ran, and synced
+	// into the live index by other processes, is older than the build
+	// only in the index now: catch up at once (readers would at their next
+	// check).
+	if _, err := ix.sync(ctx, time.Now(), ix.list(), false); err != nil {
+		return st, err
+	}
 	return st, nil
 }
 

@@ -26,10 +26,25 @@ type storedFile struct {
 // processes at once: writes are serialised by SQLite and are idempotent.
 func (ix *Index) Sync(ctx context.Context) (memory.Stats, error) {
 	start := time.Now()
-	if n, ok := ix.fresh.quiet(ix.ws); ok {
+	// The monitor vouches for the files; data_version for the index: a
+	// rebuild in another process puts the state it was built from in
+	// place, which only a check of every file catches up with.
+	v, err := ix.dataVersion(ctx)
+	if err != nil {
+		return memory.Stats{}, ix.wrapErr(err)
+	}
+	if n, ok := ix.fresh.quiet(ix.ws, v); ok {
 		return memory.Stats{Files: n, Unchanged: n, Duration: time.Since(start)}, nil
 	}
 	return ix.sync(ctx, start, ix.list(), true)
+}
+
+// dataVersion is PRAGMA data_version: it changes whenever another
+// connection commits to the index.
+func (ix *Index) dataVersion(ctx context.Context) (int64, error) {
+	var v int64
+	err := ix.queryRow(ctx, `PRAGMA data_version`).Scan(&v)
+	return v, err
 }
 
 // listing is the workspace's files as the freshness check sees them.
@@ -50,24 +65,50 @@ func (ix *Index) list() listing {
 // the query runs on the index as it stands, and only when the listing
 // shows a change does the index catch up and the query run again. A
 // long-lived process syncs first (its change monitor makes that cheap).
+//
+// Either way the answer must be of the index as it is after the last
+// check: when another process committed while the query ran (PRAGMA
+// data_version moved), the check and the query run again, at most a few
+// times. A rebuild elsewhere can put in place the state of the Markdown it
+// was built from, older than a fact retained meanwhile, and only the next
+// check finds that fact again; a query that ran across that commit would
+// have missed it.
 func (ix *Index) SyncAround(ctx context.Context, query func() error) (memory.Stats, error) {
+	v, err := ix.dataVersion(ctx)
+	if err != nil {
+		return memory.Stats{}, ix.wrapErr(err)
+	}
+	var st memory.Stats
+	var qerr error
 	if ix.fresh.longLived() {
-		st, err := ix.Sync(ctx)
-		if err != nil {
+		if st, err = ix.Sync(ctx); err != nil {
 			return st, err
 		}
-		return st, query()
+		qerr = query()
+	} else {
+		listed := make(chan listing, 1)
+		go func() { listed <- ix.list() }()
+		qerr = query()
+		ix.fresh.count()
+		if st, err = ix.sync(ctx, time.Now(), <-listed, false); err != nil {
+			return st, err
+		}
 	}
-	listed := make(chan listing, 1)
-	go func() { listed <- ix.list() }()
-	qerr := query()
-	ix.fresh.count()
-	st, err := ix.sync(ctx, time.Now(), <-listed, false)
-	switch {
-	case err != nil:
-		return st, err
-	case st.Changed():
-		return st, query()
+	for round := 0; round < 3; round++ {
+		now, err := ix.dataVersion(ctx)
+		if err != nil {
+			return st, ix.wrapErr(err)
+		}
+		if now == v && !st.Changed() {
+			break
+		}
+		// The index changed since the query began: by this check, or by
+		// another process. Query it as it is now, and check again.
+		v = now
+		qerr = query()
+		if st, err = ix.sync(ctx, time.Now(), ix.list(), false); err != nil {
+			return st, err
+		}
 	}
 	return st, qerr
 }
@@ -77,6 +118,12 @@ func (ix *Index) SyncAround(ctx context.Context, query func() error) (memory.Sta
 // for the next ones.
 func (ix *Index) sync(ctx context.Context, start time.Time, l listing, trusted bool) (memory.Stats, error) {
 	var st memory.Stats
+	// The version the check starts from: a commit elsewhere during it
+	// leaves the monitor's trust for a later check to earn.
+	version, err := ix.dataVersion(ctx)
+	if err != nil {
+		return st, ix.wrapErr(err)
+	}
 	d, err := ix.diff(ctx, l)
 	if err != nil {
 		return st, err
@@ -94,7 +141,7 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l listing, trusted b
 	st.Unchanged = len(files) - len(todo)
 	if len(todo) == 0 && len(gone) == 0 {
 		if trusted {
-			ix.fresh.checked(files)
+			ix.fresh.checked(files, version)
 		}
 		st.Duration = time.Since(start)
 		return st, nil
@@ -171,7 +218,7 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l listing, trusted b
 	}
 	ix.forgetCaches()
 	if trusted {
-		ix.fresh.checked(files)
+		ix.fresh.checked(files, version)
 	}
 	st.Items = w.count
 	st.Duration = time.Since(start)

@@ -1,0 +1,292 @@
+//go:build unix
+
+// Command soak runs Memoria as a hostile week would, in minutes: writers
+// retaining facts, reflect, core edits, rebuilds and recalls, all at once
+// as separate `memoria` processes on one workspace, while processes are
+// killed (SIGKILL) at random. It then checks what must hold and prints it:
+//
+//	retains acknowledged       retains that exited 0
+//	found by the next recall   of those, found by the writer's next recall (must be all)
+//	facts lost                 acknowledged facts missing from the Markdown (must be 0)
+//	torn files                 Markdown files with a partial last line or that do not parse (must be 0)
+//	leftover files             temporary or build files left behind (must be 0)
+//	index mismatches           after a final sync, files the index does not hold as they are on disk (must be 0)
+//
+//	go run ./bench/soak [-duration 10m] [-writers 8] [-kill 2s]
+//
+// Everything runs on this machine, on a copy of the example workspace in a
+// temporary folder; nothing listens on a network. It exits 1 when a check
+// fails.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"memoria"
+	"memoria/markdown"
+)
+
+func main() {
+	duration := flag.Duration("duration", 10*time.Minute, "how long to run")
+	writers := flag.Int("writers", 8, "concurrent writers retaining facts")
+	kill := flag.Duration("kill", 2*time.Second, "mean time between kills")
+	bin := flag.String("memoria", "", "a memoria binary (default: build ./cmd/memoria)")
+	flag.Parse()
+	ok, err := run(*duration, *writers, *kill, *bin)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "soak:", err)
+		os.Exit(1)
+	}
+	if !ok {
+		os.Exit(1)
+	}
+}
+
+// procs tracks the running memoria processes, so that the killer can pick
+// one.
+type procs struct {
+	mu  sync.Mutex
+	set map[*os.Process]string // process → its verb
+}
+
+func (p *procs) add(pr *os.Process, verb string) {
+	p.mu.Lock()
+	p.set[pr] = verb
+	p.mu.Unlock()
+}
+
+func (p *procs) remove(pr *os.Process) {
+	p.mu.Lock()
+	delete(p.set, pr)
+	p.mu.Unlock()
+}
+
+// killOne sends SIGKILL to a running process chosen at random, and says
+// which verb it ran.
+func (p *procs) killOne(r *rand.Rand) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := r.IntN(len(p.set) + 1)
+	for pr, verb := range p.set {
+		if n == 0 {
+			pr.Signal(syscall.SIGKILL)
+			return verb
+		}
+		n--
+	}
+	return ""
+}
+
+type soak struct {
+	bin, ws string
+	procs   procs
+	killed  atomic.Int64
+}
+
+// memoria runs one memoria command; ok is false when it did not exit 0
+// (killed, or failed: out says why).
+func (s *soak) memoria(ctx context.Context, args ...string) (out string, ok bool) {
+	cmd := exec.Command(s.bin, append(args[:1:1], append([]string{"-w", s.ws}, args[1:]...)...)...)
+	cmd.Env = []string{"HOME=" + os.TempDir(), "PATH=" + os.Getenv("PATH")}
+	var b strings.Builder
+	cmd.Stdout, cmd.Stderr = &b, &b
+	if err := cmd.Start(); err != nil {
+		return err.Error(), false
+	}
+	s.procs.add(cmd.Process, args[0])
+	err := cmd.Wait()
+	s.procs.remove(cmd.Process)
+	return b.String(), err == nil
+}
+
+func run(duration time.Duration, writers int, killEvery time.Duration, bin string) (bool, error) {
+	tmp, err := os.MkdirTemp("", "memoria-soak-")
+	if err != nil {
+		return false, err
+	}
+	defer os.RemoveAll(tmp)
+	if bin == "" {
+		bin = filepath.Join(tmp, "memoria")
+		if out, err := exec.Command("go", "build", "-o", bin, "memoria/cmd/memoria").CombinedOutput(); err != nil {
+			return false, fmt.Errorf("go build: %v: %s", err, out)
+		}
+	}
+	ws := filepath.Join(tmp, "workspace")
+	if out, err := exec.Command("cp", "-r", "examples/workspace", ws).CombinedOutput(); err != nil {
+		return false, fmt.Errorf("copy the example (run from the repository): %v: %s", err, out)
+	}
+	os.RemoveAll(filepath.Join(ws, ".memory"))
+	s := &soak{bin: bin, ws: ws, procs: procs{set: map[*os.Process]string{}}}
+	ctx, stop := context.WithTimeout(context.Background(), duration)
+	defer stop()
+
+	var (
+		mu        sync.Mutex
+		acked     []string // facts whose retain exited 0
+		found     int      // of those, found by the writer's next recall
+		notFound  []string
+		wg        sync.WaitGroup
+		otherRuns atomic.Int64
+	)
+	day := func(r *rand.Rand) string { return fmt.Sprintf("2025-12-%02d", 1+r.IntN(5)) }
+	for w := range writers {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(w), 1))
+			for i := 0; ctx.Err() == nil; i++ {
+				token := fmt.Sprintf("soakw%dn%d", w, i)
+				fact := fmt.Sprintf("W @Soak-Writer-%d: Observed %s at step %d.", w, token, i)
+				if _, ok := s.memoria(ctx, "retain", "--date", day(r), fact); !ok {
+					continue // killed or refused: not acknowledged
+				}
+				// The next recall must find it; a recall that was killed
+				// is run again.
+				hit := false
+				for try := 0; try < 5 && !hit; try++ {
+					out, ok := s.memoria(ctx, "recall", "--lexical", "--format", "compact", "--k", "5", token)
+					if ok {
+						hit = strings.Contains(out, token)
+						break
+					}
+				}
+				mu.Lock()
+				acked = append(acked, token)
+				if hit {
+					found++
+				} else {
+					notFound = append(notFound, token)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	loop := func(args ...string) {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				s.memoria(ctx, args...)
+				otherRuns.Add(1)
+			}
+		})
+	}
+	loop("reflect")
+	loop("core", "append", "Soak", "A line of core memory from the soak.", "--limit", "-1")
+	loop("index", "--rebuild", "--no-embed")
+	loop("recall", "--lexical", "what does Peter prefer")
+	loop("recall", "--lexical", "--since", "30d", "--now", "2025-12-06")
+	wg.Go(func() {
+		r := rand.New(rand.NewPCG(99, 7))
+		for ctx.Err() == nil {
+			wait := time.Duration(r.Int64N(int64(2 * killEvery)))
+			select {
+			case <-ctx.Done():
+			case <-time.After(wait):
+				if s.procs.killOne(r) != "" {
+					s.killed.Add(1)
+				}
+			}
+		}
+	})
+	wg.Wait()
+
+	// The checks, on a quiet workspace.
+	lost := 0
+	var all strings.Builder
+	torn := 0
+	err = filepath.WalkDir(ws, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") || strings.Contains(p, "/.memory/") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(ws, p)
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			torn++
+			fmt.Printf("torn: %s does not end with a newline\n", rel)
+		}
+		if _, err := markdown.Parse(filepath.ToSlash(rel), data); err != nil {
+			torn++
+			fmt.Printf("torn: %s: %v\n", rel, err)
+		}
+		all.Write(data)
+		return nil
+	})
+	if err != nil {
+		return false, err
+	}
+	for _, token := range acked {
+		if !strings.Contains(all.String(), token+" ") {
+			lost++
+			fmt.Printf("lost: %s\n", token)
+		}
+	}
+	leftovers := 0
+	filepath.WalkDir(ws, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".tmp") || strings.Contains(filepath.Base(p), ".build-")) {
+			leftovers++
+			fmt.Printf("leftover: %s\n", p)
+		}
+		return nil
+	})
+	mismatches, err := indexMismatches(ws, acked)
+	if err != nil {
+		return false, err
+	}
+	for _, token := range notFound {
+		fmt.Printf("not found by the next recall: %s\n", token)
+	}
+	fmt.Printf("ran %s: %d writers, %d other runs, %d processes killed\n", duration, writers, otherRuns.Load(), s.killed.Load())
+	fmt.Printf("retains acknowledged:       %d\n", len(acked))
+	fmt.Printf("found by the next recall:   %d\n", found)
+	fmt.Printf("facts lost:                 %d\n", lost)
+	fmt.Printf("torn files:                 %d\n", torn)
+	fmt.Printf("leftover files:             %d\n", leftovers)
+	fmt.Printf("index mismatches:           %d\n", mismatches)
+	return found == len(acked) && lost == 0 && torn == 0 && leftovers == 0 && mismatches == 0, nil
+}
+
+// indexMismatches opens the workspace as the library does (which syncs),
+// then counts the files the index does not hold as they are on disk and
+// the acknowledged facts it does not find.
+func indexMismatches(ws string, acked []string) (int, error) {
+	ctx := context.Background()
+	w, err := memoria.Open(ctx, ws, memoria.Options{})
+	if err != nil {
+		return 0, err
+	}
+	defer w.Close()
+	if _, err := w.Sync(ctx); err != nil {
+		return 0, err
+	}
+	st, err := w.Status(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := st.Pending
+	for _, token := range acked {
+		res, err := w.Recall(ctx, token, memoria.RecallOptions{K: 3, Lexical: true})
+		if err != nil {
+			return 0, err
+		}
+		hit := false
+		for _, r := range res {
+			hit = hit || strings.Contains(r.Content, token)
+		}
+		if !hit {
+			n++
+			fmt.Printf("index mismatch: %s not recalled after a final sync\n", token)
+		}
+	}
+	return n, nil
+}

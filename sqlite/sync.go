@@ -80,6 +80,7 @@ func (ix *Index) SyncAround(ctx context.Context, query func() error) (memory.Sta
 	}
 	var st memory.Stats
 	var qerr error
+	stale := false // the answer came before a check that changed the index
 	if ix.fresh.longLived() {
 		if st, err = ix.Sync(ctx); err != nil {
 			return st, err
@@ -93,22 +94,25 @@ func (ix *Index) SyncAround(ctx context.Context, query func() error) (memory.Sta
 		if st, err = ix.sync(ctx, time.Now(), <-listed, false); err != nil {
 			return st, err
 		}
+		stale = st.Changed()
 	}
-	for round := 0; round < 3; round++ {
+	// The answer stands when it came after the last check and no other
+	// process committed since that check began; else check and answer
+	// again, a few times at most.
+	for round := 0; round < 5; round++ {
 		now, err := ix.dataVersion(ctx)
 		if err != nil {
 			return st, ix.wrapErr(err)
 		}
-		if now == v && !st.Changed() {
+		if now == v && !stale {
 			break
 		}
-		// The index changed since the query began: by this check, or by
-		// another process. Query it as it is now, and check again.
 		v = now
-		qerr = query()
 		if st, err = ix.sync(ctx, time.Now(), ix.list(), false); err != nil {
 			return st, err
 		}
+		qerr = query()
+		stale = false
 	}
 	return st, qerr
 }

@@ -540,3 +540,40 @@ func TestOneFileLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexTruncatedUnderOpenWorkspace: a long-lived process (serve,
+// watch) keeps its index open while something truncates the file in
+// place. The next recall finds the damage, rebuilds from the Markdown and
+// answers, with one warning. With the index memory-mapped, the first read
+// past the new end of the file killed the process with SIGBUS.
+func TestIndexTruncatedUnderOpenWorkspace(t *testing.T) {
+	dir := testworkspace.CopyExample(t)
+	var warnings []string
+	ws := open(t, dir, func(m string) { warnings = append(warnings, m) })
+	ctx := context.Background()
+	opts := memoria.RecallOptions{Now: now, Lexical: true}
+	for _, q := range []string{"Marrakech", "Peter prefers", "warelay crash"} {
+		if res, err := ws.Recall(ctx, q, opts); err != nil || len(res) == 0 {
+			t.Fatalf("recall %q before: %d results, %v", q, len(res), err)
+		}
+	}
+	idx := filepath.Join(dir, ".memory", "index.sqlite")
+	st, err := os.Stat(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(idx, truncateTo(st.Size())); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"Marrakech", "Peter prefers", "warelay crash"} {
+		res, err := ws.Recall(ctx, q, opts)
+		if err != nil || len(res) == 0 {
+			t.Fatalf("recall %q after truncation: %d results, %v (warnings %q)", q, len(res), err, warnings)
+		}
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "rebuilding") {
+		t.Errorf("warnings %q, want one about rebuilding", warnings)
+	}
+}
+
+var truncateTo = func(n int64) int64 { return n / 3 }

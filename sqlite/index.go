@@ -198,7 +198,7 @@ func (ix *Index) openExisting(ctx context.Context) (string, error) {
 	// (journal_size_limit 0): frames left in it would be found again by
 	// the next process, and checkpointed again, with three fsyncs, at the
 	// end of every one-shot recall.
-	db, err := sql.Open("sqlite", dsn(ix.path, "busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "mmap_size(1073741824)", "journal_size_limit(0)"))
+	db, err := sql.Open("sqlite", dsn(ix.path, "busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "journal_size_limit(0)"))
 	if err != nil {
 		return "", fmt.Errorf("index %s: %w", ix.path, err)
 	}
@@ -384,8 +384,11 @@ func (ix *Index) replace(ctx context.Context, tmp, reason string) error {
 			return ix.reopen(ctx)
 		case ctx.Err() != nil:
 			return err
+		case !isCorrupt(err):
+			// A damaged file is expected here (the caller rebuilds because
+			// of it, and has said so); anything else is news.
+			ix.opts.warn("index %s: cannot update in place (%v); replacing the file", ix.path, err)
 		}
-		ix.opts.warn("index %s: cannot update in place (%v); replacing the file", ix.path, err)
 	}
 	ix.closeDB()
 	removeDB(ix.path)

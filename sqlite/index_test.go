@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -287,5 +288,44 @@ func TestHostileFileNames(t *testing.T) {
 			t.Fatalf("status: %v, %d pending", err, st.Pending)
 		}
 		ix.Close()
+	}
+}
+
+// TestTruncatedUnderAnOpenRead: the index file is truncated in place while
+// a query of this process is part way through its rows. The query fails
+// with an error (memory.ErrCorrupt once Sync looks), and the process lives
+// on. With the file memory-mapped (PRAGMA mmap_size), reading a page
+// past the new end of the file raised SIGBUS and killed the process: a
+// long-lived serve or watch died of another process's damage.
+func TestTruncatedUnderAnOpenRead(t *testing.T) {
+	dir := t.TempDir()
+	for d := 1; d <= 60; d++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "# Day %d\n\n", d)
+		for i := 0; i < 40; i++ {
+			fmt.Fprintf(&b, "- line %d of day %d about the shared harbour project and its crane number %d\n", i, d, i*d)
+		}
+		writeFile(t, dir, fmt.Sprintf("memory/2025-%02d-%02d.md", 1+d/28, 1+d%28), b.String())
+	}
+	ix := openTest(t, dir, Options{})
+	ctx := context.Background()
+	rows, err := ix.query(ctx, "SELECT content FROM items ORDER BY rowid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rows.Next() {
+		t.Fatal("no rows")
+	}
+	if err := os.Truncate(ix.path, 4096); err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+	}
+	rows.Close()
+	if rows.Err() == nil {
+		t.Log("the read finished from pages already in the cache")
+	}
+	if _, err := ix.Sync(ctx); err == nil {
+		t.Error("sync of a truncated index succeeded")
 	}
 }

@@ -1,43 +1,113 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // HTTPPath is where the streamable HTTP transport is served.
 const HTTPPath = "/mcp"
 
-// HTTPHandler serves the MCP streamable HTTP transport at HTTPPath. With a
-// non-empty token every request must carry "Authorization: Bearer TOKEN";
-// others get 401. The SDK's protection against DNS rebinding stays on.
-func (s *Server) HTTPHandler(token string) http.Handler {
+// HTTPOptions guard the HTTP transport.
+type HTTPOptions struct {
+	// Token, when set, must come with every request as
+	// "Authorization: Bearer TOKEN"; others get 401.
+	Token string
+	// AllowedOrigins are the origins (scheme://host[:port]) besides
+	// loopback ones whose pages may call the server. A request with an
+	// Origin header naming any other origin gets 403, as the MCP
+	// specification requires (a page on evil.example.com must not drive
+	// a server on this machine through the user's browser).
+	AllowedOrigins []string
+}
+
+// HTTPHandler serves the MCP streamable HTTP transport at HTTPPath. Requests
+// from a foreign Origin get 403, a missing or wrong bearer token 401 (see
+// HTTPOptions); a POST whose body is not one JSON-RPC message the SDK can
+// take gets 400 with a JSON-RPC error, as on stdio. The SDK's protection
+// against DNS rebinding stays on.
+func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
 		&sdk.StreamableHTTPOptions{Logger: s.log, SessionTimeout: 30 * time.Minute})
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, h)
-	if token == "" {
-		return mux
-	}
-	want := sha256.Sum256([]byte(token))
+	mux.Handle(HTTPPath, checkedMessages(h))
+	want := sha256.Sum256([]byte(o.Token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
-		if !ok || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="memoria"`)
-			http.Error(w, "missing or wrong bearer token: send Authorization: Bearer <the server's token>", http.StatusUnauthorized)
+		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, o.AllowedOrigins) {
+			http.Error(w, fmt.Sprintf("origin %q may not call this server: pages on this machine may; start serve with --allow-origin %s to allow it", origin, origin), http.StatusForbidden)
 			return
 		}
+		if o.Token != "" {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
+			if !ok || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="memoria"`)
+				http.Error(w, "missing or wrong bearer token: send Authorization: Bearer <the server's token>", http.StatusUnauthorized)
+				return
+			}
+		}
 		mux.ServeHTTP(w, r)
+	})
+}
+
+// originAllowed: a loopback origin (a page served from this machine), or
+// one of allowed, compared without case and without a trailing slash.
+func originAllowed(origin string, allowed []string) bool {
+	origin = strings.TrimSuffix(origin, "/")
+	for _, a := range allowed {
+		if strings.EqualFold(strings.TrimSuffix(a, "/"), origin) {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return false
+	}
+	return isLoopback(u.Hostname())
+}
+
+// checkedMessages answers a POST whose body is not one JSON-RPC message
+// the SDK can take with 400 and a JSON-RPC error (the SDK accepted an id
+// without a method with 202 and never answered it). Other requests pass.
+func checkedMessages(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, MaxMessageBytes+1))
+		r.Body.Close()
+		if err != nil {
+			http.Error(w, "reading the request: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		var id any
+		code, msg := jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes", MaxMessageBytes)
+		if len(body) <= MaxMessageBytes {
+			id, code, msg = check(bytes.TrimSpace(body))
+		}
+		if code != 0 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			replyError(w, id, code, msg)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		next.ServeHTTP(w, r)
 	})
 }
 
@@ -69,8 +139,8 @@ func isLoopback(host string) bool {
 
 // ServeHTTP serves the streamable HTTP transport on ln until ctx is done,
 // then shuts down, giving open requests a few seconds.
-func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, token string) error {
-	hs := &http.Server{Handler: s.HTTPHandler(token), ReadHeaderTimeout: 10 * time.Second}
+func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, o HTTPOptions) error {
+	hs := &http.Server{Handler: s.HTTPHandler(o), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -102,15 +102,29 @@ func check(line []byte) (id any, code int, msg string) {
 		return nil, jsonrpc.CodeParseError, "parse error: not valid JSON (send one JSON-RPC message per line)"
 	}
 	var probe struct {
-		ID any `json:"id"`
+		ID     any             `json:"id"`
+		Method *string         `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
 	}
-	if line[0] == '{' {
-		_ = json.Unmarshal(line, &probe)
-		if _, err := jsonrpc.MakeID(probe.ID); err != nil {
-			probe.ID = nil
-		}
-	} else {
+	var fields map[string]json.RawMessage
+	if line[0] != '{' {
 		return nil, jsonrpc.CodeInvalidRequest, "invalid request: want one JSON-RPC object per line (batches are not supported)"
+	}
+	_ = json.Unmarshal(line, &probe)
+	_ = json.Unmarshal(line, &fields)
+	if _, err := jsonrpc.MakeID(probe.ID); err != nil {
+		probe.ID = nil
+	}
+	rawID, hasID := fields["id"]
+	switch {
+	case hasID && string(bytes.TrimSpace(rawID)) == "null" && probe.Method != nil:
+		// JSON-RPC lets a client send id null; MCP says a request's id
+		// MUST NOT be null. The SDK took it for a notification and said
+		// nothing, so the client waited for ever.
+		return nil, jsonrpc.CodeInvalidRequest, "invalid request: id must be a string or a number, not null"
+	case hasID && probe.Method == nil && probe.Result == nil && probe.Error == nil:
+		return probe.ID, jsonrpc.CodeInvalidRequest, `invalid request: no "method"`
 	}
 	if _, err := jsonrpc.DecodeMessage(line); err != nil {
 		return probe.ID, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()

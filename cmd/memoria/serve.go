@@ -23,6 +23,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	httpAddr := fs.String("http", "", "serve streamable HTTP on `HOST:PORT` (e.g. 127.0.0.1:7377; port 0 picks a free one) instead of stdio")
 	token := fs.String("token", "", "with --http: require \"Authorization: Bearer `TOKEN`\" (default $MEMORIA_TOKEN)")
 	allowRemote := fs.Bool("allow-remote", false, "with --http: allow a non-loopback address (needs a token)")
+	var origins stringList
+	fs.Var(&origins, "allow-origin", "with --http: also accept requests from web pages of this `ORIGIN` (https://host:port; repeatable); pages of other origins get 403, except loopback ones")
 	watchFlag := fs.Bool("watch", false, "keep the index fresh while files change (as `memoria watch`)")
 	verbose := fs.Bool("v", false, "log requests and errors to stderr")
 	pos, err := parseFlags(e, fs, args)
@@ -35,9 +37,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if *token == "" {
 		*token = e.getenv("MEMORIA_TOKEN")
 	}
-	if *httpAddr == "" && (*allowRemote || *token != "") {
-		if *allowRemote {
-			return usagef("--allow-remote goes with --http HOST:PORT")
+	if *httpAddr == "" && (*allowRemote || *token != "" || len(origins) > 0) {
+		if *allowRemote || len(origins) > 0 {
+			return usagef("--allow-remote and --allow-origin go with --http HOST:PORT")
 		}
 		*token = "" // a token in the environment does not matter on stdio
 	}
@@ -82,7 +84,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		auth = "bearer token required"
 	}
 	fmt.Fprintf(e.stderr, "memoria: serving MCP for %s on http://%s%s (%s)\n", ws.Dir(), ln.Addr(), mcp.HTTPPath, auth)
-	return srv.ServeHTTP(ctx, ln, *token)
+	return srv.ServeHTTP(ctx, ln, mcp.HTTPOptions{Token: *token, AllowedOrigins: origins})
 }
 
 // syncLogger reports index syncs, the first one and then those that

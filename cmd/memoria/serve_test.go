@@ -325,6 +325,10 @@ func TestServeSurvivesMalformedInput(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"get","arguments":{"source":"../../etc/passwd"}}}`, 10.0, 0},
 		{`{"jsonrpc":"2.0","id":11,"method":"resources/read","params":{"uri":"memoria://nope"}}`, 11.0, -1},
 		{strings.Repeat("x", mcp.MaxMessageBytes+10), nil, -32600},
+		// An id without a method, and a request with id null, went
+		// unanswered: the client waited for ever.
+		{`{"jsonrpc":"2.0","id":12}`, 12.0, -32600},
+		{`{"jsonrpc":"2.0","id":null,"method":"tools/list"}`, nil, -32600},
 	}
 	for _, c := range cases {
 		r.send(c.line)
@@ -457,7 +461,7 @@ func TestServeHTTPEndToEnd(t *testing.T) {
 		t.Error("connected without the token")
 	}
 	// Malformed bodies with the token: an HTTP error each, nothing more.
-	for _, body := range []string{"{not json", "[]", `{"foo":1}`, `{"jsonrpc":"1.0","id":1,"method":"tools/list"}`, ""} {
+	for _, body := range []string{"{not json", "[]", `{"foo":1}`, `{"jsonrpc":"1.0","id":1,"method":"tools/list"}`, "", `{"jsonrpc":"2.0","id":12}`, `{"jsonrpc":"2.0","id":null,"method":"tools/list"}`} {
 		if resp := post("Bearer "+token, body); resp.StatusCode < 400 || resp.StatusCode >= 500 {
 			t.Errorf("malformed body %q: status %d, want 4xx", body, resp.StatusCode)
 		}
@@ -470,6 +474,45 @@ func TestServeHTTPEndToEnd(t *testing.T) {
 	}
 	defer cs.Close()
 	exerciseSession(t, cs, ws)
+}
+
+// TestServeHTTPOrigin: the MCP specification says servers MUST validate
+// Origin. A request from a page of a foreign origin gets 403, with or
+// without a token; pages served from this machine and the origins given
+// with --allow-origin pass. It used to answer evil.example.com with 200.
+func TestServeHTTPOrigin(t *testing.T) {
+	needBinary(t)
+	ws := testworkspace.CopyExample(t)
+	url := startHTTP(t, ws, "--allow-origin", "https://app.example.com")
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+	for _, c := range []struct {
+		origin string
+		want   int
+	}{
+		{"", http.StatusOK},
+		{"http://evil.example.com", http.StatusForbidden},
+		{"https://app.example.com.evil.example.com", http.StatusForbidden},
+		{"null", http.StatusForbidden},
+		{"http://localhost:5173", http.StatusOK},
+		{"http://127.0.0.1:8080", http.StatusOK},
+		{"https://app.example.com", http.StatusOK},
+	} {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(init))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if c.origin != "" {
+			req.Header.Set("Origin", c.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("Origin %q: status %d, want %d", c.origin, resp.StatusCode, c.want)
+		}
+	}
 }
 
 func TestServeRefusesRemoteAddress(t *testing.T) {

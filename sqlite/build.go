@@ -5,15 +5,19 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -88,8 +92,18 @@ func load(ws string, f workspace.File, o Options) loaded {
 		}
 		return l
 	}
+	sortDoc(doc)
 	l.doc = doc
 	return l
+}
+
+// sortDoc puts a document's facts and passages in line order, the order
+// the writer numbers them in and the one stored items are read back in
+// (storedItems): a full-text row depends on its passage's neighbours, so
+// the rows made again from stored items must see them in the same order.
+func sortDoc(doc *memory.Document) {
+	slices.SortStableFunc(doc.Facts, func(a, b memory.Fact) int { return a.Source.Start - b.Source.Start })
+	slices.SortStableFunc(doc.Passages, func(a, b memory.Passage) int { return a.Source.Start - b.Source.Start })
 }
 
 func errText(err error) string {
@@ -282,57 +296,141 @@ func (w *writer) add(ctx context.Context, l loaded) error {
 	if l.doc == nil {
 		return nil
 	}
-	rows := ftsRows(l.doc)
-	for i, fact := range l.doc.Facts {
-		var conf any
-		if fact.HasConfidence {
-			conf = fact.Confidence
-		}
-		if err := w.addItem(ctx, fileID, fact.Kind, fact.ID, conf, fact.Source, fact.Written, fact.Event, "", fact.Entities, fact.Text, rows[i]); err != nil {
-			return fmt.Errorf("file %s: %w", f.Rel, err)
-		}
+	if err := w.addDoc(ctx, fileID, l.doc, nil); err != nil {
+		return fmt.Errorf("file %s: %w", f.Rel, err)
 	}
-	for i, p := range l.doc.Passages {
-		if err := w.addItem(ctx, fileID, memory.KindPassage, nil, nil, p.Source, p.Written, nil, p.Section, p.Entities, p.Text, rows[len(l.doc.Facts)+i]); err != nil {
-			return fmt.Errorf("file %s: %w", f.Rel, err)
-		}
+	if err := w.addEntity(ctx, fileID, l.doc.Entity); err != nil {
+		return fmt.Errorf("file %s: %w", f.Rel, err)
 	}
-	if e := l.doc.Entity; e != nil {
-		if _, err := w.page.ExecContext(ctx, fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n")); err != nil {
-			return fmt.Errorf("file %s: %w", f.Rel, err)
+	return nil
+}
+
+// addEntity writes an entity page's row and the names it is known by.
+func (w *writer) addEntity(ctx context.Context, fileID int64, e *memory.EntityPage) error {
+	if e == nil {
+		return nil
+	}
+	if _, err := w.page.ExecContext(ctx, fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n")); err != nil {
+		return err
+	}
+	keys := map[string]bool{}
+	for _, n := range append([]string{e.Slug, e.Name}, e.Aliases...) {
+		k := memory.EntityKey(n)
+		if k == "" || keys[k] {
+			continue
 		}
-		keys := map[string]bool{}
-		for _, n := range append([]string{e.Slug, e.Name}, e.Aliases...) {
-			k := memory.EntityKey(n)
-			if k == "" || keys[k] {
-				continue
-			}
-			keys[k] = true
-			if _, err := w.name.ExecContext(ctx, k, e.Slug, fileID); err != nil {
-				return fmt.Errorf("file %s: %w", f.Rel, err)
-			}
+		keys[k] = true
+		if _, err := w.name.ExecContext(ctx, k, e.Slug, fileID); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// addItem writes an item, its full-text row and its entity links. The
-// item's day is its event's first day, else the day it was written.
-func (w *writer) addItem(ctx context.Context, fileID int64, kind memory.Kind, factID, conf any, src memory.Source, written time.Time, event *memory.TimeRange, section string, entities []string, content string, row ftsRow) error {
-	id := w.nextID
-	w.nextID++
-	w.count++
+// item is one row of the items table as the writer stores it, without
+// its id and file.
+type item struct {
+	kind              memory.Kind
+	factID            string // "" for a passage
+	conf              float64
+	hasConf           bool
+	start, end        int
+	day, eventEnd     string
+	section, entities string // entities: the slugs, space-separated
+	content, textHash string
+}
+
+// docItem is the i-th item of a parsed document in the order the writer
+// numbers them: the facts, then the passages, each in line order
+// (sortDoc).
+func docItem(doc *memory.Document, i int) item {
+	if i < len(doc.Facts) {
+		f := &doc.Facts[i]
+		return newItem(f.Kind, f.ID, f.Confidence, f.HasConfidence, f.Source, f.Written, f.Event, "", f.Entities, f.Text)
+	}
+	p := &doc.Passages[i-len(doc.Facts)]
+	return newItem(memory.KindPassage, "", 0, false, p.Source, p.Written, nil, p.Section, p.Entities, p.Text)
+}
+
+func newItem(kind memory.Kind, factID string, conf float64, hasConf bool, src memory.Source, written time.Time, event *memory.TimeRange, section string, entities []string, content string) item {
 	day, evEnd := dayString(written), ""
 	if event != nil {
 		day, evEnd = dayString(event.Start), dayString(event.End)
 	}
-	if err := w.items.add(ctx, w.tx, id, fileID, string(kind), factID, conf, src.Start, src.End, day, evEnd, section, strings.Join(entities, " "), content, TextHash(content)); err != nil {
+	return item{kind: kind, factID: factID, conf: conf, hasConf: hasConf, start: src.Start, end: src.End,
+		day: day, eventEnd: evEnd, section: section, entities: strings.Join(entities, " "), content: content,
+		textHash: TextHash(content)}
+}
+
+// itemKey digests everything stored of an item, its full-text row
+// included: two items with the same key have the same rows in every
+// table. It is made in two steps (columns, then the full-text row) so that
+// a sync can digest stored items' columns as it reads them and their
+// full-text rows once it has them all (a row depends on its neighbours).
+type itemKey [16]byte
+
+// digest is the first step: the item's own columns.
+func (it *item) digest() itemKey {
+	return digestStrings(string(it.kind), it.factID, strconv.FormatBool(it.hasConf), strconv.FormatFloat(it.conf, 'g', -1, 64),
+		strconv.Itoa(it.start), strconv.Itoa(it.end), it.day, it.eventEnd, it.section, it.entities, it.content, it.textHash)
+}
+
+// key is the second: the columns' digest with the full-text row.
+func (d itemKey) key(r ftsRow) itemKey {
+	return digestStrings(string(d[:]), r.content, r.section, r.entities, r.context)
+}
+
+// digestSeeds: two 64-bit maphash digests make the 128-bit key; keys are
+// compared only within one process, so random seeds do.
+var digestSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+func digestStrings(ss ...string) itemKey {
+	var k itemKey
+	for j, seed := range digestSeeds {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		for _, s := range ss {
+			var n [8]byte
+			binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+			h.Write(n[:])
+			h.WriteString(s)
+		}
+		binary.LittleEndian.PutUint64(k[8*j:], h.Sum64())
+	}
+	return k
+}
+
+// addDoc writes a document's items (those keep accepts, or all), their
+// full-text rows and their entity links.
+func (w *writer) addDoc(ctx context.Context, fileID int64, doc *memory.Document, keep func(i int) bool) error {
+	return eachFTSRow(doc, func(i int, r ftsRow) error {
+		if keep != nil && !keep(i) {
+			return nil
+		}
+		it := docItem(doc, i)
+		return w.addItem(ctx, fileID, &it, r)
+	})
+}
+
+// addItem writes an item, its full-text row and its entity links.
+func (w *writer) addItem(ctx context.Context, fileID int64, it *item, r ftsRow) error {
+	id := w.nextID
+	w.nextID++
+	w.count++
+	var factID, conf any
+	if it.factID != "" {
+		factID = it.factID
+	}
+	if it.hasConf {
+		conf = it.conf
+	}
+	if err := w.items.add(ctx, w.tx, id, fileID, string(it.kind), factID, conf, it.start, it.end, it.day, it.eventEnd, it.section, it.entities, it.content, it.textHash); err != nil {
 		return err
 	}
-	if err := w.fts.add(ctx, w.tx, id, row.content, row.section, row.entities, row.context); err != nil {
+	if err := w.fts.add(ctx, w.tx, id, r.content, r.section, r.entities, r.context); err != nil {
 		return err
 	}
-	for _, e := range entities {
+	for _, e := range strings.Fields(it.entities) {
 		if err := w.itemEntities.add(ctx, w.tx, strings.ToLower(e), id); err != nil {
 			return err
 		}

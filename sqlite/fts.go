@@ -23,16 +23,18 @@ type ftsRow struct {
 // context column holds.
 const ftsContext = 200
 
-// ftsRows makes the full-text rows of a document's items, in the order
-// the writer numbers them: the facts, then the passages. It is the one
+// eachFTSRow makes the full-text rows of a document's items, in the order
+// the writer numbers them (the facts, then the passages), and hands each
+// to fn, so that no more than one row is held at a time. It is the one
 // definition of a full-text row, for a build, a sync and a delete alike
-// (deleteFTS makes the rows of stored items again to delete them): any
-// change to what it makes must change WriterVersion, so that indexes
-// written with the old rows are rebuilt rather than edited.
-func ftsRows(doc *memory.Document) []ftsRow {
-	rows := make([]ftsRow, 0, len(doc.Facts)+len(doc.Passages))
-	for _, f := range doc.Facts {
-		rows = append(rows, ftsRow{content: withAlt(f.Text, lang.AltText(f.Text)), entities: ftsEntities(f.Entities)})
+// (a delete makes the rows of stored items again): any change to what it
+// makes must change WriterVersion, so that indexes written with the old
+// rows are rebuilt rather than edited.
+func eachFTSRow(doc *memory.Document, fn func(i int, r ftsRow) error) error {
+	for i, f := range doc.Facts {
+		if err := fn(i, ftsRow{content: withAlt(f.Text, lang.AltText(f.Text)), entities: ftsEntities(f.Entities)}); err != nil {
+			return err
+		}
 	}
 	own, around := passageAlts(doc.Passages)
 	prev, next := neighbours(doc.Passages)
@@ -47,14 +49,17 @@ func ftsRows(doc *memory.Document) []ftsRow {
 		if around[i] != "" {
 			ctx = append(ctx, around[i])
 		}
-		rows = append(rows, ftsRow{
+		err := fn(len(doc.Facts)+i, ftsRow{
 			content:  withAlt(p.Text, own[i]),
 			section:  p.Section,
 			entities: ftsEntities(p.Entities),
 			context:  strings.Join(ctx, " "),
 		})
+		if err != nil {
+			return err
+		}
 	}
-	return rows
+	return nil
 }
 
 // neighbours returns, for each passage, the index of the passage before
@@ -80,10 +85,12 @@ func withAlt(text, alt string) string {
 	return text + " " + alt
 }
 
+var slugSeparators = strings.NewReplacer("-", " ", "_", " ")
+
 // ftsEntities is the entities column: the slugs as words ("The-Castle"
 // is found by "castle").
 func ftsEntities(slugs []string) string {
-	return strings.NewReplacer("-", " ", "_", " ").Replace(strings.Join(slugs, " "))
+	return slugSeparators.Replace(strings.Join(slugs, " "))
 }
 
 func firstRunes(s string, n int) string {

@@ -198,7 +198,7 @@ func (ix *Index) openExisting(ctx context.Context) (string, error) {
 	// (journal_size_limit 0): frames left in it would be found again by
 	// the next process, and checkpointed again, with three fsyncs, at the
 	// end of every one-shot recall.
-	db, err := sql.Open("sqlite", dsn(ix.path, "busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "journal_size_limit(0)"))
+	db, err := sql.Open("sqlite", dsn(ix.path, "busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "journal_size_limit(0)", "cache_size(-65536)", "temp_store(MEMORY)"))
 	if err != nil {
 		return "", fmt.Errorf("index %s: %w", ix.path, err)
 	}

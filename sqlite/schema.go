@@ -20,7 +20,7 @@ const applicationID = 0x4d454d4f
 // changes while the schema stays the same (the order rows are written in,
 // the full-text configuration): an index written by another writer is
 // rebuilt rather than trusted.
-const WriterVersion = 3
+const WriterVersion = 4
 
 // identity is stored in meta; any difference forces a rebuild.
 // It covers the schema text and the full-text fill, so that changing

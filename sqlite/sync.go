@@ -192,6 +192,13 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l listing, trusted b
 			return err
 		}
 		note(&st, l, ix.opts)
+		if s, ok := manifest[l.file.Rel]; ok {
+			if err := w.update(ctx, s.id, l); err != nil {
+				return fmt.Errorf("update %s: %w", l.file.Rel, err)
+			}
+			manifest[l.file.Rel] = storedFile{id: s.id, size: l.file.Size, mtime: l.file.ModTime, hash: l.hash}
+			return nil
+		}
 		if err := deleteFile(ctx, tx, l.file.Rel); err != nil {
 			return err
 		}
@@ -312,45 +319,158 @@ func deleteFile(ctx context.Context, tx *sql.Tx, path string) error {
 	return nil
 }
 
-// deleteFTS deletes the full-text rows of a file's items. The items hold
-// what ftsRows needs (in id order: the facts, then the passages in line
-// order, as the writer numbered them), so the rows are made again exactly
-// as they were inserted.
+// storedItems reads a file's items back in the order the writer numbers
+// them (the facts, then the passages, each in line order): their ids, the
+// digests of their columns, and in doc what eachFTSRow needs to make their
+// full-text rows again exactly as they were inserted.
+func storedItems(ctx context.Context, tx *sql.Tx, fileID int64) (ids []int64, digests []itemKey, doc *memory.Document, err error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, kind, fact_id, confidence, start_line, end_line, day, event_end, section, entities, content, text_hash
+		FROM items WHERE file_id = ? ORDER BY kind = 'passage', start_line, id`, fileID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer rows.Close()
+	doc = &memory.Document{}
+	for rows.Next() {
+		var id int64
+		var it item
+		var kind string
+		var factID sql.NullString
+		var conf sql.NullFloat64
+		if err := rows.Scan(&id, &kind, &factID, &conf, &it.start, &it.end, &it.day, &it.eventEnd, &it.section, &it.entities, &it.content, &it.textHash); err != nil {
+			return nil, nil, nil, err
+		}
+		it.kind, it.factID, it.conf, it.hasConf = memory.Kind(kind), factID.String, conf.Float64, conf.Valid
+		var ents []string
+		if it.entities != "" {
+			ents = strings.Fields(it.entities)
+		}
+		if it.kind == memory.KindPassage {
+			doc.Passages = append(doc.Passages, memory.Passage{Text: it.content, Section: it.section, Entities: ents})
+		} else {
+			doc.Facts = append(doc.Facts, memory.Fact{Text: it.content, Entities: ents})
+		}
+		ids = append(ids, id)
+		digests = append(digests, it.digest())
+	}
+	return ids, digests, doc, rows.Err()
+}
+
+// deleteFTS deletes the full-text rows of a file's items, made again from
+// the stored items.
 func deleteFTS(ctx context.Context, tx *sql.Tx, fileID int64) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id, kind, content, section, entities FROM items WHERE file_id = ? ORDER BY id`, fileID)
+	ids, _, doc, err := storedItems(ctx, tx, fileID)
 	if err != nil {
 		return err
 	}
-	var doc memory.Document
-	var factIDs, passageIDs []int64
-	for rows.Next() {
-		var id int64
-		var kind, content, section, entities string
-		if err := rows.Scan(&id, &kind, &content, &section, &entities); err != nil {
-			rows.Close()
-			return err
-		}
-		if memory.Kind(kind) == memory.KindPassage {
-			passageIDs = append(passageIDs, id)
-			doc.Passages = append(doc.Passages, memory.Passage{Text: content, Section: section, Entities: strings.Fields(entities)})
-		} else {
-			factIDs = append(factIDs, id)
-			doc.Facts = append(doc.Facts, memory.Fact{Text: content, Entities: strings.Fields(entities)})
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
+	return deleteItemsFTS(ctx, tx, ids, doc, nil)
+}
+
+// deleteItemsFTS deletes the full-text rows of the stored items (those
+// gone says, or all) through FTS5's delete command, which needs the rows
+// as they were inserted.
+func deleteItemsFTS(ctx context.Context, tx *sql.Tx, ids []int64, doc *memory.Document, gone func(i int) bool) error {
 	del, err := newBatch(ctx, tx, `INSERT INTO items_fts(items_fts, rowid, content, section, entities, context) VALUES`, 6)
 	if err != nil {
 		return err
 	}
-	ids := append(factIDs, passageIDs...)
-	for i, r := range ftsRows(&doc) {
-		if err := del.add(ctx, tx, "delete", ids[i], r.content, r.section, r.entities, r.context); err != nil {
+	err = eachFTSRow(doc, func(i int, r ftsRow) error {
+		if gone != nil && !gone(i) {
+			return nil
+		}
+		return del.add(ctx, tx, "delete", ids[i], r.content, r.section, r.entities, r.context)
+	})
+	if err != nil {
+		return err
+	}
+	return del.flush(ctx, tx)
+}
+
+// update writes a changed file that is indexed already, in place: its file
+// row and entity page are written again, and of its items only those that
+// differ from the stored ones in any column (their full-text row
+// included) are deleted or inserted; the others keep their rows and ids.
+// Appending a fact to a daily log of a million lines writes the new
+// fact, not the million (it rewrote them all, holding the write lock for
+// half a minute).
+func (w *writer) update(ctx context.Context, fileID int64, l loaded) error {
+	f := l.file
+	day := ""
+	if l.doc != nil {
+		day = dayString(l.doc.Date)
+	}
+	if _, err := w.tx.ExecContext(ctx, `UPDATE files SET kind=?, day=?, size=?, mtime=?, hash=?, lines=?, status=? WHERE id=?`,
+		string(f.Kind), day, f.Size, f.ModTime, l.hash, l.lines, l.status, fileID); err != nil {
+		return err
+	}
+	for _, q := range []string{`DELETE FROM entity_pages WHERE file_id=?`, `DELETE FROM entity_names WHERE file_id=?`} {
+		if _, err := w.tx.ExecContext(ctx, q, fileID); err != nil {
 			return err
 		}
 	}
-	return del.flush(ctx, tx)
+	oldIDs, digests, oldDoc, err := storedItems(ctx, w.tx, fileID)
+	if err != nil {
+		return err
+	}
+	// The stored items by key; an item of the new document with the same
+	// key takes one of them over.
+	// Equal keys (the same line twice cannot be, but a file may hold two
+	// identical items after all) are chained through same.
+	stored := make(map[itemKey]int32, len(oldIDs))
+	same := make([]int32, len(oldIDs))
+	eachFTSRow(oldDoc, func(i int, r ftsRow) error {
+		k := digests[i].key(r)
+		if j, ok := stored[k]; ok {
+			same[i] = j
+		} else {
+			same[i] = -1
+		}
+		stored[k] = int32(i)
+		return nil
+	})
+	digests = nil
+	doc := l.doc
+	if doc == nil {
+		doc = &memory.Document{}
+	}
+	kept := make([]bool, len(oldIDs))
+	var fresh []bool // the new document's items to insert
+	eachFTSRow(doc, func(i int, r ftsRow) error {
+		it := docItem(doc, i)
+		k := it.digest().key(r)
+		j, ok := stored[k]
+		if ok {
+			kept[j] = true
+			if same[j] >= 0 {
+				stored[k] = same[j]
+			} else {
+				delete(stored, k)
+			}
+		}
+		fresh = append(fresh, !ok)
+		return nil
+	})
+	if err := deleteItemsFTS(ctx, w.tx, oldIDs, oldDoc, func(i int) bool { return !kept[i] }); err != nil {
+		return err
+	}
+	for _, q := range []string{`DELETE FROM item_entities WHERE item_id = ?`, `DELETE FROM items WHERE id = ?`} {
+		st, err := w.tx.PrepareContext(ctx, q)
+		if err != nil {
+			return err
+		}
+		for i, id := range oldIDs {
+			if kept[i] {
+				continue
+			}
+			if _, err := st.ExecContext(ctx, id); err != nil {
+				st.Close()
+				return err
+			}
+		}
+		st.Close()
+	}
+	if err := w.addDoc(ctx, fileID, doc, func(i int) bool { return fresh[i] }); err != nil {
+		return err
+	}
+	return w.addEntity(ctx, fileID, doc.Entity)
 }

@@ -119,6 +119,10 @@ func OpenAt(ctx context.Context, dir, indexPath string, opts Options) (*Index, e
 	if err := os.MkdirAll(filepath.Dir(indexPath), 0o755); err != nil {
 		return nil, fmt.Errorf("index %s: %w", indexPath, err)
 	}
+	if filepath.Dir(indexPath) == filepath.Join(dir, workspace.IndexDir) {
+		// Best effort: a read-only index folder is no reason to fail.
+		workspace.IgnoreIndexDir(filepath.Dir(indexPath))
+	}
 	ix := &Index{ws: dir, path: indexPath, opts: opts}
 	removeLeftovers(indexPath)
 	vo := opts.Vector

@@ -46,6 +46,33 @@ func Check(dir string) error {
 	return nil
 }
 
+// CheckMarked is Check, and also refuses a folder that IsWorkspace does not
+// recognise: an empty folder or a code repository named by mistake is
+// reported, rather than given a .memory/ folder.
+func CheckMarked(dir string) error {
+	if err := Check(dir); err != nil {
+		return err
+	}
+	if !IsWorkspace(dir) {
+		return fmt.Errorf("%w: %s holds no memory.md, MEMORY.md, memory/, bank/ or .memory/ (make it one with `memoria init --workspace %s`)", ErrNotFound, dir, dir)
+	}
+	return nil
+}
+
+// IsWorkspace reports whether dir holds what marks a workspace: memory.md
+// or MEMORY.md, or a memory/, bank/ or .memory/ folder.
+func IsWorkspace(dir string) bool {
+	for _, m := range []struct {
+		name string
+		dir  bool
+	}{{"memory.md", false}, {"MEMORY.md", false}, {"memory", true}, {"bank", true}, {IndexDir, true}} {
+		if st, err := os.Stat(filepath.Join(dir, m.name)); err == nil && st.IsDir() == m.dir {
+			return true
+		}
+	}
+	return false
+}
+
 // List returns the indexable files of the workspace in dir, sorted by path:
 // memory.md (or MEMORY.md), memory/**.md and bank/**.md. Hidden folders are
 // not entered, symlinked folders are not followed, and a symlinked file is

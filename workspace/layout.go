@@ -38,6 +38,9 @@ func Init(dir string) (InitResult, error) {
 			return res, fmt.Errorf("init %s: %w", dir, err)
 		}
 	}
+	if err := IgnoreIndexDir(filepath.Join(dir, IndexDir)); err != nil {
+		return res, fmt.Errorf("init %s: %w", dir, err)
+	}
 	if _, err := os.Lstat(filepath.Join(dir, "MEMORY.md")); err == nil {
 		res.Kept = append(res.Kept, "MEMORY.md")
 	}
@@ -63,4 +66,20 @@ func Init(dir string) (InitResult, error) {
 		res.Created = append(res.Created, f.path)
 	}
 	return res, nil
+}
+
+// IgnoreIndexDir writes a .gitignore of "*" into the index folder, unless
+// one is there: the index is derived, and a `git add -A` of the workspace
+// must not commit it (nor the .gitignore itself). The workspace's own
+// .gitignore, if any, is not touched.
+func IgnoreIndexDir(indexDir string) error {
+	fh, err := os.OpenFile(filepath.Join(indexDir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, werr := fh.WriteString("# Derived from the Markdown by memoria; rebuilt at will, never committed.\n*\n")
+	return errors.Join(werr, fh.Close())
 }

@@ -42,11 +42,11 @@ func TestResolve(t *testing.T) {
 		wantDir    string
 		wantBy     string
 	}{
-		{"flag wins", "/a/b", map[string]string{EnvWorkspace: "/env"}, cfgHome, "/a/b", "flag"},
-		{"env next", "", map[string]string{EnvWorkspace: "/env"}, cfgHome, "/env", "env"},
-		{"openclaw config", "", nil, cfgHome, "/srv/agent/ws", "openclaw config"},
-		{"default", "", nil, home, filepath.Join(home, ".openclaw", "workspace"), "default"},
-		{"tilde", "~/notes", nil, home, filepath.Join(home, "notes"), "flag"},
+		{"flag wins", "/a/b", map[string]string{EnvWorkspace: "/env"}, cfgHome, "/a/b", "--workspace"},
+		{"env next", "", map[string]string{EnvWorkspace: "/env"}, cfgHome, "/env", "$MEMORIA_WORKSPACE"},
+		{"openclaw config", "", nil, cfgHome, "/srv/agent/ws", "OpenClaw config"},
+		{"default", "", nil, home, filepath.Join(home, ".openclaw", "workspace"), "OpenClaw default"},
+		{"tilde", "~/notes", nil, home, filepath.Join(home, "notes"), "--workspace"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,6 +58,87 @@ func TestResolve(t *testing.T) {
 				t.Errorf("got %+v, want %s by %s", res, tt.wantDir, tt.wantBy)
 			}
 		})
+	}
+}
+
+// TestResolveCurrentFolder: the current folder, or the nearest folder above
+// it, that is a workspace comes after the flag and the environment and
+// before OpenClaw's config. It was never considered: `cd ws && memoria
+// recall x` searched ~/.openclaw/workspace.
+func TestResolveCurrentFolder(t *testing.T) {
+	home := t.TempDir()
+	write(t, filepath.Join(home, ".openclaw", "openclaw.json"), `{agents: {defaults: {workspace: "/srv/agent/ws"}}}`)
+	ws := t.TempDir()
+	write(t, filepath.Join(ws, "memory", "2025-11-27.md"), "# 2025-11-27\n")
+	deep := filepath.Join(ws, "memory", "sub", "deeper")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plain := t.TempDir()
+	for _, c := range []struct {
+		name, wd, flag string
+		vars           map[string]string
+		wantDir, by    string
+	}{
+		{"in the workspace", ws, "", nil, ws, "the current folder"},
+		{"below it", deep, "", nil, ws, "a folder above the current one"},
+		{"flag first", ws, "/a/b", nil, "/a/b", "--workspace"},
+		{"env first", ws, "", map[string]string{EnvWorkspace: "/env"}, "/env", "$MEMORIA_WORKSPACE"},
+		{"not in one", plain, "", nil, "/srv/agent/ws", "OpenClaw config"},
+	} {
+		env := fakeEnv(c.vars, home)
+		env.Getwd = func() (string, error) { return c.wd, nil }
+		res, err := Resolve(c.flag, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Dir != c.wantDir || !strings.HasPrefix(res.By, c.by) {
+			t.Errorf("%s: got %+v, want %s by %s", c.name, res, c.wantDir, c.by)
+		}
+	}
+}
+
+// TestCheckMarked: a folder with none of a workspace's marks (empty, or a
+// code repository) is refused with ErrNotFound; each mark is enough.
+func TestCheckMarked(t *testing.T) {
+	repo := t.TempDir()
+	write(t, filepath.Join(repo, "go.mod"), "module x\n")
+	write(t, filepath.Join(repo, "README.md"), "# x\n")
+	for _, dir := range []string{t.TempDir(), repo} {
+		if err := CheckMarked(dir); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "memoria init") {
+			t.Errorf("%s: %v", dir, err)
+		}
+	}
+	for _, mark := range []string{"memory.md", "MEMORY.md", "memory/", "bank/", ".memory/"} {
+		dir := t.TempDir()
+		if strings.HasSuffix(mark, "/") {
+			os.Mkdir(filepath.Join(dir, mark), 0o755)
+		} else {
+			write(t, filepath.Join(dir, mark), "# x\n")
+		}
+		if err := CheckMarked(dir); err != nil {
+			t.Errorf("%s: %v", mark, err)
+		}
+	}
+}
+
+// TestOpenClawConfigJSON5: OpenClaw's config is JSON5. Configs written
+// the way its documentation writes them are read; the regular expressions
+// used before failed on a colon inside a string ("tone: friendly").
+func TestOpenClawConfigJSON5(t *testing.T) {
+	for _, c := range []struct{ name, cfg string }{
+		{"colon in a string", `{ agents: { defaults: { workspace: "/w", systemPrompt: "Be brief, tone: friendly" } } }`},
+		{"comma and brace in a string", `{ agents: { defaults: { systemPrompt: 'a, b } c', workspace: '/w' } } }`},
+		{"comments everywhere", "// top\n{\n  /* agents */ agents: { // defaults\n    defaults: { workspace: \"/w\", },\n  },\n}\n"},
+		{"url with //", `{ gateway: { url: "http://localhost:18789//x" }, agents: { defaults: { workspace: "/w" } } }`},
+		{"JSON5 numbers and quotes", `{ gateway: { port: 0x4965, ratio: .5, max: +Infinity }, 'agents': { "defaults": { workspace: "/w", }, }, }`},
+		{"escaped quotes", `{ agents: { defaults: { name: "say \"hi: there\"", workspace: "/w" } } }`},
+		{"multi-line string", "{ agents: { defaults: { note: 'one \\\n two', workspace: \"/w\" } } }"},
+	} {
+		got, err := openClawWorkspace([]byte(c.cfg))
+		if err != nil || got != "/w" {
+			t.Errorf("%s: %q, %v", c.name, got, err)
+		}
 	}
 }
 

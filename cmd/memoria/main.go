@@ -36,6 +36,7 @@ type env struct {
 	stdin          io.Reader
 	getenv         func(string) string
 	home           func() (string, error)
+	getwd          func() (string, error) // nil: the current folder is never the workspace
 	isTerminal     bool // stderr is a terminal: progress bars allowed
 }
 
@@ -61,6 +62,7 @@ func init() {
 		{"watch", "[--debounce 300ms] [--json]", "keep the index fresh while files change (until interrupted)", runWatch},
 		{"serve", "[--http 127.0.0.1:7377 [--token T] [--allow-remote]] [--watch]", "serve memory to agents over MCP (stdio, or streamable HTTP)", runServe},
 		{"reflect", "[--since 7d] [--dry-run] [--now DATE]", "update entity pages, opinions and core proposals from the logs", runReflect},
+		{"version", "[--json]", "the build: module version, commit, Go version, and whether the embedding model is installed", runVersion},
 		{"help", "", "show this help", nil},
 	}
 }
@@ -77,7 +79,7 @@ func main() {
 	fi, _ := os.Stderr.Stat()
 	e := &env{
 		stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin,
-		getenv: os.Getenv, home: os.UserHomeDir,
+		getenv: os.Getenv, home: os.UserHomeDir, getwd: os.Getwd,
 		isTerminal: fi != nil && fi.Mode()&os.ModeCharDevice != 0,
 	}
 	os.Exit(profiled(func() int { return run(ctx, e, os.Args[1:]) }))
@@ -86,9 +88,17 @@ func main() {
 // run executes one command line and returns the exit code. Errors are one
 // line on stderr.
 func run(ctx context.Context, e *env, args []string) int {
+	args, err := hoistGlobalFlags(args)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "memoria: %s\n", err)
+		return exitUsage
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(e.stdout)
 		return exitOK
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args[0] = "version"
 	}
 	for _, c := range commands {
 		if c.name == args[0] && c.run != nil {
@@ -107,14 +117,50 @@ func run(ctx context.Context, e *env, args []string) int {
 	return exitUsage
 }
 
+// globalFlags are the flags every command takes, which may also come
+// before the command, as in git or docker (`memoria -w ws status`); the
+// value says whether the flag takes a value.
+var globalFlags = map[string]bool{"w": true, "workspace": true, "index": true, "json": false}
+
+// hoistGlobalFlags moves global flags given before the command to just
+// after it, where the command's own flag set reads them.
+func hoistGlobalFlags(args []string) ([]string, error) {
+	var global []string
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" && args[0] != "--" {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(args[0], "-"), "=")
+		takesValue, ok := globalFlags[name]
+		if !ok {
+			break // -h, --help, --version, or a mistake the command reports
+		}
+		global = append(global, args[0])
+		args = args[1:]
+		if takesValue && !hasValue {
+			if len(args) == 0 {
+				return nil, fmt.Errorf("flag needs an argument: %s (run `memoria help`)", global[len(global)-1])
+			}
+			global = append(global, args[0])
+			args = args[1:]
+		}
+	}
+	if len(global) == 0 {
+		return args, nil
+	}
+	if len(args) == 0 {
+		return nil, errors.New("no command after " + strings.Join(global, " ") + " (run `memoria help`)")
+	}
+	return append(append([]string{args[0]}, global...), args[1:]...), nil
+}
+
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "memoria: long-term memory for AI agents, kept as Markdown, recalled with citations.")
 	fmt.Fprintln(w, "\nUsage: memoria COMMAND [flags]")
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-7s %s\n          %s\n", c.name, c.args, c.summary)
 	}
-	fmt.Fprintln(w, "\nEvery command takes --workspace DIR; otherwise $MEMORIA_WORKSPACE, OpenClaw's")
-	fmt.Fprintln(w, "agents.defaults.workspace (~/.openclaw/openclaw.json) or ~/.openclaw/workspace.")
+	fmt.Fprintln(w, "\nEvery command takes --workspace/-w DIR, --index PATH and --json, before or after")
+	fmt.Fprintln(w, "the command. The workspace is otherwise $MEMORIA_WORKSPACE, the current folder or")
+	fmt.Fprintln(w, "the nearest one above it holding memory.md, memory/ or .memory/, OpenClaw's")
+	fmt.Fprintln(w, "agents.defaults.workspace (~/.openclaw/openclaw.json), or ~/.openclaw/workspace.")
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 failure, 2 bad usage, 3 no workspace, 4 not found.")
 }
 
@@ -173,7 +219,7 @@ type common struct {
 // resolve finds the workspace the command line names, once.
 func (c *common) resolve(e *env) (workspace.Resolution, error) {
 	if c.resolved == nil {
-		res, err := workspace.Resolve(c.workspace, workspace.Env{Getenv: e.getenv, HomeDir: e.home})
+		res, err := workspace.Resolve(c.workspace, workspace.Env{Getenv: e.getenv, HomeDir: e.home, Getwd: e.getwd})
 		if err != nil {
 			return res, err
 		}
@@ -229,6 +275,9 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
 func (c *common) open(ctx context.Context, e *env, progress bool) (*memoria.Workspace, error) {
 	res, err := c.resolve(e)
 	if err != nil {
+		return nil, err
+	}
+	if err := workspace.CheckMarked(res.Dir); err != nil {
 		return nil, err
 	}
 	opts := memoria.Options{

@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"memoria/internal/testworkspace"
 )
 
 // cli runs one command line in-process and returns the exit code, stdout
@@ -58,6 +62,146 @@ func TestMissingWorkspace(t *testing.T) {
 		}
 		if _, err := os.Stat(missing); err == nil {
 			t.Errorf("%s created the missing workspace", cmd)
+		}
+	}
+}
+
+// cliIn runs a command line with the current folder set to wd.
+func cliIn(t *testing.T, wd string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	home := t.TempDir()
+	e := &env{
+		stdout: &out, stderr: &errOut, stdin: strings.NewReader(""),
+		getenv: func(string) string { return "" },
+		home:   func() (string, error) { return home, nil },
+		getwd:  func() (string, error) { return wd, nil },
+	}
+	code := run(context.Background(), e, args)
+	return code, out.String(), errOut.String()
+}
+
+// TestGlobalFlagsBeforeCommand: --workspace/-w, --index and --json work
+// before the command too, as in git or docker. They used to give
+// `unknown command "-w"`.
+func TestGlobalFlagsBeforeCommand(t *testing.T) {
+	ws := testworkspace.CopyExample(t)
+	for _, args := range [][]string{
+		{"-w", ws, "status"},
+		{"--workspace", ws, "status"},
+		{"--workspace=" + ws, "status"},
+		{"-w", ws, "--json", "status"},
+		{"--json", "-w", ws, "recall", "--k", "2", "Peter"},
+		{"-w", ws, "recall", "Peter", "--k", "1"},
+	} {
+		code, out, errOut := cli(t, args...)
+		if code != exitOK || out == "" {
+			t.Errorf("%q: exit %d, stderr %q", args, code, errOut)
+		}
+		if args[len(args)-1] == "status" && strings.Contains(strings.Join(args, " "), "--json") && !json.Valid([]byte(out)) {
+			t.Errorf("%q: not JSON: %q", args, out)
+		}
+	}
+	for _, args := range [][]string{{"-w"}, {"-w", ws}, {"--nope", "status"}} {
+		if code, _, errOut := cli(t, args...); code != exitUsage || errOut == "" {
+			t.Errorf("%q: exit %d, stderr %q; want %d", args, code, errOut, exitUsage)
+		}
+	}
+}
+
+// TestVersion: `memoria version`, `--version` and `version --json` report
+// the build and whether the model is installed.
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		code, out, _ := cli(t, args...)
+		if code != exitOK || !strings.Contains(out, "memoria ") || !strings.Contains(out, "go1.") || !strings.Contains(out, "model ") {
+			t.Errorf("%q: exit %d, %q", args, code, out)
+		}
+	}
+	code, out, _ := cli(t, "version", "--json")
+	var b buildInfo
+	if code != exitOK || json.Unmarshal([]byte(out), &b) != nil || b.Go == "" || b.Model == "" || b.ModelPath == "" {
+		t.Errorf("version --json: exit %d, %q", code, out)
+	}
+}
+
+// TestWorkspaceFromCurrentFolder: with no flag and no environment, the
+// current folder, or the nearest above it, is the workspace when it is
+// one, and status says which rule chose it. It used to search
+// ~/.openclaw/workspace.
+func TestWorkspaceFromCurrentFolder(t *testing.T) {
+	ws := testworkspace.CopyExample(t)
+	for wd, by := range map[string]string{ws: "the current folder", filepath.Join(ws, "bank", "entities"): "a folder above the current one"} {
+		code, out, errOut := cliIn(t, wd, "status")
+		if code != exitOK || !strings.Contains(out, ws+" (chosen by "+by+")") {
+			t.Errorf("status in %s: exit %d, %q %q", wd, code, out, errOut)
+		}
+	}
+	code, out, _ := cliIn(t, ws, "recall", "--k", "1", "Marrakech")
+	if code != exitOK || !strings.Contains(out, "Marrakech") {
+		t.Errorf("recall in the workspace: exit %d, %q", code, out)
+	}
+}
+
+// TestNotAWorkspace: a folder that is not a workspace (empty, or a code
+// repository) named with --workspace is refused with exit 3 and a hint,
+// and gets no .memory/ folder. It used to be given one silently.
+func TestNotAWorkspace(t *testing.T) {
+	repo := t.TempDir()
+	os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module x\n"), 0o644)
+	for _, dir := range []string{t.TempDir(), repo} {
+		for _, args := range [][]string{{"status"}, {"recall", "x"}, {"index"}, {"retain", "W Something."}} {
+			code, _, errOut := cli(t, append(args, "-w", dir)...)
+			if code != exitNoSpace || !strings.Contains(errOut, "memoria init") {
+				t.Errorf("%q in %s: exit %d, %q", args, dir, code, errOut)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".memory")); err == nil {
+			t.Errorf("%s: .memory/ was created", dir)
+		}
+	}
+	if code, _, errOut := cli(t, "init", "-w", repo); code != exitOK {
+		t.Fatalf("init: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := cli(t, "status", "-w", repo); code != exitOK {
+		t.Errorf("status after init: exit %d, %q", code, errOut)
+	}
+}
+
+// TestIndexNotCommitted: after `memoria init` and an index, `git add -A`
+// of the workspace stages no file of .memory/ (init wrote no .gitignore,
+// and a `git add -A` committed the index). An index opened in a workspace
+// made by hand gets the same .gitignore.
+func TestIndexNotCommitted(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	byInit := t.TempDir()
+	if code, _, errOut := cli(t, "init", "-w", byInit); code != exitOK {
+		t.Fatalf("init: %d %s", code, errOut)
+	}
+	byHand := testworkspace.CopyExample(t)
+	os.RemoveAll(filepath.Join(byHand, ".memory"))
+	for _, ws := range []string{byInit, byHand} {
+		if code, _, errOut := cli(t, "index", "--no-embed", "-w", ws); code != exitOK {
+			t.Fatalf("index: %d %s", code, errOut)
+		}
+		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
+			cmd := exec.Command(git, args...)
+			cmd.Dir = ws
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v %s", args, err, out)
+			}
+		}
+		cmd := exec.Command(git, "ls-files", "--cached")
+		cmd.Dir = ws
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(out), ".memory") || len(out) == 0 {
+			t.Errorf("%s: git stages %q", ws, out)
 		}
 	}
 }

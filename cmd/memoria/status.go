@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"memoria/memory"
@@ -34,9 +37,19 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 	if st.Pending > 0 {
 		fresh = fmt.Sprintf("%d files changed since indexed (the next recall catches up)", st.Pending)
 	}
+	by := ""
+	if c.resolved != nil {
+		by = c.resolved.By
+	}
+	derived := derivedFiles(st.Path)
 	if c.json {
+		sizes := map[string]int64{}
+		for _, f := range derived {
+			sizes[f.name] = f.size
+		}
 		return json.NewEncoder(e.stdout).Encode(map[string]any{
-			"workspace": ws.Dir(), "index": st.Path, "index_bytes": st.Bytes, "built": st.Built,
+			"workspace": ws.Dir(), "workspace_by": by, "index": st.Path, "index_bytes": st.Bytes, "built": st.Built,
+			"derived_files": sizes,
 			"files": st.Files, "skipped": st.Skipped, "facts": st.Facts, "passages": st.Passages,
 			"entities": st.Entities, "entity_pages": st.EntityPages,
 			"first_day": day(st.FirstDay), "last_day": day(st.LastDay),
@@ -45,8 +58,19 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		})
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "workspace  %s\n", ws.Dir())
+	if by != "" {
+		fmt.Fprintf(w, "workspace  %s (chosen by %s)\n", ws.Dir(), by)
+	} else {
+		fmt.Fprintf(w, "workspace  %s\n", ws.Dir())
+	}
 	fmt.Fprintf(w, "index      %s (%.1f MB, %s)\n", st.Path, float64(st.Bytes)/(1<<20), fresh)
+	var derivedBytes int64
+	parts := make([]string, 0, len(derived))
+	for _, f := range derived {
+		derivedBytes += f.size
+		parts = append(parts, f.name+" "+humanBytes(f.size))
+	}
+	fmt.Fprintf(w, "derived    %s in %d files: %s\n", humanBytes(derivedBytes), len(derived), strings.Join(parts, ", "))
 	fmt.Fprintf(w, "files      %d daily logs (%s … %s), %d core, %d bank, %d opinions, %d entity pages, %d other\n",
 		st.Files[memory.FileLog], day(st.FirstDay), day(st.LastDay), st.Files[memory.FileCore], st.Files[memory.FileBank],
 		st.Files[memory.FileOpinions], st.Files[memory.FileEntity], st.Files[memory.FileOther])
@@ -76,6 +100,46 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	return nil
+}
+
+// derivedFile is one file Memoria derived from the Markdown: the index, the
+// vectors beside it, their write-ahead logs.
+type derivedFile struct {
+	name string
+	size int64
+}
+
+// derivedFiles lists the files beside the index whose names start with
+// its own (index.sqlite, index.sqlite-wal, index.sqlite.vectors…).
+func derivedFiles(indexPath string) []derivedFile {
+	entries, err := os.ReadDir(filepath.Dir(indexPath))
+	if err != nil {
+		return nil
+	}
+	base := filepath.Base(indexPath)
+	var out []derivedFile
+	for _, en := range entries {
+		if !strings.HasPrefix(en.Name(), base) || !en.Type().IsRegular() {
+			continue
+		}
+		if info, err := en.Info(); err == nil {
+			out = append(out, derivedFile{en.Name(), info.Size()})
+		}
+	}
+	return out
+}
+
+// humanBytes formats a size for people: 950 KB, 12.3 MB.
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 func day(t time.Time) string {

@@ -54,7 +54,7 @@ func (w *Workspace) Entity(ctx context.Context, name string) (*EntityReport, err
 		return nil, fmt.Errorf("entity %s: %w", name, err)
 	}
 	if !ok {
-		return nil, fmt.Errorf("%w %q (see `memoria status` for known entities)", ErrUnknownEntity, name)
+		return nil, fmt.Errorf("%w %q (`memoria entity` lists the known ones)", ErrUnknownEntity, name)
 	}
 	rep := &EntityReport{Slug: slug, Name: memory.EntityName(slug), Aliases: []string{}}
 	page, hasPage, err := w.ix.EntityPageOf(ctx, slug)
@@ -145,4 +145,22 @@ func pageRuns(items []memory.Item) []recall.Result {
 		runs = append(runs, it)
 	}
 	return recall.Versions(runs)
+}
+
+// EntitySummary is one entity as Entities lists it.
+type EntitySummary = memory.EntitySummary
+
+// Entities lists every entity the memory knows, mentioned in a fact or a
+// passage or with a page, most mentioned first.
+func (w *Workspace) Entities(ctx context.Context) ([]EntitySummary, error) {
+	var out []EntitySummary
+	err := w.repairing(ctx, func() error {
+		if _, err := w.ix.Sync(ctx); err != nil {
+			return err
+		}
+		var err error
+		out, err = w.ix.EntityList(ctx)
+		return err
+	})
+	return out, err
 }

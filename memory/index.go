@@ -61,6 +61,9 @@ type Store interface {
 	// EntityPageOf returns the page of the entity with this slug (any
 	// case), or ok false when it has none.
 	EntityPageOf(ctx context.Context, slug string) (EntityPage, bool, error)
+	// EntityList lists every entity mentioned in an item or with a page,
+	// most mentioned first.
+	EntityList(ctx context.Context) ([]EntitySummary, error)
 
 	// EmbedPending gives a vector to every item text that has none (or
 	// one from another model), a batch at a time, so that an interrupted
@@ -124,6 +127,15 @@ type Filter struct {
 	Since, Until time.Time
 	Kinds        []Kind   // any of these kinds
 	Entities     []string // mentions any of these slugs (case-insensitive)
+}
+
+// EntitySummary is one entity as EntityList lists it.
+type EntitySummary struct {
+	Slug     string    `json:"slug"`           // as written on its page, or as first mentioned
+	Name     string    `json:"name"`           // the page's title, or the slug read as words
+	Page     string    `json:"page,omitempty"` // the page's path, when it has one
+	Items    int       `json:"items"`          // items that mention it
+	LastSeen time.Time `json:"last_seen"`      // the newest day of those items (zero if none)
 }
 
 // KnownName is a name under which an entity is known: its slug, display

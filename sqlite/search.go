@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -284,4 +285,62 @@ func (ix *Index) ResolveEntity(ctx context.Context, name string) (string, bool, 
 		return "", false, ix.wrapErr(err)
 	}
 	return name, true, nil
+}
+
+// EntityList lists every entity mentioned in an item or with a page, most
+// mentioned first (then by slug).
+func (ix *Index) EntityList(ctx context.Context) ([]memory.EntitySummary, error) {
+	rows, err := ix.query(ctx, `
+		WITH mentions AS (
+			SELECT ie.slug_key AS key, count(*) AS n, max(i.day) AS last, min(ie.item_id) AS first
+			FROM item_entities ie JOIN items i ON i.id = ie.item_id GROUP BY ie.slug_key),
+		pages AS (
+			SELECT lower(p.slug) AS key, p.slug, p.name, f.path FROM entity_pages p JOIN files f ON f.id = p.file_id)
+		SELECT m.key, coalesce(p.slug, ''), coalesce(p.name, ''), coalesce(p.path, ''), m.n, coalesce(m.last, ''),
+			(SELECT entities FROM items WHERE id = m.first)
+		FROM mentions m LEFT JOIN pages p ON p.key = m.key
+		UNION ALL
+		SELECT p.key, p.slug, p.name, p.path, 0, '', '' FROM pages p WHERE p.key NOT IN (SELECT key FROM mentions)`)
+	if err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	defer rows.Close()
+	var out []memory.EntitySummary
+	seen := map[string]bool{}
+	for rows.Next() {
+		var key, last, firstEntities string
+		var e memory.EntitySummary
+		if err := rows.Scan(&key, &e.Slug, &e.Name, &e.Page, &e.Items, &last, &firstEntities); err != nil {
+			return nil, ix.wrapErr(err)
+		}
+		if seen[key] {
+			continue // two pages of one slug: the first
+		}
+		seen[key] = true
+		if e.Slug == "" {
+			// No page: the slug as first mentioned.
+			e.Slug = key
+			for _, s := range strings.Fields(firstEntities) {
+				if strings.ToLower(s) == key {
+					e.Slug = s
+					break
+				}
+			}
+		}
+		if e.Name == "" {
+			e.Name = strings.ReplaceAll(e.Slug, "-", " ")
+		}
+		e.LastSeen, _ = time.Parse(dateLayout, last)
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	slices.SortStableFunc(out, func(a, b memory.EntitySummary) int {
+		if a.Items != b.Items {
+			return b.Items - a.Items
+		}
+		return strings.Compare(strings.ToLower(a.Slug), strings.ToLower(b.Slug))
+	})
+	return out, nil
 }

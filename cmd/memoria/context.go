@@ -18,13 +18,13 @@ func runContext(ctx context.Context, e *env, args []string) error {
 	var o memoria.ContextOptions
 	var kinds, entities stringList
 	var now, since, until string
-	fs.IntVar(&o.Budget, "budget", memoria.DefaultContextBudget, "token budget for everything printed, estimated as recall --budget estimates (conservatively)")
-	fs.IntVar(&o.Recall.K, "k", 25, "recall at most this many results")
-	fs.StringVar(&since, "since", "", "recall only memory from this time on: 30d, 2w, YYYY-MM-DD")
-	fs.StringVar(&until, "until", "", "recall only memory up to this time")
-	fs.Var(&kinds, "kind", "recall only these kinds (repeatable)")
-	fs.Var(&entities, "entity", "recall only items mentioning this entity (repeatable)")
-	fs.StringVar(&now, "now", "", "treat this as the current time: YYYY-MM-DD or YYYY-MM-DDTHH:MM")
+	fs.IntVar(&o.Budget, "budget", memoria.DefaultContextBudget, "token budget for everything printed (`N`), estimated as recall --budget estimates (conservatively)")
+	fs.IntVar(&o.Recall.K, "k", 25, "recall at most `N` results")
+	fs.StringVar(&since, "since", "", "recall only memory from `WHEN` on: 30d, 2w, YYYY-MM-DD, last week")
+	fs.StringVar(&until, "until", "", "recall only memory up to `WHEN` (same forms)")
+	fs.Var(&kinds, "kind", "recall only this `KIND`: world, experience, opinion, observation, passage (repeatable)")
+	fs.Var(&entities, "entity", "recall only items mentioning this entity `NAME` (repeatable)")
+	fs.StringVar(&now, "now", "", "treat `TIME` as the current time: YYYY-MM-DD or YYYY-MM-DDTHH:MM")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err

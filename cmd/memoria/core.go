@@ -52,7 +52,7 @@ func runCore(ctx context.Context, e *env, args []string) error {
 	case action == "show" && len(rest) > 1:
 		return usagef("core show takes at most one block name (quote names with spaces)")
 	case n >= 0 && len(rest) != n:
-		return usagef("core %s needs %d arguments, got %d: memoria core %s", action, n, len(rest),
+		return usagef("core %s needs %d arguments, got %d: memoria core %s %s", action, n, len(rest), action,
 			map[string]string{"append": "BLOCK TEXT", "replace": "BLOCK OLD NEW", "insert": "BLOCK LINE TEXT"}[action])
 	}
 	o := memoria.CoreOptions{Limit: *limit}

@@ -20,15 +20,15 @@ func runEntity(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) == 0 {
-		return usagef("entity needs a name, e.g. `memoria entity Pete`")
-	}
-	name := strings.Join(pos, " ")
 	ws, err := c.open(ctx, e, true)
 	if err != nil {
 		return err
 	}
 	defer ws.Close()
+	if len(pos) == 0 {
+		return listEntities(ctx, e, ws, c.json)
+	}
+	name := strings.Join(pos, " ")
 	rep, err := ws.Entity(ctx, name)
 	if errors.Is(err, memoria.ErrUnknownEntity) {
 		return notFoundError{err}
@@ -40,6 +40,39 @@ func runEntity(ctx context.Context, e *env, args []string) error {
 		return writeJSON(e.stdout, rep)
 	}
 	writeEntity(e.stdout, rep)
+	return nil
+}
+
+// listEntities prints every known entity, most mentioned first: one line
+// each, or a JSON list.
+func listEntities(ctx context.Context, e *env, ws *memoria.Workspace, asJSON bool) error {
+	list, err := ws.Entities(ctx)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if list == nil {
+			list = []memoria.EntitySummary{}
+		}
+		return writeJSON(e.stdout, list)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(e.stdout, "no entities yet: mention one as @Name in a fact, or write bank/entities/<Name>.md")
+		return nil
+	}
+	for _, en := range list {
+		line := fmt.Sprintf("%-24s %4d items", "@"+en.Slug, en.Items)
+		if !en.LastSeen.IsZero() {
+			line += ", last " + en.LastSeen.Format("2006-01-02")
+		}
+		if en.Page != "" {
+			line += ", page " + en.Page
+		}
+		if !strings.EqualFold(strings.ReplaceAll(en.Slug, "-", " "), strings.ReplaceAll(en.Name, "-", " ")) {
+			line += " (" + en.Name + ")"
+		}
+		fmt.Fprintln(e.stdout, line)
+	}
 	return nil
 }
 

@@ -95,7 +95,7 @@ func TestEntityErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"entity", "-w", ws}, exitUsage, "entity needs a name"},
+		{[]string{"entity", "-w", ws, "--kind", "x"}, exitUsage, "flag provided but not defined"},
 		{[]string{"entity", "-w", ws, "Nobody"}, exitNotFound, `unknown entity "Nobody"`},
 	}
 	for _, tc := range tests {
@@ -133,4 +133,31 @@ func TestRecallCompactFormat(t *testing.T) {
 
 func jsonToResult(content string) recall.Result {
 	return recall.Result{Kind: "passage", Content: "- " + content + "\n  more", Source: "memory/2025-11-03.md#L1-L2"}
+}
+
+// TestEntityList: `memoria entity` with no name lists the known entities,
+// most mentioned first, with their pages; the unknown-entity error points
+// to it. The error used to send people to `memoria status`, which lists
+// none.
+func TestEntityList(t *testing.T) {
+	ws := entityWorkspace(t)
+	os.WriteFile(filepath.Join(ws, "memory", "2025-11-04.md"), []byte("# 2025-11-04\n\n## Retain\n- W @The-Castle: Has a leaking roof.\n"), 0o644)
+	code, out, errOut := cli(t, "entity", "-w", ws)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitOK || len(lines) != 2 || !strings.HasPrefix(lines[0], "@Peter ") || !strings.Contains(lines[0], "page bank/entities/Peter.md") ||
+		!strings.HasPrefix(lines[1], "@The-Castle ") {
+		t.Fatalf("entity: exit %d, %q %q", code, out, errOut)
+	}
+	code, out, _ = cli(t, "entity", "-w", ws, "--json")
+	var list []struct {
+		Slug, Name, Page string
+		Items            int
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &list) != nil || len(list) != 2 || list[0].Name != "Peter Steinberger" || list[0].Items < 5 || list[1].Items != 1 {
+		t.Errorf("entity --json: exit %d, %q", code, out)
+	}
+	code, _, errOut = cli(t, "entity", "-w", ws, "Nobody")
+	if code != exitNotFound || !strings.Contains(errOut, "`memoria entity` lists") {
+		t.Errorf("unknown entity: exit %d, %q", code, errOut)
+	}
 }

@@ -20,11 +20,11 @@ import (
 func runEval(ctx context.Context, e *env, args []string) error {
 	var c common
 	fs := newFlags("eval", e, &c)
-	k := fs.Int("k", 10, "results per query")
+	k := fs.Int("k", 10, "`N` results per query")
 	baseline := fs.Bool("baseline", false, "also run the BM25 baseline over 3-line windows and compare")
 	failures := fs.Int("failures", 0, "list up to `N` scored queries with no hit in the top 10")
-	cache := fs.String("index-dir", "", "where the per-workspace indexes go (default: the user cache folder); eval workspaces may be read-only")
-	workers := fs.Int("workers", 2, "queries run at once")
+	cache := fs.String("index-dir", "", "`DIR` where the per-workspace indexes go (default: the user cache folder); eval workspaces may be read-only")
+	workers := fs.Int("workers", 2, "`N` queries run at once")
 	semantic := fs.Bool("semantic", false, "embed each workspace (slow the first time: the vectors are kept in the index) and recall with the semantic channel; lexical-only otherwise")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {

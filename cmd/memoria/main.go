@@ -53,7 +53,7 @@ func init() {
 		{"index", "[--rebuild]", "bring the index up to date (or rebuild it from the Markdown)", runIndex},
 		{"status", "[--json]", "files, facts by kind, entities, passages, index size and freshness", runStatus},
 		{"recall", "QUERY [--k 25] [--since 30d] [--until DATE] [--kind K] [--entity E] [--budget N] [--json]", "search memory; every result cites its lines", runRecall},
-		{"entity", "NAME [--json]", "an entity's page, current facts, timeline and opinions, each cited", runEntity},
+		{"entity", "[NAME] [--json]", "an entity's page, current facts, timeline and opinions, each cited; without NAME, every known entity", runEntity},
 		{"get", "PATH#Lx[-Ly]", "print the cited lines of a workspace file", runGet},
 		{"eval", "QUERIES.jsonl [--baseline]", "score recall on a set of queries with gold lines", runEval},
 		{"retain", "FACT... | - [--date YYYY-MM-DD] | --infer [--since 7d] | --accept", "append typed facts to a log's Retain section; propose and accept inferred ones", runRetain},
@@ -234,11 +234,37 @@ func newFlags(name string, e *env, c *common) *flag.FlagSet {
 	// only when asked for with -h.
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	fs.StringVar(&c.workspace, "workspace", "", "workspace `DIR` (default: $MEMORIA_WORKSPACE, OpenClaw config, ~/.openclaw/workspace)")
-	fs.StringVar(&c.workspace, "w", "", "shorthand for --workspace")
+	fs.StringVar(&c.workspace, "workspace", "", "workspace `DIR` (default: $MEMORIA_WORKSPACE, the current folder or one above it, OpenClaw config, ~/.openclaw/workspace)")
+	fs.StringVar(&c.workspace, "w", "", "workspace `DIR` (short for --workspace)")
 	fs.StringVar(&c.index, "index", "", "index file `PATH` (default: DIR/.memory/index.sqlite)")
 	fs.BoolVar(&c.json, "json", false, "print JSON")
 	return fs
+}
+
+// printHelp prints a command's synopsis and its flags as they are typed:
+// --name VALUE (and -w), the usage text, the default when it is not the
+// zero value.
+func printHelp(w io.Writer, fs *flag.FlagSet) {
+	for _, c := range commands {
+		if c.name == fs.Name() {
+			fmt.Fprintf(w, "Usage: memoria %s %s\n  %s\n\nFlags (before or after the arguments):\n", c.name, c.args, c.summary)
+		}
+	}
+	fs.VisitAll(func(f *flag.Flag) {
+		name, text := flag.UnquoteUsage(f)
+		dashes := "--"
+		if len(f.Name) == 1 {
+			dashes = "-"
+		}
+		head := "  " + dashes + f.Name
+		if name != "" {
+			head += " " + name
+		}
+		if def := f.DefValue; def != "" && def != "false" && def != "0" && def != "[]" && def != "0s" {
+			text += fmt.Sprintf(" (default %s)", def)
+		}
+		fmt.Fprintf(w, "%s\n      %s\n", head, text)
+	})
 }
 
 // parseFlags parses flags that may come before or after positional
@@ -248,9 +274,7 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintf(e.stdout, "Usage of memoria %s:\n", fs.Name())
-				fs.SetOutput(e.stdout)
-				fs.PrintDefaults()
+				printHelp(e.stdout, fs)
 				return nil, err
 			}
 			msg := err.Error()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -203,5 +204,32 @@ func TestIndexNotCommitted(t *testing.T) {
 		if strings.Contains(string(out), ".memory") || len(out) == 0 {
 			t.Errorf("%s: git stages %q", ws, out)
 		}
+	}
+}
+
+// TestHelpText: every command's --help names its flags as they are typed
+// (--name, or -w), with a value name in capitals (DIR, N, WHEN) or none.
+// Backquoted words in a usage used to become fake value names
+// ("-watch memoria watch"), flags printed with one dash, and unnamed
+// values showed as "string" or "int".
+func TestHelpText(t *testing.T) {
+	flagLine := regexp.MustCompile(`^  (-[a-z]|--[a-z][a-z-]+)( [A-Z][A-Z_:\[\]-]*)?$`)
+	for _, c := range commands {
+		if c.run == nil {
+			continue
+		}
+		code, out, errOut := cli(t, c.name, "--help")
+		if code != exitOK || !strings.HasPrefix(out, "Usage: memoria "+c.name) {
+			t.Errorf("%s --help: exit %d, %q %q", c.name, code, out, errOut)
+			continue
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "  -") && !flagLine.MatchString(l) {
+				t.Errorf("%s --help: flag line %q", c.name, l)
+			}
+		}
+	}
+	if code, _, errOut := cli(t, "core", "append"); code != exitUsage || !strings.Contains(errOut, "memoria core append BLOCK TEXT") {
+		t.Errorf("core append with no arguments: exit %d, %q", code, errOut)
 	}
 }

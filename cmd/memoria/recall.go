@@ -31,16 +31,16 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 	var o memoria.RecallOptions
 	var kinds, entities stringList
 	var now, since, until string
-	fs.IntVar(&o.K, "k", 25, "number of results")
-	fs.IntVar(&o.Budget, "budget", 0, "token budget for all results (0: none; ~4 bytes per token)")
-	fs.StringVar(&since, "since", "", "only memory from this time on: 30d, 2w, 6m, 1y, YYYY-MM-DD, yesterday")
-	fs.StringVar(&until, "until", "", "only memory up to this time (same forms)")
-	fs.Var(&kinds, "kind", "only these kinds: world, experience, opinion, observation, passage (repeatable)")
-	fs.Var(&entities, "entity", "only items mentioning this entity (name, alias or slug; repeatable)")
-	fs.StringVar(&now, "now", "", "treat this as the current time: YYYY-MM-DD or YYYY-MM-DDTHH:MM (for reproducible relative times)")
+	fs.IntVar(&o.K, "k", 25, "`N` results at most")
+	fs.IntVar(&o.Budget, "budget", 0, "token budget `N` for all results (0: none; ~4 bytes per token)")
+	fs.StringVar(&since, "since", "", "only memory from `WHEN` on: 30d, 2w, 6m, 1y, YYYY-MM-DD, yesterday, last week")
+	fs.StringVar(&until, "until", "", "only memory up to `WHEN` (same forms)")
+	fs.Var(&kinds, "kind", "only this `KIND`: world, experience, opinion, observation, passage (repeatable)")
+	fs.Var(&entities, "entity", "only items mentioning this entity `NAME` (name, alias or slug; repeatable)")
+	fs.StringVar(&now, "now", "", "treat `TIME` as the current time: YYYY-MM-DD or YYYY-MM-DDTHH:MM (for reproducible relative times)")
 	fs.BoolVar(&o.Explain, "explain", false, "show why each result ranks where it does")
 	fs.BoolVar(&o.Lexical, "lexical", false, "no semantic channel, even when the index has vectors")
-	format := fs.String("format", "text", "output: text, compact (one line per result, for agents) or json")
+	format := fs.String("format", "text", "output `FORMAT`: text, compact (one line per result, for agents) or json")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err

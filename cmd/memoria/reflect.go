@@ -19,7 +19,7 @@ func runReflect(ctx context.Context, e *env, args []string) error {
 	since := fs.String("since", "", "only facts written since `WHEN` (7d, 2w, YYYY-MM-DD) are new evidence; default all history")
 	nowFlag := fs.String("now", "", "\"now\" for --since, `YYYY-MM-DD[THH:MM]`; later facts are ignored")
 	dry := fs.Bool("dry-run", false, "print a unified diff of what would change and write nothing")
-	minFacts := fs.Int("min-facts", 0, fmt.Sprintf("facts an entity needs before its page is created (default %d)", reflect.MinFactsForPage))
+	minFacts := fs.Int("min-facts", 0, fmt.Sprintf("`N` facts an entity needs before its page is created (default %d)", reflect.MinFactsForPage))
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err

@@ -25,7 +25,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	allowRemote := fs.Bool("allow-remote", false, "with --http: allow a non-loopback address (needs a token)")
 	var origins stringList
 	fs.Var(&origins, "allow-origin", "with --http: also accept requests from web pages of this `ORIGIN` (https://host:port; repeatable); pages of other origins get 403, except loopback ones")
-	watchFlag := fs.Bool("watch", false, "keep the index fresh while files change (as `memoria watch`)")
+	watchFlag := fs.Bool("watch", false, "keep the index fresh while files change (as memoria watch does)")
 	verbose := fs.Bool("v", false, "log requests and errors to stderr")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {

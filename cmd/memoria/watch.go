@@ -13,7 +13,7 @@ import (
 func runWatch(ctx context.Context, e *env, args []string) error {
 	var c common
 	fs := newFlags("watch", e, &c)
-	debounce := fs.Duration("debounce", watch.DefaultDebounce, "wait for changes to be quiet this long before re-indexing")
+	debounce := fs.Duration("debounce", watch.DefaultDebounce, "wait for changes to be quiet this long (`DURATION`: 300ms, 2s) before re-indexing")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err

@@ -37,7 +37,7 @@ type env struct {
 	getenv         func(string) string
 	home           func() (string, error)
 	getwd          func() (string, error) // nil: the current folder is never the workspace
-	isTerminal     bool // stderr is a terminal: progress bars allowed
+	isTerminal     bool                   // stderr is a terminal: progress bars allowed
 }
 
 type command struct {

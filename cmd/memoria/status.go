@@ -50,7 +50,7 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		return json.NewEncoder(e.stdout).Encode(map[string]any{
 			"workspace": ws.Dir(), "workspace_by": by, "index": st.Path, "index_bytes": st.Bytes, "built": st.Built,
 			"derived_files": sizes,
-			"files": st.Files, "skipped": st.Skipped, "facts": st.Facts, "passages": st.Passages,
+			"files":         st.Files, "skipped": st.Skipped, "facts": st.Facts, "passages": st.Passages,
 			"entities": st.Entities, "entity_pages": st.EntityPages,
 			"first_day": day(st.FirstDay), "last_day": day(st.LastDay),
 			"pending": st.Pending, "fresh": st.Pending == 0,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -121,9 +123,7 @@ func printResults(e *env, results []recall.Result, format string) error {
 	if format == "compact" {
 		for _, r := range results {
 			fmt.Fprintln(e.stdout, compactLine(r))
-			if r.Explain != nil {
-				fmt.Fprintf(e.stdout, "  [score %.3f; ranks %v; boosts %v]\n", r.Score, r.Explain.Channels, r.Explain.Boosts)
-			}
+			writeExplain(e.stdout, r, "  ")
 		}
 		return nil
 	}
@@ -144,11 +144,53 @@ func printResults(e *env, results []recall.Result, format string) error {
 		for _, l := range r.Supersedes {
 			fmt.Fprintf(e.stdout, "  supersedes %s\n", l.Source)
 		}
-		if r.Explain != nil {
-			fmt.Fprintf(e.stdout, "  [score %.3f; fused %.5f; ranks %v; boosts %v]\n", r.Score, r.Explain.Fused, r.Explain.Channels, r.Explain.Boosts)
-		}
+		writeExplain(e.stdout, r, "  ")
 	}
 	return nil
+}
+
+// writeExplain prints why a result ranks where it does, as a small table:
+// its score, each channel that found it with its rank there (best first),
+// and the boosts applied after fusion.
+//
+//	why: score 0.944 (fused 0.05201)
+//	  channel   rank
+//	  entity       2
+//	  opinion      2
+//	  lexical      3
+//	  boosts: confidence ×1.068, current ×1.15, typed fact ×1.1
+func writeExplain(w io.Writer, r recall.Result, indent string) {
+	x := r.Explain
+	if x == nil {
+		return
+	}
+	fmt.Fprintf(w, "%swhy: score %.3f (fused %.5f)\n", indent, r.Score, x.Fused)
+	names := make([]string, 0, len(x.Channels))
+	for name := range x.Channels {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if x.Channels[names[i]] != x.Channels[names[j]] {
+			return x.Channels[names[i]] < x.Channels[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	if len(names) > 0 {
+		fmt.Fprintf(w, "%s  %-9s %5s\n", indent, "channel", "rank")
+	}
+	for _, name := range names {
+		fmt.Fprintf(w, "%s  %-9s %5d\n", indent, name, x.Channels[name])
+	}
+	var boosts []string
+	for name, v := range x.Boosts {
+		if v != 1 {
+			boosts = append(boosts, fmt.Sprintf("%s ×%.4g", strings.ReplaceAll(name, "_", " "), v))
+		}
+	}
+	sort.Strings(boosts)
+	if len(boosts) > 0 {
+		fmt.Fprintf(w, "%s  boosts: %s\n", indent, strings.Join(boosts, ", "))
+	}
 }
 
 // compactMax is how many bytes of a result's content a compact line keeps.

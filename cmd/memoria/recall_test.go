@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"memoria/internal/testworkspace"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -154,5 +155,25 @@ func TestRecallReadable(t *testing.T) {
 	first := strings.SplitN(out, "\n", 2)[0]
 	if !strings.HasPrefix(first, "memory/") && !strings.HasPrefix(first, "bank/") {
 		t.Errorf("readable output should start with the source, got %q", first)
+	}
+}
+
+// TestExplainReadable: --explain prints a small table (score, each
+// channel's rank, the boosts), not Go maps ("map[entity:2 lexical:12]"),
+// and --json carries the same as an "explain" object.
+func TestExplainReadable(t *testing.T) {
+	ws := testworkspace.CopyExample(t)
+	code, out, errOut := cli(t, "recall", "-w", ws, "--explain", "--k", "3", "--now", "2025-12-01", "what does Peter prefer")
+	if code != exitOK || strings.Contains(out, "map[") || !strings.Contains(out, "why: score") || !regexp.MustCompile(`(?m)^    (lexical|entity|opinion) +\d+$`).MatchString(out) {
+		t.Errorf("--explain: exit %d, %q %q", code, out, errOut)
+	}
+	code, out, _ = cli(t, "recall", "-w", ws, "--explain", "--k", "3", "--now", "2025-12-01", "--json", "what does Peter prefer")
+	var res []struct {
+		Explain *struct {
+			Channels map[string]int `json:"channels"`
+		} `json:"explain"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &res) != nil || len(res) == 0 || res[0].Explain == nil || len(res[0].Explain.Channels) == 0 {
+		t.Errorf("--explain --json: exit %d, %q", code, out)
 	}
 }

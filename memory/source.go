@@ -76,8 +76,11 @@ func ParseSource(ref string) (Source, error) {
 		if end, err = lineNumber(strings.TrimPrefix(b, "L")); err != nil {
 			return Source{}, bad
 		}
-		if b == "" || end < start {
+		if b == "" {
 			return Source{}, bad
+		}
+		if end < start {
+			return Source{}, fmt.Errorf("source %q: the range ends before it starts (want path#L%d-L%d)", ref, end, start)
 		}
 	}
 	return Source{Path: path, Start: start, End: end}, nil

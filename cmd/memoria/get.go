@@ -30,11 +30,16 @@ func runGet(ctx context.Context, e *env, args []string) error {
 	var out []workspace.Lines
 	for _, ref := range pos {
 		l, err := workspace.ReadLines(res.Dir, ref)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, workspace.ErrNoLines) {
-				return notFoundError{err}
-			}
+		switch {
+		case errors.Is(err, workspace.ErrBadSource) || errors.Is(err, workspace.ErrNotMemoryFile):
+			return usageError{err.Error()}
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, workspace.ErrNoLines):
+			return notFoundError{err}
+		case err != nil:
 			return err
+		}
+		if l.Clipped {
+			fmt.Fprintf(e.stderr, "note: %s has %d lines; printed %s\n", l.Source.Path, l.FileLines, l.Source)
 		}
 		out = append(out, l)
 	}

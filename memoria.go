@@ -285,15 +285,30 @@ func ParseDay(s string) (time.Time, error) {
 	return d, nil
 }
 
-// ParseTimeBound reads a bound of a time window as people write it,
-// relative to now: a span back (30d, 2w, 6m, 1y, 12h), a date
-// (2025-11-03), a date and time, today or yesterday. "" is no bound (the
+// ParseTimeBound reads the lower bound of a time window as people write
+// it, relative to now: a span back (30d, 2w, 6m, 1y, 12h), a date
+// (2025-11-03), a date and time, today, yesterday, or a period in words
+// (last week, this month, Nov 2025: its first day). "" is no bound (the
 // zero time). The error wraps ErrInvalid.
 func ParseTimeBound(s string, now time.Time) (time.Time, error) {
 	if strings.TrimSpace(s) == "" {
 		return time.Time{}, nil
 	}
 	t, err := datephrase.ParseBound(s, now)
+	if err != nil {
+		return time.Time{}, invalidError{err}
+	}
+	return t, nil
+}
+
+// ParseUntilBound reads the upper bound of a time window: the forms of
+// ParseTimeBound, except that a period in words counts to its last day
+// ("last week" until its Sunday).
+func ParseUntilBound(s string, now time.Time) (time.Time, error) {
+	if strings.TrimSpace(s) == "" {
+		return time.Time{}, nil
+	}
+	t, err := datephrase.ParseUntil(s, now)
 	if err != nil {
 		return time.Time{}, invalidError{err}
 	}

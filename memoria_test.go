@@ -577,3 +577,38 @@ func TestIndexTruncatedUnderOpenWorkspace(t *testing.T) {
 }
 
 var truncateTo = func(n int64) int64 { return n / 3 }
+
+// TestLibraryErrors: the library's errors speak of its own options, never
+// of CLI flags ("--since", "--kind"), and wrap sentinels a caller can
+// test: ErrUnknownEntity from Recall as from Entity, ErrInvalid for every
+// bad option.
+func TestLibraryErrors(t *testing.T) {
+	ws := open(t, testworkspace.CopyExample(t), nil)
+	ctx := context.Background()
+	for _, c := range []struct {
+		o    memoria.RecallOptions
+		want error
+	}{
+		{memoria.RecallOptions{Entities: []string{"Nobody"}}, memoria.ErrUnknownEntity},
+		{memoria.RecallOptions{Entities: []string{"../etc"}}, memoria.ErrInvalid},
+		{memoria.RecallOptions{Kinds: []string{"fact"}}, memoria.ErrInvalid},
+		{memoria.RecallOptions{Since: now, Until: now.AddDate(0, 0, -3)}, memoria.ErrInvalid},
+	} {
+		c.o.Now = now
+		_, err := ws.Recall(ctx, "Peter", c.o)
+		if !errors.Is(err, c.want) || !errors.Is(err, memoria.ErrInvalid) || strings.Contains(fmt.Sprint(err), "--") {
+			t.Errorf("%+v: %v, want %v", c.o, err, c.want)
+		}
+	}
+	if _, err := ws.Entity(ctx, "Nobody"); !errors.Is(err, memoria.ErrUnknownEntity) {
+		t.Errorf("Entity: %v", err)
+	}
+	if _, err := memoria.ParseTimeBound("soon", now); !errors.Is(err, memoria.ErrInvalid) || strings.Contains(err.Error(), "--") {
+		t.Errorf("ParseTimeBound: %v", err)
+	}
+	s, err1 := memoria.ParseTimeBound("last week", now)
+	u, err2 := memoria.ParseUntilBound("last week", now)
+	if err1 != nil || err2 != nil || s.Format(time.DateOnly) != "2025-11-24" || u.Format(time.DateOnly) != "2025-11-30" {
+		t.Errorf("last week: %v %v, %v %v", s, err1, u, err2)
+	}
+}

@@ -10,7 +10,8 @@ import (
 
 // boundForms lists what ParseBound accepts, for its error message.
 const boundForms = "want a span back from now (30d, 2w, 6m for months, 1y, 12h), " +
-	"a date (2025-11-03), a date and time (2025-11-03T14:30), today or yesterday"
+	"a date (2025-11-03), a date and time (2025-11-03T14:30), today, yesterday, " +
+	"or a period in words (last week, this month, Nov 2025, 3 days ago)"
 
 // ParseBound reads a time bound as given to flags such as --since and
 // --until, relative to now:
@@ -52,7 +53,47 @@ func ParseBound(s string, now time.Time) (time.Time, error) {
 	if t, ok := parseStamp(v); ok {
 		return t, nil
 	}
+	if r, ok := wholePhrase(s, now); ok && !r.Start.Equal(MinDay) {
+		return r.Start, nil
+	}
 	return time.Time{}, fmt.Errorf("invalid time bound %q: %s", s, boundForms)
+}
+
+// ParseUntil reads an upper bound as ParseBound reads a lower one, except
+// that a period in words ends where the period ends ("last week": its
+// Sunday), where ParseBound starts where it starts.
+func ParseUntil(s string, now time.Time) (time.Time, error) {
+	if r, ok := wholePhrase(s, now); ok && !r.End.Equal(MaxDay) && !ParseableSimply(s) {
+		return r.End, nil
+	}
+	return ParseBound(s, now)
+}
+
+// ParseableSimply reports whether s is a bound of the simple forms (a span,
+// a date, today, yesterday), read the same way by both ends.
+func ParseableSimply(s string) bool {
+	v := strings.ToLower(strings.TrimSpace(s))
+	if v == "today" || v == "yesterday" {
+		return true
+	}
+	if n := len(v); n >= 2 && n <= 7 && strings.IndexByte("dwmyh", v[n-1]) >= 0 {
+		if _, ok := digits(v[:n-1]); ok {
+			return true
+		}
+	}
+	_, ok := parseStamp(v)
+	return ok
+}
+
+// wholePhrase reads s as one date phrase ("last week", "Nov 2025"), when
+// the phrase is all of it.
+func wholePhrase(s string, now time.Time) (memory.TimeRange, bool) {
+	t := strings.TrimSpace(s)
+	ps := Find(t, now)
+	if len(ps) != 1 || ps[0].Start != 0 || ps[0].End != len(t) {
+		return memory.TimeRange{}, false
+	}
+	return ps[0].Range, true
 }
 
 // ParseNow reads the value of a --now flag: YYYY-MM-DD (00:00 UTC that

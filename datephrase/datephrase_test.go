@@ -236,13 +236,40 @@ func TestParseBound(t *testing.T) {
 			t.Errorf("ParseBound(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "30", "d", "30x", "-3d", "3.5d", "2025-13-01", "2025-11-3", "last week", "9999999d"} {
+	for _, bad := range []string{"", "30", "d", "30x", "-3d", "3.5d", "2025-13-01", "2025-11-3", "the day after never", "9999999d", "before March", "last week and more"} {
 		_, err := ParseBound(bad, now)
 		if err == nil {
 			t.Errorf("ParseBound(%q): no error", bad)
 		} else if !strings.Contains(err.Error(), "30d") || !strings.Contains(err.Error(), "2025-11-03T14:30") {
 			t.Errorf("ParseBound(%q): error %q does not list the accepted forms", bad, err)
 		}
+	}
+}
+
+// TestParseBoundPhrases: a bound may be a period in words, as the MCP
+// schema promised ("since: last week" failed): a lower bound is its first
+// day, an upper bound (ParseUntil) its last; the simple forms read the
+// same at both ends.
+func TestParseBoundPhrases(t *testing.T) {
+	now := time.Date(2025, 11, 27, 15, 4, 0, 0, time.UTC)
+	for _, tt := range []struct{ in, since, until string }{
+		{"last week", "2025-11-17", "2025-11-23"},
+		{"this month", "2025-11-01", "2025-11-30"},
+		{"Nov 2025", "2025-11-01", "2025-11-30"},
+		{"3 days ago", "2025-11-24", "2025-11-24"},
+		{"2025-11-03", "2025-11-03", "2025-11-03"},
+	} {
+		s, err := ParseBound(tt.in, now)
+		if err != nil || s.Format(time.DateOnly) != tt.since {
+			t.Errorf("ParseBound(%q) = %v, %v; want %s", tt.in, s, err, tt.since)
+		}
+		u, err := ParseUntil(tt.in, now)
+		if err != nil || u.Format(time.DateOnly) != tt.until {
+			t.Errorf("ParseUntil(%q) = %v, %v; want %s", tt.in, u, err, tt.until)
+		}
+	}
+	if u, err := ParseUntil("2w", now); err != nil || !u.Equal(now.AddDate(0, 0, -14)) {
+		t.Errorf("ParseUntil(2w) = %v, %v", u, err)
 	}
 }
 

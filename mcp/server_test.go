@@ -174,3 +174,30 @@ func TestCheckListenAddr(t *testing.T) {
 		t.Errorf("allowed remote: %v", err)
 	}
 }
+
+// TestRecallTimeWords: the recall tool takes the time bounds its schema
+// names ("last week", "yesterday"), and a bad one is a tool error that
+// speaks of the tool's argument, not of a CLI flag. "since": "last week"
+// used to fail with "--since: invalid time bound".
+func TestRecallTimeWords(t *testing.T) {
+	cs := connect(t, mcp.Tools())
+	ctx := context.Background()
+	call := func(args map[string]any) *sdk.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "recall", Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := call(map[string]any{"query": "Peter", "since": "last week", "until": "this week", "now": "2025-12-01"})
+	text := res.Content[0].(*sdk.TextContent).Text
+	if res.IsError || !strings.Contains(text, "2025-11-27") {
+		t.Errorf("since last week: %v %s", res.IsError, text)
+	}
+	res = call(map[string]any{"query": "Peter", "since": "the day after never"})
+	text = res.Content[0].(*sdk.TextContent).Text
+	if !res.IsError || strings.Contains(text, "--") || !strings.Contains(text, `argument "since"`) {
+		t.Errorf("bad since: %v %s", res.IsError, text)
+	}
+}

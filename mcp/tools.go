@@ -114,9 +114,13 @@ func parseBound(name, s string, now time.Time, dst *time.Time) error {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	t, err := memoria.ParseTimeBound(s, now)
+	parse := memoria.ParseTimeBound
+	if name == "until" {
+		parse = memoria.ParseUntilBound
+	}
+	t, err := parse(s, now)
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("argument %q: %w", name, err)
 	}
 	*dst = t
 	return nil

@@ -97,7 +97,7 @@ func Parse(text string, opts Options) (*Query, error) {
 	for _, e := range opts.Entities {
 		slug := strings.TrimPrefix(strings.TrimSpace(e), "@")
 		if err := memory.ValidateSlug(slug); err != nil {
-			return nil, fmt.Errorf("--entity: %w", err)
+			return nil, fmt.Errorf("entity: %w", err)
 		}
 		q.addEntity(canonical(slug, opts.Names))
 	}
@@ -222,7 +222,7 @@ func (q *Query) parseKinds(values []string) error {
 			}
 			k, err := memory.ParseKind(s)
 			if err != nil {
-				return fmt.Errorf("--kind: %w", err)
+				return fmt.Errorf("kind: %w", err)
 			}
 			if !containsKind(q.Kinds, k) {
 				q.Kinds = append(q.Kinds, k)
@@ -251,19 +251,19 @@ func parseFlags(opts Options) (*memory.TimeRange, error) {
 	if strings.TrimSpace(opts.Since) != "" {
 		t, err := datephrase.ParseBound(opts.Since, opts.Now)
 		if err != nil {
-			return nil, fmt.Errorf("--since: %w", err)
+			return nil, fmt.Errorf("since: %w", err)
 		}
 		w.Start = memory.Day(t)
 	}
 	if strings.TrimSpace(opts.Until) != "" {
-		t, err := datephrase.ParseBound(opts.Until, opts.Now)
+		t, err := datephrase.ParseUntil(opts.Until, opts.Now)
 		if err != nil {
-			return nil, fmt.Errorf("--until: %w", err)
+			return nil, fmt.Errorf("until: %w", err)
 		}
 		w.End = memory.Day(t)
 	}
 	if w.Start.After(w.End) {
-		return nil, fmt.Errorf("--since %s is after --until %s", opts.Since, opts.Until)
+		return nil, fmt.Errorf("the time window is empty: since %s is after until %s", opts.Since, opts.Until)
 	}
 	return &w, nil
 }

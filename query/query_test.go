@@ -195,11 +195,11 @@ func TestOptions(t *testing.T) {
 		want string
 	}{
 		{Options{}, "Now is required"},
-		{Options{Now: now, Kinds: []string{"fact"}}, `--kind: unknown kind "fact"`},
-		{Options{Now: now, Since: "last week"}, `--since: invalid time bound "last week"`},
-		{Options{Now: now, Until: "soon"}, `--until: invalid time bound`},
-		{Options{Now: now, Since: "2025-11-10", Until: "2025-11-01"}, "is after --until"},
-		{Options{Now: now, Entities: []string{"../etc"}}, "--entity: unsafe entity slug"},
+		{Options{Now: now, Kinds: []string{"fact"}}, `kind: unknown kind "fact"`},
+		{Options{Now: now, Since: "the day after never"}, `since: invalid time bound "the day after never"`},
+		{Options{Now: now, Until: "soon"}, `until: invalid time bound`},
+		{Options{Now: now, Since: "2025-11-10", Until: "2025-11-01"}, "is after until"},
+		{Options{Now: now, Entities: []string{"../etc"}}, "entity: unsafe entity slug"},
 	} {
 		_, err := Parse("x", tt.opts)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -98,7 +98,7 @@ func parseWindow(since, until string, now time.Time) (time.Time, time.Time, erro
 	if err != nil {
 		return s, s, usagef("--since: %v", err)
 	}
-	u, err := memoria.ParseTimeBound(until, now)
+	u, err := memoria.ParseUntilBound(until, now)
 	if err != nil {
 		return s, u, usagef("--until: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"memoria/datephrase"
@@ -61,6 +62,11 @@ type Workspace struct {
 
 	embedOnce sync.Once
 	embedder  embed.Embedder // nil: no model
+
+	// Why the last recall ran without its semantic channel ("" when it
+	// ran), said once through Options.Warn.
+	lexicalWhy  atomic.Value // string
+	lexicalOnce sync.Once
 
 	// The query parser's table of entity names, kept while the index's
 	// list of names (the same slice) is unchanged.

@@ -215,12 +215,33 @@ func TestCorruptIndexRebuilt(t *testing.T) {
 	if built != "corrupt" {
 		t.Errorf("built because %q, want corrupt", built)
 	}
-	res, err := ws.Recall(context.Background(), "Marrakech", memoria.RecallOptions{Now: now})
+	res, err := ws.Recall(context.Background(), "Marrakech", memoria.RecallOptions{Now: now, Lexical: true})
 	if err != nil || len(res) == 0 {
 		t.Errorf("rebuilt index: %d results, %v", len(res), err)
 	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "rebuilding") {
 		t.Errorf("warnings %q", warnings)
+	}
+}
+
+// TestLexicalSaidOnce: a recall that cannot use its semantic channel (no
+// vectors, no model) says so once through Warn, and SemanticOff says why;
+// one asked to be lexical says nothing. Without the model, recall was
+// lexical and nothing said so.
+func TestLexicalSaidOnce(t *testing.T) {
+	var warnings []string
+	ws := open(t, testworkspace.CopyExample(t), func(m string) { warnings = append(warnings, m) })
+	ctx := context.Background()
+	if _, err := ws.Recall(ctx, "Marrakech", memoria.RecallOptions{Now: now, Lexical: true}); err != nil || len(warnings) != 0 || ws.SemanticOff() != "" {
+		t.Fatalf("lexical on request: %v %q %q", err, warnings, ws.SemanticOff())
+	}
+	for range 3 {
+		if _, err := ws.Recall(ctx, "Marrakech", memoria.RecallOptions{Now: now}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "recall is lexical") || ws.SemanticOff() == "" {
+		t.Errorf("warnings %q, SemanticOff %q", warnings, ws.SemanticOff())
 	}
 }
 

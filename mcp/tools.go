@@ -141,6 +141,8 @@ type RecallInput struct {
 // RecallOutput is the recall tool's structured output.
 type RecallOutput struct {
 	Results []recall.Result `json:"results" jsonschema:"best first; source is path#Lx-Ly of exactly the lines of content"`
+	// Lexical says why the semantic channel did not run, when it did not.
+	Lexical string `json:"lexical_only,omitempty" jsonschema:"set when recall ran without its semantic channel, saying why (for example the embedding model is not installed)"`
 }
 
 func addRecall(s *Server) {
@@ -180,7 +182,7 @@ func addRecall(s *Server) {
 				results[i].Entities = []string{}
 			}
 		}
-		return text(renderResults(results)), RecallOutput{Results: results}, nil
+		return text(renderResults(results)), RecallOutput{Results: results, Lexical: s.ws.SemanticOff()}, nil
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -173,6 +174,10 @@ type RecallOptions struct {
 	Now      time.Time // "now" for relative times; zero means time.Now()
 	Explain  bool      // attach why each result ranks where it does
 	Lexical  bool      // no semantic channel, even when a model and vectors are there
+	// MinScore drops results scoring below it. Scores are relative (1 for
+	// the best result), so 0.3 keeps what ranks at least 30% as high as
+	// the best; 0 keeps all.
+	MinScore float64
 }
 
 // Recall answers a query from the workspace's memory. The index is brought
@@ -182,9 +187,15 @@ func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([
 		return nil, invalidError{fmt.Errorf("the query is %d bytes; at most %d are searched", len(text), MaxQueryBytes)}
 	}
 	o.K = min(o.K, MaxK)
+	if o.MinScore < 0 || o.MinScore > 1 {
+		return nil, invalidError{fmt.Errorf("min score %g: want a number from 0 to 1 (scores are relative to the best result's 1)", o.MinScore)}
+	}
 	var res []Result
 	run := func() (err error) {
 		res, err = w.recall(ctx, text, o)
+		if err == nil && o.MinScore > 0 {
+			res = slices.DeleteFunc(res, func(r Result) bool { return r.Score < o.MinScore })
+		}
 		return err
 	}
 	err := w.repairing(ctx, func() error {

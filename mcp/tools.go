@@ -128,14 +128,15 @@ func parseBound(name, s string, now time.Time, dst *time.Time) error {
 
 // RecallInput is the recall tool's input.
 type RecallInput struct {
-	Query  string   `json:"query" jsonschema:"what to remember, in natural language; may name people (Peter or @Peter) and times (since last week, around Nov 27, during Nov 2025), which rank matching memory higher"`
-	K      int      `json:"k,omitempty" jsonschema:"how many results at most (default 10)"`
-	Since  string   `json:"since,omitempty" jsonschema:"hard lower time bound: 30d, 2w, 6m, 1y, YYYY-MM-DD, yesterday, last week"`
-	Until  string   `json:"until,omitempty" jsonschema:"hard upper time bound, same forms as since"`
-	Kind   []string `json:"kind,omitempty" jsonschema:"only these kinds: world, experience, opinion, observation, passage"`
-	Entity []string `json:"entity,omitempty" jsonschema:"only memory mentioning one of these entities (name, alias or slug)"`
-	Budget int      `json:"budget,omitempty" jsonschema:"token budget for all results together, estimated conservatively; 0 for none"`
-	Now    string   `json:"now,omitempty" jsonschema:"treat this as the current time for relative dates: YYYY-MM-DD or YYYY-MM-DDTHH:MM (default: the clock)"`
+	Query    string   `json:"query" jsonschema:"what to remember, in natural language; may name people (Peter or @Peter) and times (since last week, around Nov 27, during Nov 2025), which rank matching memory higher"`
+	K        int      `json:"k,omitempty" jsonschema:"how many results at most (default 10)"`
+	Since    string   `json:"since,omitempty" jsonschema:"hard lower time bound: 30d, 2w, 6m, 1y, YYYY-MM-DD, yesterday, last week"`
+	Until    string   `json:"until,omitempty" jsonschema:"hard upper time bound, same forms as since"`
+	Kind     []string `json:"kind,omitempty" jsonschema:"only these kinds: world, experience, opinion, observation, passage"`
+	Entity   []string `json:"entity,omitempty" jsonschema:"only memory mentioning one of these entities (name, alias or slug)"`
+	Budget   int      `json:"budget,omitempty" jsonschema:"token budget for all results together, estimated conservatively; 0 for none"`
+	MinScore float64  `json:"min_score,omitempty" jsonschema:"drop results scoring below this (0 to 1; scores are relative, 1 for the best result)"`
+	Now      string   `json:"now,omitempty" jsonschema:"treat this as the current time for relative dates: YYYY-MM-DD or YYYY-MM-DDTHH:MM (default: the clock)"`
 }
 
 // RecallOutput is the recall tool's structured output.
@@ -154,7 +155,7 @@ func addRecall(s *Server) {
 			"Call it before answering questions about the past, people, preferences or earlier decisions. An empty result is not an error: nothing matched.",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, in RecallInput) (*sdk.CallToolResult, RecallOutput, error) {
-		o := memoria.RecallOptions{K: in.K, Budget: in.Budget, Kinds: in.Kind, Entities: in.Entity}
+		o := memoria.RecallOptions{K: in.K, Budget: in.Budget, Kinds: in.Kind, Entities: in.Entity, MinScore: in.MinScore}
 		if o.K == 0 {
 			o.K = DefaultK
 		}

@@ -41,6 +41,7 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 	fs.Var(&entities, "entity", "only items mentioning this entity `NAME` (name, alias or slug; repeatable)")
 	fs.StringVar(&now, "now", "", "treat `TIME` as the current time: YYYY-MM-DD or YYYY-MM-DDTHH:MM (for reproducible relative times)")
 	fs.BoolVar(&o.Explain, "explain", false, "show why each result ranks where it does")
+	fs.Float64Var(&o.MinScore, "min-score", 0, "drop results scoring below `S` (0 to 1; scores are relative, 1 for the best result)")
 	fs.BoolVar(&o.Lexical, "lexical", false, "no semantic channel, even when the index has vectors")
 	format := fs.String("format", "text", "output `FORMAT`: text, compact (one line per result, for agents) or json")
 	pos, err := parseFlags(e, fs, args)

@@ -177,3 +177,26 @@ func TestExplainReadable(t *testing.T) {
 		t.Errorf("--explain --json: exit %d, %q", code, out)
 	}
 }
+
+// TestMinScore: --min-score drops the results scoring below it (scores are
+// relative, 1 for the best); a value outside 0..1 is a usage error.
+func TestMinScore(t *testing.T) {
+	ws := testworkspace.CopyExample(t)
+	var all, some []struct{ Score float64 }
+	code, out, _ := cli(t, "recall", "-w", ws, "--json", "--lexical", "--k", "20", "--now", "2025-12-01", "Peter WhatsApp replies")
+	if code != exitOK || json.Unmarshal([]byte(out), &all) != nil || len(all) < 5 {
+		t.Fatalf("recall: exit %d, %q", code, out)
+	}
+	code, out, _ = cli(t, "recall", "-w", ws, "--json", "--lexical", "--k", "20", "--now", "2025-12-01", "--min-score", "0.6", "Peter WhatsApp replies")
+	if code != exitOK || json.Unmarshal([]byte(out), &some) != nil || len(some) == 0 || len(some) >= len(all) {
+		t.Fatalf("--min-score 0.6: exit %d, %d of %d results", code, len(some), len(all))
+	}
+	for _, r := range some {
+		if r.Score < 0.6 {
+			t.Errorf("score %g kept", r.Score)
+		}
+	}
+	if code, _, errOut := cli(t, "recall", "-w", ws, "--min-score", "1.5", "Peter"); code != exitUsage || !strings.Contains(errOut, "min score") {
+		t.Errorf("--min-score 1.5: exit %d, %q", code, errOut)
+	}
+}

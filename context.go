@@ -125,13 +125,34 @@ func (tc TurnContext) render(results []recall.Result) string {
 		b.WriteString("\n# Recalled\n\n")
 	}
 	for _, r := range results {
-		content := strings.ReplaceAll(strings.TrimSpace(r.Content), "\n", "\n  ")
+		text := strings.TrimSpace(r.Content)
+		content := strings.ReplaceAll(text, "\n", "\n  ")
 		if note := r.TruncationNote(); note != "" {
 			content += " " + note
+		}
+		if startsListItem(text) {
+			// Cited lines that are list items themselves ("- Weight: …")
+			// nest under the citation; a bullet of a bullet ("- - …")
+			// read as an empty item.
+			fmt.Fprintf(&b, "- [%s; %s]\n  %s\n", r.Meta(false), r.Source, content)
+			continue
 		}
 		fmt.Fprintf(&b, "- %s [%s; %s]\n", content, r.Meta(false), r.Source)
 	}
 	return b.String()
+}
+
+// startsListItem reports whether text starts with a Markdown list marker
+// ("- ", "* ", "+ ", "1. ", "2) ").
+func startsListItem(text string) bool {
+	if len(text) >= 2 && strings.ContainsRune("-*+", rune(text[0])) && (text[1] == ' ' || text[1] == '\t') {
+		return true
+	}
+	i := 0
+	for i < len(text) && text[i] >= '0' && text[i] <= '9' {
+		i++
+	}
+	return i > 0 && i+1 < len(text) && (text[i] == '.' || text[i] == ')') && text[i+1] == ' '
 }
 
 // demote turns core memory's own "# Title" into "## Title" so that it

@@ -633,3 +633,33 @@ func TestLibraryErrors(t *testing.T) {
 		t.Errorf("last week: %v %v, %v %v", s, err1, u, err2)
 	}
 }
+
+// TestPassagesReadWhole: a passage widened at recall starts where its
+// sentence starts when the line before it continues it (it used to start
+// "full movement, no pain…"), and context nests cited list items under
+// their citation instead of rendering "- - …".
+func TestPassagesReadWhole(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "memory"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "bank", "entities"), 0o755)
+	os.WriteFile(filepath.Join(dir, "memory", "2025-09-25.md"), []byte("# 2025-09-25\n\n"+
+		"The check-up was at ten. The vet looked at the paw and said it was fine,\n"+
+		"with full movement and no pain at all. The gerbil weighs ninety grams and\n"+
+		"eats seeds twice a day.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "bank", "entities", "Pip.md"), []byte("# Pip\n\n- Gerbil, born 2024.\n- Diet: seeds and a carrot slice on Sundays.\n"), 0o644)
+	ws := open(t, dir, nil)
+	res, err := ws.Recall(context.Background(), "full movement", memoria.RecallOptions{Now: now, Lexical: true, K: 1})
+	if err != nil || len(res) == 0 {
+		t.Fatalf("recall: %v %v", res, err)
+	}
+	if !strings.HasPrefix(res[0].Content, "The check-up") {
+		t.Errorf("passage starts mid-sentence: %q", res[0].Content)
+	}
+	tc, err := ws.Context(context.Background(), "carrot diet", memoria.ContextOptions{Recall: memoria.RecallOptions{Now: now, Lexical: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := tc.Markdown(); strings.Contains(md, "- - ") || !strings.Contains(md, "\n  - Diet: seeds") {
+		t.Errorf("context renders list items as:\n%s", tc.Markdown())
+	}
+}

@@ -271,3 +271,28 @@ func TestPackMergesTouchingPassages(t *testing.T) {
 		t.Errorf("the two Comet lines should be one result: %+v", res)
 	}
 }
+
+// TestStartsMidSentence: a passage whose first line continues a sentence
+// of the line before is widened backwards first; one that starts a list
+// item, a heading or a table row, or follows a finished sentence, is not.
+func TestStartsMidSentence(t *testing.T) {
+	for _, c := range []struct {
+		before, text string
+		want         bool
+	}{
+		{"Result: the paw is fine,", "full movement, no pain on flexing.", true},
+		{"the salmon kibble per day", "split into two meals.", true},
+		{"He can go back to normal walks.", "Weight: 13.1 kg.", false},
+		{"cleared 2025-11-24", "- Weight: 13.2 kg in September", false},
+		{"a line without an end", "1. first step", false},
+		{"a line without an end", "## Afternoon", false},
+		{"a line without an end", "| a | b |", false},
+		{"She said \"slowly, but the right direction.\"", "Then we left.", false},
+		{"## Morning", "Biscuit's check-up", false},
+		{"今天很好。", "明天见", false},
+	} {
+		if got := startsMidSentence(c.before, c.text); got != c.want {
+			t.Errorf("startsMidSentence(%q, %q) = %v, want %v", c.before, c.text, got, c.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"memoria/memory"
 )
@@ -179,7 +180,7 @@ func widen(ctx context.Context, ix Index, it memory.Item, max int, score map[int
 			next = nil
 		}
 		switch {
-		case prev != nil && (next == nil || score[prev.RowID] >= score[next.RowID]):
+		case prev != nil && (next == nil || score[prev.RowID] >= score[next.RowID] || startsMidSentence(prev.Content, it.Content)):
 			it.Source.Start = prev.Source.Start
 			it.Content = prev.Content + "\n" + it.Content
 			it.Entities = mergeEntities(prev.Entities, it.Entities)
@@ -192,6 +193,46 @@ func widen(ctx context.Context, ix Index, it memory.Item, max int, score map[int
 		}
 	}
 	return it, nil
+}
+
+// startsMidSentence reports whether text starts in the middle of a
+// sentence that before began: before's last line ends without a
+// sentence's last mark (. ! ? : ; or one of them before a closing quote or
+// bracket) and text's first line does not start a block of its own (a list
+// item, a heading, a table row, a quote). Such a passage reads as nonsense
+// on its own ("full movement, no pain…"), so widening takes the text
+// before it first.
+func startsMidSentence(before, text string) bool {
+	first, _, _ := strings.Cut(text, "\n")
+	first = strings.TrimLeft(first, " \t")
+	if first == "" || strings.ContainsRune("-*+#|>", rune(first[0])) || startsNumbered(first) {
+		return false
+	}
+	last := before[strings.LastIndexByte(before, '\n')+1:]
+	last = strings.TrimRight(last, " \t\"')»”’)]*_`")
+	if last == "" || strings.HasPrefix(strings.TrimLeft(last, " "), "#") {
+		return false
+	}
+	switch last[len(last)-1] {
+	case '.', '!', '?', ':', ';':
+		return false
+	}
+	for _, end := range []string{"。", "！", "？", "…"} {
+		if strings.HasSuffix(last, end) {
+			return false
+		}
+	}
+	return true
+}
+
+// startsNumbered reports whether a line starts a numbered list item ("1. ",
+// "12) ").
+func startsNumbered(line string) bool {
+	i := 0
+	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
+		i++
+	}
+	return i > 0 && i+1 < len(line) && (line[i] == '.' || line[i] == ')') && line[i+1] == ' '
 }
 
 func mergeEntities(a, b []string) []string {

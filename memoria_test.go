@@ -480,46 +480,12 @@ func TestRecallBounds(t *testing.T) {
 // malformed" and no advice.
 func TestDamageFoundByAQuery(t *testing.T) {
 	dir := testworkspace.CopyExample(t)
-	idx := filepath.Join(dir, ".memory", "index.sqlite")
 	ws := open(t, dir, nil)
 	ws.Close()
-	db, err := sql.Open("sqlite", idx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pageSize int64
-	var pages []int64
-	if err := db.QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := db.Query(`SELECT pageno FROM dbstat WHERE name = 'items_fts_data'`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var p int64
-		rows.Scan(&p)
-		pages = append(pages, p)
-	}
-	rows.Close()
-	db.Close()
-	if len(pages) == 0 {
-		t.Fatal("no full-text pages found")
-	}
-	f, err := os.OpenFile(idx, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	junk := bytes.Repeat([]byte{0xA5}, int(pageSize))
-	for _, p := range pages {
-		if _, err := f.WriteAt(junk, (p-1)*pageSize); err != nil {
-			t.Fatal(err)
-		}
-	}
-	f.Close()
+	damageFullText(t, filepath.Join(dir, ".memory", "index.sqlite"))
 
 	var warnings []string
-	ws, err = memoria.Open(context.Background(), dir, memoria.Options{Warn: func(m string) { warnings = append(warnings, m) }})
+	ws, err := memoria.Open(context.Background(), dir, memoria.Options{Warn: func(m string) { warnings = append(warnings, m) }})
 	if err != nil {
 		t.Fatalf("open with damaged pages: %v", err)
 	}
@@ -662,4 +628,81 @@ func TestPassagesReadWhole(t *testing.T) {
 	if md := tc.Markdown(); strings.Contains(md, "- - ") || !strings.Contains(md, "\n  - Diet: seeds") {
 		t.Errorf("context renders list items as:\n%s", tc.Markdown())
 	}
+}
+
+// damageFullText overwrites the full-text table's pages of the index at
+// idx with junk, as a disk error might: the header stays sound, so the
+// index opens.
+func damageFullText(t *testing.T, idx string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pageSize int64
+	var pages []int64
+	if err := db.QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query(`SELECT pageno FROM dbstat WHERE name = 'items_fts_data'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var p int64
+		rows.Scan(&p)
+		pages = append(pages, p)
+	}
+	rows.Close()
+	db.Close()
+	if len(pages) == 0 {
+		t.Fatal("no full-text pages found")
+	}
+	f, err := os.OpenFile(idx, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	junk := bytes.Repeat([]byte{0xA5}, int(pageSize))
+	for _, p := range pages {
+		if _, err := f.WriteAt(junk, (p-1)*pageSize); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.Close()
+
+}
+
+// TestDoctor: Doctor finds a damaged index, files in the index folder that
+// are not the index's and temporary files of an interrupted write, and
+// says what to run for each; on a sound workspace those checks pass.
+func TestDoctor(t *testing.T) {
+	dir := testworkspace.CopyExample(t)
+	ws := open(t, dir, nil)
+	ctx := context.Background()
+	check := func(want map[string]bool) {
+		t.Helper()
+		fs, err := ws.Doctor(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]memoria.Finding{}
+		for _, f := range fs {
+			got[f.Check] = f
+		}
+		for name, ok := range want {
+			f, found := got[name]
+			if !found || f.OK != ok || (!ok && f.Fix == "") {
+				t.Errorf("%s: %+v, want ok=%v with a fix when not", name, f, ok)
+			}
+		}
+	}
+	check(map[string]bool{"index": true, "freshness": true, "skipped files": true, "index folder": true, "temporary files": true})
+	os.WriteFile(filepath.Join(dir, ".memory", "index.sqlite.lex"), []byte("old"), 0o644)
+	os.WriteFile(filepath.Join(dir, "memory", ".2025-11-27.md.4242.tmp"), []byte("half"), 0o644)
+	os.WriteFile(filepath.Join(dir, "memory", "2025-12-24.md"), []byte("# 2025-12-24\n\nNew.\n"), 0o644)
+	check(map[string]bool{"freshness": false, "index folder": false, "temporary files": false})
+	ws.Close()
+	damageFullText(t, filepath.Join(dir, ".memory", "index.sqlite"))
+	ws = open(t, dir, nil)
+	check(map[string]bool{"index": false})
 }

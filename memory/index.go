@@ -61,6 +61,9 @@ type Store interface {
 	// EntityPageOf returns the page of the entity with this slug (any
 	// case), or ok false when it has none.
 	EntityPageOf(ctx context.Context, slug string) (EntityPage, bool, error)
+	// Verify checks the index's own consistency, reading all of it (slow
+	// on a large index); the error wraps ErrCorrupt when it is damaged.
+	Verify(ctx context.Context) error
 	// EntityList lists every entity mentioned in an item or with a page,
 	// most mentioned first.
 	EntityList(ctx context.Context) ([]EntitySummary, error)

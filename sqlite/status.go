@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"time"
 
@@ -84,3 +85,28 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 // entityCount counts the entities: every slug items mention and every
 // entity page's.
 const entityCount = `SELECT count(*) FROM (SELECT slug_key FROM item_entities UNION SELECT lower(slug) FROM entity_pages)`
+
+// Verify checks the index: PRAGMA quick_check of every ordinary table,
+// FTS5's own integrity check of the full-text table, and quick_check of
+// the vector store. A problem wraps memory.ErrCorrupt.
+func (ix *Index) Verify(ctx context.Context) error {
+	if err := quickCheck(ctx, ix.db); err != nil {
+		return ix.wrapErr(corruptIfNot(err))
+	}
+	if _, err := ix.db.ExecContext(ctx, `INSERT INTO items_fts(items_fts) VALUES('integrity-check')`); err != nil {
+		return ix.wrapErr(corruptIfNot(fmt.Errorf("full-text index: %w", err)))
+	}
+	if err := ix.vec.Verify(ctx); err != nil {
+		return fmt.Errorf("vectors %s: %w: %w", ix.vec.Path(), memory.ErrCorrupt, err)
+	}
+	return nil
+}
+
+// corruptIfNot marks a failed check as damage unless SQLite already said
+// so in its own words (wrapErr recognises those).
+func corruptIfNot(err error) error {
+	if isCorrupt(err) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", memory.ErrCorrupt, err)
+}

@@ -497,3 +497,15 @@ func TextHash(id int64) string {
 	binary.BigEndian.PutUint64(b[:], uint64(id))
 	return hex.EncodeToString(b[:])
 }
+
+// Verify runs PRAGMA quick_check on the store.
+func (s *Store) Verify(ctx context.Context) error {
+	var res string
+	if err := s.handle().QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&res); err != nil {
+		return err
+	}
+	if res != "ok" {
+		return fmt.Errorf("quick_check: %s", res)
+	}
+	return nil
+}

@@ -51,7 +51,8 @@ func init() {
 	commands = []command{
 		{"init", "[--workspace DIR]", "create the workspace layout (never overwrites a file)", runInit},
 		{"index", "[--rebuild]", "bring the index up to date (or rebuild it from the Markdown)", runIndex},
-		{"status", "[--json]", "files, facts by kind, entities, passages, index size and freshness", runStatus},
+		{"status", "[--deep] [--json]", "files, facts by kind, entities, passages, index size and freshness; --deep adds doctor's checks", runStatus},
+		{"doctor", "[--json]", "check the index, the model, the vectors and the workspace's files, and say what to run to fix each problem", runDoctor},
 		{"recall", "QUERY [--k 25] [--since 30d] [--until DATE] [--kind K] [--entity E] [--budget N] [--json]", "search memory; every result cites its lines", runRecall},
 		{"entity", "[NAME] [--json]", "an entity's page, current facts, timeline and opinions, each cited; without NAME, every known entity", runEntity},
 		{"get", "PATH#Lx[-Ly]", "print the cited lines of a workspace file", runGet},

@@ -17,6 +17,7 @@ import (
 func runStatus(ctx context.Context, e *env, args []string) error {
 	var c common
 	fs := newFlags("status", e, &c)
+	deep := fs.Bool("deep", false, "also run doctor's checks (reads the whole index)")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
@@ -47,7 +48,7 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		for _, f := range derived {
 			sizes[f.name] = f.size
 		}
-		return json.NewEncoder(e.stdout).Encode(map[string]any{
+		out := map[string]any{
 			"workspace": ws.Dir(), "workspace_by": by, "index": st.Path, "index_bytes": st.Bytes, "built": st.Built,
 			"derived_files": sizes,
 			"files":         st.Files, "skipped": st.Skipped, "facts": st.Facts, "passages": st.Passages,
@@ -55,7 +56,28 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 			"first_day": day(st.FirstDay), "last_day": day(st.LastDay),
 			"pending": st.Pending, "fresh": st.Pending == 0,
 			"vector_model": st.VectorModel, "texts": st.Texts, "embedded": st.Embedded,
-		})
+		}
+		if !*deep {
+			return json.NewEncoder(e.stdout).Encode(out)
+		}
+		findings, err := ws.Doctor(ctx)
+		if err != nil {
+			return err
+		}
+		problems := 0
+		for _, f := range findings {
+			if !f.OK {
+				problems++
+			}
+		}
+		out["findings"], out["problems"] = findings, problems
+		if err := json.NewEncoder(e.stdout).Encode(out); err != nil {
+			return err
+		}
+		if problems > 0 {
+			return fmt.Errorf("%s found", plural(problems, "problem"))
+		}
+		return nil
 	}
 	w := e.stdout
 	if by != "" {
@@ -98,6 +120,10 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		for _, p := range paths {
 			fmt.Fprintf(w, "  %s: %s\n", p, st.Skipped[p])
 		}
+	}
+	if *deep {
+		fmt.Fprintln(w)
+		return doctor(ctx, e, &c, ws)
 	}
 	return nil
 }

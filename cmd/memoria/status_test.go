@@ -41,3 +41,32 @@ func TestStatus(t *testing.T) {
 		t.Errorf("status after an edit: %+v", st)
 	}
 }
+
+// TestDoctorCommand: `memoria doctor` and `status --deep` list each check
+// with what to run for the failing ones, and exit 1 when one fails; --json
+// gives the findings.
+func TestDoctorCommand(t *testing.T) {
+	ws := testworkspace.CopyExample(t)
+	if code, _, errOut := cli(t, "index", "--no-embed", "-w", ws); code != exitOK {
+		t.Fatal(errOut)
+	}
+	os.WriteFile(filepath.Join(ws, ".memory", "stray.bin"), []byte("x"), 0o644)
+	code, out, errOut := cli(t, "doctor", "-w", ws)
+	if code != exitError || !strings.Contains(out, "FIX  index folder") || !strings.Contains(out, "stray.bin") || !strings.Contains(out, "ok   index ") ||
+		!strings.Contains(errOut, "found") {
+		t.Errorf("doctor: exit %d, %q %q", code, out, errOut)
+	}
+	code, out, _ = cli(t, "status", "--deep", "--json", "-w", ws)
+	var st struct {
+		Passages int
+		Problems int
+		Findings []struct {
+			Check string
+			OK    bool
+			Fix   string
+		}
+	}
+	if code != exitError || json.Unmarshal([]byte(out), &st) != nil || st.Passages == 0 || st.Problems == 0 || len(st.Findings) < 6 {
+		t.Errorf("status --deep --json: exit %d, %q", code, out)
+	}
+}

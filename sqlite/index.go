@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -153,8 +154,10 @@ func OpenAt(ctx context.Context, dir, indexPath string, opts Options) (*Index, e
 		return ix, err
 	}
 	switch reason {
-	case "corrupt", "foreign":
-		opts.warn("index %s is %s; rebuilding it from the Markdown", indexPath, reason)
+	case "corrupt":
+		opts.warn("index %s is corrupt; rebuilding it from the Markdown", indexPath)
+	case "foreign":
+		opts.warn("index %s is not a Memoria index; moving it aside to %s and building the index from the Markdown", indexPath, filepath.Base(indexPath+foreignSuffix))
 	}
 	st, err := ix.build(ctx, reason)
 	if err != nil {
@@ -164,6 +167,10 @@ func OpenAt(ctx context.Context, dir, indexPath string, opts Options) (*Index, e
 	ix.Rebuilt, ix.BuildStats = reason, st
 	return ix, nil
 }
+
+// foreignSuffix names the file a foreign database found at the index's
+// path is moved to.
+const foreignSuffix = ".foreign"
 
 // buildWait bounds how long Open waits for another process that builds
 // the index.
@@ -370,7 +377,18 @@ func processAlive(pid int) bool {
 // one the backup cannot write, of another page size), the new file is
 // linked in place of the old.
 func (ix *Index) replace(ctx context.Context, tmp, reason string) error {
-	if reason != "new" && reason != "corrupt" {
+	if reason == "foreign" {
+		// Not ours: another program's database at our path is kept, beside
+		// it, rather than overwritten.
+		ix.closeDB()
+		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+			os.Remove(ix.path + foreignSuffix + suffix)
+			if err := os.Rename(ix.path+suffix, ix.path+foreignSuffix+suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("move the foreign database aside: %w", err)
+			}
+		}
+	}
+	if reason != "new" && reason != "corrupt" && reason != "foreign" {
 		db := ix.db
 		if db == nil {
 			var err error

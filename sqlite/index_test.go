@@ -217,9 +217,22 @@ func TestForeignDatabaseRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, dir, ".memory/index.sqlite", string(data))
-	ix2 := openTest(t, dir, Options{})
+	var warnings []string
+	ix2 := openTest(t, dir, Options{Warn: func(m string) { warnings = append(warnings, m) }})
 	if ix2.Rebuilt != "foreign" {
 		t.Errorf("Rebuilt = %q, want foreign", ix2.Rebuilt)
+	}
+	// The foreign database is kept beside the index, said once; it used to
+	// be overwritten in place without a word.
+	kept, err := os.ReadFile(filepath.Join(dir, ".memory", "index.sqlite.foreign"))
+	if err != nil || string(kept) != string(data) {
+		t.Errorf("foreign database not kept aside: %v", err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "not a Memoria index") {
+		t.Errorf("warnings %q", warnings)
+	}
+	if hits := search(t, ix2, "peter"); len(hits) == 0 {
+		t.Error("the new index finds nothing")
 	}
 }
 

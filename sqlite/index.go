@@ -98,6 +98,11 @@ type Index struct {
 	// own, so that a rebuild of the index keeps the vectors.
 	vec *vector.Store
 
+	// beforeReplace, when set (by tests), runs between a rebuild's build
+	// and its replace: what another process does in that window is what
+	// read-after-write must survive.
+	beforeReplace func()
+
 	// Rebuilt says why Open had to build the index from scratch ("" if it
 	// did not): "new", "corrupt", "foreign" or "outdated".
 	Rebuilt string
@@ -326,6 +331,9 @@ func (ix *Index) build(ctx context.Context, reason string) (st memory.Stats, err
 	defer removeDB(tmp)
 	if st, err = build(ctx, tmp, ix.ws, files, skipped, ix.opts); err != nil {
 		return st, err
+	}
+	if ix.beforeReplace != nil {
+		ix.beforeReplace()
 	}
 	if err := ix.replace(ctx, tmp, reason); err != nil {
 		return st, fmt.Errorf("index %s: %w", ix.path, err)

@@ -115,3 +115,33 @@ func TestLeftoversRemoved(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteDuringRebuild: a file written and synced by another process
+// while a rebuild builds (after its listing, before its replace) is in
+// the index once the rebuild is in place, for the rebuilding process and
+// for the other one: the rebuild puts in place the state it was built
+// from, and what was synced meanwhile must not be lost with it. (Through
+// processes, `go run ./bench/soak` checks the same under kills.)
+func TestWriteDuringRebuild(t *testing.T) {
+	ctx := context.Background()
+	dir := testWorkspace(t)
+	writer := openTest(t, dir, Options{})
+	rebuilder := openTest(t, dir, Options{})
+	rebuilder.beforeReplace = func() {
+		writeFile(t, dir, "memory/2025-12-02.md", "# 2025-12-02\n\n## Retain\n- W @Peter: Adopted a tortoise named Ziggurat.\n")
+		if _, err := writer.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if hits := search(t, writer, "ziggurat"); len(hits) != 1 {
+			t.Fatalf("before the replace: %d hits", len(hits))
+		}
+	}
+	if _, err := rebuilder.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for name, ix := range map[string]*Index{"writer": writer, "rebuilder": rebuilder} {
+		if hits := search(t, ix, "ziggurat"); len(hits) != 1 {
+			t.Errorf("%s after the rebuild: %d hits for the fact written during it", name, len(hits))
+		}
+	}
+}

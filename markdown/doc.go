@@ -91,6 +91,13 @@
 // space removed from each. No two passages share a line, and no passage
 // shares a line with a fact.
 //
+// Text that is not evidence is not indexed (generated.go): the block
+// `memoria reflect` manages in an entity page (from a line starting
+// "<!-- memoria:begin" to one starting "<!-- memoria:end"; a block with no
+// end is indexed), the bookkeeping sub-items reflect keeps under a typed
+// fact ("- supports: …", "- contradicts: …", "- last_updated: …",
+// "- superseded: …"), and the template lines `memoria init` writes.
+//
 // Every fact and passage carries the daily log's date as Written (zero
 // elsewhere). Passages carry the text of the nearest heading above as
 // Section and their @mentions as Entities.

@@ -193,6 +193,12 @@ func (p *parser) run(start int) {
 		}
 		w, off := indentWidth(s)
 		t := s[off:]
+		if w <= 3 && strings.HasPrefix(t, ManagedBegin) {
+			if j := p.managedEnd(i); j > 0 {
+				i = j
+				continue
+			}
+		}
 		if w <= 3 {
 			if f, ok := openFence(t); ok {
 				i = p.codeBlock(i, f)
@@ -226,6 +232,10 @@ func (p *parser) run(start int) {
 			for j < len(lines) && continuesParagraph(lines[j]) {
 				j++
 			}
+		}
+		if j == i+1 && isTemplateLine(s) {
+			i = j
+			continue
 		}
 		p.passages(i, j)
 		i = j
@@ -432,7 +442,7 @@ func (p *parser) fact(i, end int, pre prefix, explicit bool) bool {
 		Written:       p.doc.Date,
 		Event:         EventTime(text, p.doc.Date),
 	})
-	p.passages(last+1, end)
+	p.subItems(last+1, end)
 	return true
 }
 

@@ -116,11 +116,25 @@ func TestParse(t *testing.T) {
 			},
 		},
 		{
-			name:     "sub-items end the fact and become passages",
+			// Reflect's bookkeeping under an opinion references evidence and
+			// is not indexed; other sub-items are passages.
+			name:     "sub-items end the fact; bookkeeping is not indexed, the rest become passages",
 			path:     "bank/opinions.md",
-			in:       "- O(c=0.95) @Peter: Prefers concise replies.\n  on WhatsApp\n  - last_updated: 2025-11-27\n  - supports: f_abc\n    (memory/2025-11-27.md#L12)\n  - contradicts: f_def\n- O(c=0.5) x\n",
-			facts:    []string{"O L1-2 [Peter] c=0.95 Prefers concise replies.\non WhatsApp", "O L7-7 [] c=0.5 x"},
-			passages: []string{"L3-5 § []   - last_updated: 2025-11-27\n  - supports: f_abc\n    (memory/2025-11-27.md#L12)", "L6-6 § []   - contradicts: f_def"},
+			in:       "- O(c=0.95) @Peter: Prefers concise replies.\n  on WhatsApp\n  - last_updated: 2025-11-27\n  - supports: f_abc\n    (memory/2025-11-27.md#L12)\n  - a note a person added\n  - contradicts: f_def\n- O(c=0.5) x\n",
+			facts:    []string{"O L1-2 [Peter] c=0.95 Prefers concise replies.\non WhatsApp", "O L8-8 [] c=0.5 x"},
+			passages: []string{"L6-6 § []   - a note a person added"},
+		},
+		{
+			name:     "reflect's managed block is not indexed; a block left open is",
+			path:     "bank/entities/Bob.md",
+			in:       "# Bob\n\nPlays the oboe.\n\n<!-- memoria:begin hash=1 -->\n## Summary (memoria)\n\n3 facts in the daily logs.\n\n- 2025-11-27 W: Plays the oboe. (memory/2025-11-27.md#L4)\n<!-- memoria:end -->\n\nLikes figs.\n\n<!-- memoria:begin hash=2 -->\nOpen block text.\n",
+			passages: []string{"L3-3 §Bob [Bob] Plays the oboe.", "L13-13 §Bob [Bob] Likes figs.", "L15-16 §Bob [Bob] <!-- memoria:begin hash=2 -->\nOpen block text."},
+		},
+		{
+			name:     "template hints of memoria init are not indexed",
+			path:     "bank/world.md",
+			in:       "# World\n\nObjective facts about the world, one bullet each (`- W @Entity: …`).\n\nThe tide tables came from the harbour office.\n",
+			passages: []string{"L5-5 §World [] The tide tables came from the harbour office."},
 		},
 		{
 			name:  "blank line ends a fact; indented text after it is a passage",

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"memoria/markdown"
 )
 
 // IndexDir is the folder, inside the workspace, of the derived index.
@@ -16,10 +18,10 @@ const IndexFile = ".memory/index.sqlite"
 
 // starter files written by Init when absent.
 var starter = []struct{ path, text string }{
-	{"memory.md", "# Core memory\n\nDurable facts and preferences, kept small. One `##` section per block.\n\n## About\n\n## Preferences\n"},
-	{"bank/world.md", "# World\n\nObjective facts about the world, one bullet each (`- W @Entity: …`).\n"},
-	{"bank/experience.md", "# Experience\n\nWhat I did, first person, one bullet each (`- B @Entity: …`).\n"},
-	{"bank/opinions.md", "# Opinions\n\nBeliefs with confidence and evidence (`- O(c=0.8) @Entity: …`).\n"},
+	{"memory.md", "# Core memory\n\n" + markdown.TemplateCore + "\n\n## About\n\n## Preferences\n"},
+	{"bank/world.md", "# World\n\n" + markdown.TemplateWorld + "\n"},
+	{"bank/experience.md", "# Experience\n\n" + markdown.TemplateExperience + "\n"},
+	{"bank/opinions.md", "# Opinions\n\n" + markdown.TemplateOpinions + "\n"},
 }
 
 // InitResult lists what Init created and what it left alone.

@@ -99,6 +99,13 @@ func (w *Workspace) Entity(ctx context.Context, name string) (*EntityReport, err
 		return a.Timestamp > b.Timestamp
 	})
 	sort.SliceStable(rep.Timeline, func(i, j int) bool { return when(rep.Timeline[i]) < when(rep.Timeline[j]) })
+	// A fact written in a log and copied into bank/ (by a person or by
+	// reflect) is one entry, with both sources. For an opinion, the entry
+	// of bank/opinions.md is the one kept: its confidence is the one
+	// reflect keeps following the evidence.
+	curated := func(r recall.Result) bool { return strings.HasPrefix(r.Source, "bank/opinions.md#") }
+	rep.Current, rep.Timeline = recall.FoldCopies(rep.Current, nil), recall.FoldCopies(rep.Timeline, nil)
+	rep.Opinions = recall.FoldCopies(rep.Opinions, curated)
 	sort.SliceStable(rep.Opinions, func(i, j int) bool {
 		a, b := rep.Opinions[i], rep.Opinions[j]
 		if (len(a.SupersededBy) == 0) != (len(b.SupersededBy) == 0) {

@@ -10,6 +10,7 @@ import (
 	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -705,4 +706,56 @@ func TestDoctor(t *testing.T) {
 	damageFullText(t, filepath.Join(dir, ".memory", "index.sqlite"))
 	ws = open(t, dir, nil)
 	check(map[string]bool{"index": false})
+}
+
+// TestReflectedTextIsNotEvidence: after reflect, recall and context return
+// none of its markers, summary lines or bookkeeping, and a fact written in
+// a log and copied into bank/ is one result (one entity entry) citing
+// both. After a reflect, "tell me about Clara" used to return the begin
+// marker and "12 facts in the daily logs…", and `entity` listed every
+// copied opinion twice.
+func TestReflectedTextIsNotEvidence(t *testing.T) {
+	dir := testworkspace.CopyExample(t)
+	ws := open(t, dir, nil)
+	ctx := context.Background()
+	if _, err := ws.Reflect(ctx, memoria.ReflectOptions{Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	generated := regexp.MustCompile(`memoria:begin|memoria:end|facts in the daily logs|^ *- (supports|contradicts|last_updated|superseded):|Summary \(memoria\)`)
+	for _, q := range []string{"tell me about Clara", "what do I know about Biscuit", "Peter", "supports contradicts", "facts in the daily logs newest first", "Objective facts about the world"} {
+		res, err := ws.Recall(ctx, q, memoria.RecallOptions{Now: now, Lexical: true, K: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := map[string]bool{}
+		for _, r := range res {
+			if generated.MatchString(r.Content) {
+				t.Errorf("%q: generated text recalled: %s %q", q, r.Source, r.Content)
+			}
+			if ids[r.ID] {
+				t.Errorf("%q: fact %s twice", q, r.ID)
+			}
+			ids[r.ID] = true
+		}
+	}
+	rep, err := ws.Entity(ctx, "Peter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, folded := map[string]bool{}, 0
+	for _, o := range rep.Opinions {
+		if ids[o.ID] {
+			t.Errorf("opinion %s listed twice", o.ID)
+		}
+		ids[o.ID] = true
+		if len(o.Also) > 0 {
+			folded++
+			if !strings.HasPrefix(o.Source, "bank/opinions.md#") {
+				t.Errorf("a copied opinion is listed from %s, not from bank/opinions.md (also %v)", o.Source, o.Also)
+			}
+		}
+	}
+	if folded == 0 {
+		t.Error("no opinion of the log was folded into its copy in bank/opinions.md")
+	}
 }

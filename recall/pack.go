@@ -24,7 +24,7 @@ const DefaultLines = 3
 // budget is spent.
 func pack(ctx context.Context, ix Index, ranked []scored, l *links, k, lines, budget int, explain bool) ([]Result, error) {
 	var out []Result
-	seenFacts := map[string]bool{}
+	seenFacts := map[string]int{} // fact ID → its result in out
 	byRow := make(map[int64]float64, len(ranked))
 	for _, s := range ranked {
 		byRow[s.c.item.RowID] = s.score
@@ -47,7 +47,12 @@ func pack(ctx context.Context, ix Index, ranked []scored, l *links, k, lines, bu
 			break
 		}
 		it := s.c.item
-		if it.FactID != "" && seenFacts[it.FactID] {
+		if i, ok := seenFacts[it.FactID]; ok && it.FactID != "" {
+			// The same fact written elsewhere (a curated copy, or the log
+			// it was copied from): one result, citing both.
+			if src := it.Source.String(); src != out[i].Source && !slices.Contains(out[i].Also, src) {
+				out[i].Also = append(out[i].Also, src)
+			}
 			continue
 		}
 		if cited(it.Source) {
@@ -86,7 +91,7 @@ func pack(ctx context.Context, ix Index, ranked []scored, l *links, k, lines, bu
 			continue // does not fit; a smaller, lower-ranked result may
 		}
 		if it.FactID != "" {
-			seenFacts[it.FactID] = true
+			seenFacts[it.FactID] = len(out)
 		}
 		spent += cost
 		out = append(out, r)

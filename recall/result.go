@@ -24,9 +24,13 @@ type Result struct {
 	Score      float64  `json:"score"`  // relative: 1 for the best result
 	// SupersededBy are the later facts about the same entity and attribute
 	// that replace this one; Supersedes the earlier ones it replaces.
-	SupersededBy []Link   `json:"superseded_by,omitempty"`
-	Supersedes   []Link   `json:"supersedes,omitempty"`
-	Explain      *Explain `json:"explain,omitempty"`
+	SupersededBy []Link `json:"superseded_by,omitempty"`
+	Supersedes   []Link `json:"supersedes,omitempty"`
+	// Also are the other places the same fact is written (the same kind,
+	// text and entities: a curated copy in bank/, or the log it was copied
+	// from), which recall folds into this result rather than repeat.
+	Also    []string `json:"also,omitempty"`
+	Explain *Explain `json:"explain,omitempty"`
 
 	src memory.Source
 }
@@ -108,3 +112,29 @@ func (r Result) Meta(entities bool) string {
 
 // Cite is the result's citation as a Source.
 func (r Result) Cite() memory.Source { return r.src }
+
+// FoldCopies keeps one result of each fact (results with the same ID: the
+// same kind, text and entities) and lists the sources of the others in its
+// Also: one entry per fact, with every place it is written. The entry kept
+// is the first, unless a later one is preferred (prefer may be nil); it
+// keeps the first one's place.
+func FoldCopies(rs []Result, prefer func(Result) bool) []Result {
+	first := map[string]int{}
+	out := rs[:0]
+	for _, r := range rs {
+		if r.ID != "" && !strings.HasPrefix(r.ID, "p_") { // passages are never folded
+			if i, ok := first[r.ID]; ok {
+				if prefer != nil && prefer(r) && !prefer(out[i]) {
+					r.Also = append(append(r.Also, out[i].Source), out[i].Also...)
+					out[i] = r
+				} else {
+					out[i].Also = append(out[i].Also, r.Source)
+				}
+				continue
+			}
+			first[r.ID] = len(out)
+		}
+		out = append(out, r)
+	}
+	return out
+}

@@ -145,6 +145,9 @@ func printResults(e *env, results []recall.Result, format string) error {
 		for _, l := range r.Supersedes {
 			fmt.Fprintf(e.stdout, "  supersedes %s\n", l.Source)
 		}
+		for _, src := range r.Also {
+			fmt.Fprintf(e.stdout, "  also written at %s\n", src)
+		}
 		writeExplain(e.stdout, r, "  ")
 	}
 	return nil
@@ -233,7 +236,11 @@ func compactLine(r recall.Result) string {
 	if len(text) > compactMax {
 		text = strings.TrimSpace(recall.ClipBytes(text, compactMax)) + "…"
 	}
-	line := fmt.Sprintf("[%s] %s (%s)", strings.Join(meta, " "), text, r.Source)
+	source := r.Source
+	if len(r.Also) > 0 {
+		source += "; also " + strings.Join(r.Also, ", ")
+	}
+	line := fmt.Sprintf("[%s] %s (%s)", strings.Join(meta, " "), text, source)
 	if len(r.SupersededBy) > 0 {
 		line += " superseded by " + r.SupersededBy[0].Source
 	}

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -55,7 +56,7 @@ const (
 var attributeCues = func() map[string]string {
 	m := map[string]string{}
 	for class, ws := range map[string]string{
-		"residence":  "live lives lived living moved resides address flat apartment",
+		"residence":  "live lives lived living moved resides address apartment",
 		"phone":      "phone mobile cell telephone",
 		"email":      "email e-mail",
 		"device":     "laptop computer macbook notebook workstation desktop",
@@ -69,6 +70,9 @@ var attributeCues = func() map[string]string {
 		"weight":     "weight weighs",
 		"partner":    "partner married wife husband girlfriend boyfriend",
 		"celebrates": "celebrating celebrate celebrates party",
+		"editor":     "editor ide",
+		"os":         "os distro distribution",
+		"manager":    "manager boss",
 	} {
 		for _, w := range strings.Fields(ws) {
 			m[w] = class
@@ -88,6 +92,9 @@ type factSig struct {
 	set     []string // the content words, sorted, each once
 	cues    map[string]bool
 	tokens  []string // content words and numbers, sorted, each once: what the fact says
+	// versions are the words a number follows ("debian" in "Debian 12",
+	// "release" in "release 0.5"), with the number.
+	versions map[string]string
 }
 
 // farFuture orders undated curated facts after every log.
@@ -111,6 +118,17 @@ func signature(it memory.Item) *factSig {
 	var names []string
 	for _, e := range it.Entities {
 		names = append(names, splitWords(memory.EntityName(e))...)
+	}
+	for _, m := range versionPattern.FindAllStringSubmatch(strings.ToLower(it.Content), -1) {
+		if query.IsStopWord(m[1]) || calendarWords[m[1]] {
+			continue // "on Nov 28", "since October 25": dates, not versions
+		}
+		if s.versions == nil {
+			s.versions = map[string]string{}
+		}
+		if _, ok := s.versions[m[1]]; !ok {
+			s.versions[m[1]] = m[2]
+		}
 	}
 	for i, w := range splitWords(it.Content) {
 		if c, ok := attributeCues[w]; ok && i < cueWords && it.Kind == memory.KindWorld {
@@ -138,6 +156,22 @@ func signature(it memory.Item) *factSig {
 	s.set = slices.Sorted(slices.Values(s.words))
 	return s
 }
+
+// calendarWords are month and weekday names (and their short forms): a
+// number after one is a day, not a version.
+var calendarWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`january february march april may june july august september october november december
+		jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday
+		mon tue tues wed thu thur thurs fri sat sun week weeks day days month months year years`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// versionPattern finds a word followed by a version or number: "debian
+// 12", "release 0.5", "macos 15.1", "warelay v0.6.0".
+var versionPattern = regexp.MustCompile(`([\p{L}][\p{L}\p{N}_-]*)\s+v?(\d+(?:\.\d+)*)\b`)
 
 func splitWords(text string) []string {
 	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
@@ -176,10 +210,16 @@ func sameAttribute(a, b *factSig) bool {
 }
 
 // attributeMatch reports whether two facts share an attribute cue, their
-// head words or enough of their content words (see above).
+// head words or enough of their content words (see above), or name
+// different versions of one thing ("Debian 12" and "Debian 13").
 func attributeMatch(a, b *factSig) bool {
 	for c := range a.cues {
 		if b.cues[c] {
+			return true
+		}
+	}
+	for w, v := range a.versions {
+		if u, ok := b.versions[w]; ok && u != v {
 			return true
 		}
 	}
@@ -415,4 +455,34 @@ func Versions(items []memory.Item) []Result {
 		out[i] = r
 	}
 	return out
+}
+
+// Sig is a fact's signature for update-awareness, made once (it parses
+// the text) and compared many times.
+type Sig struct{ s *factSig }
+
+// NewSig makes the signature of an item.
+func NewSig(it memory.Item) Sig { return Sig{signature(it)} }
+
+// Replaces reports whether later, a fact of a daily log, states the same
+// attribute of a shared entity as curated (a world fact or opinion of the
+// same kind) with another value: the rules of update-awareness above, but
+// for a pair whose order the caller knows. A later fact that restates the
+// curated one (says nothing it does not) confirms it instead; Restates
+// reports that.
+func (later Sig) Replaces(curated Sig) bool { return sameAttribute(later.s, curated.s) }
+
+// Restates reports whether a says nothing b does not, or b nothing a does
+// not: one version of a fact said twice.
+func (a Sig) Restates(b Sig) bool { return restates(a.s, b.s) || restates(b.s, a.s) }
+
+// VersionsDiffer reports whether two facts name different versions of one
+// thing ("Debian 12" and "Debian 13", "release 0.5" and "release 0.6").
+func (a Sig) VersionsDiffer(b Sig) bool {
+	for w, v := range a.s.versions {
+		if u, ok := b.s.versions[w]; ok && u != v {
+			return true
+		}
+	}
+	return false
 }

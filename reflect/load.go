@@ -21,6 +21,9 @@ import (
 // EntitiesDir is where entity pages live.
 const EntitiesDir = "bank/entities/"
 
+// WorldPath is the curated file of world facts.
+const WorldPath = "bank/world.md"
+
 // ProposalsPath is the review file of core-memory proposals: outside
 // memory/ and bank/, so that nothing in it is indexed.
 const ProposalsPath = "review/core-proposals.md"
@@ -40,6 +43,7 @@ type Input struct {
 	CorePath  string             // memory.md or MEMORY.md
 	Core      File
 	Proposals File            // ProposalsPath
+	World     File            // WorldPath: curated world facts, checked for stale ones
 	Pages     map[string]File // existing entity pages by path
 	PageDocs  map[string]*memory.Document
 }
@@ -83,6 +87,9 @@ func Load(ctx context.Context, root string) (*Input, error) {
 		return nil, err
 	}
 	if in.Proposals, err = snapshot(root, ProposalsPath); err != nil {
+		return nil, err
+	}
+	if in.World, err = snapshot(root, WorldPath); err != nil {
 		return nil, err
 	}
 	in.Logs = make([]*memory.Document, len(logs))

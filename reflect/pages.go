@@ -50,16 +50,10 @@ func blockHash(lines []string) string {
 }
 
 // pages refreshes the managed block of every entity page that needs it.
-func pages(in *Input, facts []*fact, opf *OpinionsFile, res *resolver, touched map[string]bool, o Options, p *Plan) {
-	bySlug := map[string][]*fact{}
-	var slugs []string
-	for _, f := range facts {
-		for _, k := range f.keys {
-			if bySlug[k] == nil {
-				slugs = append(slugs, k)
-			}
-			bySlug[k] = append(bySlug[k], f)
-		}
+func pages(in *Input, facts []*fact, bySlug map[string][]*fact, opf *OpinionsFile, res *resolver, touched map[string]bool, o Options, p *Plan) {
+	slugs := make([]string, 0, len(bySlug))
+	for k := range bySlug {
+		slugs = append(slugs, k)
 	}
 	slices.Sort(slugs)
 	pageOf := map[string]string{}
@@ -98,7 +92,8 @@ func pages(in *Input, facts []*fact, opf *OpinionsFile, res *resolver, touched m
 		if !ok {
 			old.Hash = safewrite.Hash(nil)
 		}
-		data, edited, err := splice(old.Data, slug, body)
+		marked, marks := staleIn(path, old.Data, slug, bySlug, res, true)
+		data, edited, err := splice(marked, slug, body)
 		if err != nil {
 			p.Report.Warnings = append(p.Report.Warnings, fmt.Sprintf("%s: %v; page left as it is", path, err))
 			continue
@@ -108,6 +103,7 @@ func pages(in *Input, facts []*fact, opf *OpinionsFile, res *resolver, touched m
 		}
 		p.add(path, old, data)
 		p.Report.Pages = append(p.Report.Pages, PageChange{Path: path, Created: !old.Exists, HandEdited: edited})
+		p.Report.Stale = append(p.Report.Stale, marks...)
 	}
 }
 

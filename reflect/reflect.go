@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"memoria/memory"
+	"memoria/recall"
 )
 
 // MatchThreshold is the lexical similarity (Similarity) from which an O
@@ -66,9 +67,12 @@ type Report struct {
 	NewEvidence int // O facts applied to opinions this run
 	Opinions    []OpinionChange
 	Pages       []PageChange
-	Proposals   int      // core-memory proposals new in the review file
-	Warnings    []string // pages reflect could not manage, and why
-	Changed     []string // files to write, in write order
+	Proposals   int // core-memory proposals new in the review file
+	// Stale are the curated statements newer facts contradict: marked
+	// where they stand in bank/, proposed for review in core memory.
+	Stale    []StaleMark
+	Warnings []string // pages reflect could not manage, and why
+	Changed  []string // files to write, in write order
 }
 
 // Plan is a computed reflect: the files to write and the report.
@@ -82,6 +86,7 @@ type fact struct {
 	memory.Fact
 	keys  []string // canonical entity slugs
 	terms terms
+	sig   *recall.Sig // made on first use (stale.go)
 }
 
 // Compute works out, without any I/O, what reflect changes: the opinions
@@ -152,10 +157,40 @@ func Compute(in *Input, o Options) (*Plan, error) {
 			}
 		}
 	}
-	pages(in, facts, opf, res, touched, o, p)
+	byKey := map[string][]*fact{}
+	for _, f := range facts {
+		for _, k := range f.keys {
+			byKey[k] = append(byKey[k], f)
+		}
+	}
+	pages(in, facts, byKey, opf, res, touched, o, p)
 
-	// 3. Core proposals.
-	if data, n := proposeCore(in, facts, recent, res); n > 0 {
+	// 3. Stale curated world facts.
+	if in.World.Exists {
+		data, marks := staleIn(WorldPath, in.World.Data, "", byKey, res, true)
+		p.Report.Stale = append(p.Report.Stale, marks...)
+		p.add(WorldPath, in.World, data)
+	}
+
+	// 4. Core proposals: recurring facts, and stale statements of core
+	// memory.
+	data, n := proposeCore(in, facts, recent, res)
+	_, coreMarks := staleIn(in.CorePath, in.Core.Data, "", byKey, res, false)
+	existing := string(in.Proposals.Data)
+	if n > 0 {
+		existing = string(data)
+	}
+	if more := staleProposals(existing, coreMarks); len(more) > 0 {
+		if existing == "" {
+			existing = proposalsHeader
+		} else if !strings.HasSuffix(existing, "\n") {
+			existing += "\n"
+		}
+		existing += strings.Join(more, "\n") + "\n"
+		data, n = []byte(existing), n+len(more)
+		p.Report.Stale = append(p.Report.Stale, coreMarks...)
+	}
+	if n > 0 {
 		p.add(ProposalsPath, in.Proposals, data)
 		p.Report.Proposals = n
 	}
@@ -254,6 +289,15 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 				best, bestSim = op, s
 			}
 		}
+		if best == nil || bestSim < MatchThreshold {
+			// Few words in common, but the same thing named and the view
+			// changed ("Stopped using Emacs entirely; Zed is fast enough"
+			// against "Prefers Emacs for everything"): the fact is about
+			// that opinion.
+			if op := changedView(opf.Opinions(), f, res); op != nil {
+				best, bestSim = op, MatchThreshold
+			}
+		}
 		strength := DefaultStrength
 		if f.HasConfidence {
 			strength = f.Confidence
@@ -281,7 +325,7 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 		if !op.HasConfidence {
 			c = DefaultConfidence
 		}
-		step := Step{Supports: !Contradicts(op.Statement, f.Text), Strength: strength}
+		step := Step{Supports: !Contradicts(op.Statement, f.Text), Strength: strength, Young: evidenceCount(op) < YoungEvidence}
 		step.Strong = !step.Supports && (strength >= StrongAt || hasChangeMarker(f.Text))
 		out := Apply(c, streakOf(op), step)
 		ev.Note = out.Note(step)
@@ -329,6 +373,33 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 		r.Opinions = append(r.Opinions, *oc)
 	}
 	return order
+}
+
+// changedView returns the opinion sharing an entity with f that f says
+// changed: f names a thing the opinion names (a capitalised word, not an
+// entity's name: "Emacs") and has a change marker, and contradicts it.
+// It returns nil when no opinion, or more than one, qualifies.
+func changedView(ops []*Opinion, f *fact, res *resolver) *Opinion {
+	if !hasChangeMarker(f.Text) {
+		return nil
+	}
+	var found *Opinion
+	for _, op := range ops {
+		if !sharesEntity(op, f, res) || !shareValue(op.Statement, f.Text, res) || !Contradicts(op.Statement, f.Text) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = op
+	}
+	return found
+}
+
+// evidenceCount is how many pieces of evidence an opinion cites.
+func evidenceCount(op *Opinion) int {
+	ev, _ := op.Evidence()
+	return len(ev)
 }
 
 func mentions(ents []string) string {

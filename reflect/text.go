@@ -141,7 +141,8 @@ var polarity = sync.OnceValue(func() map[string]pole {
 		}
 	}
 	add("like", +1, "prefer", "prefers", "preferred", "like", "likes", "liked", "love", "loves", "loved", "enjoy", "enjoys", "enjoyed", "want", "wants", "wanted", "favour", "favor", "favours", "favors", "fan", "fond")
-	add("like", -1, "dislike", "dislikes", "disliked", "hate", "hates", "hated", "avoid", "avoids", "avoided", "detest", "detests", "dread", "dreads", "refuse", "refuses", "refused")
+	add("like", -1, "dislike", "dislikes", "disliked", "hate", "hates", "hated", "avoid", "avoids", "avoided", "detest", "detests", "dread", "dreads", "refuse", "refuses", "refused",
+		"skip", "skips", "skipped", "ditch", "ditched", "drop", "drops", "dropped", "abandon", "abandoned", "resent", "resents")
 	add("length", +1, "long", "longer", "lengthy", "detailed", "verbose", "thorough", "elaborate", "wordy")
 	add("length", -1, "short", "shorter", "concise", "brief", "terse", "succinct", "compact")
 	add("quality", +1, "good", "great", "better", "best", "excellent", "reliable", "stable", "solid", "works", "suits", "fine", "helpful", "useful")
@@ -172,7 +173,9 @@ var negators = sync.OnceValue(func() map[string]bool {
 
 // changeMarkers make a contradiction strong: they say the old view is over.
 var changeMarkers = []string{"no longer", "anymore", "any more", "now prefers", "now wants", "now likes",
-	"switched", "instead", "changed his mind", "changed her mind", "changed their mind", "changed my mind", "used to", "not any longer"}
+	"switched", "instead", "changed his mind", "changed her mind", "changed their mind", "changed my mind", "used to", "not any longer",
+	"stopped", "quit ", "gave up", "give up", "won't go back", "will not go back", "no more", "these days", "nowadays",
+	"moved to", "moved from", "moved away", "replaced", "ditched", "dropped", "abandoned", "upgraded", "from now on"}
 
 var stopWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
@@ -196,6 +199,13 @@ func hasChangeMarker(s string) bool {
 			return true
 		}
 	}
+	// A bare "now" ("skips the office as a rule now", "Zed is his editor
+	// now") says the same.
+	for _, w := range words(s) {
+		if w.text == "now" {
+			return true
+		}
+	}
 	return false
 }
 
@@ -208,10 +218,18 @@ type stance map[string]int
 // stanceOf reads the polar content of s: polarity words have their sign,
 // flipped inside a negator's scope (to the end of the clause); plain
 // content words are +1, or -1 inside a negation scope.
-func stanceOf(s string) stance {
+func stanceOf(s string) stance { return stanceAbout(s, nil) }
+
+// stanceAbout is stanceOf, reading a polarity adjective only when it
+// speaks of the statement's topic: one right before a content word the
+// topic does not have ("blocked a broken migration", against "the test
+// suite is reliable") describes that other thing, not the topic. A nil
+// topic reads every polarity word.
+func stanceAbout(s string, topic terms) stance {
 	st := stance{}
 	neg := false
-	for _, w := range words(s) {
+	ws := words(s)
+	for i, w := range ws {
 		switch {
 		case w.end:
 			neg = false
@@ -228,6 +246,9 @@ func stanceOf(s string) stance {
 		}
 		k, v := stem(w.text), sign
 		if p, ok := polarity()[w.text]; ok {
+			if topic != nil && p.concept != "like" && modifiesOther(ws, i, topic) {
+				continue
+			}
 			k, v = "~"+p.concept, sign*p.sign
 		}
 		if _, seen := st[k]; !seen && k != "" {
@@ -255,7 +276,7 @@ func stanceOf(s string) stance {
 // since "prefers X" and "prefers Y" can oppose; opposing it ("likes"
 // against "dislikes", "wants" against "no longer wants") counts twice.
 func Contradicts(statement, fact string) bool {
-	a, b := stanceOf(statement), stanceOf(fact)
+	a, b := stanceOf(statement), stanceAbout(fact, termsOf(statement))
 	conflicts, agrees, polar := 0, 0, 0
 	for k, x := range a {
 		y, ok := b[k]
@@ -284,4 +305,22 @@ func Contradicts(statement, fact string) bool {
 	// One negated plain word ("a disk nobody moves" against "move it")
 	// is too little on its own.
 	return conflicts > agrees && (polar > 0 || conflicts >= 2 || hasChangeMarker(fact))
+}
+
+// modifiesOther reports whether the polarity word ws[i] stands right before
+// a content word (not a polarity word, not a stop word) that topic does
+// not hold: an adjective describing something else.
+func modifiesOther(ws []word, i int, topic terms) bool {
+	if i+1 >= len(ws) {
+		return false
+	}
+	n := ws[i+1]
+	if n.end || n.neg || stopWords()[n.text] {
+		return false
+	}
+	if _, ok := polarity()[n.text]; ok {
+		return false
+	}
+	_, known := topic[stem(n.text)]
+	return !known
 }

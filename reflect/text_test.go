@@ -19,6 +19,15 @@ func TestContradicts(t *testing.T) {
 		{"Wants a small birthday; no big party.", "Wants a small, quiet birthday with close friends.", false},
 		{"A WhatsApp session needs a disk nobody moves.", "Decided to move the session to a disk of its own.", false},
 		{"Prefers tea.", "Prefers tea in the morning.", false},
+		// Change and refusal words (issue: "no longer / stopped / switched /
+		// not anymore / refuses"), and adjectives about something else.
+		{"Prefers Emacs for everything, including mail.", "Stopped using Emacs entirely; Zed is fast enough.", true},
+		{"Prefers Emacs for everything, including mail.", "Won't go back to Emacs; calls his old config a museum.", true},
+		{"Likes working from the office on Tuesdays.", "Skips the office on Tuesdays as a rule now.", true},
+		{"Likes working from the office on Tuesdays.", "Refuses to come to the office on Tuesdays.", true},
+		{"Likes the night train to Rome.", "Doesn't take the night train to Rome anymore.", true},
+		{"The test suite is reliable enough to gate releases.", "The test suite blocked a broken migration; gating releases on it keeps paying off.", false},
+		{"The test suite is reliable enough to gate releases.", "The test suite is flaky and blocks releases for no reason.", true},
 	}
 	for _, tt := range tests {
 		if got := Contradicts(tt.statement, tt.fact); got != tt.want {
@@ -52,6 +61,8 @@ func TestChangeMarker(t *testing.T) {
 	for s, want := range map[string]bool{
 		"No longer likes Fly.io": true, "now prefers Hetzner": true, "doesn't use it anymore": true,
 		"Likes Fly.io": false, "Prefers concise replies": false,
+		"Stopped using Emacs": true, "Switched to Zed": true, "Won't go back to Emacs": true, "Prefers Zed now": true,
+		"Upgraded to Debian 13": true, "Moved to Utrecht": true, "Knows the way now, she says": true, "Nowhere to park": false,
 	} {
 		if got := hasChangeMarker(s); got != want {
 			t.Errorf("hasChangeMarker(%q) = %v", s, got)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"memoria"
@@ -80,6 +81,13 @@ func runReflect(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stdout, "opinion c %s->%s: %s\n", reflect.FormatConfidence(oc.Before), reflect.FormatConfidence(oc.After), short(oc.Statement))
 		}
 	}
+	for _, m := range rep.Stale {
+		what := "marked stale"
+		if !strings.HasPrefix(m.Path, "bank/") {
+			what = "proposed for review"
+		}
+		fmt.Fprintf(e.stdout, "stale, %s: %s#L%d %q; since %s %s says: %s\n", what, m.Path, m.Line, short(m.Old), m.Day, m.By, short(m.Current))
+	}
 	created := 0
 	for _, p := range rep.Pages {
 		if p.Created {
@@ -119,17 +127,18 @@ func printReflectJSON(e *env, rep memoria.ReflectReport) error {
 		Evidence  []string `json:"evidence"`
 	}
 	out := struct {
-		DryRun      bool      `json:"dry_run"`
-		Facts       int       `json:"facts"`
-		NewEvidence int       `json:"new_opinion_facts"`
-		Opinions    []opinion `json:"opinions"`
-		Pages       []page    `json:"pages"`
-		Proposals   int       `json:"core_proposals"`
-		Changed     []string  `json:"changed"`
-		Warnings    []string  `json:"warnings"`
-		Diff        string    `json:"diff,omitempty"`
+		DryRun      bool                `json:"dry_run"`
+		Facts       int                 `json:"facts"`
+		NewEvidence int                 `json:"new_opinion_facts"`
+		Opinions    []opinion           `json:"opinions"`
+		Pages       []page              `json:"pages"`
+		Proposals   int                 `json:"core_proposals"`
+		Stale       []reflect.StaleMark `json:"stale"`
+		Changed     []string            `json:"changed"`
+		Warnings    []string            `json:"warnings"`
+		Diff        string              `json:"diff,omitempty"`
 	}{DryRun: rep.DryRun, Facts: rep.Facts, NewEvidence: rep.NewEvidence, Proposals: rep.Proposals,
-		Opinions: []opinion{}, Pages: []page{}, Changed: append([]string{}, rep.Changed...), Warnings: append([]string{}, rep.Warnings...)}
+		Opinions: []opinion{}, Pages: []page{}, Stale: append([]reflect.StaleMark{}, rep.Stale...), Changed: append([]string{}, rep.Changed...), Warnings: append([]string{}, rep.Warnings...)}
 	if rep.DryRun {
 		out.Diff = rep.Diff
 	}

@@ -1,0 +1,525 @@
+package reflect
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"memoria/datephrase"
+	"memoria/markdown"
+	"memoria/memory"
+	"memoria/recall"
+)
+
+// Stale curated lines. A curated statement (a sentence of an entity page
+// outside the managed block, or a world fact of bank/world.md) is stale
+// when the newest fact of the daily logs about the same entity and
+// attribute says otherwise (recall.Replaces: "Lives in Vienna." and, later,
+// "Moved to Graz."), and no later fact restates it. Reflect marks it where
+// it stands: the old text stays, struck through, followed by the current
+// value and the citation of the fact that changed it. memory.md is never
+// rewritten; its stale statements become core proposals instead.
+
+// StaleTag ends the note reflect writes after a stale statement. A
+// statement already marked (with the tag, whatever a person did to it
+// since) is never marked again.
+const StaleTag = "marked stale by memoria reflect"
+
+// StaleMark reports one curated statement reflect marked as stale (or,
+// in memory.md, proposed to change).
+type StaleMark struct {
+	Path    string `json:"path"`    // the curated file
+	Line    int    `json:"line"`    // where the statement starts (1-based)
+	Old     string `json:"old"`     // the statement, on one line
+	Current string `json:"current"` // the fact that replaced it
+	By      string `json:"by"`      // that fact's source
+	Day     string `json:"day"`     // the day that fact was written
+}
+
+// statement is a sentence of a curated file: its bytes [start, end) in the
+// file, the line it starts on and its text.
+type statement struct {
+	start, end int
+	line       int
+	text       string
+}
+
+// markedRun matches what StaleMark writes: "~~old~~ (now: … StaleTag)".
+var markedRun = regexp.MustCompile(`(?s)~~.*?~~ \(now: [^()]*?` + regexp.QuoteMeta(StaleTag) + `\)`)
+
+// curatedStatements splits a curated Markdown file into statements: the
+// sentences of its paragraphs and list items, leaving out front matter,
+// headings, code, tables, HTML comments and reflect's managed blocks, and
+// what reflect marked before.
+func curatedStatements(data []byte) []statement {
+	s := string(data)
+	var out []statement
+	skip := make([]bool, len(s)) // bytes that are no statement's
+	for _, m := range markedRun.FindAllStringIndex(s, -1) {
+		for i := m[0]; i < m[1]; i++ {
+			skip[i] = true
+		}
+	}
+	lineStarts := []int{0}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			lineStarts = append(lineStarts, i+1)
+		}
+	}
+	lineOf := func(off int) int {
+		i, _ := slices.BinarySearch(lineStarts, off+1)
+		return i
+	}
+	inFront, inFence, inBlock := false, false, false
+	var unit [2]int // the current unit's text bytes; unit[1] == 0: none
+	flush := func() {
+		// A unit holding a mark, whatever a person made of it since, is
+		// left as it is: reflect marks once, people decide after.
+		if unit[1] > unit[0] && !strings.Contains(s[unit[0]:unit[1]], StaleTag) {
+			out = append(out, sentences(s, unit[0], unit[1], skip, lineOf)...)
+		}
+		unit = [2]int{}
+	}
+	for li, start := range lineStarts {
+		end := len(s)
+		if li+1 < len(lineStarts) {
+			end = lineStarts[li+1]
+		}
+		line := strings.TrimRight(s[start:end], "\r\n")
+		t := strings.TrimSpace(line)
+		switch {
+		case li == 0 && t == "---":
+			inFront = true
+			continue
+		case inFront:
+			inFront = t != "---" && t != "..."
+			continue
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			flush()
+			inFence = !inFence
+			continue
+		case inFence:
+			continue
+		case strings.HasPrefix(t, markdown.ManagedBegin) || strings.HasPrefix(t, "<!-- memoria:edited:"):
+			flush()
+			inBlock = true
+			continue
+		case inBlock:
+			inBlock = !strings.HasPrefix(t, markdown.ManagedEnd) && !strings.HasPrefix(t, EditedEnd)
+			continue
+		case t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, ">"):
+			flush()
+			continue
+		}
+		indent := len(line) - len(strings.TrimLeft(line, " \t"))
+		if m := listItem.FindStringIndex(line); m != nil {
+			flush()
+			unit = [2]int{start + m[1], start + len(line)}
+			continue
+		}
+		if unit[1] == 0 || indent > 8 {
+			flush()
+			unit = [2]int{start + indent, start + len(line)}
+			continue
+		}
+		unit[1] = start + len(line) // a continuation line
+	}
+	flush()
+	return out
+}
+
+// listItem matches a list marker at the start of a line, with a typed
+// fact's prefix when there is one ("- W @Peter: ", "- O(c=0.8) "): the
+// statement starts after it.
+var listItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+(?:[WBOS](?:\(c=[0-9.]+\))?\s+)?`)
+
+// sentences cuts s[from:to] into sentences: a sentence ends at ". ", "! "
+// or "? " before a capital, a digit or a quote, or at the end.
+func sentences(s string, from, to int, skip []bool, lineOf func(int) int) []statement {
+	var out []statement
+	start := -1
+	emit := func(end int) {
+		if start < 0 {
+			return
+		}
+		text := strings.Join(strings.Fields(s[start:end]), " ")
+		if len(text) >= 8 {
+			out = append(out, statement{start: start, end: end, line: lineOf(start), text: text})
+		}
+		start = -1
+	}
+	for i := from; i < to; i++ {
+		if skip[i] {
+			emit(i)
+			continue
+		}
+		c := s[i]
+		if start < 0 {
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+				continue
+			}
+			start = i
+		}
+		if (c == '.' || c == '!' || c == '?') && i+1 < to && (s[i+1] == ' ' || s[i+1] == '\n' || s[i+1] == '\r') {
+			j := i + 1
+			for j < to && (s[j] == ' ' || s[j] == '\n' || s[j] == '\r' || s[j] == '\t') {
+				j++
+			}
+			if j >= to || isSentenceStart(s[j]) && !abbreviation(s[start:i+1]) {
+				emit(i + 1)
+			}
+		}
+	}
+	// The end of the unit, without trailing white space.
+	end := to
+	for end > from && (s[end-1] == ' ' || s[end-1] == '\t' || s[end-1] == '\r') {
+		end--
+	}
+	if start >= 0 && start < end {
+		emit(end)
+	}
+	return out
+}
+
+func isSentenceStart(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '"' || c == '(' || c >= 0x80
+}
+
+// abbreviation reports whether text ends with a word that is an
+// abbreviation or an initial ("Dr.", "St.", "e.g.", "J.").
+func abbreviation(text string) bool {
+	i := strings.LastIndexAny(text, " \t\n(")
+	w := strings.ToLower(strings.TrimSuffix(text[i+1:], "."))
+	switch w {
+	case "dr", "mr", "mrs", "ms", "st", "prof", "no", "vs", "etc", "e.g", "i.e", "approx", "ca", "inc", "ltd", "jr", "sr":
+		return true
+	}
+	return len(w) == 1
+}
+
+// mentionPattern finds @mentions in a statement.
+var mentionPattern = regexp.MustCompile(`@([\p{L}\p{N}][\p{L}\p{N}_-]*)`)
+
+// staleIn finds the stale statements of a curated file and returns the
+// file with each marked (or, when mark is false, unchanged) and the marks.
+// page is the slug of the entity the file is the page of ("" for other
+// files). Facts are the daily logs' facts, oldest first.
+func staleIn(path string, data []byte, page string, byKey map[string][]*fact, res *resolver, mark bool) ([]byte, []StaleMark) {
+	stmts := curatedStatements(data)
+	var marks []StaleMark
+	type edit struct {
+		st   statement
+		note string
+	}
+	var edits []edit
+	for _, st := range stmts {
+		if strings.Contains(st.text, "~~") {
+			continue
+		}
+		text := st.text
+		var ents []string
+		if page != "" {
+			ents = append(ents, page)
+		}
+		for _, m := range mentionPattern.FindAllStringSubmatch(text, -1) {
+			if k := res.slug(m[1]); !slices.Contains(ents, k) {
+				ents = append(ents, k)
+			}
+		}
+		if page == "" {
+			// Outside entity pages, a known entity's name counts as a
+			// mention ("Noor lives in Rotterdam" in memory.md).
+			for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }) {
+				if k, ok := res.byKey[memory.EntityKey(w)]; ok && unicode.IsUpper([]rune(w)[0]) && !slices.Contains(ents, k) {
+					ents = append(ents, k)
+				}
+			}
+		}
+		if len(ents) == 0 || historical(text) || preference(text) {
+			continue
+		}
+		if page != "" && otherSubject(text, page, res) {
+			continue // "Mother Ingrid lives downstairs" on Peter's page
+		}
+		// Leading mentions ("@Peter: Lives in Vienna.") name the entity;
+		// the statement is what follows.
+		if i := strings.Index(text, ": "); i > 0 && strings.HasPrefix(text, "@") && !strings.Contains(text[:i], " ") {
+			text = text[i+2:]
+		}
+		curated := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text, Entities: ents})
+		// The curated statement is as new as the latest day it names.
+		asOf := latestDay(text)
+		// The newest fact about one of its entities that speaks of the
+		// same attribute decides: a restatement confirms the statement,
+		// another value makes it stale.
+		var cands []*fact
+		for _, e := range ents {
+			cands = append(cands, byKey[e]...)
+		}
+		slices.SortFunc(cands, func(a, b *fact) int {
+			if c := b.Written.Compare(a.Written); c != 0 {
+				return c
+			}
+			return strings.Compare(b.Source.String(), a.Source.String())
+		})
+		var by *fact
+		for i, f := range cands {
+			if i > 0 && f == cands[i-1] {
+				continue
+			}
+			if f.Kind != memory.KindWorld || (!asOf.IsZero() && !f.Written.After(asOf)) {
+				continue
+			}
+			if f.sig == nil {
+				sig := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: f.Text, Entities: f.keys})
+				f.sig = &sig
+			}
+			it := *f.sig
+			if it.Restates(curated) {
+				break
+			}
+			if it.Replaces(curated) {
+				// The same value said in other words ("Lives at Lainzer
+				// Straße 88" and "Registered his address at Lainzer Straße
+				// 88") confirms; only another value, or another version of
+				// the same thing, makes the statement stale.
+				// A statement that names no value (no name, no number:
+				// "Plays the cello in an amateur orchestra") has nothing a
+				// fact can outdate; a later fact adds detail to it.
+				if it.VersionsDiffer(curated) || len(values(text, res)) > 0 && !shareCurrentValue(text, f.Text, res) {
+					by = f
+				}
+				break
+			}
+		}
+		if by == nil {
+			continue
+		}
+		current := strings.Join(strings.Fields(by.Text), " ")
+		marks = append(marks, StaleMark{Path: path, Line: st.line, Old: st.text, Current: current, By: by.Source.String(), Day: day(by.Written)})
+		note := strings.NewReplacer("(", "[", ")", "]", "~~", "~", "<!--", "<!-").Replace(current)
+		edits = append(edits, edit{st, fmt.Sprintf("~~ (now: %s — %s, %s; %s)", note, by.Source, day(by.Written), StaleTag)})
+	}
+	if !mark || len(edits) == 0 {
+		return data, marks
+	}
+	var b strings.Builder
+	s := string(data)
+	at := 0
+	for _, e := range edits {
+		b.WriteString(s[at:e.st.start])
+		b.WriteString("~~")
+		b.WriteString(s[e.st.start:e.st.end])
+		b.WriteString(e.note)
+		at = e.st.end
+	}
+	b.WriteString(s[at:])
+	return []byte(b.String()), marks
+}
+
+// staleProposals turns stale statements of core memory into proposals for
+// review/core-proposals.md (core memory is a person's; reflect never
+// rewrites it), each once.
+func staleProposals(existing string, marks []StaleMark) []string {
+	var out []string
+	for _, m := range marks {
+		id := staleID(m)
+		if strings.Contains(existing, "["+id+"]") {
+			continue
+		}
+		out = append(out, fmt.Sprintf("- [ ] Stale: %s#L%d says %q; since %s, %s says: %s [%s]",
+			m.Path, m.Line, m.Old, m.Day, m.By, text(m.Current), id))
+	}
+	return out
+}
+
+// staleID names a stale statement and what replaced it, so that the
+// proposal is made once.
+func staleID(m StaleMark) string {
+	sum := sha256.Sum256([]byte(m.Old + "\x00" + m.By))
+	return "s_" + hex.EncodeToString(sum[:5])
+}
+
+// historical reports whether a statement is about the past ("Before that:
+// a rented flat…", "Used to live in Graz."): history is never stale.
+func historical(text string) bool {
+	l := strings.ToLower(text)
+	for _, w := range []string{"before that", "previously", "formerly", "used to", "until ", "in the past", "no longer", "back then", "earlier:"} {
+		if strings.HasPrefix(l, w) || strings.Contains(l, " "+w) {
+			return true
+		}
+	}
+	return false
+}
+
+// preference reports whether a statement is a preference ("Likes flat,
+// predictable costs"): an opinion, which the opinion rules follow, not a
+// world fact.
+func preference(text string) bool {
+	first, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(text)), " ")
+	switch strings.Trim(first, ",.;:") {
+	case "likes", "loves", "prefers", "hates", "dislikes", "wants", "enjoys", "avoids", "refuses", "thinks", "believes", "feels":
+		return true
+	}
+	return false
+}
+
+// otherSubject reports whether a statement of page's entity page is about
+// someone or something else: a capitalised word before its predicate (the
+// first word in lower case) that is not one of the page's own names
+// ("Mother Ingrid lives downstairs", "Peter moved in on October 25" on
+// The-Castle's page). A capitalised first word counts only when it names a
+// known entity: every sentence starts with a capital ("Lives in
+// Rotterdam").
+func otherSubject(text, page string, res *resolver) bool {
+	for i, w := range strings.Fields(text) {
+		w = strings.Trim(w, ",.;:()\"'’")
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+		if w == "" {
+			continue
+		}
+		if !unicode.IsUpper([]rune(w)[0]) {
+			return false // the predicate starts: its subject was the page's
+		}
+		if res.slug(w) == page || strings.EqualFold(w, page) || strings.Contains(strings.ToLower(page), strings.ToLower(w)) {
+			continue
+		}
+		if i == 0 && res.byKey[memory.EntityKey(w)] == "" {
+			if l := strings.ToLower(w); strings.HasSuffix(l, "s") || strings.HasSuffix(l, "ed") {
+				return false // a verb starts the sentence: "Uses Emacs…", "Runs Debian 12…"
+			}
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// shareCurrentValue reports whether the statement names a value the fact
+// holds as current: a value of a clause of the fact that does not say it
+// is over ("his Emacs config is archived", "the Neubaugasse flat is no
+// longer his address" name old values; "switched his editor to Zed" a
+// current one).
+func shareCurrentValue(statement, fact string, res *resolver) bool {
+	vs := values(statement, res)
+	for _, clause := range clauses.Split(fact, -1) {
+		if endsSomething(clause) {
+			continue
+		}
+		for v := range values(clause, res) {
+			if vs[v] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var clauses = regexp.MustCompile(`[;.]\s+|,\s+(?:but|and|while|whereas)\s+|\s+(?:instead of|rather than|replacing)\s+`)
+
+// endsSomething reports whether a clause says something is over: it was
+// replaced, dropped, archived, is no longer or not.
+func endsSomething(clause string) bool {
+	l := " " + strings.Map(func(r rune) rune {
+		if unicode.IsPunct(r) && r != '\'' && r != '’' {
+			return ' '
+		}
+		return unicode.ToLower(r)
+	}, clause) + " "
+	for _, m := range []string{" no longer ", " not ", "n't ", " never ", " stopped ", " archived ", " retired ", " dropped ", " gone ",
+		" replaced ", " old ", " former ", " previous ", " was ", " were ", " used to ", " until ", " from ", " ditched ", " abandoned ", " sold ",
+		" handed back ", " given back ", " gave back ", " moved out ", " left ", " cancelled ", " canceled ", " closed ", " ended ", " quit "} {
+		if strings.Contains(l, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// shareValue reports whether two statements name a value in common: a
+// capitalised word past the first (not an entity's name), a number, or a
+// word with digits ("Lainzer", "88", "X100VI").
+func shareValue(a, b string, res *resolver) bool {
+	va := values(a, res)
+	for v := range values(b, res) {
+		if va[v] {
+			return true
+		}
+	}
+	return false
+}
+
+func values(text string, res *resolver) map[string]bool {
+	out := map[string]bool{}
+	ws := strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '.' && r != '/' && r != '+'
+	})
+	for i, w := range ws {
+		w = strings.Trim(w, ".-/+")
+		if w == "" {
+			continue
+		}
+		r := []rune(w)
+		digits := strings.IndexFunc(w, unicode.IsDigit) >= 0
+		if !digits && (i == 0 || !unicode.IsUpper(r[0])) {
+			continue
+		}
+		if !digits && res.byKey[memory.EntityKey(w)] != "" {
+			continue // an entity's name says who, not what
+		}
+		if digits && (len(w) <= 2 && calendarDay(ws, i) || isoDate.MatchString(w)) {
+			continue // "October 25", "2025-10-25": a day, compared by dates elsewhere
+		}
+		if !digits && monthNames[strings.ToLower(w)] {
+			continue
+		}
+		out[strings.ToLower(w)] = true
+	}
+	return out
+}
+
+// calendarDay reports whether the number at ws[i] follows or precedes a
+// month name.
+func calendarDay(ws []string, i int) bool {
+	for _, j := range []int{i - 1, i + 1} {
+		if j >= 0 && j < len(ws) && monthNames[strings.ToLower(ws[j])] {
+			return true
+		}
+	}
+	return false
+}
+
+var isoDate = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2})?$`)
+
+var monthNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec") {
+		m[w] = true
+	}
+	return m
+}()
+
+// latestDay is the latest day a curated statement names with its year
+// ("since 2025-10-24", "on Nov 3, 2025": the statement holds as of then),
+// or the zero time.
+func latestDay(text string) time.Time {
+	var t time.Time
+	for _, p := range datephrase.Find(text, time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)) {
+		if !datephrase.HasYear(p.Text) {
+			continue
+		}
+		d := p.Range.End
+		if d.Equal(datephrase.MaxDay) {
+			d = p.Range.Start
+		}
+		if !d.Equal(datephrase.MinDay) && d.After(t) {
+			t = d
+		}
+	}
+	return t
+}

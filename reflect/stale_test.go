@@ -1,0 +1,84 @@
+package reflect
+
+import (
+	"strings"
+	"testing"
+
+	"memoria/internal/testworkspace"
+)
+
+// TestStaleLines: a curated statement a later log fact contradicts (another
+// value of the same attribute, another version) is marked where it stands,
+// struck through with the current value and its citation; statements no
+// later fact contradicts, history, preferences and statements about
+// someone else are kept byte for byte; memory.md is never rewritten, its
+// stale statement becomes a proposal; a second run changes nothing; a
+// marked line a person edited is left as the person wrote it.
+func TestStaleLines(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "memory.md", "# Core\n\n- Mara lives in Porto, near the river.\n")
+	writeFile(t, dir, "bank/entities/Mara.md", "# Mara\n\n"+
+		"- Lives in Porto, in a flat above a bakery.\n"+
+		"- Plays the cello in an amateur orchestra.\n"+
+		"- Before that: a room in Braga.\n"+
+		"- Likes quiet cafés with big tables.\n"+
+		"- Sister Inês lives in Lisbon.\n"+
+		"- Her laptop runs Fedora 39.\n")
+	writeFile(t, dir, "bank/world.md", "# World\n\n- W @Mara: Mara's laptop runs Fedora 39.\n- W @Mara: Mara plays the cello.\n")
+	writeFile(t, dir, "memory/2026-01-10.md", "# 2026-01-10\n\n## Retain\n- W @Mara: Mara plays the cello on Thursdays now.\n")
+	writeFile(t, dir, "memory/2026-02-03.md", "# 2026-02-03\n\n## Retain\n- W @Mara: Mara moved to Coimbra last week; the Porto flat is handed back.\n")
+	writeFile(t, dir, "memory/2026-02-20.md", "# 2026-02-20\n\n## Retain\n- W @Mara: Mara upgraded her laptop to Fedora 41.\n")
+	p := run(t, dir, Options{})
+	files := testworkspace.Files(t, dir)
+	page := files["bank/entities/Mara.md"]
+	for _, want := range []string{
+		"- ~~Lives in Porto, in a flat above a bakery.~~ (now: Mara moved to Coimbra last week; the Porto flat is handed back. — memory/2026-02-03.md#L4, 2026-02-03; " + StaleTag + ")",
+		"~~Her laptop runs Fedora 39.~~ (now: Mara upgraded her laptop to Fedora 41.",
+		"- Plays the cello in an amateur orchestra.\n",
+		"- Before that: a room in Braga.\n",
+		"- Likes quiet cafés with big tables.\n",
+		"- Sister Inês lives in Lisbon.\n",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("Mara.md lacks %q:\n%s", want, page)
+		}
+	}
+	world := files["bank/world.md"]
+	if !strings.Contains(world, "~~@Mara: Mara's laptop runs Fedora 39.~~ (now: Mara upgraded her laptop to Fedora 41.") || !strings.Contains(world, "- W @Mara: Mara plays the cello.\n") {
+		t.Errorf("bank/world.md:\n%s", world)
+	}
+	if files["memory.md"] != "# Core\n\n- Mara lives in Porto, near the river.\n" {
+		t.Errorf("memory.md was rewritten:\n%s", files["memory.md"])
+	}
+	if prop := files["review/core-proposals.md"]; !strings.Contains(prop, `- [ ] Stale: memory.md#L3 says "Mara lives in Porto, near the river."; since 2026-02-03, memory/2026-02-03.md#L4 says: Mara moved to Coimbra`) {
+		t.Errorf("no proposal for the stale core line:\n%s", prop)
+	}
+	if len(p.Report.Stale) != 4 {
+		t.Errorf("%d stale marks, want 4: %+v", len(p.Report.Stale), p.Report.Stale)
+	}
+	if again := run(t, dir, Options{}); len(again.Changes) != 0 {
+		t.Errorf("second run changes %v", again.Report.Changed)
+	}
+	// A person un-strikes a marked line, keeping the note: left alone.
+	edited := strings.Replace(page, "- ~~Lives in Porto, in a flat above a bakery.~~", "- Lives in Porto, in a flat above a bakery.", 1)
+	writeFile(t, dir, "bank/entities/Mara.md", edited)
+	run(t, dir, Options{})
+	if got := testworkspace.Files(t, dir)["bank/entities/Mara.md"]; got != edited {
+		t.Errorf("a hand-edited marked line was changed:\n%s", got)
+	}
+}
+
+// TestStaleLinesOfTheExample: the example workspace's curated pages are
+// up to date, and reflect marks none of their lines (the guard against
+// marking a line that says the current value in other words: "Lives at
+// Lainzer Straße 88" against "Registered his new address at Lainzer Straße
+// 88 … the Neubaugasse flat is no longer his address").
+func TestStaleLinesOfTheExample(t *testing.T) {
+	dir := testworkspace.CopyExample(t)
+	p := run(t, dir, Options{})
+	if len(p.Report.Stale) != 0 {
+		for _, m := range p.Report.Stale {
+			t.Errorf("marked %s#L%d %q (by %s: %q)", m.Path, m.Line, m.Old, m.By, m.Current)
+		}
+	}
+}

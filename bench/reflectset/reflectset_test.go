@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,6 +31,15 @@ func TestReflectSet(t *testing.T) {
 	}
 	defer ws.Close()
 	now, _ := time.Parse(time.DateOnly, Now)
+	// A dry run shows the changes and writes nothing.
+	before := snapshot(t, dir)
+	rep, err := ws.Reflect(context.Background(), memoria.ReflectOptions{Now: now, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := snapshot(t, dir); after != before || !strings.Contains(rep.Diff, "marked stale by memoria reflect") {
+		t.Errorf("dry run: files changed %v, diff of %d bytes", after != before, len(rep.Diff))
+	}
 	var changed []string
 	for range 2 {
 		rep, err := ws.Reflect(context.Background(), memoria.ReflectOptions{Now: now})
@@ -46,4 +58,22 @@ func TestReflectSet(t *testing.T) {
 		}
 	}
 	t.Logf("score: %d of %d", passed, len(checks))
+}
+
+// snapshot is every file of the workspace but the index, as one string.
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		fmt.Fprintf(&b, "%s\n%s\n", p, data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

@@ -296,3 +296,33 @@ func TestStartsMidSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestCuratedReplacedByLaterChange: a curated world fact (no day written)
+// is the current state, newer than every log, unless a log written after
+// the latest day it names says the value changed (another version, or a
+// change in which none of its values is current). A curated page written
+// once used to outrank every later move, upgrade and release.
+func TestCuratedReplacedByLaterChange(t *testing.T) {
+	W := memory.KindWorld
+	for _, tc := range []struct {
+		name          string
+		curated, log  memory.Item
+		logSupersedes bool
+	}{
+		{"moved", fact(W, "", "Lives in Rotterdam, near Blijdorp.", "Noor"), fact(W, "2026-02-02", "Noor moved to Utrecht at the end of January.", "Noor"), true},
+		{"another version", fact(W, "", "kiln-server runs Debian 12.", "kiln-server"), fact(W, "2026-03-14", "kiln-server runs Debian 13 since the weekend.", "kiln-server"), true},
+		{"the same value in other words", fact(W, "", "Lives on the top floor of The Castle, Lainzer Straße 88.", "Peter"),
+			fact(W, "2025-10-28", "Registered his new address at Lainzer Straße 88; the Neubaugasse flat is no longer his address.", "Peter"), false},
+		{"written before the day the curated fact names", fact(W, "", "Lives in Utrecht since 2026-03-01.", "Noor"), fact(W, "2026-02-02", "Noor moved to Rotterdam.", "Noor"), false},
+		{"no change said", fact(W, "", "Lives in Rotterdam with two cats.", "Noor"), fact(W, "2026-02-02", "Lives near the zoo in Blijdorp.", "Noor"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.curated.RowID, tc.log.RowID = 1, 2
+			rs := Versions([]memory.Item{tc.curated, tc.log})
+			replaced := len(rs[0].SupersededBy) == 1
+			if replaced != tc.logSupersedes || (!replaced && len(rs[1].SupersededBy) != 1) {
+				t.Errorf("curated superseded by %v, log superseded by %v; want the log to supersede: %v", rs[0].SupersededBy, rs[1].SupersededBy, tc.logSupersedes)
+			}
+		})
+	}
+}

@@ -214,7 +214,7 @@ func startsMidSentence(before, text string) bool {
 		return false
 	}
 	last := before[strings.LastIndexByte(before, '\n')+1:]
-	last = strings.TrimRight(last, " \t\"')»”’)]*_`")
+	last = strings.TrimRight(last, " \t\"')»”’]*_`")
 	if last == "" || strings.HasPrefix(strings.TrimLeft(last, " "), "#") {
 		return false
 	}

@@ -91,13 +91,16 @@ type factSig struct {
 	words   []string // content words, in order
 	set     []string // the content words, sorted, each once
 	cues    map[string]bool
-	tokens  []string // content words and numbers, sorted, each once: what the fact says
+	tokens  []string  // content words and numbers, sorted, each once: what the fact says
+	names   []string  // its entities' names, lower-cased words
+	asOf    time.Time // a curated world fact: the latest day it names (AsOf)
 	// versions are the words a number follows ("debian" in "Debian 12",
 	// "release" in "release 0.5"), with the number.
 	versions map[string]string
 }
 
-// farFuture orders undated curated facts after every log.
+// farFuture orders undated curated facts after every log, unless a log
+// replaces them (replacesCurated).
 var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func signature(it memory.Item) *factSig {
@@ -112,6 +115,9 @@ func signature(it memory.Item) *factSig {
 		s.when, s.curated = it.Event.Start, true
 	default:
 		s.when, s.curated = farFuture, true
+		if it.Kind == memory.KindWorld {
+			s.asOf = AsOf(it.Content)
+		}
 	}
 	// A few names at most: a slice beats a map (signatures are made for
 	// hundreds of facts per recall).
@@ -119,6 +125,7 @@ func signature(it memory.Item) *factSig {
 	for _, e := range it.Entities {
 		names = append(names, splitWords(memory.EntityName(e))...)
 	}
+	s.names = names
 	for _, m := range versionPattern.FindAllStringSubmatch(strings.ToLower(it.Content), -1) {
 		if query.IsStopWord(m[1]) || calendarWords[m[1]] {
 			continue // "on Nov 28", "since October 25": dates, not versions
@@ -282,13 +289,42 @@ func shareKey(a, b []string) bool {
 // later reports whether a supersedes b, given they state the same
 // attribute.
 func later(a, b *factSig) bool {
-	if b.curated {
+	switch {
+	case a.curated && b.curated:
 		return false
+	case b.curated:
+		return replacesCurated(a, b)
+	case a.curated:
+		return !replacesCurated(b, a)
 	}
 	if a.when.Equal(b.when) {
 		return a.it.Source.Path == b.it.Source.Path && a.it.Source.Start > b.it.Source.Start
 	}
 	return a.when.After(b.when)
+}
+
+// replacesCurated reports whether log, a fact of a daily log, replaces
+// curated, a curated world fact (bank/, memory.md) of the same attribute.
+// A curated fact is the maintained current state, newer than every log,
+// unless a log written after the latest day it names says the value
+// changed: another version, or a change ("moved to", "switched",
+// "upgraded", "no longer") in which none of the curated fact's values is
+// current. Saying the same value in other words ("Registered his address
+// at Lainzer Straße 88") replaces nothing. (A curated page written once
+// and never updated used to outrank every later move, upgrade and
+// release.)
+func replacesCurated(log, curated *factSig) bool {
+	if curated.it.Kind != memory.KindWorld || !log.when.After(curated.asOf) {
+		return false
+	}
+	if (Sig{log}).VersionsDiffer(Sig{curated}) {
+		return true
+	}
+	isName := func(w string) bool {
+		w = strings.ToLower(w)
+		return slicesContains(curated.names, w) || slicesContains(log.names, w)
+	}
+	return SaysChange(log.it.Content) && !ShareCurrentValue(curated.it.Content, log.it.Content, isName)
 }
 
 // links are the supersession links found for one query.

@@ -7,10 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 	"unicode"
 
-	"memoria/datephrase"
 	"memoria/markdown"
 	"memoria/memory"
 	"memoria/recall"
@@ -253,7 +251,7 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 		}
 		curated := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text, Entities: ents})
 		// The curated statement is as new as the latest day it names.
-		asOf := latestDay(text)
+		asOf := recall.AsOf(text)
 		// The newest fact about one of its entities that speaks of the
 		// same attribute decides: a restatement confirms the statement,
 		// another value makes it stale.
@@ -400,126 +398,14 @@ func otherSubject(text, page string, res *resolver) bool {
 	return false
 }
 
-// shareCurrentValue reports whether the statement names a value the fact
-// holds as current: a value of a clause of the fact that does not say it
-// is over ("his Emacs config is archived", "the Neubaugasse flat is no
-// longer his address" name old values; "switched his editor to Zed" a
-// current one).
+// isName reports whether a word names a known entity (it says who, not
+// what, so it is no value).
+func (r *resolver) isName(w string) bool { return r.byKey[memory.EntityKey(w)] != "" }
+
 func shareCurrentValue(statement, fact string, res *resolver) bool {
-	vs := values(statement, res)
-	for _, clause := range clauses.Split(fact, -1) {
-		if endsSomething(clause) {
-			continue
-		}
-		for v := range values(clause, res) {
-			if vs[v] {
-				return true
-			}
-		}
-	}
-	return false
+	return recall.ShareCurrentValue(statement, fact, res.isName)
 }
 
-var clauses = regexp.MustCompile(`[;.]\s+|,\s+(?:but|and|while|whereas)\s+|\s+(?:instead of|rather than|replacing)\s+`)
+func shareValue(a, b string, res *resolver) bool { return recall.ShareValue(a, b, res.isName) }
 
-// endsSomething reports whether a clause says something is over: it was
-// replaced, dropped, archived, is no longer or not.
-func endsSomething(clause string) bool {
-	l := " " + strings.Map(func(r rune) rune {
-		if unicode.IsPunct(r) && r != '\'' && r != '’' {
-			return ' '
-		}
-		return unicode.ToLower(r)
-	}, clause) + " "
-	for _, m := range []string{" no longer ", " not ", "n't ", " never ", " stopped ", " archived ", " retired ", " dropped ", " gone ",
-		" replaced ", " old ", " former ", " previous ", " was ", " were ", " used to ", " until ", " from ", " ditched ", " abandoned ", " sold ",
-		" handed back ", " given back ", " gave back ", " moved out ", " left ", " cancelled ", " canceled ", " closed ", " ended ", " quit "} {
-		if strings.Contains(l, m) {
-			return true
-		}
-	}
-	return false
-}
-
-// shareValue reports whether two statements name a value in common: a
-// capitalised word past the first (not an entity's name), a number, or a
-// word with digits ("Lainzer", "88", "X100VI").
-func shareValue(a, b string, res *resolver) bool {
-	va := values(a, res)
-	for v := range values(b, res) {
-		if va[v] {
-			return true
-		}
-	}
-	return false
-}
-
-func values(text string, res *resolver) map[string]bool {
-	out := map[string]bool{}
-	ws := strings.FieldsFunc(text, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '.' && r != '/' && r != '+'
-	})
-	for i, w := range ws {
-		w = strings.Trim(w, ".-/+")
-		if w == "" {
-			continue
-		}
-		r := []rune(w)
-		digits := strings.IndexFunc(w, unicode.IsDigit) >= 0
-		if !digits && (i == 0 || !unicode.IsUpper(r[0])) {
-			continue
-		}
-		if !digits && res.byKey[memory.EntityKey(w)] != "" {
-			continue // an entity's name says who, not what
-		}
-		if digits && (len(w) <= 2 && calendarDay(ws, i) || isoDate.MatchString(w)) {
-			continue // "October 25", "2025-10-25": a day, compared by dates elsewhere
-		}
-		if !digits && monthNames[strings.ToLower(w)] {
-			continue
-		}
-		out[strings.ToLower(w)] = true
-	}
-	return out
-}
-
-// calendarDay reports whether the number at ws[i] follows or precedes a
-// month name.
-func calendarDay(ws []string, i int) bool {
-	for _, j := range []int{i - 1, i + 1} {
-		if j >= 0 && j < len(ws) && monthNames[strings.ToLower(ws[j])] {
-			return true
-		}
-	}
-	return false
-}
-
-var isoDate = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2})?$`)
-
-var monthNames = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec") {
-		m[w] = true
-	}
-	return m
-}()
-
-// latestDay is the latest day a curated statement names with its year
-// ("since 2025-10-24", "on Nov 3, 2025": the statement holds as of then),
-// or the zero time.
-func latestDay(text string) time.Time {
-	var t time.Time
-	for _, p := range datephrase.Find(text, time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)) {
-		if !datephrase.HasYear(p.Text) {
-			continue
-		}
-		d := p.Range.End
-		if d.Equal(datephrase.MaxDay) {
-			d = p.Range.Start
-		}
-		if !d.Equal(datephrase.MinDay) && d.After(t) {
-			t = d
-		}
-	}
-	return t
-}
+func values(text string, res *resolver) map[string]bool { return recall.Values(text, res.isName) }

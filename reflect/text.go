@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"memoria/recall"
 )
 
 // terms is the bag of words a statement is compared by: lower-cased,
@@ -171,12 +173,6 @@ var negators = sync.OnceValue(func() map[string]bool {
 	}
 })
 
-// changeMarkers make a contradiction strong: they say the old view is over.
-var changeMarkers = []string{"no longer", "anymore", "any more", "now prefers", "now wants", "now likes",
-	"switched", "instead", "changed his mind", "changed her mind", "changed their mind", "changed my mind", "used to", "not any longer",
-	"stopped", "quit ", "gave up", "give up", "won't go back", "will not go back", "no more", "these days", "nowadays",
-	"moved to", "moved from", "moved away", "replaced", "ditched", "dropped", "abandoned", "upgraded", "from now on"}
-
 var stopWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the and or of to in on at for with by from into onto over
@@ -191,23 +187,8 @@ var stopWords = sync.OnceValue(func() map[string]bool {
 })
 
 // hasChangeMarker reports whether s says a view changed ("no longer",
-// "now prefers", "switched").
-func hasChangeMarker(s string) bool {
-	l := strings.ToLower(s)
-	for _, m := range changeMarkers {
-		if strings.Contains(l, m) {
-			return true
-		}
-	}
-	// A bare "now" ("skips the office as a rule now", "Zed is his editor
-	// now") says the same.
-	for _, w := range words(s) {
-		if w.text == "now" {
-			return true
-		}
-	}
-	return false
-}
+// "now prefers", "switched", "stopped", a bare "now"): recall.SaysChange.
+func hasChangeMarker(s string) bool { return recall.SaysChange(s) }
 
 // stance is a statement's polar content: for each polarity concept
 // ("~length") or plain content word, the sign of its first mention (a

@@ -1,0 +1,165 @@
+package recall
+
+import (
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+
+	"memoria/datephrase"
+)
+
+// What a statement says its values are, and whether a later statement
+// says they changed: shared by update-awareness (a curated fact and a
+// later log) and reflect (stale curated lines).
+
+// ShareCurrentValue reports whether the statement names a value the fact
+// holds as current: a value of a clause of the fact that does not say it
+// is over ("his Emacs config is archived", "the Neubaugasse flat is no
+// longer his address" name old values; "switched his editor to Zed" a
+// current one).
+func ShareCurrentValue(statement, fact string, isName func(string) bool) bool {
+	vs := Values(statement, isName)
+	for _, clause := range clauses.Split(fact, -1) {
+		if endsSomething(clause) {
+			continue
+		}
+		for v := range Values(clause, isName) {
+			if vs[v] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var clauses = regexp.MustCompile(`[;.]\s+|,\s+(?:but|and|while|whereas)\s+|\s+(?:instead of|rather than|replacing)\s+`)
+
+// endsSomething reports whether a clause says something is over: it was
+// replaced, dropped, archived, is no longer or not.
+func endsSomething(clause string) bool {
+	l := " " + strings.Map(func(r rune) rune {
+		if unicode.IsPunct(r) && r != '\'' && r != '’' {
+			return ' '
+		}
+		return unicode.ToLower(r)
+	}, clause) + " "
+	for _, m := range []string{" no longer ", " not ", "n't ", " never ", " stopped ", " archived ", " retired ", " dropped ", " gone ",
+		" replaced ", " old ", " former ", " previous ", " was ", " were ", " used to ", " until ", " from ", " ditched ", " abandoned ", " sold ",
+		" handed back ", " given back ", " gave back ", " moved out ", " left ", " cancelled ", " canceled ", " closed ", " ended ", " quit "} {
+		if strings.Contains(l, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// ShareValue reports whether two statements name a value in common (see
+// Values).
+func ShareValue(a, b string, isName func(string) bool) bool {
+	va := Values(a, isName)
+	for v := range Values(b, isName) {
+		if va[v] {
+			return true
+		}
+	}
+	return false
+}
+
+// Values are the values a statement names, lower-cased: a capitalised
+// word past the first that isName does not take for an entity's name, a
+// number, or a word with digits ("Lainzer", "88", "X100VI"); days ("October
+// 25", "2025-10-25") and month names are left out. isName may be nil.
+func Values(text string, isName func(string) bool) map[string]bool {
+	out := map[string]bool{}
+	ws := strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '.' && r != '/' && r != '+'
+	})
+	for i, w := range ws {
+		w = strings.Trim(w, ".-/+")
+		if w == "" {
+			continue
+		}
+		r := []rune(w)
+		digits := strings.IndexFunc(w, unicode.IsDigit) >= 0
+		if !digits && (i == 0 || !unicode.IsUpper(r[0])) {
+			continue
+		}
+		if !digits && isName != nil && isName(w) {
+			continue // an entity's name says who, not what
+		}
+		if digits && (len(w) <= 2 && calendarDay(ws, i) || isoDate.MatchString(w)) {
+			continue // "October 25", "2025-10-25": a day, compared by dates elsewhere
+		}
+		if !digits && monthNames[strings.ToLower(w)] {
+			continue
+		}
+		out[strings.ToLower(w)] = true
+	}
+	return out
+}
+
+// calendarDay reports whether the number at ws[i] follows or precedes a
+// month name.
+func calendarDay(ws []string, i int) bool {
+	for _, j := range []int{i - 1, i + 1} {
+		if j >= 0 && j < len(ws) && monthNames[strings.ToLower(ws[j])] {
+			return true
+		}
+	}
+	return false
+}
+
+var isoDate = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2})?$`)
+
+var monthNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec") {
+		m[w] = true
+	}
+	return m
+}()
+
+// AsOf is the day a curated statement (bank/, memory.md: no day written)
+// holds as of: the latest day with a year it names ("since 2025-10-25",
+// "registered on Oct 27, 2025"), or the zero time when it names none.
+func AsOf(text string) time.Time {
+	var t time.Time
+	for _, p := range datephrase.Find(text, time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)) {
+		if !datephrase.HasYear(p.Text) {
+			continue
+		}
+		d := p.Range.End
+		if d.Equal(datephrase.MaxDay) {
+			d = p.Range.Start
+		}
+		if !d.Equal(datephrase.MinDay) && d.After(t) {
+			t = d
+		}
+	}
+	return t
+}
+
+// changeMarkers say that a view or a value changed.
+var changeMarkers = []string{"no longer", "anymore", "any more", "now prefers", "now wants", "now likes",
+	"switched", "instead", "changed his mind", "changed her mind", "changed their mind", "changed my mind", "used to", "not any longer",
+	"stopped", "quit ", "gave up", "give up", "won't go back", "will not go back", "no more", "these days", "nowadays",
+	"moved to", "moved from", "moved away", "moved into", "replaced", "ditched", "dropped", "abandoned", "upgraded", "from now on"}
+
+// SaysChange reports whether text says something changed: a change marker
+// ("no longer", "switched", "moved to", "upgraded", "stopped") or a bare
+// "now" ("Zed is his editor now").
+func SaysChange(text string) bool {
+	l := strings.ToLower(text)
+	for _, m := range changeMarkers {
+		if strings.Contains(l, m) {
+			return true
+		}
+	}
+	for _, w := range strings.FieldsFunc(l, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if w == "now" {
+			return true
+		}
+	}
+	return false
+}

@@ -759,3 +759,27 @@ func TestReflectedTextIsNotEvidence(t *testing.T) {
 		t.Error("no opinion of the log was folded into its copy in bank/opinions.md")
 	}
 }
+
+// TestReflectWithTheModel: with the embedding model installed, reflect
+// matches an opinion fact to the opinion it paraphrases though they share
+// few words (the example's "Wants every number and design choice
+// explained" supports "Wants long, essay-style answers…" instead of
+// starting an opinion of its own); with Lexical it does not.
+func TestReflectWithTheModel(t *testing.T) {
+	if _, err := memoria.DefaultEmbedder(); err != nil {
+		t.Skipf("the embedding model is not installed: %v", err)
+	}
+	count := func(lexical bool) int {
+		dir := testworkspace.CopyExample(t)
+		ws := open(t, dir, nil)
+		if _, err := ws.Reflect(context.Background(), memoria.ReflectOptions{Now: now, Lexical: lexical}); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(filepath.Join(dir, "bank", "opinions.md"))
+		return strings.Count(string(data), "\n- O(")
+	}
+	lexical, semantic := count(true), count(false)
+	if semantic >= lexical {
+		t.Errorf("opinions: %d with the model, %d without; the model should match paraphrases into existing opinions", semantic, lexical)
+	}
+}

@@ -20,6 +20,10 @@ type ReflectOptions struct {
 	// Now is "now" for Since; facts written after its day are ignored.
 	// Zero means time.Now() for Since and no bound on facts.
 	Now time.Time
+	// Lexical leaves the embedding model out of reflect: an opinion fact
+	// is matched to an opinion by shared words only. By default the model,
+	// when installed, matches paraphrases too (reflect.SemanticMatch).
+	Lexical bool
 	// DryRun computes everything and writes nothing; the report's Diff
 	// shows what would change.
 	DryRun bool
@@ -48,6 +52,9 @@ type ReflectReport struct {
 // time. Afterwards the index is brought up to date.
 func (w *Workspace) Reflect(ctx context.Context, o ReflectOptions) (ReflectReport, error) {
 	ro := reflect.Options{Now: o.Now, MinFacts: o.MinFacts, Since: o.Since}
+	if !o.Lexical {
+		ro.Similarity = w.similarity(ctx)
+	}
 	p, err := reflect.Run(ctx, w.dir, ro, o.DryRun, reflect.WriteOptions{
 		Options: safewrite.Options{LockTimeout: o.LockTimeout, Holder: "memoria reflect"}})
 	if p == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -59,6 +60,25 @@ func (w *Workspace) queryVector(ctx context.Context, text string) ([]float32, er
 		}
 		return nil, nil
 	}
+	if w.loadEmbedder() == nil {
+		w.lexical("the embedding model is not installed (" + uselite.InstallCommand + ")")
+		return nil, nil
+	}
+	if model != w.embedder.Identity() {
+		w.lexical("the vectors are from another model (memoria index embeds the text again)")
+		return nil, nil
+	}
+	w.lexicalWhy.Store("")
+	vecs, err := w.embedder.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, fmt.Errorf("recall: embed the query: %w", err)
+	}
+	return vecs[0], nil
+}
+
+// loadEmbedder returns the workspace's embedding model (Options.Embedder,
+// else the default model when it is installed), loaded once, or nil.
+func (w *Workspace) loadEmbedder() embed.Embedder {
 	w.embedOnce.Do(func() {
 		if w.opts.Embedder != nil {
 			w.embedder = w.opts.Embedder
@@ -73,20 +93,45 @@ func (w *Workspace) queryVector(ctx context.Context, text string) ([]float32, er
 		}
 		w.embedder = m
 	})
-	if w.embedder == nil {
-		w.lexical("the embedding model is not installed (" + uselite.InstallCommand + ")")
-		return nil, nil
+	return w.embedder
+}
+
+// similarity returns the cosine similarity of two texts' embeddings under
+// the workspace's model (nil without one), each text embedded once.
+func (w *Workspace) similarity(ctx context.Context) func(a, b string) float64 {
+	e := w.loadEmbedder()
+	if e == nil {
+		return nil
 	}
-	if model != w.embedder.Identity() {
-		w.lexical("the vectors are from another model (memoria index embeds the text again)")
-		return nil, nil
+	cache := map[string][]float32{}
+	vec := func(s string) []float32 {
+		if v, ok := cache[s]; ok {
+			return v
+		}
+		vs, err := e.Embed(ctx, []string{s})
+		var v []float32
+		if err == nil && len(vs) == 1 {
+			v = vs[0]
+		}
+		cache[s] = v
+		return v
 	}
-	w.lexicalWhy.Store("")
-	vecs, err := w.embedder.Embed(ctx, []string{text})
-	if err != nil {
-		return nil, fmt.Errorf("recall: embed the query: %w", err)
+	return func(a, b string) float64 {
+		va, vb := vec(a), vec(b)
+		if len(va) == 0 || len(va) != len(vb) {
+			return 0
+		}
+		var dot, na, nb float64
+		for i := range va {
+			dot += float64(va[i]) * float64(vb[i])
+			na += float64(va[i]) * float64(va[i])
+			nb += float64(vb[i]) * float64(vb[i])
+		}
+		if na == 0 || nb == 0 {
+			return 0
+		}
+		return dot / math.Sqrt(na*nb)
 	}
-	return vecs[0], nil
 }
 
 // lexical records why recall runs without its semantic channel, and says

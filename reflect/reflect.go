@@ -29,7 +29,22 @@ type Options struct {
 	// MinFacts is how many facts an entity needs before reflect creates
 	// its page; 0 means MinFactsForPage.
 	MinFacts int
+	// Similarity, when set, is the semantic similarity of two statements
+	// (the cosine of their embeddings): the second signal for matching an
+	// O fact to an opinion it shares few words with (SemanticMatch).
+	Similarity func(a, b string) float64
 }
+
+// SemanticMatch is the embedding similarity from which an O fact that
+// matched no opinion lexically is evidence about the most similar opinion
+// sharing an entity, when that opinion leads the next by SemanticMargin.
+// Measured with Universal Sentence Encoder Lite on pairs of the example
+// and bench/reflectset: paraphrases of one view 0.51–0.71, views on other
+// things 0.26–0.46.
+const (
+	SemanticMatch  = 0.55
+	SemanticMargin = 0.05
+)
 
 // Change is one file reflect will write.
 type Change struct {
@@ -133,7 +148,7 @@ func Compute(in *Input, o Options) (*Plan, error) {
 		return nil, err
 	}
 	touched := map[string]bool{} // entity slugs whose page must be refreshed
-	changes := reflectOpinions(opf, facts, recent, res, &p.Report)
+	changes := reflectOpinions(opf, facts, recent, res, o.Similarity, &p.Report)
 	for _, oc := range changes {
 		for _, e := range oc.Entities {
 			touched[res.slug(e)] = true
@@ -248,7 +263,7 @@ func (c *cited) has(f *fact) bool {
 // reflectOpinions applies the new O facts to the opinions file: each one
 // not cited yet reinforces or contradicts the most similar opinion sharing
 // an entity, or starts a new opinion.
-func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, res *resolver, r *Report) []*OpinionChange {
+func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, res *resolver, sim func(a, b string) float64, r *Report) []*OpinionChange {
 	done := citedIn(opf)
 	byOp := map[*Opinion]*OpinionChange{}
 	var order []*OpinionChange
@@ -295,6 +310,8 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 			// against "Prefers Emacs for everything"): the fact is about
 			// that opinion.
 			if op := changedView(opf.Opinions(), f, res); op != nil {
+				best, bestSim = op, MatchThreshold
+			} else if op := semanticMatch(opf.Opinions(), f, res, sim); op != nil {
 				best, bestSim = op, MatchThreshold
 			}
 		}
@@ -394,6 +411,33 @@ func changedView(ops []*Opinion, f *fact, res *resolver) *Opinion {
 		found = op
 	}
 	return found
+}
+
+// semanticMatch returns the opinion sharing an entity with f whose
+// statement embeds nearest f's, when sim is set and the similarity is at
+// least SemanticMatch and leads the next opinion's by SemanticMargin.
+func semanticMatch(ops []*Opinion, f *fact, res *resolver, sim func(a, b string) float64) *Opinion {
+	if sim == nil {
+		return nil
+	}
+	var best *Opinion
+	first, second := 0.0, 0.0
+	for _, op := range ops {
+		if !sharesEntity(op, f, res) {
+			continue
+		}
+		s := sim(op.Statement, f.Text)
+		switch {
+		case s > first:
+			best, first, second = op, s, first
+		case s > second:
+			second = s
+		}
+	}
+	if first < SemanticMatch || first-second < SemanticMargin {
+		return nil
+	}
+	return best
 }
 
 // evidenceCount is how many pieces of evidence an opinion cites.

@@ -129,3 +129,36 @@ func writeLogs(t *testing.T, dir string, facts []string) {
 		writeFile(t, dir, "memory/"+day+".md", "# "+day+"\n\n## Retain\n- "+f+"\n")
 	}
 }
+
+// TestSemanticMatch: with a similarity function (the embedding model), an
+// opinion fact that shares few words with an opinion is matched to the
+// opinion sharing an entity it is most similar to, when the similarity
+// reaches SemanticMatch and leads the next by SemanticMargin; otherwise it
+// starts a new opinion, as without the model.
+func TestSemanticMatch(t *testing.T) {
+	opinion := "O(c=0.7) @Ann: Wants long, detailed answers with tables."
+	fact := "O(c=0.8) @Ann: Asks for every number explained when reviewing a design."
+	for _, tc := range []struct {
+		name      string
+		sim       func(a, b string) float64
+		opinions  int
+		supported bool
+	}{
+		{"no model", nil, 2, false},
+		{"similar enough", func(a, b string) float64 { return 0.62 }, 1, true},
+		{"not similar enough", func(a, b string) float64 { return 0.5 }, 2, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeLogs(t, dir, []string{opinion, fact})
+			run(t, dir, Options{Similarity: tc.sim})
+			data := testworkspace.Files(t, dir)["bank/opinions.md"]
+			if n := strings.Count(data, "- O("); n != tc.opinions {
+				t.Errorf("%d opinions, want %d:\n%s", n, tc.opinions, data)
+			}
+			if got := tc.opinions == 1 && strings.Count(data, "supports: f_") == 2; got != tc.supported {
+				t.Errorf("the fact supports the opinion: %v, want %v:\n%s", got, tc.supported, data)
+			}
+		})
+	}
+}

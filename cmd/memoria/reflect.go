@@ -20,6 +20,7 @@ func runReflect(ctx context.Context, e *env, args []string) error {
 	since := fs.String("since", "", "only facts written since `WHEN` (7d, 2w, YYYY-MM-DD) are new evidence; default all history")
 	nowFlag := fs.String("now", "", "\"now\" for --since, `YYYY-MM-DD[THH:MM]`; later facts are ignored")
 	dry := fs.Bool("dry-run", false, "print a unified diff of what would change and write nothing")
+	lexical := fs.Bool("lexical", false, "match opinion facts to opinions by shared words only, without the embedding model")
 	minFacts := fs.Int("min-facts", 0, fmt.Sprintf("`N` facts an entity needs before its page is created (default %d)", reflect.MinFactsForPage))
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
@@ -46,7 +47,7 @@ func runReflect(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return usagef("--since: %v", err)
 	}
-	rep, err := ws.Reflect(ctx, memoria.ReflectOptions{Since: sinceT, Now: now, DryRun: *dry, MinFacts: *minFacts})
+	rep, err := ws.Reflect(ctx, memoria.ReflectOptions{Since: sinceT, Now: now, DryRun: *dry, MinFacts: *minFacts, Lexical: *lexical})
 	if err != nil && errors.Is(err, memoria.ErrInvalid) {
 		return usagef("%v", err)
 	}

@@ -783,3 +783,25 @@ func TestReflectWithTheModel(t *testing.T) {
 		t.Errorf("opinions: %d with the model, %d without; the model should match paraphrases into existing opinions", semantic, lexical)
 	}
 }
+
+// TestFunctionWordsAloneFindNothing: when none of a query's own words
+// (its words that are not function words) is in the memory, the function
+// words do not make results: "tell me about Bob", with no Bob anywhere,
+// used to return lines that share only "tell" or "about".
+func TestFunctionWordsAloneFindNothing(t *testing.T) {
+	ws := open(t, testworkspace.CopyExample(t), nil)
+	for _, q := range []string{"tell me about Bob", "what do I know about Zanzibar?", "who is Hortensia"} {
+		res, err := ws.Recall(context.Background(), q, memoria.RecallOptions{Now: now, Lexical: true})
+		if err != nil || len(res) != 0 {
+			t.Errorf("%q: %d results (first %v), %v", q, len(res), func() string {
+				if len(res) > 0 {
+					return res[0].Source
+				}
+				return ""
+			}(), err)
+		}
+	}
+	if res, err := ws.Recall(context.Background(), "tell me about Clara", memoria.RecallOptions{Now: now, Lexical: true}); err != nil || len(res) == 0 {
+		t.Errorf("tell me about Clara: %d results, %v", len(res), err)
+	}
+}

@@ -165,7 +165,13 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(p.Terms) > 0 && len(terms) == 0 && len(p.Entities) == 0 && !p.Browse {
+	if !anyContent(terms) && anyContent(words) {
+		// The query's own words match nothing: its function words ("tell
+		// me about Bob" when no item says Bob) would find lines that
+		// share only "tell" or "about". Such lines are no answer.
+		terms = nil
+	}
+	if len(p.Terms) > 0 && len(terms) == 0 && len(p.Entities) == 0 && !p.Browse && len(p.Vector) == 0 {
 		return nil, nil // words were asked for and no item has any of them
 	}
 	// The entity and opinion channels filter by entity, so the words that
@@ -704,6 +710,9 @@ func intersect(f memory.Filter, w memory.TimeRange) (since, until time.Time) {
 	}
 	return since, until
 }
+
+// anyContent reports whether words hold a word that is not a stop word.
+func anyContent(words []string) bool { return contentWords(words) > 0 }
 
 // contentWords counts the words that are not stop words.
 func contentWords(words []string) int {

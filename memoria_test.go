@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -803,5 +804,34 @@ func TestFunctionWordsAloneFindNothing(t *testing.T) {
 	}
 	if res, err := ws.Recall(context.Background(), "tell me about Clara", memoria.RecallOptions{Now: now, Lexical: true}); err != nil || len(res) == 0 {
 		t.Errorf("tell me about Clara: %d results, %v", len(res), err)
+	}
+}
+
+// TestAliasesAsPeopleWriteThem: an entity page that names an alias in
+// prose makes a question about that alias an entity question, and a short
+// form of a name ("Rob" for Robert) names the entity when it begins only
+// one entity's name. "What do I know about Lenny?" used to find nothing
+// about Helena.
+func TestAliasesAsPeopleWriteThem(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"bank/entities/Helena.md": "# Helena\n\nMy sister, also called Lenny. Lives in Graz and teaches chemistry.\n",
+		"bank/entities/Robert.md": "# Robert Marsh\n\nNeighbour at number 12; keeps bees.\n",
+		"memory/2026-01-10.md":    "# 2026-01-10\n\n## Retain\n- W @Helena: Started a new job at the Graz university lab.\n- W @Robert: Sold two jars of honey to the bakery.\n",
+	}
+	for rel, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+	}
+	ws := open(t, dir, nil)
+	for q, want := range map[string]string{
+		"what do I know about Lenny?": "Helena",
+		"tell me about Rob":           "Robert",
+	} {
+		res, err := ws.Recall(context.Background(), q, memoria.RecallOptions{Now: now, Lexical: true, K: 3})
+		if err != nil || len(res) == 0 || !slices.Contains(res[0].Entities, want) {
+			t.Errorf("%q: %v, %v; want a result about %s first", q, res, err, want)
+		}
 	}
 }

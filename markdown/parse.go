@@ -122,6 +122,9 @@ func ParseWith(rel string, data []byte, opts Options) (*memory.Document, error) 
 		for i, a := range fm.aliases {
 			fm.aliases[i] = strings.Clone(a)
 		}
+		for _, a := range proseAliases(p.lines, fm.end) {
+			fm.aliases = appendAliases(fm.aliases, strings.Clone(a))
+		}
 		p.doc.Entity = &memory.EntityPage{Slug: p.page, Name: name, Aliases: fm.aliases, Path: p.doc.Path}
 	}
 	slices.SortStableFunc(p.doc.Warnings, func(a, b memory.Warning) int { return cmp.Compare(a.Line, b.Line) })

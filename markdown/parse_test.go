@@ -656,3 +656,30 @@ func TestMentionForms(t *testing.T) {
 		t.Errorf("warnings %+v", doc.Warnings)
 	}
 }
+
+// TestProseAliases: the opening of an entity page names aliases in prose
+// ("also called Lenny", "goes by Rob", `("Kit")`); an alias said further
+// down the page (of someone else, often) is not taken.
+func TestProseAliases(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+	}{ // the page is bank/entities/Page.md
+		{"also called", "# Helena\n\nMy sister, also called Lenny. Lives in Graz.\n", []string{"Lenny"}},
+		{"quoted nickname in the title", "# Robert Marsh (\"Rob\")\n\nNeighbour.\n", []string{"Rob"}},
+		{"goes by, two words", "# Katherine\n\nColleague; goes by Kit Marlowe at work, a.k.a. \"KM\".\n", []string{"Kit Marlowe", "KM"}},
+		{"front matter first", "---\naliases: [Hel]\n---\n# Helena\n\nAlso known as Lenny.\n", []string{"Hel", "Lenny"}},
+		{"not past the opening", "# Peter\n\nDeveloper.\n\n- His mother Ingrid, also called Inge, lives downstairs.\n", nil},
+		{"lower-case words are no name", "# Tom\n\nAlso called the boss sometimes.\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := Parse("bank/entities/Page.md", []byte(tc.in))
+			if err != nil || doc.Entity == nil {
+				t.Fatalf("%v %v", doc, err)
+			}
+			if !slices.Equal(doc.Entity.Aliases, tc.want) {
+				t.Errorf("aliases %q, want %q", doc.Entity.Aliases, tc.want)
+			}
+		})
+	}
+}

@@ -160,6 +160,11 @@ func (t *NameTable) MatchEntities(text string) []EntityMatch {
 			matched = n
 			break
 		}
+		if matched == 0 {
+			if slug, ok := t.shortName(ws[i].text); ok && !inIdentifier(text, ws[i].start, ws[i].end) {
+				out = append(out, EntityMatch{Start: ws[i].start, End: ws[i].end, Slug: slug})
+			}
+		}
 		i += max(matched, 1)
 	}
 	if len(t.cjk) > 0 {
@@ -167,6 +172,43 @@ func (t *NameTable) MatchEntities(text string) []EntityMatch {
 	}
 	return out
 }
+
+// shortName finds the entity a short form of a name stands for: a
+// capitalised word of at least three letters, not a stop word, that begins
+// the first word of exactly one entity's names ("Rob" for Robert, "Chris"
+// for Christopher, "Kat" for Katherine). A word two entities' names begin
+// with ("Alex": Alexander and Alexandra) names neither.
+func (t *NameTable) shortName(w string) (string, bool) {
+	if utf8.RuneCountInString(w) < 3 || !capitalised(w) {
+		return "", false
+	}
+	lw := strings.ToLower(w)
+	if IsStopWord(lw) || genericWords[lw] || calendarAbbrev[lw] {
+		return "", false
+	}
+	found := ""
+	for key, e := range t.names {
+		first, _, _ := strings.Cut(key, " ")
+		if len(first) <= len(lw) || !strings.HasPrefix(first, lw) {
+			continue
+		}
+		if found != "" && found != e.slug {
+			return "", false
+		}
+		found = e.slug
+	}
+	return found, found != ""
+}
+
+// calendarAbbrev are short month and weekday names, which begin other
+// words ("Mar" of Marrakech, "Sun" of Sunil) but name days.
+var calendarAbbrev = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("jan feb mar apr may jun jul aug sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun") {
+		m[w] = true
+	}
+	return m
+}()
 
 // matchCJK adds the CJK names found inside longer runs of text, where
 // no space marks a word's edge, to the matches found word by word.

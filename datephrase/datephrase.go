@@ -79,7 +79,7 @@ type Phrase struct {
 // begun by now. Weeks start on Monday.
 func Find(text string, now time.Time) []Phrase {
 	var buf [48]token
-	p := parser{toks: tokenize(text, buf[:0]), now: now, today: memory.Day(now)}
+	p := parser{toks: tokenize(text, buf[:0]), now: now, today: memory.Day(now), text: text}
 	var out []Phrase
 	for i := 0; i < len(p.toks); {
 		if p.canStart(i) {
@@ -101,6 +101,13 @@ type parser struct {
 	toks  []token
 	now   time.Time
 	today time.Time
+	text  string // what toks were cut from
+}
+
+// capitalised reports whether token i starts with a capital letter.
+func (p *parser) capitalised(i int) bool {
+	c := p.text[p.toks[i].start]
+	return 'A' <= c && c <= 'Z'
 }
 
 // Context bits: what a preceding relation word licenses.
@@ -366,6 +373,11 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 	}
 	w := t.w
 	switch w.class {
+	case cHoliday:
+		if !p.capitalised(i) {
+			return span{}, 0, false // "a christmas tree", "easter eggs in the code"
+		}
+		return p.holiday(int(w.val), i+1)
 	case cMonth:
 		return p.month(i, ctx)
 	case cWeekday:
@@ -398,6 +410,11 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 		return span{}, 0, false
 	}
 	switch w.val {
+	case wNew:
+		if p.word(i+1, cUnit, unitYear) && p.capitalised(i) {
+			return p.holiday(holNewYear, i+2) // "New Year", "New Year's Eve"
+		}
+		return span{}, 0, false
 	case wToday, wTonight:
 		return p.day(p.today), i + 1, true
 	case wYesterday:
@@ -413,6 +430,8 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 			return p.day(p.today.AddDate(0, 0, -2)), k + 3, true
 		case p.word(k, cUnit, unitDay) && p.word(k+1, cRel, relAfter) && p.word(k+2, cWord, wTomorrow):
 			return p.day(p.today.AddDate(0, 0, 2)), k + 3, true
+		case k+1 < len(p.toks) && p.toks[k].kind == tWord && p.toks[k].w.class == cUnit && (p.word(k+1, cRel, relAfter) || p.word(k+1, cRel, relBefore)):
+			return p.nextTo(k)
 		case p.word(k, cWord, wLast) || p.word(k, cWord, wPast):
 			return p.relative(k, true)
 		case p.kind(k, tNum):
@@ -461,6 +480,155 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 		}
 	}
 	return span{}, 0, false
+}
+
+// nextTo reads "the week after Easter", "the day before Nov 3", "the month
+// after the launch date": the unit at token k, next to the time expression
+// after the relation word at k+1. The window is that long and starts the
+// day after the expression ends (or ends the day before it starts).
+func (p *parser) nextTo(k int) (span, int, bool) {
+	unit := p.toks[k].w.val
+	after := p.word(k+1, cRel, relAfter)
+	sp, j, ok := p.core(k+2, ctxAll)
+	if !ok {
+		return span{}, 0, false
+	}
+	r, ok := p.finish(sp)
+	if !ok || r.Start.Equal(MinDay) || r.End.Equal(MaxDay) {
+		return span{}, 0, false
+	}
+	var days int
+	switch unit {
+	case unitDay:
+		days = 1
+	case unitWeek:
+		days = 7
+	case unitWeekend:
+		days = 2
+	case unitMonth:
+		days = 30
+	default:
+		return span{}, 0, false
+	}
+	if unit == unitWeekend {
+		// The first Saturday and Sunday after (or before) it.
+		sat := r.End.AddDate(0, 0, 1)
+		for sat.Weekday() != time.Saturday {
+			sat = sat.AddDate(0, 0, 1)
+		}
+		if !after {
+			sat = r.Start.AddDate(0, 0, -2)
+			for sat.Weekday() != time.Saturday {
+				sat = sat.AddDate(0, 0, -1)
+			}
+		}
+		return p.rng(sat, sat.AddDate(0, 0, 1)), j, true
+	}
+	if after {
+		s := r.End.AddDate(0, 0, 1)
+		return p.rng(s, s.AddDate(0, 0, days-1)), j, true
+	}
+	e := r.Start.AddDate(0, 0, -1)
+	return p.rng(e.AddDate(0, 0, 1-days), e), j, true
+}
+
+// holiday reads a named holiday whose name ends before token k: an
+// optional possessive ("New Year's", "Valentine's"), "Eve" or "Day" or
+// "Sunday"/"Monday" (Easter), and an optional year. Without a year it is
+// the latest one that began on or before today ("over Easter" said in
+// May is this year's, said in January last year's).
+func (p *parser) holiday(h, k int) (span, int, bool) {
+	if p.kind(k, tOther) && k+1 < len(p.toks) && p.toks[k+1].end-p.toks[k+1].start == 1 && p.toks[k].end-p.toks[k].start <= 3 {
+		k += 2 // "'s" (the apostrophe is a token of its own, then "s")
+	}
+	qual := ""
+	switch {
+	case p.word(k, cWord, wEve):
+		qual, k = "eve", k+1
+	case p.word(k, cUnit, unitDay):
+		qual, k = "day", k+1
+	case h == holEaster && (p.word(k, cWeekday, int(time.Sunday)) || p.word(k, cWeekday, int(time.Monday))):
+		qual, k = "day", k+1
+		if p.word(k-1, cWeekday, int(time.Monday)) {
+			qual = "monday"
+		}
+	}
+	if y, j, ok := p.optYear(k); ok {
+		s, e, ok := holidayRange(h, qual, y)
+		return p.rng(s, e), j, ok
+	}
+	y := p.today.Year()
+	s, e, ok := holidayRange(h, qual, y)
+	if ok && s.After(p.today) {
+		s, e, ok = holidayRange(h, qual, y-1)
+	}
+	return p.rng(s, e), k, ok
+}
+
+// holidayRange is the range of days holiday h of year y covers: Easter is
+// Good Friday to Easter Monday, Christmas the 24th to the 26th, New Year
+// the 31st of December before to the 1st of January; "eve" and "day" pick
+// one day of them.
+func holidayRange(h int, qual string, y int) (time.Time, time.Time, bool) {
+	d := func(m time.Month, day int) time.Time { return time.Date(y, m, day, 0, 0, 0, 0, time.UTC) }
+	one := func(t time.Time) (time.Time, time.Time, bool) { return t, t, true }
+	switch h {
+	case holEaster:
+		e := easterSunday(y)
+		switch qual {
+		case "day":
+			return one(e)
+		case "monday":
+			return one(e.AddDate(0, 0, 1))
+		}
+		return e.AddDate(0, 0, -2), e.AddDate(0, 0, 1), true
+	case holPentecost:
+		e := easterSunday(y).AddDate(0, 0, 49)
+		return e, e.AddDate(0, 0, 1), true
+	case holChristmas:
+		switch qual {
+		case "eve":
+			return one(d(time.December, 24))
+		case "day":
+			return one(d(time.December, 25))
+		}
+		return d(time.December, 24), d(time.December, 26), true
+	case holNewYear:
+		switch qual {
+		case "eve":
+			return one(d(time.December, 31)) // "New Year's Eve 2025": the 31st of December 2025
+		case "day":
+			return one(d(time.January, 1))
+		}
+		return d(time.December, 31).AddDate(-1, 0, 0), d(time.January, 1), true
+	case holHalloween:
+		return one(d(time.October, 31))
+	case holValentine:
+		return one(d(time.February, 14))
+	case holThanksgiving:
+		t := d(time.November, 1)
+		for t.Weekday() != time.Thursday {
+			t = t.AddDate(0, 0, 1)
+		}
+		return one(t.AddDate(0, 0, 21)) // the fourth Thursday (US)
+	}
+	return time.Time{}, time.Time{}, false
+}
+
+// easterSunday is the date of Western Easter in year y (the anonymous
+// Gregorian algorithm).
+func easterSunday(y int) time.Time {
+	a, b, c := y%19, y/100, y%100
+	d, e := b/4, b%4
+	f := (b + 8) / 25
+	g := (b - f + 1) / 3
+	h := (19*a + b - d - g + 15) % 30
+	i, k := c/4, c%4
+	l := (32 + 2*e + 2*i - h - k) % 7
+	m := (a + 11*h + 22*l) / 451
+	month := (h + l - 7*m + 114) / 31
+	day := (h+l-7*m+114)%31 + 1
+	return time.Date(y, time.Month(month), day, 0, 0, 0, 0, time.UTC)
 }
 
 // month matches a month name and what follows it: "Nov 27", "November 27th,

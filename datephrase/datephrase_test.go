@@ -328,3 +328,38 @@ func BenchmarkFind(b *testing.B) {
 		Find(benchSentence, now)
 	}
 }
+
+// TestNamedPeriods: holidays people name instead of dates, and windows
+// next to a time ("the week after Easter"). Without a year, a holiday is
+// the latest that began on or before now.
+func TestNamedPeriods(t *testing.T) {
+	now := time.Date(2026, 4, 30, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ in, text, start, end string }{
+		{"what did we do over Easter?", "over Easter", "2026-04-03", "2026-04-06"},
+		{"Easter 2025", "Easter 2025", "2025-04-18", "2025-04-21"},
+		{"Easter Monday", "Easter Monday", "2026-04-06", "2026-04-06"},
+		{"at New Year", "New Year", "2025-12-31", "2026-01-01"},
+		{"New Year's Eve 2025", "New Year's Eve 2025", "2025-12-31", "2025-12-31"},
+		{"on Christmas Eve", "on Christmas Eve", "2025-12-24", "2025-12-24"},
+		{"over Christmas", "over Christmas", "2025-12-24", "2025-12-26"},
+		{"around Halloween", "around Halloween", "2025-10-28", "2025-11-03"},
+		{"Valentine's Day", "Valentine's Day", "2026-02-14", "2026-02-14"},
+		{"Thanksgiving 2025", "Thanksgiving 2025", "2025-11-27", "2025-11-27"},
+		{"the week after Easter", "the week after Easter", "2026-04-07", "2026-04-13"},
+		{"the day before Christmas", "the day before Christmas", "2025-12-23", "2025-12-23"},
+		{"the weekend after Nov 3", "the weekend after Nov 3", "2025-11-08", "2025-11-09"},
+	} {
+		ps := Find(tc.in, now)
+		if len(ps) != 1 || ps[0].Text != tc.text || ps[0].Range.Start.Format(time.DateOnly) != tc.start || ps[0].Range.End.Format(time.DateOnly) != tc.end {
+			t.Errorf("%q: %+v, want %q %s..%s", tc.in, ps, tc.text, tc.start, tc.end)
+		}
+	}
+	for _, s := range []string{"a new year of work", "New York", "Eve said hi", "a good christmas tree"} {
+		if ps := Find(s, now); len(ps) != 0 {
+			t.Errorf("%q: %+v, want no phrase", s, ps)
+		}
+	}
+	if e := easterSunday(2024); e.Format(time.DateOnly) != "2024-03-31" {
+		t.Errorf("Easter 2024: %v", e)
+	}
+}

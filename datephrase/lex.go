@@ -41,6 +41,7 @@ const (
 	cNumWord        // val: the number (a, an, one … twelve, couple, few, several)
 	cRel            // val: rel*
 	cWord           // val: w* (other words with a role in the grammar)
+	cHoliday        // val: hol* (a named day or period of the year)
 )
 
 // Keyword flags.
@@ -104,6 +105,20 @@ const (
 	wPartOfDay // morning, afternoon, evening
 	wNight
 	wTonight
+	wNew // "new", of "New Year"
+	wEve // "eve", of "Christmas Eve", "New Year's Eve"
+)
+
+// Named holidays (cHoliday): days and periods people name instead of a
+// date ("over Easter", "at New Year", "after Christmas").
+const (
+	holEaster = iota + 1
+	holChristmas
+	holNewYear
+	holHalloween
+	holValentine
+	holThanksgiving
+	holPentecost
 )
 
 var keywords = makeKeywords()
@@ -218,9 +233,16 @@ func makeKeywords() map[string]wordInfo {
 		"through": wTo, "thru": wTo, "of": wOf, "de": wOf, "early": wEarly, "mid": wMid,
 		"late": wLate, "earlier": wEarlier, "morning": wPartOfDay,
 		"afternoon": wPartOfDay, "evening": wPartOfDay, "night": wNight,
-		"tonight": wTonight,
+		"tonight": wTonight, "new": wNew, "eve": wEve,
 	} {
 		keywords[name] = wordInfo{cWord, int8(w), 0}
+	}
+	for name, h := range map[string]int{
+		"easter": holEaster, "christmas": holChristmas, "xmas": holChristmas, "halloween": holHalloween,
+		"valentine": holValentine, "valentines": holValentine, "thanksgiving": holThanksgiving,
+		"pentecost": holPentecost, "whitsun": holPentecost, "whitsunday": holPentecost,
+	} {
+		keywords[name] = wordInfo{cHoliday, int8(h), 0}
 	}
 	return keywords
 }

@@ -835,3 +835,29 @@ func TestAliasesAsPeopleWriteThem(t *testing.T) {
 		}
 	}
 }
+
+// TestOngoingEvent: a question about now ("where is Ana right now?") is
+// answered by the fact whose event range covers today ("in Lisbon Mar
+// 1–6"), which shares no word with it; one with a topic of its own ("what
+// laptop does Ana use these days?") is not answered by a trip under way.
+func TestOngoingEvent(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "memory"), 0o755)
+	os.WriteFile(filepath.Join(dir, "memory", "2026-02-20.md"), []byte("# 2026-02-20\n\n## Retain\n"+
+		"- W @Ana: Ana will be in Lisbon Mar 1–6, 2026 for the robotics conference.\n"+
+		"- W @Ana: Ana flies to Berlin for a workshop Mar 10–12, 2026.\n"+
+		"- W @Ana: Ana lives in Porto, near the river.\n"+
+		"- W @Ana: Ana's laptop is a ThinkPad X1.\n"), 0o644)
+	ws := open(t, dir, nil)
+	for _, c := range []struct{ now, q, want string }{
+		{"2026-03-04", "where is Ana right now?", "Lisbon"},
+		{"2026-03-11", "what is Ana doing at the moment?", "Berlin"},
+		{"2026-03-04", "what laptop does Ana use these days?", "ThinkPad"},
+	} {
+		n, _ := time.Parse(time.DateOnly, c.now)
+		res, err := ws.Recall(context.Background(), c.q, memoria.RecallOptions{Now: n, Lexical: true, K: 3})
+		if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, c.want) {
+			t.Errorf("%s %q: %v, %v; want %q first", c.now, c.q, res, err, c.want)
+		}
+	}
+}

@@ -71,6 +71,10 @@ func makeStopWords() map[string]bool {
 	return m
 }
 
+// IsGenericWord reports whether the lower-cased word w says only that
+// something happened (genericWords).
+func IsGenericWord(w string) bool { return genericWords[w] }
+
 // IsStopWord reports whether the lower-cased word w is on the stop-word list.
 func IsStopWord(w string) bool { return stopWords[w] }
 

@@ -38,6 +38,10 @@ const (
 	// another version exists: the current fact for now, the one true then
 	// for a past window.
 	boostCurrent = 1.15
+	// boostOngoing lifts, for a question about now, a fact whose event
+	// range covers today ("in Lisbon Mar 1–6" asked on Mar 4): it says
+	// what holds right now more surely than the latest fact of the kind.
+	boostOngoing = 1.5
 	// demoteOutside is an item outside the window the query speaks of.
 	demoteOutside = 0.5
 	// recencyProbe: a question that is not about a past window (nor
@@ -186,6 +190,9 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 		}
 		if p.Window != nil && !trueThen && !inWindow(it.Written, it.Event, *p.Window) {
 			boosts["outside_window"] = demoteOutside
+		}
+		if _, ok := c.ranks["ongoing"]; ok {
+			boosts["ongoing"] = boostOngoing
 		}
 		if asked == query.UserSpeaker && it.Kind == memory.KindPassage && lineSpeaker(it.Content) == query.UserSpeaker {
 			boosts["speaker"] = boostSpeaker

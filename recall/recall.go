@@ -249,6 +249,16 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		}
 	}
 
+	// Ongoing channel: for a question about now ("where is Ana right
+	// now?"), the facts whose event range covers today ("in Lisbon Mar
+	// 1–6"), most specific first. Their words rarely include the
+	// question's.
+	if p.Intent == query.Current && p.Window == nil && !p.Now.IsZero() {
+		if err := ongoing(ctx, ix, p, pl, topic); err != nil {
+			return nil, err
+		}
+	}
+
 	// Opinion channel.
 	if p.Intent == query.Opinion {
 		if err := opinionChannel(ctx, ix, p, pl, topicTerms, known, depth); err != nil {
@@ -419,6 +429,46 @@ func browseOrder(items []memory.Item, w memory.TimeRange, around *time.Time) []m
 	}
 	return append(out, late...)
 }
+
+// ongoing adds the facts whose event range covers the query's today, of
+// its entities when it names some, shortest range first. A question with
+// a topic ("what computer is Pete using these days?") takes only those
+// that speak of it: a trip under way says where someone is, not what
+// they use.
+func ongoing(ctx context.Context, ix Index, p Plan, pl *pool, topic []string) error {
+	var words []string
+	for _, w := range topic {
+		if !nowWords[w] && !query.IsGenericWord(w) {
+			words = append(words, w)
+		}
+	}
+	about := newTopicWords(words)
+	today := memory.Day(p.Now)
+	f := p.Filter
+	f.Since, f.Until = today, today
+	if len(p.Entities) > 0 {
+		f.Entities = p.Entities
+	}
+	items, err := ix.Items(ctx, f, true, browseDepth)
+	if err != nil {
+		return fmt.Errorf("recall: ongoing: %w", err)
+	}
+	var cover []memory.Item
+	for _, it := range items {
+		if it.Kind.IsFact() && it.Event != nil && !it.Event.Start.After(today) && !it.Event.End.Before(today) && about.said(it.Content) {
+			cover = append(cover, it)
+		}
+	}
+	sort.SliceStable(cover, func(i, j int) bool { return eventDays(cover[i]) < eventDays(cover[j]) })
+	for i, it := range cover {
+		pl.add("ongoing", i+1, it, 0)
+	}
+	return nil
+}
+
+// nowWords ask for the present without naming a topic.
+var nowWords = map[string]bool{"now": true, "currently": true, "current": true, "right": true, "moment": true,
+	"presently": true, "nowadays": true, "today": true, "these": true, "days": true, "still": true, "at": true}
 
 // eventInside reports whether an item's event time lies within w.
 func eventInside(it memory.Item, w memory.TimeRange) bool {

@@ -861,3 +861,25 @@ func TestOngoingEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowTopicMatters: a recent-window question with a topic ("what
+// failed in the last two weeks?") puts the window's lines about the topic
+// first; a line of the window that shares only the question's function
+// words ("what a day") used to come first.
+func TestWindowTopicMatters(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "memory"), 0o755)
+	for day, text := range map[string]string{
+		"2026-03-20": "Lunch with Mira, what a lovely long day that was, and what a view from the terrace.\n",
+		"2026-03-24": "Spent the morning on the quarterly report.\n\nThe backup job failed twice overnight; the disk was full.\n",
+		"2026-01-10": "The old backup job failed on the NAS back in January.\n",
+	} {
+		os.WriteFile(filepath.Join(dir, "memory", day+".md"), []byte("# "+day+"\n\n"+text), 0o644)
+	}
+	ws := open(t, dir, nil)
+	n, _ := time.Parse(time.DateOnly, "2026-03-27")
+	res, err := ws.Recall(context.Background(), "what failed in the last two weeks?", memoria.RecallOptions{Now: n, Lexical: true, K: 3})
+	if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, "backup job failed twice") {
+		t.Errorf("%v, %v; want the failed backup of the window first", res, err)
+	}
+}

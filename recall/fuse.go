@@ -42,6 +42,9 @@ const (
 	// range covers today ("in Lisbon Mar 1–6" asked on Mar 4): it says
 	// what holds right now more surely than the latest fact of the kind.
 	boostOngoing = 1.5
+	// demoteOffTopic lowers, for a question about a window with a topic, a
+	// candidate that says none of the topic's words.
+	demoteOffTopic = 0.8
 	// demoteOutside is an item outside the window the query speaks of.
 	demoteOutside = 0.5
 	// recencyProbe: a question that is not about a past window (nor
@@ -190,6 +193,12 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 		}
 		if p.Window != nil && !trueThen && !inWindow(it.Written, it.Event, *p.Window) {
 			boosts["outside_window"] = demoteOutside
+		}
+		if p.Window != nil && !p.Browse && len(p.topic.stems) > 0 && !p.topic.said(it.Content) {
+			// "What failed in the last two weeks?": inside the window, the
+			// topic still decides; a line of the window that says nothing
+			// of it shared only the question's function words.
+			boosts["off_topic"] = demoteOffTopic
 		}
 		if _, ok := c.ranks["ongoing"]; ok {
 			boosts["ongoing"] = boostOngoing

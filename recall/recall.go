@@ -31,6 +31,8 @@ type Index interface {
 // which soft signals (window, entities, intent), how many results and how
 // much text.
 type Plan struct {
+	topic topicWords // the query's own topic words, set by Run for fuse
+
 	Terms  []string          // lexical terms, OR-ed
 	Filter memory.Filter     // hard constraints: window, kinds, entities
 	Window *memory.TimeRange // soft: the time the query text speaks of; items in it rank higher
@@ -294,6 +296,7 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		injectVersions(p, pl, links)
 	}
 
+	p.topic = topicOf(topic)
 	ranked := fuse(p, pl.list(), links, recent)
 	lines := p.Lines
 	if lines <= 0 {
@@ -464,6 +467,18 @@ func ongoing(ctx context.Context, ix Index, p Plan, pl *pool, topic []string) er
 		pl.add("ongoing", i+1, it, 0)
 	}
 	return nil
+}
+
+// topicOf is the topic of the query's planned terms, without the words
+// that ask for a time or for anything that happened.
+func topicOf(terms []string) topicWords {
+	var words []string
+	for _, w := range terms {
+		if !nowWords[w] && !query.IsGenericWord(w) && !query.IsStopWord(w) {
+			words = append(words, w)
+		}
+	}
+	return newTopicWords(words)
 }
 
 // nowWords ask for the present without naming a topic.
@@ -715,11 +730,18 @@ func planTerms(ctx context.Context, ix Index, words []string) ([]string, error) 
 			common = append(common, s)
 		}
 	}
-	if len(useful) == 0 && len(common) > 0 {
+	sort.SliceStable(common, func(i, j int) bool { return common[i].Rows < common[j].Rows })
+	switch {
+	case len(useful) == 0 && len(common) > 0:
 		// Only common words: search for the rarest of them, which still
 		// ranks by how often and how densely it occurs.
-		sort.SliceStable(common, func(i, j int) bool { return common[i].Rows < common[j].Rows })
 		useful = common[:1]
+	case !slices.ContainsFunc(useful, isContent) && slices.ContainsFunc(common, isContent):
+		// The query's own words are all common (a small workspace where
+		// "failed" is on half the lines), its function words are not:
+		// the rarest own word stays, or "what failed" would be searched
+		// as "what".
+		useful = append(useful, common[slices.IndexFunc(common, isContent)])
 	}
 	sort.SliceStable(useful, func(i, j int) bool { return useful[i].Rows < useful[j].Rows })
 	var terms []string
@@ -760,6 +782,9 @@ func intersect(f memory.Filter, w memory.TimeRange) (since, until time.Time) {
 	}
 	return since, until
 }
+
+// isContent reports whether a term's word is not a stop word.
+func isContent(s memory.TermStat) bool { return !query.IsStopWord(s.Word) }
 
 // anyContent reports whether words hold a word that is not a stop word.
 func anyContent(words []string) bool { return contentWords(words) > 0 }

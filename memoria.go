@@ -263,6 +263,11 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 		plan.Around = q.Around
 		plan.Browse = q.Browse
 	}
+	if q.Anchor != nil {
+		if plan.Window, err = w.anchorWindow(ctx, q.Anchor, now); err != nil {
+			return nil, err
+		}
+	}
 	plan.Filter.Kinds = q.Kinds
 	// Since and Until are hard limits; a time the text speaks of only
 	// ranks what falls in it higher.
@@ -286,6 +291,44 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 		}
 	}
 	return recall.Run(ctx, w.ix, plan)
+}
+
+// anchorWindow places a window next to an event the query names ("the
+// week after the launch"): the event is the best match for its words among
+// the dated items up to now (its event day, else the day written), and the
+// window lies after it, before it, or from it. Nil when the memory does
+// not record the event.
+func (w *Workspace) anchorWindow(ctx context.Context, a *query.EventAnchor, now time.Time) (*memory.TimeRange, error) {
+	hits, err := w.ix.Search(ctx, a.Words, memory.Filter{Until: now}, 20)
+	if err != nil {
+		return nil, err
+	}
+	// Among the good matches, the earliest: later lines that speak of the
+	// event look back at it ("the traffic of the launch").
+	var day time.Time
+	for _, h := range hits {
+		if h.Score < hits[0].Score/2 {
+			break
+		}
+		d := h.Item.Written
+		if h.Item.Event != nil {
+			d = h.Item.Event.Start
+		}
+		if !d.IsZero() && (day.IsZero() || d.Before(day)) {
+			day = memory.Day(d)
+		}
+	}
+	if !day.IsZero() {
+		switch a.Dir {
+		case 1:
+			return &memory.TimeRange{Start: day.AddDate(0, 0, 1), End: day.AddDate(0, 0, a.Days)}, nil
+		case -1:
+			return &memory.TimeRange{Start: day.AddDate(0, 0, -a.Days), End: day.AddDate(0, 0, -1)}, nil
+		default:
+			return &memory.TimeRange{Start: day, End: day.AddDate(0, 0, a.Days-1)}, nil
+		}
+	}
+	return nil, nil
 }
 
 // ParseNow reads a "now" (YYYY-MM-DD or YYYY-MM-DDTHH:MM).

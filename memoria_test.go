@@ -883,3 +883,30 @@ func TestWindowTopicMatters(t *testing.T) {
 		t.Errorf("%v, %v; want the failed backup of the window first", res, err)
 	}
 }
+
+// TestEventAnchoredWindow: "the week after the launch" is a window next to
+// the day the memory records the launch on; the lines of that week come
+// first. The phrase was read as no window at all.
+func TestEventAnchoredWindow(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "memory"), 0o755)
+	for day, text := range map[string]string{
+		"2026-02-25": "Fixed the flaky deploy script before the big day.\n",
+		"2026-03-03": "## Retain\n- W @harbor: We launched harbor v2 today, after a long night.\n",
+		"2026-03-05": "Fixed the login bug that the launch traffic exposed.\n",
+		"2026-03-20": "Fixed the export bug in the reports page.\n",
+	} {
+		os.WriteFile(filepath.Join(dir, "memory", day+".md"), []byte("# "+day+"\n\n"+text), 0o644)
+	}
+	ws := open(t, dir, nil)
+	n, _ := time.Parse(time.DateOnly, "2026-04-30")
+	for q, want := range map[string]string{
+		"what did we fix the week after the launch?":  "login bug",
+		"what did we fix the week before the launch?": "deploy script",
+	} {
+		res, err := ws.Recall(context.Background(), q, memoria.RecallOptions{Now: n, Lexical: true, K: 3})
+		if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, want) {
+			t.Errorf("%q: %v, %v; want %q first", q, res, err, want)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package query
 
-import "testing"
+import (
+	"slices"
+	"testing"
+	"time"
+)
 
 // TestShortNames: a capitalised word of three letters or more that begins
 // the first word of exactly one entity's names stands for it ("Rob" for
@@ -23,6 +27,32 @@ func TestShortNames(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%q: %q, want %q", text, got, want)
+		}
+	}
+}
+
+// TestEventAnchors: windows next to an event the query names by words.
+func TestEventAnchors(t *testing.T) {
+	for _, tc := range []struct {
+		text  string
+		words []string
+		days  int
+		dir   int
+	}{
+		{"what did we fix the week after the launch?", []string{"launch"}, 7, 1},
+		{"how was she the day before her surgery", []string{"surgery"}, 1, -1},
+		{"what happened in the month following the merger of the teams", []string{"merger"}, 30, 1},
+		{"what did she learn in her first month at the new job?", []string{"new", "job"}, 30, 0},
+		{"the fortnight before our move", []string{"move"}, 14, -1},
+	} {
+		a, _, ok := findAnchor(tc.text)
+		if !ok || !slices.Equal(a.Words, tc.words) || a.Days != tc.days || a.Dir != tc.dir {
+			t.Errorf("%q: %+v %v", tc.text, a, ok)
+		}
+	}
+	for _, text := range []string{"the week after Easter", "a day after that", "what did we fix last week?"} {
+		if q, err := Parse(text, Options{Now: time.Date(2026, 4, 30, 0, 0, 0, 0, time.UTC)}); err != nil || q.Anchor != nil {
+			t.Errorf("%q: anchor %+v, %v", text, q.Anchor, err)
 		}
 	}
 }

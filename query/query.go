@@ -60,6 +60,11 @@ type Query struct {
 	Browse bool
 	Now    time.Time
 
+	// Anchor is a window next to an event the query names ("the week
+	// after the launch"), for recall to place once it has found the
+	// event; nil when there is none, or when a time phrase gave a window.
+	Anchor *EventAnchor
+
 	// TimePhrases are the time phrases that shaped Window, for --explain.
 	TimePhrases []datephrase.Phrase
 	// Notes explain choices made along the way, for --explain: a time
@@ -177,6 +182,12 @@ func Parse(text string, opts Options) (*Query, error) {
 		q.addEntity(m.Slug)
 	}
 	q.setWindow(phrases, flagWindow)
+	if q.Window == nil {
+		if a, sp, ok := findAnchor(text); ok && !quoted.overlaps(sp) {
+			q.Anchor = a
+			skip = append(skip, sp) // the anchor's words name a time, not the topic
+		}
+	}
 
 	// Terms and the words intent detection reads. A name or a date found
 	// inside a run of CJK text splits the run: "王伟说" is the name 王伟

@@ -1,0 +1,72 @@
+package query
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Windows anchored on an event the memory itself records: "the week after
+// the launch", "the day before her surgery", "his first month at the new
+// job". The query names the event, not its date; recall finds the event
+// in the memory (Workspace.recall) and makes the window from its day.
+
+// EventAnchor is a window next to an event the query names by words.
+type EventAnchor struct {
+	Words []string // the event's words, lower-cased ("launch"; "new", "job")
+	Days  int      // how long the window is
+	// Dir places the window: +1 after the event (from the next day), -1
+	// before it (up to the day before), 0 from the event's own day ("first
+	// month at the new job").
+	Dir int
+}
+
+var (
+	// "the week after the launch", "the day before her surgery"
+	anchorNext = regexp.MustCompile(`(?i)\b(?:the\s+)?(day|week|weekend|fortnight|month|two\s+weeks)\s+(after|before|following|preceding)\s+(?:the|her|his|my|our|their|its|your)\s+([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})`)
+	// "her first month at the new job", "my first week in the new flat"
+	anchorFirst = regexp.MustCompile(`(?i)\b(?:her|his|my|our|their|the)\s+first\s+(day|week|weekend|fortnight|month)\s+(?:at|in|on|with|of)\s+(?:the\s+|her\s+|his\s+|my\s+|our\s+|their\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})`)
+)
+
+var unitDays = map[string]int{"day": 1, "week": 7, "weekend": 3, "fortnight": 14, "two weeks": 14, "month": 30}
+
+// findAnchor reads an event-anchored window from text: the anchor and the
+// bytes of text it covers.
+func findAnchor(text string) (*EventAnchor, span, bool) {
+	if m := anchorNext.FindStringSubmatchIndex(text); m != nil {
+		unit := strings.ToLower(strings.Join(strings.Fields(text[m[2]:m[3]]), " "))
+		dir := 1
+		if rel := strings.ToLower(text[m[4]:m[5]]); rel == "before" || rel == "preceding" {
+			dir = -1
+		}
+		words, end := eventWords(text, m[6], m[7])
+		if len(words) == 0 {
+			return nil, span{}, false
+		}
+		return &EventAnchor{Words: words, Days: unitDays[unit], Dir: dir}, span{start: m[0], end: end}, true
+	}
+	if m := anchorFirst.FindStringSubmatchIndex(text); m != nil {
+		unit := strings.ToLower(text[m[2]:m[3]])
+		words, end := eventWords(text, m[4], m[5])
+		if len(words) == 0 {
+			return nil, span{}, false
+		}
+		return &EventAnchor{Words: words, Days: unitDays[unit], Dir: 0}, span{start: m[0], end: end}, true
+	}
+	return nil, span{}, false
+}
+
+// eventWords keeps the words of text[start:end] up to the first stop word
+// ("the launch of the app": "launch"), and where they end.
+func eventWords(text string, start, end int) ([]string, int) {
+	var out []string
+	at := start
+	for _, w := range strings.Fields(text[start:end]) {
+		lw := strings.ToLower(strings.Trim(w, "'’"))
+		if IsStopWord(lw) && lw != "new" {
+			break
+		}
+		out = append(out, lw)
+		at = strings.Index(text[at:], w) + at + len(w)
+	}
+	return out, at
+}

@@ -68,6 +68,8 @@ type Workspace struct {
 	// ran), said once through Options.Warn.
 	lexicalWhy  atomic.Value // string
 	lexicalOnce sync.Once
+	lag         atomic.Int64 // items the last semantic recall may have missed
+	lagOnce     sync.Once
 
 	// The query parser's table of entity names, kept while the index's
 	// list of names (the same slice) is unchanged.

@@ -910,3 +910,63 @@ func TestEventAnchoredWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestRetainEmbeds: once the index holds vectors, a retained fact is
+// embedded by the retain itself, so semantic recall finds it at once; it
+// used to wait for the next `memoria index`.
+func TestRetainEmbeds(t *testing.T) {
+	model, err := memoria.DefaultEmbedder()
+	if err != nil {
+		t.Skipf("the embedding model is not installed: %v", err)
+	}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "memory"), 0o755)
+	os.WriteFile(filepath.Join(dir, "memory", "2026-01-10.md"), []byte("# 2026-01-10\n\nWalked the dog along the canal.\n"), 0o644)
+	ws := open(t, dir, nil)
+	ctx := context.Background()
+	if _, err := ws.Embed(ctx, model, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Retain(ctx, []string{"W @Mara: Mara adopted a grey cat called Pebble."}, memoria.RetainOptions{Date: now, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ws.Status(ctx)
+	if err != nil || st.Embedded != st.Texts || st.Texts < 2 {
+		t.Errorf("after retain: %d of %d texts embedded, %v", st.Embedded, st.Texts, err)
+	}
+}
+
+// TestVectorLagSaid: a recall whose semantic channel may miss items
+// indexed since the last embedding (a file written by hand) says so, once,
+// and SemanticLag counts them; once they are embedded it is 0. Vectors
+// that lagged used to be silent.
+func TestVectorLagSaid(t *testing.T) {
+	model, err := memoria.DefaultEmbedder()
+	if err != nil {
+		t.Skipf("the embedding model is not installed: %v", err)
+	}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "memory"), 0o755)
+	os.WriteFile(filepath.Join(dir, "memory", "2026-01-10.md"), []byte("# 2026-01-10\n\nWalked the dog along the canal.\n"), 0o644)
+	var warnings []string
+	ws := open(t, dir, func(m string) { warnings = append(warnings, m) })
+	ctx := context.Background()
+	if _, err := ws.Embed(ctx, model, nil); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "memory", "2026-01-11.md"), []byte("# 2026-01-11\n\nBaked rye bread with the new starter.\n\nFixed the bike's back brake.\n"), 0o644)
+	for range 2 {
+		if _, err := ws.Recall(ctx, "bread", memoria.RecallOptions{Now: now}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ws.SemanticLag() != 2 || len(warnings) != 1 || !strings.Contains(warnings[0], "2 items") {
+		t.Errorf("lag %d, warnings %q", ws.SemanticLag(), warnings)
+	}
+	if _, err := ws.EmbedNew(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Recall(ctx, "bread", memoria.RecallOptions{Now: now}); err != nil || ws.SemanticLag() != 0 {
+		t.Errorf("after embedding: lag %d, %v", ws.SemanticLag(), err)
+	}
+}

@@ -69,11 +69,41 @@ func (w *Workspace) queryVector(ctx context.Context, text string) ([]float32, er
 		return nil, nil
 	}
 	w.lexicalWhy.Store("")
+	if lag, err := w.ix.VectorLag(ctx); err == nil && lag > 0 {
+		w.lagOnce.Do(func() {
+			if w.opts.Warn != nil {
+				w.opts.Warn(fmt.Sprintf("semantic recall does not cover the %d items indexed since the last embedding yet (memoria index embeds them); lexical recall does", lag))
+			}
+		})
+		w.lag.Store(int64(lag))
+	} else {
+		w.lag.Store(0)
+	}
 	vecs, err := w.embedder.Embed(ctx, []string{text})
 	if err != nil {
 		return nil, fmt.Errorf("recall: embed the query: %w", err)
 	}
 	return vecs[0], nil
+}
+
+// EmbedNew keeps semantic recall fresh: when the index holds vectors of
+// the workspace's model (Options.Embedder, else the default model when
+// installed), it embeds the text that has none yet (new or changed since
+// the last embedding) and returns what it did. With no vectors, or
+// vectors of another model, it does nothing: `memoria index` embeds
+// (everything, the first time), which can take minutes and is asked for.
+// Retain and the watch of `memoria watch` and `memoria serve` call it after
+// each change.
+func (w *Workspace) EmbedNew(ctx context.Context) (memory.EmbedStats, error) {
+	model, err := w.ix.VectorModel(ctx)
+	if err != nil || model == "" {
+		return memory.EmbedStats{}, err
+	}
+	e := w.loadEmbedder()
+	if e == nil || e.Identity() != model {
+		return memory.EmbedStats{}, nil
+	}
+	return w.ix.EmbedPending(ctx, e, memory.EmbedOptions{})
 }
 
 // loadEmbedder returns the workspace's embedding model (Options.Embedder,
@@ -144,6 +174,10 @@ func (w *Workspace) lexical(why string) {
 		}
 	})
 }
+
+// SemanticLag is how many items the last recall's semantic channel may
+// have missed: indexed since the last complete embedding (0 when none).
+func (w *Workspace) SemanticLag() int { return int(w.lag.Load()) }
 
 // SemanticOff says why the last recall ran without its semantic channel
 // (the model not installed, no vectors yet, vectors of another model), or

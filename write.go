@@ -101,6 +101,14 @@ func (w *Workspace) Retain(ctx context.Context, facts []string, o RetainOptions)
 	if err != nil && !errors.Is(err, errIndex) {
 		return RetainResult{}, fmt.Errorf("retain into %s: %w", res.Path, err)
 	}
+	if err == nil && len(res.Added) > 0 {
+		// The new facts are recalled semantically too from the next
+		// query on, not only after the next `memoria index`. A failure
+		// here loses nothing: the text waits for the next embedding.
+		if _, eerr := w.EmbedNew(ctx); eerr != nil && w.opts.Warn != nil {
+			w.opts.Warn("the new facts are not embedded yet (memoria index embeds them): " + eerr.Error())
+		}
+	}
 	return res, err
 }
 

@@ -144,6 +144,8 @@ type RecallOutput struct {
 	Results []recall.Result `json:"results" jsonschema:"best first; source is path#Lx-Ly of exactly the lines of content"`
 	// Lexical says why the semantic channel did not run, when it did not.
 	Lexical string `json:"lexical_only,omitempty" jsonschema:"set when recall ran without its semantic channel, saying why (for example the embedding model is not installed)"`
+	// Lag says how many items the semantic channel may have missed.
+	Lag int `json:"semantic_lag,omitempty" jsonschema:"items indexed since the last embedding, which the semantic channel may not see yet (lexical recall does)"`
 }
 
 func addRecall(s *Server) {
@@ -183,7 +185,7 @@ func addRecall(s *Server) {
 				results[i].Entities = []string{}
 			}
 		}
-		return text(renderResults(results)), RecallOutput{Results: results, Lexical: s.ws.SemanticOff()}, nil
+		return text(renderResults(results)), RecallOutput{Results: results, Lexical: s.ws.SemanticOff(), Lag: s.ws.SemanticLag()}, nil
 	})
 }
 

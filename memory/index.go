@@ -72,6 +72,9 @@ type Store interface {
 	// one from another model), a batch at a time, so that an interrupted
 	// run resumes where it stopped.
 	EmbedPending(ctx context.Context, e Embedder, o EmbedOptions) (EmbedStats, error)
+	// VectorLag counts the items indexed since the last complete
+	// embedding: what semantic recall may not see yet.
+	VectorLag(ctx context.Context) (int, error)
 	// VectorModel names the model of the stored vectors ("" if none).
 	VectorModel(ctx context.Context) (string, error)
 }

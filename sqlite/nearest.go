@@ -2,7 +2,9 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -63,6 +65,14 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 		}
 	}
 	st.Pending = len(missing) - st.Embedded
+	if st.Pending == 0 {
+		// Every item up to the newest has its vector: VectorLag counts the
+		// items after this one.
+		if _, err := ix.db.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES('embedded_through', (SELECT coalesce(max(id), 0) FROM items))`); err != nil {
+			return st, ix.wrapErr(err)
+		}
+		ix.forgetCaches()
+	}
 	// Above vector.FlatMaxVectors the HNSW graph is built here, never in a
 	// recall.
 	if err := ix.vec.SaveGraph(ctx); err != nil {
@@ -343,4 +353,19 @@ func (ix *Index) hitsOf(ctx context.Context, ranked []rankedItem) ([]memory.Hit,
 		}
 	}
 	return hits, nil
+}
+
+// VectorLag counts the items indexed since the last embedding that left no
+// text without a vector (0 when none, or when no embedding has completed
+// since the index was built): the items semantic recall may not see yet.
+func (ix *Index) VectorLag(ctx context.Context) (int, error) {
+	var n int
+	err := ix.queryRow(ctx, `SELECT coalesce((SELECT count(*) FROM items WHERE id > CAST(value AS INTEGER)), 0) FROM meta WHERE key = 'embedded_through'`).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, ix.wrapErr(err)
+	}
+	return n, nil
 }

@@ -67,6 +67,13 @@ func Run(ctx context.Context, ws *memoria.Workspace, o Options) error {
 		if ctx.Err() != nil {
 			return
 		}
+		if err == nil && st.Changed() {
+			// Semantic recall follows the changes too (when the index
+			// holds vectors of the workspace's model).
+			if _, eerr := ws.EmbedNew(ctx); eerr != nil && ctx.Err() == nil {
+				warn("embedding the new text: " + eerr.Error())
+			}
+		}
 		onSync(st, err)
 	}
 	sync()

@@ -437,4 +437,3 @@ func Render(s Session) string {
 	}
 	return b.String()
 }
-

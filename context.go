@@ -76,6 +76,7 @@ func (w *Workspace) Context(ctx context.Context, query string, o ContextOptions)
 		ro := o.Recall
 		ro.Budget = left
 		ro.Explain = false
+		ro.Floor = true // better no recall than the best of nothing
 		if ro.Now.IsZero() {
 			ro.Now = time.Now()
 		}

@@ -176,6 +176,10 @@ type RecallOptions struct {
 	Now      time.Time // "now" for relative times; zero means time.Now()
 	Explain  bool      // attach why each result ranks where it does
 	Lexical  bool      // no semantic channel, even when a model and vectors are there
+	// Floor drops results that are not about the query: they say none of
+	// its own words and come from no channel of an entity it names, and
+	// are not near it in meaning (recall.Plan.Floor). Context sets it.
+	Floor bool
 	// MinScore drops results scoring below it. Scores are relative (1 for
 	// the best result), so 0.3 keeps what ranks at least 30% as high as
 	// the best; 0 keeps all.
@@ -257,7 +261,7 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 		return nil, invalidError{err} // the options given: an unknown kind
 	}
 	plan := recall.Plan{
-		Terms: q.Words, K: o.K, Budget: o.Budget, Explain: o.Explain,
+		Terms: q.Words, K: o.K, Budget: o.Budget, Explain: o.Explain, Floor: o.Floor,
 		Entities: q.Entities, NameWords: q.NameWords, Intent: q.Intent, Now: now,
 	}
 	if q.Window != nil && !allVague(q.TimePhrases) {

@@ -970,3 +970,27 @@ func TestVectorLagSaid(t *testing.T) {
 		t.Errorf("after embedding: lag %d, %v", ws.SemanticLag(), err)
 	}
 }
+
+// TestContextFloor: context keeps only what is about the query: a question
+// nothing in memory speaks of gets core memory and no recalled lines (it
+// used to fill the budget with the best of nothing), and a question with
+// an answer gets lines that speak of it.
+func TestContextFloor(t *testing.T) {
+	ws := open(t, testworkspace.CopyExample(t), nil)
+	ctx := context.Background()
+	o := memoria.ContextOptions{Budget: 4000, Recall: memoria.RecallOptions{Now: now, Lexical: true}}
+	tc, err := ws.Context(ctx, "what is the airspeed velocity of an unladen swallow?", o)
+	if err != nil || len(tc.Results) != 0 {
+		t.Errorf("unrelated question: %d results (%v), %v", len(tc.Results), tc.Results, err)
+	}
+	tc, err = ws.Context(ctx, "which vet does Biscuit see?", o)
+	if err != nil || len(tc.Results) == 0 {
+		t.Fatalf("related question: %v, %v", tc.Results, err)
+	}
+	for _, r := range tc.Results {
+		l := strings.ToLower(r.Content)
+		if !strings.Contains(l, "vet") && !strings.Contains(l, "biscuit") && !slices.Contains(r.Entities, "Biscuit") {
+			t.Errorf("unrelated result for the vet question: %s %q", r.Source, r.Content)
+		}
+	}
+}

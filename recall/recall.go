@@ -32,6 +32,7 @@ type Index interface {
 // much text.
 type Plan struct {
 	topic topicWords // the query's own topic words, set by Run for fuse
+	heavy topicWords // its topic words that are not light verbs (Floor)
 
 	Terms  []string          // lexical terms, OR-ed
 	Filter memory.Filter     // hard constraints: window, kinds, entities
@@ -64,7 +65,20 @@ type Plan struct {
 	Lines   int  // a passage is widened with its neighbours up to this many lines (DefaultLines if 0; 1 = never)
 	Budget  int  // token budget for all results (0: none)
 	Explain bool // attach per-result explanations
+	// Floor keeps only candidates that are about the query: they say one
+	// of its own words, or come from the entity or opinion channel of an
+	// entity it names, or lie near it in meaning (semanticFloor), or hold
+	// now (the ongoing channel). A query with no words of its own ("tell
+	// me about Ana", "what happened last week") has no floor. Context sets
+	// it: a turn's context is better empty than filled with the best of
+	// nothing.
+	Floor bool
 }
+
+// semanticFloor is the cosine from which a semantic neighbour counts as
+// about the query under Plan.Floor (Universal Sentence Encoder Lite:
+// paraphrases 0.5–0.7, unrelated statements 0.25–0.45).
+const semanticFloor = 0.45
 
 // pastWindow reports whether the plan asks about a window that ended
 // before today: what was true then, not now.
@@ -297,7 +311,19 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	}
 
 	p.topic = topicOf(topic)
+	var heavy []string
+	for _, w := range topic {
+		if !lightVerbs[w] {
+			heavy = append(heavy, w)
+		}
+	}
+	if p.heavy = topicOf(heavy); len(p.heavy.stems) == 0 {
+		p.heavy = p.topic
+	}
 	ranked := fuse(p, pl.list(), links, recent)
+	if p.Floor && len(p.topic.stems) > 0 {
+		ranked = slices.DeleteFunc(ranked, func(s scored) bool { return !aboutQuery(p, s.c) })
+	}
 	lines := p.Lines
 	if lines <= 0 {
 		lines = DefaultLines
@@ -469,6 +495,42 @@ func ongoing(ctx context.Context, ix Index, p Plan, pl *pool, topic []string) er
 	return nil
 }
 
+// aboutQuery reports whether a candidate is about the query (Plan.Floor).
+func aboutQuery(p Plan, c *candidate) bool {
+	// One of the query's words that carry its topic, or two of any: a
+	// light verb alone ("see" in "which vet does Biscuit see?") is too
+	// little.
+	if p.heavy.said(c.item.Content) || p.topic.count(c.item.Content) >= 2 {
+		return true
+	}
+	if _, ok := c.ranks["ongoing"]; ok {
+		return true
+	}
+	if len(p.Entities) > 0 {
+		for _, ch := range []string{"entity", "opinion"} {
+			if _, ok := c.ranks[ch]; ok {
+				return true
+			}
+		}
+	}
+	if r, ok := c.ranks["semantic"]; ok && r > 0 && c.raw["semantic"] >= semanticFloor {
+		return true
+	}
+	return false
+}
+
+// lightVerbs say little of a topic on their own ("which vet does Biscuit
+// see?", "what did we get done?").
+var lightVerbs = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`see saw seen sees seeing get gets got getting go goes went gone going make makes made
+		take takes took taken give gives gave given come comes came put puts use uses used using find found keep keeps kept
+		let lets seem seems look looks looked want wants need needs try tried`) {
+		m[w] = true
+	}
+	return m
+}()
+
 // topicOf is the topic of the query's planned terms, without the words
 // that ask for a time or for anything that happened.
 func topicOf(terms []string) topicWords {
@@ -611,6 +673,21 @@ func newTopicWords(topic []string) topicWords {
 // finds "deployment"), or another word for the same attribute ("hosted"
 // finds "Deployed on Fly.io"). A topic of stop words alone finds every
 // text.
+// count is how many of the topic's words text says.
+func (t topicWords) count(text string) int {
+	n := 0
+	ws := splitWords(text)
+	for _, s := range t.stems {
+		for _, w := range ws {
+			if stem(w) == s || strings.HasPrefix(w, s) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
 func (t topicWords) said(text string) bool {
 	if len(t.stems) == 0 {
 		return true

@@ -11,7 +11,7 @@ demo: model
 	go run ./cmd/memoria recall --workspace examples/workspace --k 5 "$(QUESTION)"
 
 model:
-	-go run ./cmd/memoria-model fetch
+	-go run ./cmd/memoria model install
 
 test:
 	go test ./...

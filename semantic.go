@@ -20,7 +20,7 @@ var ErrNoModel = uselite.ErrModelMissing
 // DefaultEmbedder loads the default offline embedding model (Universal
 // Sentence Encoder Lite, run in pure Go) from the model folder
 // ($MEMORIA_MODEL_DIR or the user cache), where `go run
-// ./cmd/memoria-model fetch` installs it. The error wraps ErrNoModel when it
+// ./cmd/memoria model install` installs it. The error wraps ErrNoModel when it
 // is not there.
 func DefaultEmbedder() (embed.Embedder, error) {
 	m, err := uselite.Load("")

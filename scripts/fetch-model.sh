@@ -4,4 +4,4 @@
 # $MEMORIA_MODEL_DIR or ~/.cache/memoria/models. Idempotent; needs go and npm.
 set -eu
 cd "$(dirname "$0")/.."
-exec go run ./cmd/memoria-model fetch "$@"
+exec go run ./cmd/memoria model install "$@"

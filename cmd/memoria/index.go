@@ -89,7 +89,7 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 func embedPending(ctx context.Context, e *env, ws *memoria.Workspace) (memory.EmbedStats, string, error) {
 	model, err := memoria.DefaultEmbedder()
 	if errors.Is(err, memoria.ErrNoModel) {
-		return memory.EmbedStats{}, "semantic recall off: no embedding model (install it with `go run ./cmd/memoria-model fetch`)", nil
+		return memory.EmbedStats{}, "semantic recall off: no embedding model (install it with `memoria model install`)", nil
 	}
 	if err != nil {
 		return memory.EmbedStats{}, "", err

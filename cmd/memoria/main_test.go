@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"memoria/embed/uselite"
 	"memoria/internal/testworkspace"
 )
 
@@ -231,5 +232,42 @@ func TestHelpText(t *testing.T) {
 	}
 	if code, _, errOut := cli(t, "core", "append"); code != exitUsage || !strings.Contains(errOut, "memoria core append BLOCK TEXT") {
 		t.Errorf("core append with no arguments: exit %d, %q", code, errOut)
+	}
+}
+
+// TestModelCommand: `memoria model status` says whether the model is
+// installed and where; `remove` deletes the model, its licence and its
+// cache and nothing else; both take --json.
+func TestModelCommand(t *testing.T) {
+	dir := t.TempDir()
+	run1 := func(args ...string) (int, string) {
+		var out, errOut bytes.Buffer
+		e := &env{stdout: &out, stderr: &errOut, stdin: strings.NewReader(""),
+			getenv: func(k string) string {
+				if k == "MEMORIA_MODEL_DIR" {
+					return dir
+				}
+				return ""
+			},
+			home: func() (string, error) { return t.TempDir(), nil }}
+		return run(context.Background(), e, args), out.String() + errOut.String()
+	}
+	if code, out := run1("model", "status"); code != exitOK || !strings.Contains(out, "not installed") {
+		t.Errorf("status without a model: %d %q", code, out)
+	}
+	for _, name := range []string{uselite.FileName, uselite.LicenseFileName, uselite.CacheFileName, "keep.txt"} {
+		os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644)
+	}
+	if code, out := run1("model", "status", "--json"); code != exitOK || !strings.Contains(out, `"installed":false`) || !strings.Contains(out, `"problem"`) {
+		t.Errorf("status of a damaged model: %d %q", code, out)
+	}
+	if code, out := run1("model", "remove"); code != exitOK || strings.Count(out, "removed ") != 3 {
+		t.Errorf("remove: %d %q", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "keep.txt")); err != nil {
+		t.Error("remove deleted another file")
+	}
+	if code, _ := run1("model", "frobnicate"); code != exitUsage {
+		t.Errorf("unknown action: exit %d", code)
 	}
 }

@@ -106,7 +106,7 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(w, "entities   %d (%d with a page)\n", st.Entities, st.EntityPages)
 	switch {
 	case st.VectorModel == "" || st.Embedded == 0:
-		fmt.Fprintln(w, "semantic   off: no vectors (install the model with `go run ./cmd/memoria-model fetch`, then `memoria index`)")
+		fmt.Fprintln(w, "semantic   off: no vectors (install the model with `memoria model install`, then `memoria index`)")
 	default:
 		fmt.Fprintf(w, "semantic   %d of %d texts embedded (%s)\n", st.Embedded, st.Texts, st.VectorModel)
 	}

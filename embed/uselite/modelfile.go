@@ -31,7 +31,7 @@ const (
 	LicenseFileName = "uselite-en-0.2.0-LICENSE"
 
 	// InstallCommand installs the model; it is named in the error when the file is missing.
-	InstallCommand = "go run ./cmd/memoria-model fetch"
+	InstallCommand = "memoria model install"
 
 	fileMagic     = "MEMUSEL\x01"
 	formatVersion = 1

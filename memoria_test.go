@@ -813,18 +813,11 @@ func TestFunctionWordsAloneFindNothing(t *testing.T) {
 // one entity's name. "What do I know about Lenny?" used to find nothing
 // about Helena.
 func TestAliasesAsPeopleWriteThem(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	ws := open(t, workspaceOf(t, map[string]string{
 		"bank/entities/Helena.md": "# Helena\n\nMy sister, also called Lenny. Lives in Graz and teaches chemistry.\n",
 		"bank/entities/Robert.md": "# Robert Marsh\n\nNeighbour at number 12; keeps bees.\n",
 		"memory/2026-01-10.md":    "# 2026-01-10\n\n## Retain\n- W @Helena: Started a new job at the Graz university lab.\n- W @Robert: Sold two jars of honey to the bakery.\n",
-	}
-	for rel, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte(text), 0o644)
-	}
-	ws := open(t, dir, nil)
+	}), nil)
 	for q, want := range map[string]string{
 		"what do I know about Lenny?": "Helena",
 		"tell me about Rob":           "Robert",
@@ -841,14 +834,11 @@ func TestAliasesAsPeopleWriteThem(t *testing.T) {
 // 1–6"), which shares no word with it; one with a topic of its own ("what
 // laptop does Ana use these days?") is not answered by a trip under way.
 func TestOngoingEvent(t *testing.T) {
-	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "memory"), 0o755)
-	os.WriteFile(filepath.Join(dir, "memory", "2026-02-20.md"), []byte("# 2026-02-20\n\n## Retain\n"+
-		"- W @Ana: Ana will be in Lisbon Mar 1–6, 2026 for the robotics conference.\n"+
-		"- W @Ana: Ana flies to Berlin for a workshop Mar 10–12, 2026.\n"+
-		"- W @Ana: Ana lives in Porto, near the river.\n"+
-		"- W @Ana: Ana's laptop is a ThinkPad X1.\n"), 0o644)
-	ws := open(t, dir, nil)
+	ws := open(t, workspaceOf(t, map[string]string{"memory/2026-02-20.md": "# 2026-02-20\n\n## Retain\n" +
+		"- W @Ana: Ana will be in Lisbon Mar 1–6, 2026 for the robotics conference.\n" +
+		"- W @Ana: Ana flies to Berlin for a workshop Mar 10–12, 2026.\n" +
+		"- W @Ana: Ana lives in Porto, near the river.\n" +
+		"- W @Ana: Ana's laptop is a ThinkPad X1.\n"}), nil)
 	for _, c := range []struct{ now, q, want string }{
 		{"2026-03-04", "where is Ana right now?", "Lisbon"},
 		{"2026-03-11", "what is Ana doing at the moment?", "Berlin"},
@@ -867,16 +857,11 @@ func TestOngoingEvent(t *testing.T) {
 // first; a line of the window that shares only the question's function
 // words ("what a day") used to come first.
 func TestWindowTopicMatters(t *testing.T) {
-	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "memory"), 0o755)
-	for day, text := range map[string]string{
-		"2026-03-20": "Lunch with Mira, what a lovely long day that was, and what a view from the terrace.\n",
-		"2026-03-24": "Spent the morning on the quarterly report.\n\nThe backup job failed twice overnight; the disk was full.\n",
-		"2026-01-10": "The old backup job failed on the NAS back in January.\n",
-	} {
-		os.WriteFile(filepath.Join(dir, "memory", day+".md"), []byte("# "+day+"\n\n"+text), 0o644)
-	}
-	ws := open(t, dir, nil)
+	ws := open(t, workspaceOf(t, map[string]string{
+		"memory/2026-03-20.md": "# 2026-03-20\n\nLunch with Mira, what a lovely long day that was, and what a view from the terrace.\n",
+		"memory/2026-03-24.md": "# 2026-03-24\n\nSpent the morning on the quarterly report.\n\nThe backup job failed twice overnight; the disk was full.\n",
+		"memory/2026-01-10.md": "# 2026-01-10\n\nThe old backup job failed on the NAS back in January.\n",
+	}), nil)
 	n, _ := time.Parse(time.DateOnly, "2026-03-27")
 	res, err := ws.Recall(context.Background(), "what failed in the last two weeks?", memoria.RecallOptions{Now: n, Lexical: true, K: 3})
 	if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, "backup job failed twice") {
@@ -888,17 +873,12 @@ func TestWindowTopicMatters(t *testing.T) {
 // the day the memory records the launch on; the lines of that week come
 // first. The phrase was read as no window at all.
 func TestEventAnchoredWindow(t *testing.T) {
-	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "memory"), 0o755)
-	for day, text := range map[string]string{
-		"2026-02-25": "Fixed the flaky deploy script before the big day.\n",
-		"2026-03-03": "## Retain\n- W @harbor: We launched harbor v2 today, after a long night.\n",
-		"2026-03-05": "Fixed the login bug that the launch traffic exposed.\n",
-		"2026-03-20": "Fixed the export bug in the reports page.\n",
-	} {
-		os.WriteFile(filepath.Join(dir, "memory", day+".md"), []byte("# "+day+"\n\n"+text), 0o644)
-	}
-	ws := open(t, dir, nil)
+	ws := open(t, workspaceOf(t, map[string]string{
+		"memory/2026-02-25.md": "# 2026-02-25\n\nFixed the flaky deploy script before the big day.\n",
+		"memory/2026-03-03.md": "# 2026-03-03\n\n## Retain\n- W @harbor: We launched harbor v2 today, after a long night.\n",
+		"memory/2026-03-05.md": "# 2026-03-05\n\nFixed the login bug that the launch traffic exposed.\n",
+		"memory/2026-03-20.md": "# 2026-03-20\n\nFixed the export bug in the reports page.\n",
+	}), nil)
 	n, _ := time.Parse(time.DateOnly, "2026-04-30")
 	for q, want := range map[string]string{
 		"what did we fix the week after the launch?":  "login bug",
@@ -993,4 +973,21 @@ func TestContextFloor(t *testing.T) {
 			t.Errorf("unrelated result for the vet question: %s %q", r.Source, r.Content)
 		}
 	}
+}
+
+// workspaceOf writes files (workspace-relative path → text) into a new
+// folder and returns it.
+func workspaceOf(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for rel, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

@@ -30,15 +30,9 @@ func runDoctor(ctx context.Context, e *env, args []string) error {
 // doctor prints Doctor's findings for an open workspace (doctor, and
 // status --deep after the status).
 func doctor(ctx context.Context, e *env, c *common, ws *memoria.Workspace) error {
-	findings, err := ws.Doctor(ctx)
+	findings, problems, err := runDoctorChecks(ctx, ws)
 	if err != nil {
 		return err
-	}
-	problems := 0
-	for _, f := range findings {
-		if !f.OK {
-			problems++
-		}
 	}
 	if c.json {
 		if err := writeJSON(e.stdout, map[string]any{"workspace": ws.Dir(), "problems": problems, "findings": findings}); err != nil {
@@ -68,4 +62,16 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// runDoctorChecks runs Doctor and counts the findings that need a fix.
+func runDoctorChecks(ctx context.Context, ws *memoria.Workspace) ([]memoria.Finding, int, error) {
+	findings, err := ws.Doctor(ctx)
+	problems := 0
+	for _, f := range findings {
+		if !f.OK {
+			problems++
+		}
+	}
+	return findings, problems, err
 }

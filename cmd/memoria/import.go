@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,7 +30,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if len(pos) == 0 {
 		return usagef("import needs a file: conversations.json (ChatGPT or Claude), sessions/*.jsonl (OpenClaw), CLAUDE.md or AGENTS.md, or - for standard input with --format")
 	}
-	if *format != "" && !contains(imports.Formats, *format) {
+	if *format != "" && !slices.Contains(imports.Formats, *format) {
 		return usagef("--format %q: want one of %s", *format, strings.Join(imports.Formats, ", "))
 	}
 	var now time.Time
@@ -94,13 +95,4 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		return writeJSON(e.stdout, reports)
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

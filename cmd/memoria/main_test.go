@@ -20,15 +20,7 @@ import (
 // so no real configuration is read.
 func cli(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	home := t.TempDir()
-	e := &env{
-		stdout: &out, stderr: &errOut, stdin: strings.NewReader(""),
-		getenv: func(string) string { return "" },
-		home:   func() (string, error) { return home, nil },
-	}
-	code := run(context.Background(), e, args)
-	return code, out.String(), errOut.String()
+	return cliIn(t, "", args...)
 }
 
 func TestHelpAndUnknownCommand(t *testing.T) {
@@ -68,7 +60,9 @@ func TestMissingWorkspace(t *testing.T) {
 	}
 }
 
-// cliIn runs a command line with the current folder set to wd.
+// cliIn runs a command line with the current folder set to wd ("": the
+// current folder plays no part), an empty environment and a home folder
+// of its own.
 func cliIn(t *testing.T, wd string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
@@ -77,7 +71,9 @@ func cliIn(t *testing.T, wd string, args ...string) (int, string, string) {
 		stdout: &out, stderr: &errOut, stdin: strings.NewReader(""),
 		getenv: func(string) string { return "" },
 		home:   func() (string, error) { return home, nil },
-		getwd:  func() (string, error) { return wd, nil },
+	}
+	if wd != "" {
+		e.getwd = func() (string, error) { return wd, nil }
 	}
 	code := run(context.Background(), e, args)
 	return code, out.String(), errOut.String()

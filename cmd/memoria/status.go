@@ -60,15 +60,9 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		if !*deep {
 			return json.NewEncoder(e.stdout).Encode(out)
 		}
-		findings, err := ws.Doctor(ctx)
+		findings, problems, err := runDoctorChecks(ctx, ws)
 		if err != nil {
 			return err
-		}
-		problems := 0
-		for _, f := range findings {
-			if !f.OK {
-				problems++
-			}
 		}
 		out["findings"], out["problems"] = findings, problems
 		if err := json.NewEncoder(e.stdout).Encode(out); err != nil {

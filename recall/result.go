@@ -31,6 +31,10 @@ type Result struct {
 	// from), which recall folds into this result rather than repeat.
 	Also    []string `json:"also,omitempty"`
 	Explain *Explain `json:"explain,omitempty"`
+	// LexicalOnly, set by callers, says why the recall that found this
+	// result ran without its semantic channel ("the embedding model is not
+	// installed…"); empty when it ran.
+	LexicalOnly string `json:"lexical_only,omitempty"`
 
 	src memory.Source
 }

@@ -86,6 +86,15 @@ func runRecall(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *format == "json" {
+		// The list keeps its shape; each result says, when it is so, that
+		// the semantic channel did not run and why (stderr says it once).
+		if why := ws.SemanticOff(); why != "" {
+			for i := range results {
+				results[i].LexicalOnly = why
+			}
+		}
+	}
 	return printResults(e, results, *format)
 }
 

@@ -200,3 +200,22 @@ func TestMinScore(t *testing.T) {
 		t.Errorf("--min-score 1.5: exit %d, %q", code, errOut)
 	}
 }
+
+// TestLexicalOnlySaid: without vectors, recall says once on stderr that it
+// is lexical, and --json results carry lexical_only with the reason; the
+// list keeps its shape. Nothing said it before.
+func TestLexicalOnlySaid(t *testing.T) {
+	ws := testworkspace.CopyExample(t)
+	code, out, errOut := cli(t, "recall", "-w", ws, "--json", "--now", "2025-12-01", "--k", "2", "Marrakech")
+	var res []struct {
+		LexicalOnly string `json:"lexical_only"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &res) != nil || len(res) == 0 || res[0].LexicalOnly == "" ||
+		strings.Count(errOut, "recall is lexical") != 1 {
+		t.Errorf("exit %d, %q, stderr %q", code, out, errOut)
+	}
+	code, out, _ = cli(t, "recall", "-w", ws, "--json", "--lexical", "--now", "2025-12-01", "--k", "2", "Marrakech")
+	if code != exitOK || strings.Contains(out, "lexical_only") {
+		t.Errorf("--lexical: %q", out)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -68,5 +69,23 @@ func TestDoctorCommand(t *testing.T) {
 	}
 	if code != exitError || json.Unmarshal([]byte(out), &st) != nil || st.Passages == 0 || st.Problems == 0 || len(st.Findings) < 6 {
 		t.Errorf("status --deep --json: exit %d, %q", code, out)
+	}
+}
+
+// TestStatusDerivedFiles: status shows the size of each derived file, in
+// text and JSON, and which rule chose the workspace.
+func TestStatusDerivedFiles(t *testing.T) {
+	ws := testworkspace.CopyExample(t)
+	code, out, _ := cli(t, "status", "-w", ws)
+	if code != exitOK || !regexp.MustCompile(`(?m)^derived +.* in \d+ files: index\.sqlite [\d.]+ (KB|MB)`).MatchString(out) || !strings.Contains(out, "(chosen by --workspace)") {
+		t.Errorf("status: %d %q", code, out)
+	}
+	code, out, _ = cli(t, "status", "-w", ws, "--json")
+	var st struct {
+		Derived map[string]int64 `json:"derived_files"`
+		By      string           `json:"workspace_by"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &st) != nil || st.Derived["index.sqlite"] == 0 || st.By != "--workspace" {
+		t.Errorf("status --json: %d %q", code, out)
 	}
 }

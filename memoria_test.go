@@ -614,7 +614,7 @@ func TestPassagesReadWhole(t *testing.T) {
 		"The check-up was at ten. The vet looked at the paw and said it was fine,\n"+
 		"with full movement and no pain at all. The gerbil weighs ninety grams and\n"+
 		"eats seeds twice a day.\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "bank", "entities", "Pip.md"), []byte("# Pip\n\n- Gerbil, born 2024.\n- Diet: seeds and a carrot slice on Sundays.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "bank", "entities", "Pip.md"), []byte("# Pip\n\n- Gerbil, born 2024.\n- Diet: seeds and a carrot slice on Sundays. Weight: ninety grams, checked\n  monthly at the pet shop.\n- Hates the car; goes by bike basket.\n- Stays with the neighbours when we travel.\n"), 0o644)
 	ws := open(t, dir, nil)
 	res, err := ws.Recall(context.Background(), "full movement", memoria.RecallOptions{Now: now, Lexical: true, K: 1})
 	if err != nil || len(res) == 0 {
@@ -622,6 +622,12 @@ func TestPassagesReadWhole(t *testing.T) {
 	}
 	if !strings.HasPrefix(res[0].Content, "The check-up") {
 		t.Errorf("passage starts mid-sentence: %q", res[0].Content)
+	}
+	// A list item's continuation line is not taken without the line it
+	// continues ("    kibble a day in two meals." opened a result).
+	res, err = ws.Recall(context.Background(), "who keeps Pip when we travel", memoria.RecallOptions{Now: now, Lexical: true, K: 1})
+	if err != nil || len(res) == 0 || strings.HasPrefix(res[0].Content, " ") {
+		t.Errorf("result opens with a continuation line: %v %v", res, err)
 	}
 	tc, err := ws.Context(context.Background(), "carrot diet", memoria.ContextOptions{Recall: memoria.RecallOptions{Now: now, Lexical: true}})
 	if err != nil {

@@ -60,7 +60,12 @@ func pack(ctx context.Context, ix Index, ranked []scored, l *links, k, lines, bu
 		}
 		if it.Kind == memory.KindPassage {
 			if i := touching(out, it.Source, lines); i >= 0 {
-				// One result for touching lines: grow the earlier one.
+				// One result for touching lines: grow the earlier one,
+				// unless the passage would open it with the tail of a
+				// sentence (an indented line continuing a list item).
+				if it.Source.Start < out[i].src.Start && continuesItem(it.Content) {
+					continue
+				}
 				out[i] = merge(out[i], it)
 				continue
 			}
@@ -161,7 +166,7 @@ func widen(ctx context.Context, ix Index, it memory.Item, max int, score map[int
 		return it, nil
 	}
 	// Every passage the widening could reach, in one query.
-	near, err := ix.Nearby(ctx, it, max-it.Source.Lines())
+	near, err := ix.Nearby(ctx, it, max) // max, not max less its lines: the line before the farthest one it may take decides whether to take it
 	if err != nil {
 		return it, fmt.Errorf("recall: context: %w", err)
 	}
@@ -180,6 +185,19 @@ func widen(ctx context.Context, ix Index, it memory.Item, max int, score map[int
 		}
 		if prev != nil && (it.Source.Lines()+prev.Source.Lines() > max || cited(prev.Source)) {
 			prev = nil
+		}
+		if prev != nil {
+			// A line that itself continues a sentence ("    kibble a day
+			// in two meals.") is worth taking only with the line it
+			// continues: without room for both, it would open the result
+			// mid-sentence.
+			for i := range near {
+				if pp := &near[i]; pp.Source.End == prev.Source.Start-1 && startsMidSentence(pp.Content, prev.Content) &&
+					it.Source.Lines()+prev.Source.Lines()+pp.Source.Lines() > max {
+					prev = nil
+					break
+				}
+			}
 		}
 		if next != nil && (it.Source.Lines()+next.Source.Lines() > max || cited(next.Source)) {
 			next = nil
@@ -228,6 +246,14 @@ func startsMidSentence(before, text string) bool {
 		}
 	}
 	return true
+}
+
+// continuesItem reports whether text starts with an indented line that is
+// not a list item of its own: the tail of the list item above it.
+func continuesItem(text string) bool {
+	first, _, _ := strings.Cut(text, "\n")
+	t := strings.TrimLeft(first, " \t")
+	return len(t) < len(first) && t != "" && !strings.ContainsRune("-*+", rune(t[0])) && !startsNumbered(t)
 }
 
 // startsNumbered reports whether a line starts a numbered list item ("1. ",

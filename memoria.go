@@ -70,6 +70,9 @@ type Workspace struct {
 	lexicalOnce sync.Once
 	lag         atomic.Int64 // items the last semantic recall may have missed
 	lagOnce     sync.Once
+	reembedOnce sync.Once      // a damaged vector store is embedded again once
+	reembed     sync.WaitGroup // that embedding, which Close stops and waits for
+	stopReembed context.CancelFunc
 
 	// The query parser's table of entity names, kept while the index's
 	// list of names (the same slice) is unchanged.
@@ -114,7 +117,14 @@ func (w *Workspace) Dir() string { return w.dir }
 func (w *Workspace) IndexPath() string { return w.path }
 
 // Close releases the index.
-func (w *Workspace) Close() error { return w.ix.Close() }
+func (w *Workspace) Close() error {
+	w.reembedOnce.Do(func() {}) // no embedding starts after this
+	if w.stopReembed != nil {
+		w.stopReembed()
+	}
+	w.reembed.Wait()
+	return w.ix.Close()
+}
 
 // Sync brings the index up to date with the Markdown (only changed files
 // are re-parsed). Recall does this itself.

@@ -997,3 +997,51 @@ func workspaceOf(t *testing.T, files map[string]string) string {
 	}
 	return dir
 }
+
+// TestDamagedVectorsEmbeddedAgain: a vector store found damaged is started
+// afresh; recall answers lexically, saying why, while the texts are
+// embedded again in the background, after which semantic recall is back.
+// It used to stay off until someone ran `memoria index`.
+func TestDamagedVectorsEmbeddedAgain(t *testing.T) {
+	model, err := memoria.DefaultEmbedder()
+	if err != nil {
+		t.Skipf("the embedding model is not installed: %v", err)
+	}
+	dir := workspaceOf(t, map[string]string{"memory/2026-01-10.md": "# 2026-01-10\n\nWalked the dog along the canal.\n\nBaked rye bread with the new starter.\n"})
+	ctx := context.Background()
+	ws, err := memoria.Open(ctx, dir, memoria.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Embed(ctx, model, nil); err != nil {
+		t.Fatal(err)
+	}
+	ws.Close()
+	vectors := filepath.Join(dir, ".memory", "index.sqlite.vectors")
+	os.Remove(vectors + "-wal")
+	os.Remove(vectors + "-shm")
+	if err := os.WriteFile(vectors, bytes.Repeat([]byte{0xA5}, 8192), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws = open(t, dir, func(string) {})
+	if _, err := ws.Recall(ctx, "bread", memoria.RecallOptions{Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	if why := ws.SemanticOff(); !strings.Contains(why, "damaged") {
+		t.Fatalf("SemanticOff %q", why)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st, err := ws.Status(ctx)
+		if err == nil && st.Embedded == st.Texts && st.Texts > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not embedded again within 30 s: %+v %v", st, err)
+		}
+		time.Sleep(20 * time.Millisecond) // polling interval, not synchronisation
+	}
+	if _, err := ws.Recall(ctx, "bread", memoria.RecallOptions{Now: now}); err != nil || ws.SemanticOff() != "" {
+		t.Errorf("after embedding again: %q, %v", ws.SemanticOff(), err)
+	}
+}

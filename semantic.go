@@ -52,6 +52,23 @@ func (w *Workspace) queryVector(ctx context.Context, text string) ([]float32, er
 		return nil, err
 	}
 	if model == "" {
+		if lost, ok := w.ix.(interface{ VectorsLost() bool }); ok && lost.VectorsLost() && w.loadEmbedder() != nil {
+			// The store was damaged and started afresh: embed the texts
+			// again, in the background; lexical recall answers meanwhile.
+			w.reembedOnce.Do(func() {
+				// Batches are committed one by one: Close stops it, and the
+				// next process resumes where it stopped.
+				bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+				w.stopReembed = cancel
+				w.reembed.Go(func() {
+					if _, err := w.ix.EmbedPending(bg, w.embedder, memory.EmbedOptions{}); err != nil && bg.Err() == nil && w.opts.Warn != nil {
+						w.opts.Warn("embedding the texts again after the vector store was damaged: " + err.Error())
+					}
+				})
+			})
+			w.lexical("the vector store was damaged; the texts are being embedded again")
+			return nil, nil
+		}
 		// No vectors: do not pay for loading a model.
 		if w.opts.Embedder == nil && !modelInstalled() {
 			w.lexical("the embedding model is not installed (" + uselite.InstallCommand + ", then memoria index)")

@@ -369,3 +369,7 @@ func (ix *Index) VectorLag(ctx context.Context) (int, error) {
 	}
 	return n, nil
 }
+
+// VectorsLost reports whether the vector store was found damaged and
+// started afresh since the index was opened.
+func (ix *Index) VectorsLost() bool { return ix.vec.Lost() }

@@ -190,7 +190,8 @@ func (vs *Store) Index(ctx context.Context) (*Index, error) {
 	defer vs.mu.Unlock()
 	ix, err := vs.index(ctx)
 	if isCorrupt(err) {
-		vs.opts.warn("vector store %s is damaged (%v); starting it afresh: semantic recall is off until memoria index embeds the texts again", vs.path, err)
+		vs.opts.warn("vector store %s is damaged (%v); starting it afresh (recall embeds the texts again when the model is installed, or memoria index does; lexical recall goes on meanwhile)", vs.path, err)
+		vs.lost.Store(true)
 		return nil, vs.reset(ctx)
 	}
 	return ix, err

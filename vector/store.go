@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	msqlite "modernc.org/sqlite" // also registers the "sqlite" driver
@@ -40,6 +41,10 @@ type Store struct {
 	path      string // the store's file
 	graphPath string // the saved HNSW graph, beside it
 	opts      Options
+
+	// lost is set when the store was found damaged and started afresh:
+	// the vectors it held must be made again.
+	lost atomic.Bool
 
 	mu        sync.Mutex // guards what follows
 	mem       *Index     // the in-memory index, loaded on the first search
@@ -93,18 +98,21 @@ CREATE INDEX IF NOT EXISTS texts_seq ON texts(seq);
 // saved graph goes to graphPath. A store that cannot be read is set aside
 // and started afresh, with a warning: vectors are derived too.
 func Open(ctx context.Context, path, graphPath string, o Options) (*Store, error) {
+	lost := false
 	for attempt := 0; ; attempt++ {
 		s, err := open(ctx, path, graphPath, o)
 		if err == nil || attempt > 0 || !isCorrupt(err) {
 			if err != nil {
 				return nil, fmt.Errorf("vectors %s: %w", path, err)
 			}
+			s.lost.Store(lost)
 			return s, nil
 		}
-		o.warn("vector store %s is corrupt; starting it afresh (run memoria index to re-embed)", path)
+		o.warn("vector store %s is corrupt; starting it afresh (recall embeds the texts again when the model is installed, or memoria index does; lexical recall goes on meanwhile)", path)
 		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
 			os.Remove(path + suffix)
 		}
+		lost = true
 	}
 }
 
@@ -497,6 +505,10 @@ func TextHash(id int64) string {
 	binary.BigEndian.PutUint64(b[:], uint64(id))
 	return hex.EncodeToString(b[:])
 }
+
+// Lost reports whether the store was found damaged and started afresh
+// since it was opened: the texts it held vectors for have none now.
+func (s *Store) Lost() bool { return s.lost.Load() }
 
 // Verify runs PRAGMA quick_check on the store.
 func (s *Store) Verify(ctx context.Context) error {

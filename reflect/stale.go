@@ -136,6 +136,10 @@ func curatedStatements(data []byte) []statement {
 // statement starts after it.
 var listItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+(?:[WBOS](?:\(c=[0-9.]+\))?\s+)?`)
 
+// kindPrefix matches the kind letter of a typed fact after its list marker,
+// up to where its statement starts.
+var kindPrefix = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+([WBOS](?:\(c=[0-9.]+\))?\s+)$`)
+
 // sentences cuts s[from:to] into sentences: a sentence ends at ". ", "! "
 // or "? " before a capital, a digit or a quote, or at the end.
 func sentences(s string, from, to int, skip []bool, lineOf func(int) int) []statement {
@@ -310,9 +314,17 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 	s := string(data)
 	at := 0
 	for _, e := range edits {
-		b.WriteString(s[at:e.st.start])
+		start := e.st.start
+		// A typed fact ("- W @Ana: …") is struck from its kind letter on:
+		// the line stops being a fact, so the old value is no longer
+		// recalled as the curated current state.
+		lineStart := strings.LastIndexByte(s[:start], '\n') + 1
+		if m := kindPrefix.FindStringSubmatchIndex(s[lineStart:start]); m != nil {
+			start = lineStart + m[2]
+		}
+		b.WriteString(s[at:start])
 		b.WriteString("~~")
-		b.WriteString(s[e.st.start:e.st.end])
+		b.WriteString(s[start:e.st.end])
 		b.WriteString(e.note)
 		at = e.st.end
 	}

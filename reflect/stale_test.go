@@ -44,7 +44,7 @@ func TestStaleLines(t *testing.T) {
 		}
 	}
 	world := files["bank/world.md"]
-	if !strings.Contains(world, "~~@Mara: Mara's laptop runs Fedora 39.~~ (now: Mara upgraded her laptop to Fedora 41.") || !strings.Contains(world, "- W @Mara: Mara plays the cello.\n") {
+	if !strings.Contains(world, "- ~~W @Mara: Mara's laptop runs Fedora 39.~~ (now: Mara upgraded her laptop to Fedora 41.") || !strings.Contains(world, "- W @Mara: Mara plays the cello.\n") {
 		t.Errorf("bank/world.md:\n%s", world)
 	}
 	if files["memory.md"] != "# Core\n\n- Mara lives in Porto, near the river.\n" {

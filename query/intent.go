@@ -40,6 +40,10 @@ var (
 		{"felt", "about"}, {"likes"}, {"liked"}, {"dislike*"}, {"love"}, {"loves"},
 		{"loved"}, {"hate"}, {"hates"}, {"hated"}, {"enjoy*"}, {"believe*"}, {"belief*"},
 		{"view", "on"}, {"views", "on"}, {"stance"}, {"taste*"}, {"rather"},
+		// What someone refuses, avoids or will not put up with: the same
+		// question about a preference, asked from the other side.
+		{"refuse*"}, {"avoid*"}, {"tolerat*"}, {"allergic"}, {"annoy*"}, {"irritat*"},
+		{"stand"}, {"accept"}, {"bother*"}, {"mind"},
 	}
 	currentMarkers = [][]string{
 		{"now"}, {"currently"}, {"current"}, {"nowadays"}, {"presently"}, {"these", "days"},

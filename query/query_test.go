@@ -60,6 +60,11 @@ func TestIntent(t *testing.T) {
 		{"does Andy like long replies?", Opinion},
 		{"Peter's preferences for replies", Opinion},
 		{"how does Pete feel about voice notes", Opinion},
+		// Preferences asked from the other side.
+		{"what does Pete refuse to do?", Opinion},
+		{"what food does Mara avoid", Opinion},
+		{"what won't Andy accept for his birthday?", Opinion},
+		{"what can't Noor stand in meetings", Opinion},
 		{"what's Peter's favourite restaurant", Opinion},
 		{"what does Peter think of the decision", Opinion},
 		{"what did we decide about the venue", Decision},

@@ -93,6 +93,12 @@ func (t *NameTable) add(slug, name string, primary bool) {
 	if len(ws) == 0 {
 		return
 	}
+	if len(ws) > 1 && strings.EqualFold(ws[0].text, "the") {
+		// "The Cabin" is also "our cabin", "at the cabin": the name
+		// without its article names it too (never over another entity's
+		// own name).
+		t.add(slug, strings.TrimSpace(name[ws[1].start:]), false)
+	}
 	key := joinLower(ws)
 	if old, ok := t.names[key]; ok && (old.primary || !primary) {
 		return

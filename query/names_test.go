@@ -56,3 +56,21 @@ func TestEventAnchors(t *testing.T) {
 		}
 	}
 }
+
+// TestNameWithoutArticle: "The Cabin" is also named "the cabin", "our
+// cabin" or "Cabin"; another entity's own name still wins.
+func TestNameWithoutArticle(t *testing.T) {
+	tab := NewNameTable(map[string][]string{"The-Cabin": nil, "Hill": nil, "The-Hill": nil})
+	for text, want := range map[string]string{
+		"how was our weekend at the cabin?": "The-Cabin",
+		"did we fix the cabin roof":         "The-Cabin",
+		"Cabin trip":                        "The-Cabin",
+		"walk up the hill":                  "The-Hill",
+		"Hill said hi":                      "Hill",
+	} {
+		ms := tab.MatchEntities(text)
+		if len(ms) == 0 || ms[len(ms)-1].Slug != want {
+			t.Errorf("%q: %+v, want %s", text, ms, want)
+		}
+	}
+}

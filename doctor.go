@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"memoria/embed/uselite"
 	"memoria/memory"
 	"memoria/reflect"
 )
@@ -59,7 +58,7 @@ func (w *Workspace) Doctor(ctx context.Context) ([]Finding, error) {
 		"fix or move each file as its reason says; it is not recalled until then")
 
 	installed := modelInstalled() || w.opts.Embedder != nil
-	add("model", installed, pick(installed, "installed", "not installed: recall is lexical"), uselite.InstallCommand+", then memoria index")
+	add("model", installed, pick(installed, "installed", "not installed: recall is lexical"), installCommand()+", then memoria index")
 	switch {
 	case st.Texts == 0:
 		add("vectors", true, "no text to embed", "")

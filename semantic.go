@@ -5,29 +5,37 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 
 	"memoria/embed"
-	"memoria/embed/uselite"
+	"memoria/embed/models"
 	"memoria/memory"
 )
 
 // ErrNoModel is wrapped by DefaultEmbedder when the offline embedding model
 // is not installed; semantic recall is then off and recall is lexical.
-var ErrNoModel = uselite.ErrModelMissing
+var ErrNoModel = embed.ErrModelMissing
 
-// DefaultEmbedder loads the default offline embedding model (Universal
-// Sentence Encoder Lite, run in pure Go) from the model folder
-// ($MEMORIA_MODEL_DIR or the user cache), where `go run
-// ./cmd/memoria model install` installs it. The error wraps ErrNoModel when it
-// is not there.
+// DefaultEmbedder loads the offline embedding model this process uses, run
+// in pure Go from the model folder ($MEMORIA_MODEL_DIR or the user cache),
+// where `memoria model install` puts it: the model $MEMORIA_MODEL names
+// (minilm or uselite), else the first installed of all-MiniLM-L6-v2 (the
+// default) and Universal Sentence Encoder Lite. The error wraps ErrNoModel
+// when it is not there.
 func DefaultEmbedder() (embed.Embedder, error) {
-	m, err := uselite.Load("")
+	m, _, err := models.Selected("")
 	if err != nil {
 		return nil, err
 	}
-	return m, nil
+	return m.Load("")
+}
+
+// installCommand is what installs the model this process would use.
+func installCommand() string {
+	m, _, err := models.Selected("")
+	if err != nil {
+		return "memoria model install"
+	}
+	return m.InstallCommand()
 }
 
 // Embed gives every indexed text without a vector one from e (only new or
@@ -71,14 +79,14 @@ func (w *Workspace) queryVector(ctx context.Context, text string) ([]float32, er
 		}
 		// No vectors: do not pay for loading a model.
 		if w.opts.Embedder == nil && !modelInstalled() {
-			w.lexical("the embedding model is not installed (" + uselite.InstallCommand + ", then memoria index)")
+			w.lexical("the embedding model is not installed (" + installCommand() + ", then memoria index)")
 		} else {
 			w.lexical("no vectors yet (memoria index embeds the text)")
 		}
 		return nil, nil
 	}
 	if w.loadEmbedder() == nil {
-		w.lexical("the embedding model is not installed (" + uselite.InstallCommand + ")")
+		w.lexical("the embedding model is not installed (" + installCommand() + ")")
 		return nil, nil
 	}
 	if model != w.embedder.Identity() {
@@ -204,9 +212,9 @@ func (w *Workspace) SemanticOff() string {
 	return why
 }
 
-// modelInstalled reports whether the default model's file is in its
+// modelInstalled reports whether the selected model's file is in its
 // folder, without loading it.
 func modelInstalled() bool {
-	st, err := os.Stat(filepath.Join(uselite.DefaultDir(), uselite.FileName))
-	return err == nil && st.Mode().IsRegular()
+	m, _, err := models.Selected("")
+	return err == nil && m.Installed("")
 }

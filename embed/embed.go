@@ -2,7 +2,10 @@ package embed
 
 import (
 	"context"
+	"errors"
 	"math"
+	"os"
+	"path/filepath"
 
 	"memoria/ann"
 )
@@ -58,4 +61,23 @@ func Cosine(a, b []float32) float64 {
 		return 0
 	}
 	return ab / math.Sqrt(aa*bb)
+}
+
+// ErrModelMissing is wrapped by an error that says an offline model is not installed.
+var ErrModelMissing = errors.New("embedding model not installed")
+
+// ModelDir is where offline models live: $MEMORIA_MODEL_DIR, else the user cache
+// folder's memoria/models (~/.cache/memoria/models on Linux), else that under the home
+// folder.
+func ModelDir() string {
+	if d := os.Getenv("MEMORIA_MODEL_DIR"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil && d != "" {
+		return filepath.Join(d, "memoria", "models")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".cache", "memoria", "models")
+	}
+	return filepath.Join(".cache", "memoria", "models")
 }

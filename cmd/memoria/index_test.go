@@ -46,16 +46,16 @@ func TestIndexBadFlag(t *testing.T) {
 }
 
 // TestIndexEmbeds runs the real embedding model (installed by
-// `go run ./cmd/memoria-model fetch`, as CI does) on a small workspace.
+// `memoria model install`, as CI does) on a small workspace.
 func TestIndexEmbeds(t *testing.T) {
 	if _, err := memoria.DefaultEmbedder(); errors.Is(err, memoria.ErrNoModel) {
-		t.Skip("embedding model not installed: go run ./cmd/memoria-model fetch")
+		t.Skip("embedding model not installed: memoria model install")
 	}
 	ws := t.TempDir()
 	os.MkdirAll(filepath.Join(ws, "memory"), 0o755)
 	os.WriteFile(filepath.Join(ws, "memory", "2025-11-27.md"), []byte("# 2025-11-27\n\nI shoot with a Sony A7 IV.\n\nBought oat milk.\n"), 0o644)
 	code, out, errOut := cli(t, "index", "-w", ws)
-	if code != exitOK || !strings.Contains(out, "semantic: 2 texts embedded now, 2 in all (uselite/") {
+	if code != exitOK || !strings.Contains(out, "semantic: 2 texts embedded now, 2 in all (") {
 		t.Fatalf("exit %d: %q %q", code, out, errOut)
 	}
 	code, out, _ = cli(t, "index", "-w", ws)

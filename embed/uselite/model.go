@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"memoria/embed"
+	"memoria/embed/gemm"
 )
 
 const (
@@ -32,16 +33,16 @@ type layer struct {
 	in, heads, headDim int
 	qscale             float32
 	ln1g, ln1b         []float32
-	qkv                *matrix
+	qkv                *gemm.Matrix
 	qkvB               []float32
-	out                *matrix
+	out                *gemm.Matrix
 	outB               []float32
-	res                *matrix // layer 0 only: projects the 256-wide input to 512
+	res                *gemm.Matrix // layer 0 only: projects the 256-wide input to 512
 	resB               []float32
 	ln2g, ln2b         []float32
-	ffn1               *matrix
+	ffn1               *gemm.Matrix
 	ffn1B              []float32
-	ffn2               *matrix
+	ffn2               *gemm.Matrix
 	ffn2B              []float32
 }
 
@@ -52,7 +53,7 @@ type Model struct {
 	emb     embTable  // vocabRows × embWidth
 	timing  []float32 // maxPositions × embWidth: sin ‖ cos of position × timescale
 	layers  [2]layer
-	tanh    *matrix
+	tanh    *gemm.Matrix
 	tanhB   []float32
 	lnEps   float32
 	l2Eps   float32
@@ -114,11 +115,11 @@ func LoadWithOptions(dir string, opt Options) (*Model, error) {
 // modelSource gives build the model's numbers: the converted file, or the
 // cache made from it.
 type modelSource interface {
-	vec(name string, n int) ([]float32, error)  // a float32 tensor of n numbers
-	mat(name string, k, n int) (*matrix, error) // a k×n weight, packed
-	emb(rows, width int) (embTable, error)      // the token embedding table
-	scalar(name string) (float64, bool)         // a named constant
-	vocab() (pieces []string, scores []float64) // the tokenizer's pieces
+	vec(name string, n int) ([]float32, error)       // a float32 tensor of n numbers
+	mat(name string, k, n int) (*gemm.Matrix, error) // a k×n weight, packed
+	emb(rows, width int) (embTable, error)           // the token embedding table
+	scalar(name string) (float64, bool)              // a named constant
+	vocab() (pieces []string, scores []float64)      // the tokenizer's pieces
 }
 
 // build assembles a Model from src, checking every constant the code
@@ -147,7 +148,7 @@ func build(src modelSource, opt Options) (*Model, error) {
 		}
 		return t
 	}
-	mat := func(name string, k, n int) *matrix {
+	mat := func(name string, k, n int) *gemm.Matrix {
 		w, err := src.mat(name, k, n)
 		if err != nil {
 			errs = append(errs, err)
@@ -363,20 +364,20 @@ func (m *Model) forward(w *work, seqs [][]int, out [][]float32) {
 	// Layer 0 attention: c = (x·Wres + bres) + (attn(LN(x))·Wout + bout).
 	layerNorm(w.b, w.a, rows, embWidth, l0.ln1g, l0.ln1b, m.lnEps)
 	setRows(w.big, rows, 3*embWidth, l0.qkvB)
-	matmulAdd(w.big, 3*embWidth, w.b, embWidth, rows, l0.qkv)
+	gemm.MatMulAdd(w.big, 3*embWidth, w.b, embWidth, rows, l0.qkv)
 	m.attention(w, l0, seqs, w.big, w.b)
 	setRows2(w.c, rows, W, l0.outB, l0.resB)
-	matmulAdd(w.c, W, w.b, embWidth, rows, l0.out)
-	matmulAdd(w.c, W, w.a, embWidth, rows, l0.res)
+	gemm.MatMulAdd(w.c, W, w.b, embWidth, rows, l0.out)
+	gemm.MatMulAdd(w.c, W, w.a, embWidth, rows, l0.res)
 	m.ffn(w, l0, rows)
 
 	// Layer 1: c += attn(LN(c))·Wout + bout; c += FFN(LN(c)).
 	layerNorm(w.a, w.c, rows, W, l1.ln1g, l1.ln1b, m.lnEps)
 	setRows(w.big, rows, 3*W, l1.qkvB)
-	matmulAdd(w.big, 3*W, w.a, W, rows, l1.qkv)
+	gemm.MatMulAdd(w.big, 3*W, w.a, W, rows, l1.qkv)
 	m.attention(w, l1, seqs, w.big, w.b)
 	addRows(w.c, rows, W, l1.outB)
-	matmulAdd(w.c, W, w.b, W, rows, l1.out)
+	gemm.MatMulAdd(w.c, W, w.b, W, rows, l1.out)
 	m.ffn(w, l1, rows)
 
 	// Pool: mean over each sequence's rows; then tanh(dense) and L2-normalise.
@@ -399,7 +400,7 @@ func (m *Model) forward(w *work, seqs [][]int, out [][]float32) {
 	ns := len(seqs)
 	res := w.a[:ns*Dim]
 	setRows(res, ns, Dim, m.tanhB)
-	matmulAdd(res, Dim, w.pooled, W, ns, m.tanh)
+	gemm.MatMulAdd(res, Dim, w.pooled, W, ns, m.tanh)
 	for i := range seqs {
 		v := res[i*Dim : (i+1)*Dim]
 		var ss float32
@@ -421,7 +422,7 @@ func (m *Model) ffn(w *work, l *layer, rows int) {
 	const W = modelWidth
 	layerNorm(w.a, w.c, rows, W, l.ln2g, l.ln2b, m.lnEps)
 	setRows(w.big, rows, ffnWidth, l.ffn1B)
-	matmulAdd(w.big, ffnWidth, w.a, W, rows, l.ffn1)
+	gemm.MatMulAdd(w.big, ffnWidth, w.a, W, rows, l.ffn1)
 	h := w.big[:rows*ffnWidth]
 	for i, x := range h {
 		if x < 0 {
@@ -429,7 +430,7 @@ func (m *Model) ffn(w *work, l *layer, rows int) {
 		}
 	}
 	addRows(w.c, rows, W, l.ffn2B)
-	matmulAdd(w.c, W, w.big, ffnWidth, rows, l.ffn2)
+	gemm.MatMulAdd(w.c, W, w.big, ffnWidth, rows, l.ffn2)
 }
 
 // attention computes multi-head self-attention per sequence from qkv (rows × 3·in:
@@ -454,7 +455,7 @@ func (m *Model) attention(w *work, l *layer, seqs [][]int, qkv, dst []float32) {
 				mx := float32(math.Inf(-1))
 				for j := 0; j < n; j++ {
 					k := qkv[(base+j)*stride+ko : (base+j)*stride+ko+d]
-					s := dot(q, k)
+					s := gemm.Dot(q, k)
 					sc[j] = s
 					mx = max(mx, s)
 				}
@@ -469,34 +470,11 @@ func (m *Model) attention(w *work, l *layer, seqs [][]int, qkv, dst []float32) {
 				for j := 0; j < n; j++ {
 					p := sc[j] / sum
 					v := qkv[(base+j)*stride+vo : (base+j)*stride+vo+d]
-					axpy(o, v, p)
+					gemm.Axpy(o, v, p)
 				}
 			}
 		}
 		base += n
-	}
-}
-
-func dotGo(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-func axpyGo(dst, x []float32, a float32) {
-	x = x[:len(dst)]
-	for i := range dst {
-		dst[i] += a * x[i]
 	}
 }
 

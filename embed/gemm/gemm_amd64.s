@@ -325,3 +325,43 @@ TEXT ·cpuidECX1(SB), NOSPLIT, $0-4
 	CPUID
 	MOVL CX, ret+0(FP)
 	RET
+
+// func geluAVX(x *float32, n int, c *[16][8]float32)
+// c: 1/√2, -4, 4, P (7, highest degree first), Q (5), 0.5, each in 8 lanes (32 bytes).
+TEXT ·geluAVX(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ c+16(FP), SI
+	SHRQ $3, CX
+	JZ   gelu_done
+
+gelu_loop:
+	VMOVUPS     (DI), Y0
+	VMULPS      0(SI), Y0, Y1
+	VMAXPS      32(SI), Y1, Y1
+	VMINPS      64(SI), Y1, Y1
+	VMULPS      Y1, Y1, Y2
+	VMOVUPS     96(SI), Y3
+	VFMADD213PS 128(SI), Y2, Y3
+	VFMADD213PS 160(SI), Y2, Y3
+	VFMADD213PS 192(SI), Y2, Y3
+	VFMADD213PS 224(SI), Y2, Y3
+	VFMADD213PS 256(SI), Y2, Y3
+	VFMADD213PS 288(SI), Y2, Y3
+	VMULPS      Y1, Y3, Y3
+	VMOVUPS     320(SI), Y4
+	VFMADD213PS 352(SI), Y2, Y4
+	VFMADD213PS 384(SI), Y2, Y4
+	VFMADD213PS 416(SI), Y2, Y4
+	VFMADD213PS 448(SI), Y2, Y4
+	VDIVPS      Y4, Y3, Y3
+	VMULPS      480(SI), Y0, Y0
+	VFMADD213PS Y0, Y0, Y3
+	VMOVUPS     Y3, (DI)
+	ADDQ        $32, DI
+	DECQ        CX
+	JNZ         gelu_loop
+
+gelu_done:
+	VZEROUPPER
+	RET

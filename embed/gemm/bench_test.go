@@ -1,4 +1,4 @@
-package uselite
+package gemm
 
 import (
 	"math/rand/v2"
@@ -19,9 +19,9 @@ func BenchmarkMatmul(b *testing.B) {
 		a[i] = r.Float32()
 	}
 	c := make([]float32, m*n)
-	w := packMatrix(wt, k, n)
+	w := Pack(wt, k, n)
 	for b.Loop() {
-		matmulAdd(c, n, a, k, m, w)
+		MatMulAdd(c, n, a, k, m, w)
 	}
 	b.ReportMetric(2*m*k*n*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }

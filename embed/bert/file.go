@@ -1,0 +1,384 @@
+package bert
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"strings"
+	"unsafe"
+
+	"memoria/embed"
+	"memoria/embed/gemm"
+)
+
+// The converted file (little-endian), written by Convert and mapped by Load:
+//
+//	magic   [8]byte "MEMBERT\x01"
+//	length  uint32 of the JSON header, then 0 uint32
+//	header  JSON (fileHeader)
+//	data    float32 tensors, each at a 64-byte aligned offset from the file's start
+//
+// Matrices are stored in the kernel's panel layout (gemm.Pack), so a Load maps the file
+// and uses it in place: no conversion on the path of a one-shot recall. The header
+// carries the CRC-32C of the data, checked by VerifyFile (install and status), not by
+// every Load.
+const (
+	fileMagic  = "MEMBERT\x01"
+	fileFormat = 1
+)
+
+var (
+	errBadVocab = errors.New("bert: vocabulary without [UNK], [CLS] or [SEP]")
+	castagnoli  = crc32.MakeTable(crc32.Castagnoli)
+)
+
+// Config is the shape of a BERT encoder.
+type Config struct {
+	Hidden       int     `json:"hidden"`
+	Layers       int     `json:"layers"`
+	Heads        int     `json:"heads"`
+	Intermediate int     `json:"intermediate"`
+	MaxPositions int     `json:"max_positions"`
+	Vocab        int     `json:"vocab"`
+	Eps          float64 `json:"eps"`
+	// MaxTokens is how many tokens (with [CLS] and [SEP]) a text is cut to.
+	MaxTokens int `json:"max_tokens"`
+}
+
+type fileHeader struct {
+	Format       int          `json:"format"`
+	Model        string       `json:"model"`
+	Source       string       `json:"source"`
+	SourceSHA256 string       `json:"source_sha256"`
+	Config       Config       `json:"config"`
+	Vocab        []string     `json:"vocab"`
+	Tensors      []fileTensor `json:"tensors"`
+	DataStart    int64        `json:"data_start"`
+	DataEnd      int64        `json:"data_end"`
+	DataCRC      uint32       `json:"data_crc"`
+}
+
+type fileTensor struct {
+	Name   string `json:"name"`
+	Offset int64  `json:"offset"`
+	Count  int    `json:"count"`
+	// K and N are set for a matrix stored packed (K×N, panels of gemm.PanelWidth).
+	K int `json:"k,omitempty"`
+	N int `json:"n,omitempty"`
+}
+
+// safetensors is a parsed .safetensors file: an 8-byte header length, a JSON header
+// naming each tensor's dtype, shape and byte range, then the data.
+type safetensors struct {
+	data    []byte
+	tensors map[string]struct {
+		DType   string   `json:"dtype"`
+		Shape   []int    `json:"shape"`
+		Offsets [2]int64 `json:"data_offsets"`
+	}
+}
+
+func parseSafetensors(b []byte) (*safetensors, error) {
+	if len(b) < 8 {
+		return nil, errors.New("safetensors: file too short")
+	}
+	n := binary.LittleEndian.Uint64(b)
+	if n > uint64(len(b)-8) {
+		return nil, errors.New("safetensors: header past the end of the file")
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b[8:8+n], &raw); err != nil {
+		return nil, fmt.Errorf("safetensors header: %w", err)
+	}
+	st := &safetensors{data: b[8+n:]}
+	st.tensors = map[string]struct {
+		DType   string   `json:"dtype"`
+		Shape   []int    `json:"shape"`
+		Offsets [2]int64 `json:"data_offsets"`
+	}{}
+	for k, v := range raw {
+		if k == "__metadata__" {
+			continue
+		}
+		t := st.tensors[k]
+		if err := json.Unmarshal(v, &t); err != nil {
+			return nil, fmt.Errorf("safetensors tensor %s: %w", k, err)
+		}
+		st.tensors[k] = t
+	}
+	return st, nil
+}
+
+// f32 returns tensor name as float32s after checking its shape.
+func (s *safetensors) f32(name string, shape ...int) ([]float32, error) {
+	t, ok := s.tensors[name]
+	if !ok {
+		return nil, fmt.Errorf("safetensors: no tensor %s", name)
+	}
+	if t.DType != "F32" {
+		return nil, fmt.Errorf("safetensors: tensor %s is %s, want F32", name, t.DType)
+	}
+	if fmt.Sprint(t.Shape) != fmt.Sprint(shape) {
+		return nil, fmt.Errorf("safetensors: tensor %s has shape %v, want %v", name, t.Shape, shape)
+	}
+	count := 1
+	for _, d := range shape {
+		count *= d
+	}
+	lo, hi := t.Offsets[0], t.Offsets[1]
+	if lo < 0 || hi > int64(len(s.data)) || hi-lo != int64(4*count) {
+		return nil, fmt.Errorf("safetensors: tensor %s: bad byte range %d..%d", name, lo, hi)
+	}
+	out := make([]float32, count)
+	b := s.data[lo:hi]
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return out, nil
+}
+
+// hfConfig is the part of a Hugging Face config.json that shapes a BERT encoder.
+type hfConfig struct {
+	ModelType    string  `json:"model_type"`
+	Hidden       int     `json:"hidden_size"`
+	Layers       int     `json:"num_hidden_layers"`
+	Heads        int     `json:"num_attention_heads"`
+	Intermediate int     `json:"intermediate_size"`
+	MaxPositions int     `json:"max_position_embeddings"`
+	Vocab        int     `json:"vocab_size"`
+	Eps          float64 `json:"layer_norm_eps"`
+	Act          string  `json:"hidden_act"`
+}
+
+// convert writes the converted file from a sentence-transformers BERT model: its
+// config.json, vocab.txt and model.safetensors. maxTokens is the model's
+// max_seq_length.
+func convert(w io.Writer, model, source, sourceSHA string, configJSON, vocabTxt, weights []byte, maxTokens int) error {
+	var hc hfConfig
+	if err := json.Unmarshal(configJSON, &hc); err != nil {
+		return fmt.Errorf("config.json: %w", err)
+	}
+	if hc.ModelType != "bert" || hc.Act != "gelu" || hc.Heads == 0 || hc.Hidden%hc.Heads != 0 || hc.Hidden%gemm.PanelWidth != 0 || hc.Intermediate%gemm.PanelWidth != 0 {
+		return fmt.Errorf("config.json: not a BERT encoder this code runs (type %q, activation %q, %d wide, %d heads)", hc.ModelType, hc.Act, hc.Hidden, hc.Heads)
+	}
+	cfg := Config{Hidden: hc.Hidden, Layers: hc.Layers, Heads: hc.Heads, Intermediate: hc.Intermediate,
+		MaxPositions: hc.MaxPositions, Vocab: hc.Vocab, Eps: hc.Eps, MaxTokens: min(maxTokens, hc.MaxPositions)}
+	vocab := strings.Split(strings.TrimRight(string(vocabTxt), "\n"), "\n")
+	for i := range vocab {
+		vocab[i] = strings.TrimRight(vocab[i], "\r")
+	}
+	if len(vocab) != cfg.Vocab {
+		return fmt.Errorf("vocab.txt has %d entries, config.json says %d", len(vocab), cfg.Vocab)
+	}
+	if _, err := newTokenizer(vocab); err != nil {
+		return err
+	}
+	st, err := parseSafetensors(weights)
+	if err != nil {
+		return err
+	}
+	H, I := cfg.Hidden, cfg.Intermediate
+	type tensor struct {
+		name string
+		data []float32
+		k, n int
+	}
+	var tensors []tensor
+	var firstErr error
+	vec := func(name, src string, shape ...int) {
+		v, err := st.f32(src, shape...)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		tensors = append(tensors, tensor{name: name, data: v})
+	}
+	// lin packs the PyTorch Linear weights named (each out×in, in = k) side by side.
+	lin := func(name string, k int, srcs ...string) {
+		var wt []float32
+		n := 0
+		for _, src := range srcs {
+			t, ok := st.tensors[src]
+			if !ok || len(t.Shape) != 2 {
+				if firstErr == nil {
+					firstErr = fmt.Errorf("safetensors: no 2-D tensor %s", src)
+				}
+				return
+			}
+			v, err := st.f32(src, t.Shape[0], k)
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				return
+			}
+			wt = append(wt, v...)
+			n += t.Shape[0]
+		}
+		tensors = append(tensors, tensor{name: name, data: gemm.PackTransposed(wt, k, n).Packed(), k: k, n: n})
+	}
+	vec("word", "embeddings.word_embeddings.weight", cfg.Vocab, H)
+	vec("pos", "embeddings.position_embeddings.weight", cfg.MaxPositions, H)
+	vec("type", "embeddings.token_type_embeddings.weight", 2, H)
+	vec("emb.g", "embeddings.LayerNorm.weight", H)
+	vec("emb.b", "embeddings.LayerNorm.bias", H)
+	for l := 0; l < cfg.Layers; l++ {
+		p := fmt.Sprintf("encoder.layer.%d.", l)
+		q := fmt.Sprintf("l%d.", l)
+		lin(q+"qkv", H, p+"attention.self.query.weight", p+"attention.self.key.weight", p+"attention.self.value.weight")
+		var b []float32
+		for _, s := range []string{"query", "key", "value"} {
+			v, err := st.f32(p+"attention.self."+s+".bias", H)
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+			b = append(b, v...)
+		}
+		tensors = append(tensors, tensor{name: q + "qkv.b", data: b})
+		lin(q+"out", H, p+"attention.output.dense.weight")
+		vec(q+"out.b", p+"attention.output.dense.bias", H)
+		vec(q+"ln1.g", p+"attention.output.LayerNorm.weight", H)
+		vec(q+"ln1.b", p+"attention.output.LayerNorm.bias", H)
+		lin(q+"ffn1", H, p+"intermediate.dense.weight")
+		vec(q+"ffn1.b", p+"intermediate.dense.bias", I)
+		lin(q+"ffn2", I, p+"output.dense.weight")
+		vec(q+"ffn2.b", p+"output.dense.bias", H)
+		vec(q+"ln2.g", p+"output.LayerNorm.weight", H)
+		vec(q+"ln2.b", p+"output.LayerNorm.bias", H)
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	h := fileHeader{Format: fileFormat, Model: model, Source: source, SourceSHA256: sourceSHA, Config: cfg, Vocab: vocab}
+	// Offsets depend on the header's length, which depends on the offsets' digits: lay
+	// the data out after a header measured with room to spare.
+	var body bytes.Buffer
+	off := int64(0)
+	for _, t := range tensors {
+		off = (off + 63) &^ 63
+		h.Tensors = append(h.Tensors, fileTensor{Name: t.name, Offset: off, Count: len(t.data), K: t.k, N: t.n})
+		off += int64(4 * len(t.data))
+	}
+	probe, _ := json.Marshal(h)
+	start := (int64(16+len(probe)+4096) + 63) &^ 63
+	for i := range h.Tensors {
+		h.Tensors[i].Offset += start
+	}
+	h.DataStart, h.DataEnd = start, start+off
+	crc := crc32.New(castagnoli)
+	pos := start
+	for i, t := range tensors {
+		if pad := h.Tensors[i].Offset - pos; pad > 0 {
+			body.Write(make([]byte, pad))
+			pos += pad
+		}
+		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(t.data))), 4*len(t.data))
+		if !littleEndian {
+			b = make([]byte, 4*len(t.data))
+			for j, v := range t.data {
+				binary.LittleEndian.PutUint32(b[4*j:], math.Float32bits(v))
+			}
+		}
+		body.Write(b)
+		pos += int64(len(b))
+	}
+	crc.Write(body.Bytes())
+	h.DataCRC = crc.Sum32()
+	hb, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	if int64(16+len(hb)) > start {
+		return errors.New("bert: header longer than its room")
+	}
+	head := make([]byte, start)
+	copy(head, fileMagic)
+	binary.LittleEndian.PutUint32(head[8:], uint32(len(hb)))
+	copy(head[16:], hb)
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	_, err = w.Write(body.Bytes())
+	return err
+}
+
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// readHeader checks the magic and parses the header of a converted file's bytes.
+func readHeader(b []byte) (*fileHeader, error) {
+	if len(b) < 16 || string(b[:8]) != fileMagic {
+		return nil, errors.New("not a converted BERT model file")
+	}
+	n := int64(binary.LittleEndian.Uint32(b[8:]))
+	if 16+n > int64(len(b)) {
+		return nil, errors.New("header past the end of the file")
+	}
+	var h fileHeader
+	if err := json.Unmarshal(b[16:16+n], &h); err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	if h.Format != fileFormat {
+		return nil, fmt.Errorf("format %d, want %d", h.Format, fileFormat)
+	}
+	if h.DataEnd != int64(len(b)) || h.DataStart < 16+n || h.DataStart > h.DataEnd {
+		return nil, fmt.Errorf("file is %d bytes, header says %d", len(b), h.DataEnd)
+	}
+	for _, t := range h.Tensors {
+		if t.Offset < h.DataStart || t.Offset%64 != 0 || t.Offset+4*int64(t.Count) > h.DataEnd || t.Count < 0 {
+			return nil, fmt.Errorf("tensor %s out of the file", t.Name)
+		}
+	}
+	return &h, nil
+}
+
+// floats views n float32s at off of a mapped, 64-byte aligned file in place.
+func floats(b []byte, off int64, n int) []float32 {
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*float32)(unsafe.Pointer(&b[off])), n)
+}
+
+// readZipFiles returns the named members of a wheel (a zip file), by base path.
+func readZipFiles(wheel []byte, prefix string, names ...string) (map[string][]byte, error) {
+	zr, err := zip.NewReader(bytes.NewReader(wheel), int64(len(wheel)))
+	if err != nil {
+		return nil, fmt.Errorf("wheel: %w", err)
+	}
+	out := map[string][]byte{}
+	for _, f := range zr.File {
+		rel, ok := strings.CutPrefix(f.Name, prefix)
+		if !ok {
+			continue
+		}
+		for _, n := range names {
+			if rel != n {
+				continue
+			}
+			rc, err := f.Open()
+			if err != nil {
+				return nil, fmt.Errorf("wheel %s: %w", f.Name, err)
+			}
+			b, err := io.ReadAll(rc)
+			rc.Close()
+			if err != nil {
+				return nil, fmt.Errorf("wheel %s: %w", f.Name, err)
+			}
+			out[n] = b
+		}
+	}
+	for _, n := range names {
+		if _, ok := out[n]; !ok {
+			return nil, fmt.Errorf("wheel: no %s%s", prefix, n)
+		}
+	}
+	return out, nil
+}
+
+// DefaultDir is where models live (embed.ModelDir).
+func DefaultDir() string { return embed.ModelDir() }

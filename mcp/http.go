@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"memoria"
 )
 
 // HTTPPath is where the streamable HTTP transport is served.
@@ -32,35 +35,142 @@ type HTTPOptions struct {
 	// specification requires (a page on evil.example.com must not drive
 	// a server on this machine through the user's browser).
 	AllowedOrigins []string
+	// Page, when set, is served at every path but HTTPPath: the web page
+	// and its API (package web), behind the same Origin and token checks.
+	// There the token may also come as the page's cookie, which opening
+	// /?token=TOKEN once sets (HttpOnly, SameSite=Strict) before
+	// redirecting to the page without the token; and, on a loopback
+	// address, the Host must be a loopback name or an allowed origin's
+	// host, so that a page of another site that a DNS rebinding points at
+	// this machine gets 403 (the SDK checks this for HTTPPath).
+	Page http.Handler
 }
 
-// HTTPHandler serves the MCP streamable HTTP transport at HTTPPath. Requests
-// from a foreign Origin get 403, a missing or wrong bearer token 401 (see
-// HTTPOptions); a POST whose body is not one JSON-RPC message the SDK can
-// take gets 400 with a JSON-RPC error, as on stdio. The SDK's protection
-// against DNS rebinding stays on.
+// HTTPHandler serves the MCP streamable HTTP transport at HTTPPath, and
+// HTTPOptions.Page at every other path. Requests from a foreign Origin get
+// 403, a missing or wrong bearer token 401 (see HTTPOptions); a POST whose
+// body is not one JSON-RPC message the SDK can take gets 400 with a
+// JSON-RPC error, as on stdio. The SDK's protection against DNS rebinding
+// stays on.
 func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
 		&sdk.StreamableHTTPOptions{Logger: s.log, SessionTimeout: 30 * time.Minute})
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, checkedMessages(h))
+	if o.Page != nil {
+		mux.Handle("/", pageGuard(o, o.Page))
+	}
 	want := sha256.Sum256([]byte(o.Token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, o.AllowedOrigins) {
 			http.Error(w, fmt.Sprintf("origin %q may not call this server: pages on this machine may; start serve with --allow-origin %s to allow it", origin, origin), http.StatusForbidden)
 			return
 		}
-		if o.Token != "" {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
-			if !ok || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="memoria"`)
-				http.Error(w, "missing or wrong bearer token: send Authorization: Bearer <the server's token>", http.StatusUnauthorized)
-				return
-			}
+		if o.Token != "" && (o.Page == nil || r.URL.Path == HTTPPath) && !bearerOK(r, want) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="memoria"`)
+			http.Error(w, "missing or wrong bearer token: send Authorization: Bearer <the server's token>", http.StatusUnauthorized)
+			return
 		}
 		mux.ServeHTTP(w, r)
 	})
+}
+
+// bearerOK reports whether r carries the bearer token whose SHA-256 is
+// want.
+func bearerOK(r *http.Request, want [32]byte) bool {
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
+	return ok && subtle.ConstantTimeCompare(sum[:], want[:]) == 1
+}
+
+// PageCookie is the name of the cookie that carries the page's session
+// for a token: one name per token, so that servers on other ports of the
+// same host (cookies do not tell ports apart) keep theirs.
+func PageCookie(token string) string {
+	sum := sha256.Sum256([]byte("memoria page cookie\x00" + token))
+	return "memoria_" + hex.EncodeToString(sum[:4])
+}
+
+// pageSession is the cookie's value for a token: derived from it, so that
+// the cookie is no bearer token for HTTPPath.
+func pageSession(token string) [32]byte {
+	return sha256.Sum256([]byte("memoria page session\x00" + token))
+}
+
+// pageGuard checks a request for the page: its Host on a loopback
+// listener, and with a token, a bearer token, the page's cookie, or (a
+// GET) ?token=TOKEN, which sets the cookie and redirects without it.
+func pageGuard(o HTTPOptions, next http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(o.Token))
+	session := pageSession(o.Token)
+	name := PageCookie(o.Token)
+	value := hex.EncodeToString(session[:])
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !hostAllowed(r, o.AllowedOrigins) {
+			http.Error(w, fmt.Sprintf("host %q: this server answers its page on loopback names only (localhost, 127.0.0.1, [::1])", r.Host), http.StatusForbidden)
+			return
+		}
+		if o.Token == "" || bearerOK(r, want) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if c, err := r.Cookie(name); err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(value)) == 1 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		q := r.URL.Query()
+		if q.Has("token") && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			sum := sha256.Sum256([]byte(q.Get("token")))
+			if subtle.ConstantTimeCompare(sum[:], want[:]) == 1 {
+				http.SetCookie(w, &http.Cookie{Name: name, Value: value, Path: "/", HttpOnly: true,
+					SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+				q.Del("token")
+				to := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+				w.Header().Set("Referrer-Policy", "no-referrer")
+				http.Redirect(w, r, to.String(), http.StatusSeeOther)
+				return
+			}
+		}
+		w.Header().Set("WWW-Authenticate", `Bearer realm="memoria"`)
+		http.Error(w, "this page needs the server's token: open /?token=TOKEN once (the token given to memoria serve with --token or $MEMORIA_TOKEN), or send Authorization: Bearer TOKEN", http.StatusUnauthorized)
+	})
+}
+
+// hostAllowed: on a loopback listener, the request's Host must be a
+// loopback name or the host of an allowed origin.
+func hostAllowed(r *http.Request, allowed []string) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return true
+	}
+	lhost, _, err := net.SplitHostPort(local.String())
+	if err != nil || !isLoopback(lhost) {
+		return true
+	}
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	if isLoopback(host) {
+		return true
+	}
+	for _, a := range allowed {
+		if u, err := url.Parse(a); err == nil && strings.EqualFold(u.Hostname(), host) {
+			return true
+		}
+	}
+	return false
+}
+
+// With runs fn on the server's workspace, held as a tool call holds it
+// (a Replace waits for it); it fails when the server has no workspace.
+// The web page reads and writes through it.
+func (s *Server) With(fn func(ws *memoria.Workspace) error) error {
+	if err := s.workspace(); err != nil {
+		return err
+	}
+	defer s.wsMu.RUnlock()
+	return fn(s.ws)
 }
 
 // originAllowed: a loopback origin (a page served from this machine), or

@@ -13,14 +13,15 @@ import (
 	"memoria/mcp"
 	"memoria/memory"
 	"memoria/watch"
+	"memoria/web"
 )
 
 // runServe serves the workspace over MCP: stdio by default, streamable HTTP
-// on a loopback address with --http.
+// on a loopback address with --http, with the web page (package web) at /.
 func runServe(ctx context.Context, e *env, args []string) error {
 	var c common
 	fs := newFlags("serve", e, &c)
-	httpAddr := fs.String("http", "", "serve streamable HTTP on `HOST:PORT` (e.g. 127.0.0.1:7377; port 0 picks a free one) instead of stdio")
+	httpAddr := fs.String("http", "", "serve streamable HTTP on `HOST:PORT` (e.g. 127.0.0.1:7377; port 0 picks a free one) instead of stdio, with a page to look at memory at /")
 	token := fs.String("token", "", "with --http: require \"Authorization: Bearer `TOKEN`\" (default $MEMORIA_TOKEN)")
 	allowRemote := fs.Bool("allow-remote", false, "with --http: allow a non-loopback address (needs a token)")
 	var origins stringList
@@ -84,7 +85,13 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		auth = "bearer token required"
 	}
 	fmt.Fprintf(e.stderr, "memoria: serving MCP for %s on http://%s%s (%s)\n", ws.Dir(), ln.Addr(), mcp.HTTPPath, auth)
-	return srv.ServeHTTP(ctx, ln, mcp.HTTPOptions{Token: *token, AllowedOrigins: origins})
+	if *token != "" {
+		fmt.Fprintf(e.stderr, "memoria: the page is at http://%s/ (open http://%s/?token=TOKEN once, with the server's token)\n", ln.Addr(), ln.Addr())
+	} else {
+		fmt.Fprintf(e.stderr, "memoria: the page is at http://%s/\n", ln.Addr())
+	}
+	page := web.Handler(srv, web.Options{Logger: logger})
+	return srv.ServeHTTP(ctx, ln, mcp.HTTPOptions{Token: *token, AllowedOrigins: origins, Page: page})
 }
 
 // syncLogger reports index syncs, the first one and then those that

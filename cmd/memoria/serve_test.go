@@ -677,3 +677,43 @@ func TestServeYieldsToRebuild(t *testing.T) {
 		return fmt.Sprintf("the new file is not recalled after the rebuild: %v", res.StructuredContent)
 	})
 }
+
+// TestServePage: `memoria serve --http` serves the page beside /mcp, behind
+// the same token: refused without it, a cookie from the token link, then
+// the page and its API.
+func TestServePage(t *testing.T) {
+	needBinary(t)
+	ws := testworkspace.CopyExample(t)
+	const token = "page-token-for-tests"
+	base := strings.TrimSuffix(startHTTP(t, ws, "--token", token), "/mcp")
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(path, cookie string) (*http.Response, string) {
+		req, _ := http.NewRequest("GET", base+path, nil)
+		if cookie != "" {
+			req.Header.Set("Cookie", cookie)
+		}
+		resp, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	for _, p := range []string{"/", "/api/status", "/?token=wrong"} {
+		if resp, _ := get(p, ""); resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("GET %s without the token: %d, want 401", p, resp.StatusCode)
+		}
+	}
+	resp, _ := get("/?token="+token, "")
+	cookie := strings.SplitN(resp.Header.Get("Set-Cookie"), ";", 2)[0]
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" || cookie == "" {
+		t.Fatalf("the token link: %d to %q, cookie %q; want 303 to / with a cookie", resp.StatusCode, resp.Header.Get("Location"), cookie)
+	}
+	if resp, body := get("/", cookie); resp.StatusCode != http.StatusOK || !strings.Contains(body, "/app.js") {
+		t.Errorf("the page with the cookie: %d %.200s", resp.StatusCode, body)
+	}
+	if resp, body := get("/api/recall?q=Biscuit", cookie); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"source":"`) {
+		t.Errorf("recall with the cookie: %d %.200s", resp.StatusCode, body)
+	}
+}

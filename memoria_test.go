@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"memoria/internal/testworkspace"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -1049,5 +1052,43 @@ func TestDamagedVectorsEmbeddedAgain(t *testing.T) {
 	}
 	if _, err := ws.Recall(ctx, "bread", memoria.RecallOptions{Now: now}); err != nil || ws.SemanticOff() != "" {
 		t.Errorf("after embedding again: %q, %v", ws.SemanticOff(), err)
+	}
+}
+
+// TestEmbedderFromURL: with MEMORIA_EMBED_URL set, the embedding model is
+// that OpenAI-compatible server's, probed for its dimension.
+func TestEmbedderFromURL(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || r.URL.Path != "/v1/embeddings" || req.Model != "tiny" {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		type item struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		var data []item
+		for i := range req.Input {
+			data = append(data, item{i, []float32{1, float32(i), 0}})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"data": data})
+	}))
+	defer srv.Close()
+	t.Setenv("MEMORIA_EMBED_URL", srv.URL)
+	t.Setenv("MEMORIA_EMBED_MODEL", "tiny")
+	e, err := memoria.DefaultEmbedder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Dim() != 3 || !strings.Contains(e.Identity(), "tiny") {
+		t.Errorf("dim %d, identity %q", e.Dim(), e.Identity())
+	}
+	t.Setenv("MEMORIA_EMBED_MODEL", "other")
+	if _, err := memoria.DefaultEmbedder(); err == nil || !strings.Contains(err.Error(), "MEMORIA_EMBED_URL") {
+		t.Errorf("a server that refuses the model: %v", err)
 	}
 }

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"time"
 
 	"memoria/embed"
 	"memoria/embed/models"
+	"memoria/embed/openai"
 	"memoria/memory"
 )
 
@@ -21,7 +24,24 @@ var ErrNoModel = embed.ErrModelMissing
 // (minilm or uselite), else the first installed of all-MiniLM-L6-v2 (the
 // default) and Universal Sentence Encoder Lite. The error wraps ErrNoModel
 // when it is not there.
+//
+// With $MEMORIA_EMBED_URL set, it is instead the model $MEMORIA_EMBED_MODEL
+// of that OpenAI-compatible /v1/embeddings server (Ollama, llama.cpp's
+// server, vLLM…; $MEMORIA_EMBED_KEY as its bearer token), probed once for
+// its dimension.
 func DefaultEmbedder() (embed.Embedder, error) {
+	if url := os.Getenv("MEMORIA_EMBED_URL"); url != "" {
+		c, err := openai.New(openai.Config{BaseURL: url, Model: os.Getenv("MEMORIA_EMBED_MODEL"), APIKey: os.Getenv("MEMORIA_EMBED_KEY")})
+		if err != nil {
+			return nil, fmt.Errorf("MEMORIA_EMBED_URL: %w", err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := c.Probe(ctx); err != nil {
+			return nil, fmt.Errorf("MEMORIA_EMBED_URL: %w", err)
+		}
+		return c, nil
+	}
 	m, _, err := models.Selected("")
 	if err != nil {
 		return nil, err
@@ -215,6 +235,9 @@ func (w *Workspace) SemanticOff() string {
 // modelInstalled reports whether the selected model's file is in its
 // folder, without loading it.
 func modelInstalled() bool {
+	if os.Getenv("MEMORIA_EMBED_URL") != "" {
+		return true
+	}
 	m, _, err := models.Selected("")
 	return err == nil && m.Installed("")
 }

@@ -93,7 +93,7 @@ func build(spec Spec, b []byte, opt Options) (*Model, error) {
 		return nil, fmt.Errorf("file holds %s from %s, want %s", h.Model, h.Source, spec.Name)
 	}
 	cfg := h.Config
-	if cfg.Hidden <= 0 || cfg.Heads <= 0 || cfg.Hidden%cfg.Heads != 0 || cfg.MaxTokens < 2 || cfg.MaxTokens > cfg.MaxPositions {
+	if cfg.Hidden <= 0 || cfg.Heads <= 0 || cfg.Hidden%cfg.Heads != 0 || (cfg.Hidden/cfg.Heads)%gemm.PanelWidth != 0 || cfg.MaxTokens < 2 || cfg.MaxTokens > cfg.MaxPositions {
 		return nil, fmt.Errorf("bad configuration %+v", cfg)
 	}
 	tok, err := newTokenizer(h.Vocab)
@@ -243,6 +243,7 @@ type work struct {
 	rows           int
 	x, a, ctx, qkv []float32
 	ffn, scores    []float32
+	keys, values   gemm.Matrix // one head's Kᵀ and V, packed per sequence
 }
 
 func (m *Model) getWork() *work {
@@ -262,7 +263,7 @@ func (w *work) grow(rows, H, I, maxLen int) {
 	w.ctx = make([]float32, rows*H)
 	w.qkv = make([]float32, rows*3*H)
 	w.ffn = make([]float32, rows*I)
-	w.scores = make([]float32, maxLen)
+	w.scores = make([]float32, maxLen*(maxLen+gemm.PanelWidth))
 }
 
 // forward embeds the token sequences seqs (all of one chunk, stacked as rows) into out.
@@ -331,7 +332,8 @@ func (m *Model) forward(w *work, seqs [][]int, out [][]float32) {
 }
 
 // attention writes softmax(q·kᵀ/√d)·v of every head, sequence by sequence (a token
-// attends to the tokens of its own text only), into dst.
+// attends to the tokens of its own text only), into dst. Both products run on the
+// matrix kernel: the scores as Q·Kᵀ with Kᵀ packed per head, the output as P·V.
 func (m *Model) attention(w *work, seqs [][]int, qkv, dst []float32) {
 	H := m.cfg.Hidden
 	d := H / m.cfg.Heads
@@ -340,30 +342,38 @@ func (m *Model) attention(w *work, seqs [][]int, qkv, dst []float32) {
 	base := 0
 	for _, s := range seqs {
 		n := len(s)
+		np := (n + gemm.PanelWidth - 1) / gemm.PanelWidth * gemm.PanelWidth
+		sc := w.scores[:n*np]
 		for h := 0; h < m.cfg.Heads; h++ {
 			qo, ko, vo := h*d, H+h*d, 2*H+h*d
+			rows := qkv[base*stride:]
+			w.keys.PackColsInto(rows[ko:], stride, d, n)
+			clear(sc)
+			gemm.MatMulAdd(sc, np, rows[qo:], stride, n, &w.keys)
 			for i := 0; i < n; i++ {
-				q := qkv[(base+i)*stride+qo : (base+i)*stride+qo+d]
-				sc := w.scores[:n]
+				row := sc[i*np : i*np+n]
 				best := float32(math.Inf(-1))
-				for j := 0; j < n; j++ {
-					k := qkv[(base+j)*stride+ko : (base+j)*stride+ko+d]
-					sc[j] = gemm.Dot(q, k) * scale
-					best = max(best, sc[j])
+				for j := range row {
+					row[j] *= scale
+					best = max(best, row[j])
 				}
 				var sum float32
-				for j := range sc {
-					sc[j] = float32(math.Exp(float64(sc[j] - best)))
-					sum += sc[j]
+				for j, v := range row {
+					e := float32(math.Exp(float64(v - best)))
+					row[j] = e
+					sum += e
 				}
-				o := dst[(base+i)*H+h*d : (base+i)*H+h*d+d]
-				clear(o)
 				inv := 1 / sum
-				for j := 0; j < n; j++ {
-					v := qkv[(base+j)*stride+vo : (base+j)*stride+vo+d]
-					gemm.Axpy(o, v, sc[j]*inv)
+				for j := range row {
+					row[j] *= inv
 				}
 			}
+			w.values.PackRowsInto(rows[vo:], stride, n, d)
+			out := dst[base*H+h*d:]
+			for i := 0; i < n; i++ {
+				clear(out[i*H : i*H+d])
+			}
+			gemm.MatMulAdd(out, H, sc, np, n, &w.values)
 		}
 		base += n
 	}

@@ -47,6 +47,48 @@ func PackTransposed(wt []float32, k, n int) *Matrix {
 	return m
 }
 
+// PackRowsInto packs rows k×n of a strided source into m, reusing m's storage when it
+// is large enough: row r is src[r*stride : r*stride+n]. n need not be a multiple of
+// PanelWidth: the columns are padded with zeros to the next multiple, which Cols then
+// reports. It is for operands made per call, such as attention's keys and values.
+func (m *Matrix) PackRowsInto(src []float32, stride, k, n int) {
+	np := (n + panelWidth - 1) / panelWidth * panelWidth
+	if cap(m.packed) < k*np {
+		m.packed = make([]float32, k*np)
+	}
+	m.k, m.n, m.packed = k, np, m.packed[:k*np]
+	for p := 0; p < np/panelWidth; p++ {
+		panel := m.packed[p*k*panelWidth : (p+1)*k*panelWidth]
+		c0 := p * panelWidth
+		w := min(panelWidth, n-c0)
+		for r := 0; r < k; r++ {
+			dst := panel[r*panelWidth : (r+1)*panelWidth]
+			copy(dst, src[r*stride+c0:r*stride+c0+w])
+			clear(dst[w:])
+		}
+	}
+}
+
+// PackColsInto packs the transpose of a strided source into m: W[r][c] = src[c*stride+r]
+// for r < k, c < n, the columns padded with zeros to a multiple of PanelWidth. With
+// src the keys of a head (one row per token), W is Kᵀ, and A·W the scores q·k.
+func (m *Matrix) PackColsInto(src []float32, stride, k, n int) {
+	np := (n + panelWidth - 1) / panelWidth * panelWidth
+	if cap(m.packed) < k*np {
+		m.packed = make([]float32, k*np)
+	}
+	m.k, m.n, m.packed = k, np, m.packed[:k*np]
+	clear(m.packed)
+	for c := 0; c < n; c++ {
+		p, j := c/panelWidth, c%panelWidth
+		dst := m.packed[p*k*panelWidth+j:]
+		row := src[c*stride : c*stride+k]
+		for r, v := range row {
+			dst[r*panelWidth] = v
+		}
+	}
+}
+
 // FromPacked wraps k×n weights already in the panel layout (as Packed returns them).
 func FromPacked(k, n int, packed []float32) *Matrix {
 	if n%panelWidth != 0 || len(packed) != k*n {

@@ -145,3 +145,42 @@ func TestGELU(t *testing.T) {
 		}
 	}
 }
+
+// TestPackInto: strided packing (with padding) gives the products of the plain matrix.
+func TestPackInto(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	const k, n, stride = 5, 21, 40
+	src := make([]float32, k*stride+n*stride)
+	for i := range src {
+		src[i] = r.Float32() - 0.5
+	}
+	a := make([]float32, 3*k)
+	for i := range a {
+		a[i] = r.Float32() - 0.5
+	}
+	var rows, cols Matrix
+	for round := 0; round < 2; round++ { // the second reuses the storage
+		rows.PackRowsInto(src, stride, k, n)
+		cols.PackColsInto(src, stride, k, n)
+		if rows.Cols() != 32 || cols.Cols() != 32 {
+			t.Fatalf("padded widths %d, %d", rows.Cols(), cols.Cols())
+		}
+		cr, cc := make([]float32, 3*32), make([]float32, 3*32)
+		MatMulAdd(cr, 32, a, k, 3, &rows)
+		MatMulAdd(cc, 32, a, k, 3, &cols)
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 32; j++ {
+				var wr, wc float64
+				for kk := 0; kk < k; kk++ {
+					if j < n {
+						wr += float64(a[i*k+kk]) * float64(src[kk*stride+j])
+						wc += float64(a[i*k+kk]) * float64(src[j*stride+kk])
+					}
+				}
+				if math.Abs(float64(cr[i*32+j])-wr) > 1e-5 || math.Abs(float64(cc[i*32+j])-wc) > 1e-5 {
+					t.Fatalf("round %d [%d][%d]: rows %v want %v, cols %v want %v", round, i, j, cr[i*32+j], wr, cc[i*32+j], wc)
+				}
+			}
+		}
+	}
+}

@@ -257,7 +257,6 @@ func convert(w io.Writer, model, source, sourceSHA string, configJSON, vocabTxt,
 	h := fileHeader{Format: fileFormat, Model: model, Source: source, SourceSHA256: sourceSHA, Config: cfg, Vocab: vocab}
 	// Offsets depend on the header's length, which depends on the offsets' digits: lay
 	// the data out after a header measured with room to spare.
-	var body bytes.Buffer
 	off := int64(0)
 	for _, t := range tensors {
 		off = (off + 63) &^ 63
@@ -270,24 +269,34 @@ func convert(w io.Writer, model, source, sourceSHA string, configJSON, vocabTxt,
 		h.Tensors[i].Offset += start
 	}
 	h.DataStart, h.DataEnd = start, start+off
-	crc := crc32.New(castagnoli)
-	pos := start
-	for i, t := range tensors {
-		if pad := h.Tensors[i].Offset - pos; pad > 0 {
-			body.Write(make([]byte, pad))
-			pos += pad
-		}
-		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(t.data))), 4*len(t.data))
-		if !littleEndian {
-			b = make([]byte, 4*len(t.data))
-			for j, v := range t.data {
-				binary.LittleEndian.PutUint32(b[4*j:], math.Float32bits(v))
+	// The data's bytes, padding included, in file order: walked once for the
+	// checksum the header carries, then again to write them, so that the file is
+	// never held in memory whole.
+	each := func(fn func([]byte) error) error {
+		pos := start
+		for i, t := range tensors {
+			if pad := h.Tensors[i].Offset - pos; pad > 0 {
+				if err := fn(make([]byte, pad)); err != nil {
+					return err
+				}
+				pos += pad
 			}
+			b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(t.data))), 4*len(t.data))
+			if !littleEndian {
+				b = make([]byte, 4*len(t.data))
+				for j, v := range t.data {
+					binary.LittleEndian.PutUint32(b[4*j:], math.Float32bits(v))
+				}
+			}
+			if err := fn(b); err != nil {
+				return err
+			}
+			pos += int64(len(b))
 		}
-		body.Write(b)
-		pos += int64(len(b))
+		return nil
 	}
-	crc.Write(body.Bytes())
+	crc := crc32.New(castagnoli)
+	each(func(b []byte) error { crc.Write(b); return nil })
 	h.DataCRC = crc.Sum32()
 	hb, err := json.Marshal(h)
 	if err != nil {
@@ -303,8 +312,7 @@ func convert(w io.Writer, model, source, sourceSHA string, configJSON, vocabTxt,
 	if _, err := w.Write(head); err != nil {
 		return err
 	}
-	_, err = w.Write(body.Bytes())
-	return err
+	return each(func(b []byte) error { _, err := w.Write(b); return err })
 }
 
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1

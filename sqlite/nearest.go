@@ -28,8 +28,8 @@ var filterScanMax = 4096
 // from another model). Each batch is committed on its own, so an
 // interrupted run resumes where it stopped. Then, above
 // vector.FlatMaxVectors, it brings the saved vector graph up to date.
-func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.EmbedOptions) (memory.EmbedStats, error) {
-	st := memory.EmbedStats{Model: e.Identity()}
+func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.EmbedOptions) (st memory.EmbedStats, err error) {
+	st = memory.EmbedStats{Model: e.Identity()}
 	batch := o.Batch
 	if batch <= 0 {
 		batch = 64
@@ -42,6 +42,8 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 		return st, ix.wrapErr(err)
 	}
 	st.Total = total
+	// Whatever stops the loop, Pending says what is left.
+	defer func() { st.Pending = len(missing) - st.Embedded }()
 	todo := len(missing)
 	if o.Limit > 0 {
 		todo = min(todo, o.Limit)

@@ -100,6 +100,11 @@ func embedPending(ctx context.Context, e *env, ws *memoria.Workspace) (memory.Em
 	}
 	st, err := ws.Embed(ctx, model, bar.update)
 	bar.done()
+	if err != nil && ctx.Err() != nil {
+		// Interrupted: what was embedded is committed, batch by batch.
+		return st, "", fmt.Errorf("embedding interrupted after %d texts (%d of %d still without a vector; memoria index goes on from there): %w",
+			st.Embedded, st.Pending, st.Total, err)
+	}
 	if err != nil {
 		return st, "", err
 	}

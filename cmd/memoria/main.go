@@ -64,7 +64,7 @@ func init() {
 		{"serve", "[--http 127.0.0.1:7377 [--token T] [--allow-remote]] [--watch]", "serve memory to agents over MCP (stdio, or streamable HTTP)", runServe},
 		{"reflect", "[--since 7d] [--dry-run] [--now DATE] [--lexical]", "update entity pages, opinions and core proposals from the logs; mark stale curated lines", runReflect},
 		{"import", "FILE... [--format F] [--dry-run]", "bring ChatGPT or Claude exports, OpenClaw session transcripts, CLAUDE.md or AGENTS.md into the daily logs", runImport},
-		{"model", "install|status|remove [NAME] [--from FILE] [--force]", "install, check or remove the offline embedding models semantic recall uses (minilm, the default, or uselite)", runModel},
+		{"model", "install|status|remove [NAME] [--from FILE] [--force]", "install, check or remove the offline embedding models semantic recall uses (uselite, the default, or minilm)", runModel},
 		{"version", "[--json]", "the build: module version, commit, Go version, and whether the embedding model is installed", runVersion},
 		{"help", "", "show this help", nil},
 	}

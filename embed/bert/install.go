@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"time"
 
+	"memoria/embed"
 	"memoria/safewrite"
 )
 
@@ -170,16 +171,5 @@ func Remove(spec Spec, dir string) ([]string, error) {
 	if dir == "" {
 		dir = DefaultDir()
 	}
-	var removed []string
-	for _, name := range []string{spec.FileName, spec.LicenseFileName} {
-		p := filepath.Join(dir, name)
-		err := os.Remove(p)
-		switch {
-		case err == nil:
-			removed = append(removed, p)
-		case !errors.Is(err, os.ErrNotExist):
-			return removed, err
-		}
-	}
-	return removed, nil
+	return embed.RemoveFiles(dir, spec.FileName, spec.LicenseFileName)
 }

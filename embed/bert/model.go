@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 
 	"memoria/embed"
@@ -172,65 +171,23 @@ func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 	}
 	dim := m.cfg.Hidden
 	seqs := make([][]int, len(texts))
-	total := 0
 	for i, t := range texts {
 		seqs[i] = m.Tokens(t)
-		total += len(seqs[i])
 	}
 	out := make([][]float32, len(texts))
 	backing := make([]float32, len(texts)*dim)
 	for i := range out {
 		out[i] = backing[i*dim : (i+1)*dim : (i+1)*dim]
 	}
-	workers := m.workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	rows := make([]int, len(seqs))
+	for i, s := range seqs {
+		rows[i] = len(s)
 	}
-	budget := min(max((total+workers-1)/workers, 64), maxChunkRows)
-	type chunk struct{ lo, hi int }
-	var chunks []chunk
-	for lo := 0; lo < len(seqs); {
-		hi, rows := lo, 0
-		for hi < len(seqs) && (hi == lo || rows+len(seqs[hi]) <= budget) {
-			rows += len(seqs[hi])
-			hi++
-		}
-		chunks = append(chunks, chunk{lo, hi})
-		lo = hi
-	}
-	workers = min(workers, len(chunks))
-	run := func(c chunk) {
+	err := embed.Batches(ctx, rows, m.workers, 64, maxChunkRows, func(lo, hi int) {
 		w := m.getWork()
-		m.forward(w, seqs[c.lo:c.hi], out[c.lo:c.hi])
+		m.forward(w, seqs[lo:hi], out[lo:hi])
 		m.pool.Put(w)
-	}
-	if workers <= 1 {
-		for _, c := range chunks {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			run(c)
-		}
-		return out, nil
-	}
-	next := make(chan chunk)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for c := range next {
-				run(c)
-			}
-		})
-	}
-	var err error
-	for _, c := range chunks {
-		if err = ctx.Err(); err != nil {
-			break
-		}
-		next <- c
-	}
-	close(next)
-	wg.Wait()
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -168,30 +168,11 @@ func matmulGo(c []float32, ldc int, a []float32, lda int, m int, w *Matrix) {
 	}
 }
 
-// Dot returns Σ a[i]·b[i] over len(a) (b at least as long).
-func Dot(a, b []float32) float32 { return dot(a, b) }
-
 // Axpy adds alpha·x to dst element by element.
 func Axpy(dst, x []float32, alpha float32) { axpy(dst, x, alpha) }
 
 // Halves converts len(dst) little-endian IEEE halves from src.
 func Halves(dst []float32, src []byte) { halves(dst, src) }
-
-func dotGo(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
 
 func axpyGo(dst, x []float32, a float32) {
 	x = x[:len(dst)]

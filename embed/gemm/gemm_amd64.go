@@ -39,17 +39,7 @@ func matmulAsm(c []float32, ldc int, a []float32, lda int, m int, w *Matrix) {
 }
 
 //go:noescape
-func dotAVX(a, b *float32, n int) float32
-
-//go:noescape
 func axpyAVX(dst, x *float32, alpha float32, n int)
-
-func dot(a, b []float32) float32 {
-	if useAsm && len(a) > 0 && len(a)%16 == 0 && len(b) >= len(a) {
-		return dotAVX(&a[0], &b[0], len(a))
-	}
-	return dotGo(a, b)
-}
 
 func axpy(dst, x []float32, alpha float32) {
 	if useAsm && len(dst) > 0 && len(dst)%16 == 0 && len(x) >= len(dst) {

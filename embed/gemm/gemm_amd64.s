@@ -253,32 +253,6 @@ store6:
 	VZEROUPPER
 	RET
 
-// func dotAVX(a, b *float32, n int) float32; n is a positive multiple of 16.
-TEXT ·dotAVX(SB), NOSPLIT, $0-28
-	MOVQ   a+0(FP), SI
-	MOVQ   b+8(FP), DI
-	MOVQ   n+16(FP), CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-
-dotloop:
-	VMOVUPS     (SI), Y2
-	VMOVUPS     32(SI), Y3
-	VFMADD231PS (DI), Y2, Y0
-	VFMADD231PS 32(DI), Y3, Y1
-	ADDQ        $64, SI
-	ADDQ        $64, DI
-	SUBQ        $16, CX
-	JNZ         dotloop
-	VADDPS       Y1, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VHADDPS      X0, X0, X0
-	VHADDPS      X0, X0, X0
-	VZEROUPPER
-	MOVSS        X0, ret+24(FP)
-	RET
-
 // func axpyAVX(dst, x *float32, alpha float32, n int); dst += alpha·x; n is a positive multiple of 16.
 TEXT ·axpyAVX(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), DI

@@ -8,8 +8,6 @@ func matmulAsm(c []float32, ldc int, a []float32, lda int, m int, w *Matrix) {
 	matmulGo(c, ldc, a, lda, m, w)
 }
 
-func dot(a, b []float32) float32 { return dotGo(a, b) }
-
 func axpy(dst, x []float32, alpha float32) { axpyGo(dst, x, alpha) }
 
 // halves converts len(dst) little-endian IEEE halves from src.

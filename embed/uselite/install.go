@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
+	"memoria/embed"
 	"memoria/safewrite"
 )
 
@@ -75,16 +76,5 @@ func Remove(dir string) ([]string, error) {
 	if dir == "" {
 		dir = DefaultDir()
 	}
-	var removed []string
-	for _, name := range []string{FileName, LicenseFileName, CacheFileName} {
-		p := filepath.Join(dir, name)
-		err := os.Remove(p)
-		switch {
-		case err == nil:
-			removed = append(removed, p)
-		case !errors.Is(err, os.ErrNotExist):
-			return removed, err
-		}
-	}
-	return removed, nil
+	return embed.RemoveFiles(dir, FileName, LicenseFileName, CacheFileName)
 }

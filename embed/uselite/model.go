@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 
 	"memoria/embed"
@@ -242,67 +241,23 @@ func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 		return nil, err
 	}
 	seqs := make([][]int, len(texts))
-	total := 0
 	for i, t := range texts {
 		seqs[i] = m.Tokens(t)
-		total += max(len(seqs[i]), 1)
 	}
 	out := make([][]float32, len(texts))
 	backing := make([]float32, len(texts)*Dim)
 	for i := range out {
 		out[i] = backing[i*Dim : (i+1)*Dim : (i+1)*Dim]
 	}
-	workers := m.workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	rows := make([]int, len(seqs))
+	for i, s := range seqs {
+		rows[i] = max(len(s), 1)
 	}
-	// Chunks: consecutive texts up to a row budget that spreads the work over the workers.
-	budget := min(max((total+workers-1)/workers, 32), maxChunkRows)
-	type chunk struct{ lo, hi int }
-	var chunks []chunk
-	for lo := 0; lo < len(seqs); {
-		hi, rows := lo, 0
-		for hi < len(seqs) && (hi == lo || rows+len(seqs[hi]) <= budget && hi-lo < maxChunkRows) {
-			rows += len(seqs[hi])
-			hi++
-		}
-		chunks = append(chunks, chunk{lo, hi})
-		lo = hi
-	}
-	workers = min(workers, len(chunks))
-	if workers <= 1 {
+	err := embed.Batches(ctx, rows, m.workers, 32, maxChunkRows, func(lo, hi int) {
 		w := m.getWork()
-		defer m.pool.Put(w)
-		for _, c := range chunks {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			m.forward(w, seqs[c.lo:c.hi], out[c.lo:c.hi])
-		}
-		return out, nil
-	}
-	next := make(chan chunk)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := m.getWork()
-			defer m.pool.Put(w)
-			for c := range next {
-				m.forward(w, seqs[c.lo:c.hi], out[c.lo:c.hi])
-			}
-		}()
-	}
-	var err error
-	for _, c := range chunks {
-		if err = ctx.Err(); err != nil {
-			break
-		}
-		next <- c
-	}
-	close(next)
-	wg.Wait()
+		m.forward(w, seqs[lo:hi], out[lo:hi])
+		m.pool.Put(w)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -455,7 +410,7 @@ func (m *Model) attention(w *work, l *layer, seqs [][]int, qkv, dst []float32) {
 				mx := float32(math.Inf(-1))
 				for j := 0; j < n; j++ {
 					k := qkv[(base+j)*stride+ko : (base+j)*stride+ko+d]
-					s := gemm.Dot(q, k)
+					s := embed.Dot(q, k)
 					sc[j] = s
 					mx = max(mx, s)
 				}

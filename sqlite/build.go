@@ -127,7 +127,13 @@ func loadAll(ctx context.Context, ws string, files []workspace.File, o Options, 
 	var wg sync.WaitGroup
 	ctx, cancel := context.WithCancel(ctx)
 	defer func() { cancel(); wg.Wait() }()
-	for range max(1, min(runtime.GOMAXPROCS(0), n)) {
+	workers := max(1, min(runtime.GOMAXPROCS(0), n))
+	// Parsing outruns writing: without a bound the parsed documents of
+	// every file waited in results, and importing a 500 MB export held
+	// 421 MB of them at once. At most lookahead files are parsed ahead of
+	// the one fn takes next.
+	lookahead := make(chan struct{}, 4*workers)
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -140,6 +146,11 @@ func loadAll(ctx context.Context, ws string, files []workspace.File, o Options, 
 	go func() {
 		defer close(next)
 		for i := range n {
+			select {
+			case lookahead <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
 			select {
 			case next <- i:
 			case <-ctx.Done():
@@ -155,6 +166,7 @@ func loadAll(ctx context.Context, ws string, files []workspace.File, o Options, 
 		}
 		err := fn(i, results[i])
 		results[i] = loaded{} // let the parsed document go
+		<-lookahead
 		if err != nil {
 			return err
 		}

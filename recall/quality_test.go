@@ -2,6 +2,8 @@ package recall
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,11 +83,11 @@ func TestUpdateBoostsOnlyForNow(t *testing.T) {
 		plan     Plan
 		first    string
 		boosted  bool // some result carries a "current" or "superseded" boost
-		injected bool // the update channel brought a version in
+		injected bool // the update channel voted: brought a version in, or lifted one the question's attribute names
 	}{
 		{"a question about now lifts the current version",
 			Plan{Terms: []string{"where", "is", "warelay", "deployed", "now"}, Entities: []string{"warelay"}, NameWords: []string{"warelay"}, Intent: query.Current, Now: now},
-			"memory/2025-10-24.md", true, false},
+			"memory/2025-10-24.md", true, true},
 		{"a question about now brings in the current version",
 			Plan{Terms: []string{"which", "fly", "region", "now"}, Intent: query.Current, Now: now},
 			"memory/2025-10-24.md", true, true},
@@ -246,5 +248,74 @@ func TestCuratedForAbout(t *testing.T) {
 				t.Errorf("%v: %s boosts %v", tc.intent, r.Source, r.Explain.Boosts)
 			}
 		}
+	}
+}
+
+// TestProseOnPagesReplacedByLaterLogs: a line of an entity's page (prose,
+// not a typed fact) yields to a later log line that names the entity and
+// says the same attribute changed, for a question about that attribute;
+// a question about another attribute is not answered with the change.
+func TestProseOnPagesReplacedByLaterLogs(t *testing.T) {
+	files := map[string]string{
+		"bank/entities/Marta.md": "# Marta\n\nMarta Kovač is my neighbour from across the hall.\n\n" +
+			"- Phone: +43 660 111 2222\n- Lives in Graz, Annenstraße 12.\n- Drives a blue Fiat Panda.\n",
+		"memory/2026-02-10.md": "# 2026-02-10\n\nMarta called from her new number, +43 676 999 8888; she lost her phone on the tram.\n",
+		"memory/2026-03-05.md": "# 2026-03-05\n\nHelped Marta carry boxes all afternoon. She has moved to Linz (Hauptplatz 3).\n",
+		"memory/2026-03-20.md": "# 2026-03-20\n\nMarta sold the Panda and now drives a used Skoda Octavia.\n",
+		// An unchanged mention: no change said, nothing replaced.
+		"memory/2026-03-25.md": "# 2026-03-25\n\nHad coffee with Marta; she still has her phone case from Graz.\n",
+	}
+	// Enough other days that the entity's name is a rare word.
+	for d := 1; d <= 30; d++ {
+		files[fmt.Sprintf("memory/2026-01-%02d.md", d)] = fmt.Sprintf("# 2026-01-%02d\n\nOrdered seeds for the garden, batch %d.\n\nThe plumber fixed the boiler.\n", d, d)
+	}
+	ix := index(t, files)
+	now := day("2026-04-01")
+	for _, tc := range []struct {
+		terms []string
+		first string
+		not   string // a change about another attribute that must not lead
+	}{
+		{[]string{"where", "does", "marta", "live", "now"}, "memory/2026-03-05.md", "memory/2026-03-20.md"},
+		{[]string{"where", "does", "marta", "live"}, "memory/2026-03-05.md", "memory/2026-02-10.md"},
+		{[]string{"what", "car", "does", "marta", "drive"}, "memory/2026-03-20.md", "memory/2026-03-05.md"},
+		{[]string{"marta", "phone", "number"}, "memory/2026-02-10.md", "memory/2026-03-20.md"},
+	} {
+		t.Run(strings.Join(tc.terms, " "), func(t *testing.T) {
+			plan := Plan{Terms: tc.terms, Entities: []string{"Marta"}, NameWords: []string{"marta"}, Now: now, K: 5, Explain: true}
+			res := run(t, ix, plan)
+			if len(res) == 0 || !strings.HasPrefix(res[0].Source, tc.first) {
+				t.Fatalf("first %s, want %s: %s", first(res), tc.first, sources(res))
+			}
+			if len(res) > 1 && strings.HasPrefix(res[1].Source, tc.not) {
+				t.Errorf("another attribute's change ranks second: %s", sources(res))
+			}
+		})
+	}
+	// The unchanged mention replaces nothing.
+	res := run(t, ix, Plan{Terms: []string{"marta", "phone", "case"}, Entities: []string{"Marta"}, NameWords: []string{"marta"}, Now: now, K: 10, Explain: true})
+	for _, r := range res {
+		if strings.HasPrefix(r.Source, "memory/2026-03-25.md") && len(r.Supersedes) > 0 {
+			t.Errorf("a mention without a change supersedes %v", r.Supersedes)
+		}
+	}
+}
+
+func TestValuesJoinNumbersWrittenApart(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"Phone: +43 660 111 2222", []string{"436601112222"}},
+		{"Lives in Graz, Annenstraße 12.", []string{"graz", "annenstraße", "12"}},
+		{"Runs Debian 12 since the weekend", []string{"debian", "12"}},
+	} {
+		got := slices.Sorted(maps.Keys(Values(c.text, nil)))
+		if want := slices.Sorted(slices.Values(c.want)); !slices.Equal(got, want) {
+			t.Errorf("Values(%q) = %v, want %v", c.text, got, want)
+		}
+	}
+	if ShareValue("Phone: +43 660 111 2222", "her new number, +43 676 999 8888", nil) {
+		t.Error("two phone numbers of one country share a value")
 	}
 }

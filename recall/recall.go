@@ -304,7 +304,7 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 			}
 		}
 	}
-	links := supersede(pl.list(), known)
+	links := supersede(pl.list(), known, mentionsOf(p.Entities))
 	recent := asksNow(p, pl.list(), links)
 	if recent || p.pastWindow() {
 		injectVersions(p, pl, links)
@@ -875,4 +875,40 @@ func contentWords(words []string) int {
 		}
 	}
 	return n
+}
+
+// mentionsOf returns what finds the entities a line of prose names: the
+// keys of those of entities (the query's) one of whose name words (three
+// letters or more, not a function word) is a word of the text.
+func mentionsOf(entities []string) func(string) []string {
+	if len(entities) == 0 {
+		return nil
+	}
+	type named struct {
+		key   string
+		words []string
+	}
+	var ns []named
+	for _, e := range entities {
+		n := named{key: memory.EntityKey(e)}
+		for _, w := range splitWords(memory.EntityName(e)) {
+			if len([]rune(w)) >= 3 && !query.IsStopWord(w) {
+				n.words = append(n.words, w)
+			}
+		}
+		ns = append(ns, n)
+	}
+	return func(text string) []string {
+		words := splitWords(text)
+		var keys []string
+		for _, n := range ns {
+			for _, w := range n.words {
+				if slicesContains(words, w) {
+					keys = append(keys, n.key)
+					break
+				}
+			}
+		}
+		return keys
+	}
 }

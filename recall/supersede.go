@@ -71,6 +71,7 @@ var attributeCues = func() map[string]string {
 		"partner":    "partner married wife husband girlfriend boyfriend",
 		"celebrates": "celebrating celebrate celebrates party",
 		"editor":     "editor ide",
+		"car":        "car drives drove vehicle",
 		"os":         "os distro distribution",
 		"manager":    "manager boss",
 	} {
@@ -115,7 +116,7 @@ func signature(it memory.Item) *factSig {
 		s.when, s.curated = it.Event.Start, true
 	default:
 		s.when, s.curated = farFuture, true
-		if it.Kind == memory.KindWorld {
+		if it.Kind == memory.KindWorld || it.Kind == memory.KindPassage {
 			s.asOf = AsOf(it.Content)
 		}
 	}
@@ -135,6 +136,20 @@ func signature(it memory.Item) *factSig {
 		}
 		if _, ok := s.versions[m[1]]; !ok {
 			s.versions[m[1]] = m[2]
+		}
+	}
+	if it.Kind == memory.KindPassage {
+		// Prose: a cue counts among the first words of each sentence or
+		// clause ("Helped Marta with boxes. She has moved to Linz").
+		for _, sentence := range sentences.Split(it.Content, -1) {
+			for i, w := range splitWords(sentence) {
+				if c, ok := attributeCues[w]; ok && i < cueWords {
+					if s.cues == nil {
+						s.cues = map[string]bool{}
+					}
+					s.cues[c] = true
+				}
+			}
 		}
 	}
 	for i, w := range splitWords(it.Content) {
@@ -204,6 +219,43 @@ func stem(w string) string {
 
 // supersedable says whether a kind takes part in update-awareness.
 func supersedable(k memory.Kind) bool { return k == memory.KindWorld || k == memory.KindOpinion }
+
+// sentences splits prose at the end of a sentence, and a sentence at "and"
+// or "but" between two clauses ("sold the Panda and now drives an
+// Octavia").
+var sentences = regexp.MustCompile(`[.;!?]\s+|,?\s+(?:and|but)\s+`)
+
+// Prose takes part in one way only: a line of a curated page (an entity's
+// page in bank/, a line of memory.md) states how things are, and a later
+// line of a daily log that names the entity can say that it changed
+// ("She has moved to Linz", "sold the Panda and now drives an Octavia").
+// Such a pair is linked when both name the same attribute by a cue and the
+// log replaces the curated line (replacesCurated: it says a change and
+// keeps none of its values). Two log lines never supersede each other:
+// prose records events, which do not replace one another.
+
+// prosePair reports whether a and b are a curated line and a log line of
+// prose (or a typed world fact) stating the same attribute of a shared
+// entity.
+func prosePair(a, b *factSig) bool {
+	if a.it.Kind != memory.KindPassage && b.it.Kind != memory.KindPassage {
+		return false
+	}
+	if a.curated == b.curated || !shareKey(a.keys, b.keys) {
+		return false
+	}
+	for _, s := range []*factSig{a, b} {
+		if s.it.Kind != memory.KindPassage && s.it.Kind != memory.KindWorld {
+			return false
+		}
+	}
+	for c := range a.cues {
+		if b.cues[c] {
+			return !restates(a, b) && !restates(b, a)
+		}
+	}
+	return false
+}
 
 // sameAttribute reports whether two facts about a shared entity state the
 // same attribute.
@@ -314,7 +366,7 @@ func later(a, b *factSig) bool {
 // and never updated used to outrank every later move, upgrade and
 // release.)
 func replacesCurated(log, curated *factSig) bool {
-	if curated.it.Kind != memory.KindWorld || !log.when.After(curated.asOf) {
+	if (curated.it.Kind != memory.KindWorld && curated.it.Kind != memory.KindPassage) || !log.when.After(curated.asOf) {
 		return false
 	}
 	if (Sig{log}).VersionsDiffer(Sig{curated}) {
@@ -360,7 +412,11 @@ const compareDepth = 30
 // supersede links the best candidate facts with each other and with the
 // known facts of their entities. Only pairs with at least one of the
 // compareDepth best candidate facts are compared.
-func supersede(cands []*candidate, known []memory.Item) *links {
+//
+// mentions, when set, gives the entity keys a line of prose names (the
+// query's entities, found by name in its text): log lines carry no entity
+// of their own.
+func supersede(cands []*candidate, known []memory.Item, mentions func(string) []string) *links {
 	l := &links{sig: map[int64]*factSig{}, next: map[int64][]int64{}, prev: map[int64][]int64{}}
 	byEntity := map[string][]*factSig{}
 	addSig := func(it memory.Item) *factSig {
@@ -386,6 +442,18 @@ func supersede(cands []*candidate, known []memory.Item) *links {
 			s := addSig(c.item)
 			s.pool = len(pool)
 			pool = append(pool, s)
+			continue
+		}
+		if s := proseSig(c.item, mentions); s != nil {
+			if _, ok := l.sig[c.item.RowID]; !ok {
+				l.sig[c.item.RowID] = s
+				for _, k := range s.keys {
+					byEntity[k] = append(byEntity[k], s)
+				}
+			}
+			s = l.sig[c.item.RowID]
+			s.pool = len(pool)
+			pool = append(pool, s)
 		}
 	}
 	for _, it := range known {
@@ -403,6 +471,17 @@ func supersede(cands []*candidate, known []memory.Item) *links {
 					continue
 				}
 				if !sameAttribute(a, b) {
+					// Prose is only ever replaced by a later log line that
+					// says so; it never supersedes a log line itself.
+					if prosePair(a, b) {
+						log, cur := a, b
+						if a.curated {
+							log, cur = b, a
+						}
+						if replacesCurated(log, cur) {
+							l.link(cur.it.RowID, log.it.RowID)
+						}
+					}
 					continue
 				}
 				switch {
@@ -415,6 +494,26 @@ func supersede(cands []*candidate, known []memory.Item) *links {
 		}
 	}
 	return l
+}
+
+// proseSig is the signature of a line of prose that takes part (see
+// prosePair), or nil: a curated line with an entity, or a log line that
+// names one of the query's entities and states an attribute.
+func proseSig(it memory.Item, mentions func(string) []string) *factSig {
+	if it.Kind != memory.KindPassage {
+		return nil
+	}
+	s := signature(it)
+	if !s.curated {
+		if mentions == nil {
+			return nil
+		}
+		s.keys = mentions(it.Content)
+	}
+	if len(s.keys) == 0 || len(s.cues) == 0 {
+		return nil
+	}
+	return s
 }
 
 func (l *links) link(old, new int64) {
@@ -432,6 +531,16 @@ func injectVersions(p Plan, pl *pool, l *links) {
 		return
 	}
 	past := p.pastWindow()
+	asked := cueSet{}
+	for _, t := range p.Terms {
+		for _, w := range splitWords(t) {
+			if c, ok := attributeCues[w]; ok {
+				asked[c] = true
+			} else if c, ok := attributeCues[stem(w)]; ok {
+				asked[c] = true
+			}
+		}
+	}
 	for _, c := range pl.list() {
 		best := bestRank(c)
 		if best > injectDepth {
@@ -439,8 +548,15 @@ func injectVersions(p Plan, pl *pool, l *links) {
 		}
 		row := c.item.RowID
 		if !past {
+			// The current version takes the outdated one's best rank.
+			// One a channel found too takes it only when the question
+			// names the attribute that changed (a log line that says "she
+			// has moved to Linz" shares few words with "where does she
+			// live?", and a question about where she lives is no question
+			// about her car, which changed too).
 			for _, n := range l.next[row] {
-				if _, in := pl.byRow[n]; !in && !l.superseded(n) {
+				_, in := pl.byRow[n]
+				if !l.superseded(n) && (!in || asked.any(l.sig[n].cues)) {
 					pl.add("update", best, l.sig[n].it, 0)
 				}
 			}
@@ -455,6 +571,18 @@ func injectVersions(p Plan, pl *pool, l *links) {
 			}
 		}
 	}
+}
+
+// cueSet is a set of attribute classes (attributeCues).
+type cueSet map[string]bool
+
+func (s cueSet) any(cues map[string]bool) bool {
+	for c := range cues {
+		if s[c] {
+			return true
+		}
+	}
+	return false
 }
 
 // injectDepth is the worst channel rank at which a candidate brings in
@@ -478,7 +606,7 @@ func Versions(items []memory.Item) []Result {
 	for i, it := range items {
 		cands[i] = &candidate{item: it}
 	}
-	l := supersede(cands, nil)
+	l := supersede(cands, nil, nil)
 	out := make([]Result, len(items))
 	for i, it := range items {
 		r := toResult(it)

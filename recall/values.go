@@ -75,6 +75,7 @@ func Values(text string, isName func(string) bool) map[string]bool {
 	ws := strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '.' && r != '/' && r != '+'
 	})
+	ws = joinNumbers(ws)
 	for i, w := range ws {
 		w = strings.Trim(w, ".-/+")
 		if w == "" {
@@ -95,6 +96,30 @@ func Values(text string, isName func(string) bool) map[string]bool {
 			continue
 		}
 		out[strings.ToLower(w)] = true
+	}
+	return out
+}
+
+// joinNumbers makes a run of numbers written apart one value: "+43 660
+// 111 2222" is one phone number, which another number sharing its country
+// code is not.
+func joinNumbers(ws []string) []string {
+	isNum := func(w string) bool {
+		w = strings.TrimLeft(w, "+")
+		return w != "" && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
+	}
+	out := ws[:0:0]
+	for i := 0; i < len(ws); i++ {
+		j := i
+		for j+1 < len(ws) && isNum(ws[i]) && isNum(ws[j+1]) {
+			j++
+		}
+		if j > i {
+			out = append(out, strings.Join(ws[i:j+1], ""))
+			i = j
+			continue
+		}
+		out = append(out, ws[i])
 	}
 	return out
 }
@@ -144,7 +169,8 @@ func AsOf(text string) time.Time {
 var changeMarkers = []string{"no longer", "anymore", "any more", "now prefers", "now wants", "now likes",
 	"switched", "instead", "changed his mind", "changed her mind", "changed their mind", "changed my mind", "used to", "not any longer",
 	"stopped", "quit ", "gave up", "give up", "won't go back", "will not go back", "no more", "these days", "nowadays",
-	"moved to", "moved from", "moved away", "moved into", "replaced", "ditched", "dropped", "abandoned", "upgraded", "from now on"}
+	"moved to", "moved from", "moved away", "moved into", "replaced", "ditched", "dropped", "abandoned", "upgraded", "from now on",
+	"her new ", "his new ", "their new ", "my new ", "our new ", "sold the ", "sold his ", "sold her ", "sold my ", "sold our "}
 
 // SaysChange reports whether text says something changed: a change marker
 // ("no longer", "switched", "moved to", "upgraded", "stopped") or a bare

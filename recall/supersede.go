@@ -503,14 +503,24 @@ func proseSig(it memory.Item, mentions func(string) []string) *factSig {
 	if it.Kind != memory.KindPassage {
 		return nil
 	}
-	s := signature(it)
-	if !s.curated {
+	// The cheap tests first: most candidates of a query are passages that
+	// take no part, and a signature costs a regexp and a word split.
+	var keys []string
+	if !it.Written.IsZero() { // a log line (see signature's order)
 		if mentions == nil {
 			return nil
 		}
-		s.keys = mentions(it.Content)
+		if keys = mentions(it.Content); len(keys) == 0 {
+			return nil
+		}
+	} else if len(it.Entities) == 0 {
+		return nil
 	}
-	if len(s.keys) == 0 || len(s.cues) == 0 {
+	s := signature(it)
+	if keys != nil {
+		s.keys = keys
+	}
+	if len(s.cues) == 0 {
 		return nil
 	}
 	return s

@@ -10,6 +10,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -77,11 +78,14 @@ type fileTensor struct {
 // naming each tensor's dtype, shape and byte range, then the data.
 type safetensors struct {
 	data    []byte
-	tensors map[string]struct {
-		DType   string   `json:"dtype"`
-		Shape   []int    `json:"shape"`
-		Offsets [2]int64 `json:"data_offsets"`
-	}
+	tensors map[string]safetensor
+}
+
+// safetensor is one tensor's entry in the header.
+type safetensor struct {
+	DType   string   `json:"dtype"`
+	Shape   []int    `json:"shape"`
+	Offsets [2]int64 `json:"data_offsets"`
 }
 
 func parseSafetensors(b []byte) (*safetensors, error) {
@@ -96,17 +100,12 @@ func parseSafetensors(b []byte) (*safetensors, error) {
 	if err := json.Unmarshal(b[8:8+n], &raw); err != nil {
 		return nil, fmt.Errorf("safetensors header: %w", err)
 	}
-	st := &safetensors{data: b[8+n:]}
-	st.tensors = map[string]struct {
-		DType   string   `json:"dtype"`
-		Shape   []int    `json:"shape"`
-		Offsets [2]int64 `json:"data_offsets"`
-	}{}
+	st := &safetensors{data: b[8+n:], tensors: map[string]safetensor{}}
 	for k, v := range raw {
 		if k == "__metadata__" {
 			continue
 		}
-		t := st.tensors[k]
+		var t safetensor
 		if err := json.Unmarshal(v, &t); err != nil {
 			return nil, fmt.Errorf("safetensors tensor %s: %w", k, err)
 		}
@@ -124,7 +123,7 @@ func (s *safetensors) f32(name string, shape ...int) ([]float32, error) {
 	if t.DType != "F32" {
 		return nil, fmt.Errorf("safetensors: tensor %s is %s, want F32", name, t.DType)
 	}
-	if fmt.Sprint(t.Shape) != fmt.Sprint(shape) {
+	if !slices.Equal(t.Shape, shape) {
 		return nil, fmt.Errorf("safetensors: tensor %s has shape %v, want %v", name, t.Shape, shape)
 	}
 	count := 1

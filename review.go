@@ -140,9 +140,8 @@ type CoreProposal struct {
 }
 
 var (
-	coreProposalRE = regexp.MustCompile(`^\s*[-*+] \[([ xX-])\] ([A-Za-z]+): (.*?)\s*\[([ps]_[0-9a-f]+)\]\s*$`)
-	citationRE     = regexp.MustCompile(`[A-Za-z0-9_./-]+\.md#L\d+(?:-L?\d+)?`)
-	mentionRE      = regexp.MustCompile(`@([\p{L}\p{N}][\p{L}\p{N}_.-]*)`)
+	citationRE = regexp.MustCompile(`[A-Za-z0-9_./-]+\.md#L\d+(?:-L?\d+)?`)
+	mentionRE  = regexp.MustCompile(`@([\p{L}\p{N}][\p{L}\p{N}_.-]*)`)
 )
 
 // CoreProposals lists the proposals reflect made for core memory, in file
@@ -157,21 +156,17 @@ func (w *Workspace) CoreProposals() ([]CoreProposal, error) {
 
 func parseCoreProposals(data []byte) []CoreProposal {
 	out := []CoreProposal{}
-	for i, l := range strings.Split(string(data), "\n") {
-		m := coreProposalRE.FindStringSubmatch(strings.TrimRight(l, "\r"))
-		if m == nil {
-			continue
-		}
-		p := CoreProposal{ID: m[4], Block: m[2], Proposal: m[3], Line: i + 1, State: "open", Sources: []string{}}
-		switch m[1] {
+	for _, l := range reflect.ParseProposals(data) {
+		p := CoreProposal{ID: l.Key, Block: l.Block, Proposal: l.Body, Line: l.Line, State: "open", Sources: []string{}}
+		switch l.Box {
 		case "x", "X":
 			p.State = "accepted"
 		case "-":
 			p.State = "rejected"
 		}
-		p.Sources = append(p.Sources, citationRE.FindAllString(m[3], -1)...)
+		p.Sources = append(p.Sources, citationRE.FindAllString(l.Body, -1)...)
 		if p.Block != "Stale" {
-			text, _, _ := strings.Cut(m[3], " — on ")
+			text, _, _ := strings.Cut(l.Body, " — on ")
 			text = mentionRE.ReplaceAllStringFunc(text, func(s string) string { return memory.EntityName(s[1:]) })
 			p.Text = "- " + strings.TrimSpace(text)
 		}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -143,4 +144,25 @@ func proposeCore(in *Input, facts []*fact, recent func(*fact) bool, res *resolve
 func proposalID(key string) string {
 	sum := sha256.Sum256([]byte(key))
 	return "p_" + hex.EncodeToString(sum[:5])
+}
+
+// ProposalLine is one proposal of ProposalsPath as written: "- [B] Block:
+// body [key]", B being " " (open), "x" (accepted) or "-" (rejected).
+type ProposalLine struct {
+	Box, Block, Body, Key string
+	Line                  int // 1-based
+}
+
+var proposalLineRE = regexp.MustCompile(`^\s*[-*+] \[([ xX-])\] ([A-Za-z]+): (.*?)\s*\[([ps]_[0-9a-f]+)\]\s*$`)
+
+// ParseProposals reads the proposals of a proposals file, in file order;
+// other lines (the header, a person's notes) are skipped.
+func ParseProposals(data []byte) []ProposalLine {
+	var out []ProposalLine
+	for i, l := range strings.Split(string(data), "\n") {
+		if m := proposalLineRE.FindStringSubmatch(strings.TrimRight(l, "\r")); m != nil {
+			out = append(out, ProposalLine{Box: m[1], Block: m[2], Body: m[3], Key: m[4], Line: i + 1})
+		}
+	}
+	return out
 }

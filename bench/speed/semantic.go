@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"time"
 )
 
@@ -96,8 +95,5 @@ func runSemantic(bin, ws string, rounds int) error {
 	}
 	fmt.Printf("memoria recall with the model: p50 %v, p99 %v, peak RSS %d MB (%d processes)\n", median(withModel), pct(withModel, 99), rssModel>>10, len(withModel))
 	fmt.Printf("memoria recall, lexical:       p50 %v, p99 %v; the model adds %v at p50\n", median(lexical), pct(lexical, 99), median(withModel)-median(lexical))
-	if slices.Max(withModel) == 0 {
-		return fmt.Errorf("no recall measured")
-	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -133,7 +134,7 @@ func TestLoadMissing(t *testing.T) {
 func TestDamagedFileRefused(t *testing.T) {
 	m := testModel(t)
 	_ = m
-	src, err := os.ReadFile(DefaultDir() + "/" + MiniLM.FileName)
+	src, err := os.ReadFile(filepath.Join(embed.ModelDir(), MiniLM.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"unsafe"
 
-	"memoria/embed"
 	"memoria/embed/gemm"
 )
 
@@ -386,6 +385,3 @@ func readZipFiles(wheel []byte, prefix string, names ...string) (map[string][]by
 	}
 	return out, nil
 }
-
-// DefaultDir is where models live (embed.ModelDir).
-func DefaultDir() string { return embed.ModelDir() }

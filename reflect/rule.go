@@ -1,6 +1,10 @@
 package reflect
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // The confidence update rule (docs/reflect.md). The file is the state:
 // every step starts from the confidence written in bank/opinions.md
@@ -64,6 +68,39 @@ func (o Outcome) Note(s Step) string {
 		n += "; flipped, new c=" + FormatConfidence(o.NewConfidence)
 	}
 	return n
+}
+
+// NoteChange is what a note says of the confidence: the change of one
+// step (Note: "c 0.8->0.83"), and a confidence stated outright, of a new
+// opinion ("new opinion, c=0.7") or of the statement that replaced it
+// ("flipped, new c=0.62").
+type NoteChange struct {
+	Before, After float64
+	HasChange     bool
+	New           float64
+	HasNew        bool
+	Flipped       bool
+}
+
+var (
+	noteChangeRE = lazyRegexp(`c (\d(?:\.\d+)?)\s*->\s*(\d(?:\.\d+)?)`)
+	noteNewRE    = lazyRegexp(`new (?:opinion, )?c=(\d(?:\.\d+)?)`)
+)
+
+// ParseNote reads what Note (and reflect's note of a new opinion) wrote.
+func ParseNote(note string) NoteChange {
+	var c NoteChange
+	if m := noteChangeRE().FindStringSubmatch(note); m != nil {
+		b, err1 := strconv.ParseFloat(m[1], 64)
+		a, err2 := strconv.ParseFloat(m[2], 64)
+		c.Before, c.After, c.HasChange = b, a, err1 == nil && err2 == nil
+	}
+	if m := noteNewRE().FindStringSubmatch(note); m != nil {
+		n, err := strconv.ParseFloat(m[1], 64)
+		c.New, c.HasNew = n, err == nil
+		c.Flipped = strings.Contains(note, "flipped")
+	}
+	return c
 }
 
 // Apply is the update rule. c is the current confidence, streak the number

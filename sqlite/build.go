@@ -1,185 +1,21 @@
 package sqlite
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/binary"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"hash/maphash"
-	"io"
 	"math"
-	"os"
-	"path/filepath"
-	"runtime"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"memoria/markdown"
+	"memoria/ingest"
 	"memoria/memory"
 	"memoria/workspace"
 )
-
-// loaded is one file read, hashed and parsed (or the reason it was not).
-type loaded struct {
-	file   workspace.File
-	hash   string
-	lines  int
-	doc    *memory.Document
-	status string // why the file is not indexed; "" when it is
-}
-
-const dateLayout = "2006-01-02"
-
-func hashBytes(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:16])
-}
-
-// load reads and parses one file. Problems become a status, never an error:
-// a bad file must not stop the index of a good workspace.
-func load(ws string, f workspace.File, o Options) loaded {
-	l := loaded{file: f}
-	if f.Size > o.maxFileSize() {
-		l.status = fmt.Sprintf("too large (%d MB > %d MB limit)", f.Size>>20, o.maxFileSize()>>20)
-		return l
-	}
-	fh, err := os.Open(filepath.Join(ws, filepath.FromSlash(f.Rel)))
-	if err != nil {
-		l.status = "unreadable: " + errText(err)
-		return l
-	}
-	// Read into a buffer of the listed size, one byte more to see the end
-	// (io.ReadAll's doubling would copy each file a few times); a file
-	// that grew since it was listed is read to its end, within the limit.
-	data := make([]byte, f.Size+1)
-	n, err := io.ReadFull(fh, data)
-	switch {
-	case err == io.EOF || err == io.ErrUnexpectedEOF:
-		data, err = data[:n], nil
-	case err == nil:
-		var rest []byte
-		rest, err = io.ReadAll(io.LimitReader(fh, o.maxFileSize()+1-int64(n)))
-		data = append(data, rest...)
-	}
-	fh.Close()
-	switch {
-	case err != nil:
-		l.status = "unreadable: " + errText(err)
-		return l
-	case int64(len(data)) > o.maxFileSize():
-		l.status = fmt.Sprintf("too large (over the %d MB limit)", o.maxFileSize()>>20)
-		return l
-	}
-	l.hash = hashBytes(data)
-	l.lines = bytes.Count(data, []byte{'\n'})
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		l.lines++
-	}
-	doc, err := markdown.ParseWith(f.Rel, data, markdown.Options{MaxPassageLines: o.passageLines()})
-	if err != nil {
-		if errors.Is(err, markdown.ErrBinary) {
-			l.status = "binary, not Markdown"
-		} else {
-			l.status = errText(err)
-		}
-		return l
-	}
-	sortDoc(doc)
-	l.doc = doc
-	return l
-}
-
-// sortDoc puts a document's facts and passages in line order, the order
-// the writer numbers them in and the one stored items are read back in
-// (storedItems): a full-text row depends on its passage's neighbours, so
-// the rows made again from stored items must see them in the same order.
-func sortDoc(doc *memory.Document) {
-	slices.SortStableFunc(doc.Facts, func(a, b memory.Fact) int { return a.Source.Start - b.Source.Start })
-	slices.SortStableFunc(doc.Passages, func(a, b memory.Passage) int { return a.Source.Start - b.Source.Start })
-}
-
-func errText(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
-// loadAll loads files in parallel and hands them to fn in input order, so
-// that a build is deterministic whatever the scheduling.
-func loadAll(ctx context.Context, ws string, files []workspace.File, o Options, fn func(i int, l loaded) error) error {
-	n := len(files)
-	results := make([]loaded, n)
-	done := make([]chan struct{}, n)
-	for i := range done {
-		done[i] = make(chan struct{})
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	ctx, cancel := context.WithCancel(ctx)
-	defer func() { cancel(); wg.Wait() }()
-	workers := max(1, min(runtime.GOMAXPROCS(0), n))
-	// Parsing outruns writing: without a bound the parsed documents of
-	// every file waited in results, and importing a 500 MB export held
-	// 421 MB of them at once. At most lookahead files are parsed ahead of
-	// the one fn takes next.
-	lookahead := make(chan struct{}, 4*workers)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = load(ws, files[i], o)
-				close(done[i])
-			}
-		}()
-	}
-	go func() {
-		defer close(next)
-		for i := range n {
-			select {
-			case lookahead <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	for i := range n {
-		select {
-		case <-done[i]:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		err := fn(i, results[i])
-		results[i] = loaded{} // let the parsed document go
-		<-lookahead
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// TextHash keys an item's text for its embedding: items whose text did
-// not change keep their vector when their file is re-parsed.
-func TextHash(text string) string {
-	s := sha256.Sum256([]byte(text))
-	return hex.EncodeToString(s[:8])
-}
 
 // writer inserts parsed files inside one transaction. Items, their
 // full-text rows and their entity links are buffered and written many
@@ -286,32 +122,25 @@ func (w *writer) flush(ctx context.Context) error {
 	return nil
 }
 
-func dayString(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.Format(dateLayout)
-}
-
 // add writes one loaded file and everything parsed from it.
-func (w *writer) add(ctx context.Context, l loaded) error {
-	f := l.file
+func (w *writer) add(ctx context.Context, l ingest.Loaded) error {
+	f := l.File
 	day := ""
-	if l.doc != nil {
-		day = dayString(l.doc.Date)
+	if l.Doc != nil {
+		day = ingest.DayString(l.Doc.Date)
 	}
-	res, err := w.file.ExecContext(ctx, f.Rel, string(f.Kind), day, f.Size, f.ModTime, l.hash, l.lines, l.status)
+	res, err := w.file.ExecContext(ctx, f.Rel, string(f.Kind), day, f.Size, f.ModTime, l.Hash, l.Lines, l.Status)
 	if err != nil {
 		return fmt.Errorf("file %s: %w", f.Rel, err)
 	}
 	fileID, _ := res.LastInsertId()
-	if l.doc == nil {
+	if l.Doc == nil {
 		return nil
 	}
-	if err := w.addDoc(ctx, fileID, l.doc, nil); err != nil {
+	if err := w.addDoc(ctx, fileID, l.Doc, nil); err != nil {
 		return fmt.Errorf("file %s: %w", f.Rel, err)
 	}
-	if err := w.addEntity(ctx, fileID, l.doc.Entity); err != nil {
+	if err := w.addEntity(ctx, fileID, l.Doc.Entity); err != nil {
 		return fmt.Errorf("file %s: %w", f.Rel, err)
 	}
 	return nil
@@ -339,41 +168,6 @@ func (w *writer) addEntity(ctx context.Context, fileID int64, e *memory.EntityPa
 	return nil
 }
 
-// item is one row of the items table as the writer stores it, without
-// its id and file.
-type item struct {
-	kind              memory.Kind
-	factID            string // "" for a passage
-	conf              float64
-	hasConf           bool
-	start, end        int
-	day, eventEnd     string
-	section, entities string // entities: the slugs, space-separated
-	content, textHash string
-}
-
-// docItem is the i-th item of a parsed document in the order the writer
-// numbers them: the facts, then the passages, each in line order
-// (sortDoc).
-func docItem(doc *memory.Document, i int) item {
-	if i < len(doc.Facts) {
-		f := &doc.Facts[i]
-		return newItem(f.Kind, f.ID, f.Confidence, f.HasConfidence, f.Source, f.Written, f.Event, "", f.Entities, f.Text)
-	}
-	p := &doc.Passages[i-len(doc.Facts)]
-	return newItem(memory.KindPassage, "", 0, false, p.Source, p.Written, nil, p.Section, p.Entities, p.Text)
-}
-
-func newItem(kind memory.Kind, factID string, conf float64, hasConf bool, src memory.Source, written time.Time, event *memory.TimeRange, section string, entities []string, content string) item {
-	day, evEnd := dayString(written), ""
-	if event != nil {
-		day, evEnd = dayString(event.Start), dayString(event.End)
-	}
-	return item{kind: kind, factID: factID, conf: conf, hasConf: hasConf, start: src.Start, end: src.End,
-		day: day, eventEnd: evEnd, section: section, entities: strings.Join(entities, " "), content: content,
-		textHash: TextHash(content)}
-}
-
 // itemKey digests everything stored of an item, its full-text row
 // included: two items with the same key have the same rows in every
 // table. It is made in two steps (columns, then the full-text row) so that
@@ -382,14 +176,14 @@ func newItem(kind memory.Kind, factID string, conf float64, hasConf bool, src me
 type itemKey [16]byte
 
 // digest is the first step: the item's own columns.
-func (it *item) digest() itemKey {
-	return digestStrings(string(it.kind), it.factID, strconv.FormatBool(it.hasConf), strconv.FormatFloat(it.conf, 'g', -1, 64),
-		strconv.Itoa(it.start), strconv.Itoa(it.end), it.day, it.eventEnd, it.section, it.entities, it.content, it.textHash)
+func digest(it *ingest.Item) itemKey {
+	return digestStrings(string(it.Kind), it.FactID, strconv.FormatBool(it.HasConf), strconv.FormatFloat(it.Conf, 'g', -1, 64),
+		strconv.Itoa(it.Start), strconv.Itoa(it.End), it.Day, it.EventEnd, it.Section, it.Entities, it.Content, it.TextHash)
 }
 
 // key is the second: the columns' digest with the full-text row.
-func (d itemKey) key(r ftsRow) itemKey {
-	return digestStrings(string(d[:]), r.content, r.section, r.entities, r.context)
+func (d itemKey) key(r ingest.Row) itemKey {
+	return digestStrings(string(d[:]), r.Content, r.Section, r.Entities, r.Context)
 }
 
 // digestSeeds: two 64-bit maphash digests make the 128-bit key; keys are
@@ -415,34 +209,34 @@ func digestStrings(ss ...string) itemKey {
 // addDoc writes a document's items (those keep accepts, or all), their
 // full-text rows and their entity links.
 func (w *writer) addDoc(ctx context.Context, fileID int64, doc *memory.Document, keep func(i int) bool) error {
-	return eachFTSRow(doc, func(i int, r ftsRow) error {
+	return ingest.EachRow(doc, func(i int, r ingest.Row) error {
 		if keep != nil && !keep(i) {
 			return nil
 		}
-		it := docItem(doc, i)
+		it := ingest.DocItem(doc, i)
 		return w.addItem(ctx, fileID, &it, r)
 	})
 }
 
 // addItem writes an item, its full-text row and its entity links.
-func (w *writer) addItem(ctx context.Context, fileID int64, it *item, r ftsRow) error {
+func (w *writer) addItem(ctx context.Context, fileID int64, it *ingest.Item, r ingest.Row) error {
 	id := w.nextID
 	w.nextID++
 	w.count++
 	var factID, conf any
-	if it.factID != "" {
-		factID = it.factID
+	if it.FactID != "" {
+		factID = it.FactID
 	}
-	if it.hasConf {
-		conf = it.conf
+	if it.HasConf {
+		conf = it.Conf
 	}
-	if err := w.items.add(ctx, w.tx, id, fileID, string(it.kind), factID, conf, it.start, it.end, it.day, it.eventEnd, it.section, it.entities, it.content, it.textHash); err != nil {
+	if err := w.items.add(ctx, w.tx, id, fileID, string(it.Kind), factID, conf, it.Start, it.End, it.Day, it.EventEnd, it.Section, it.Entities, it.Content, it.TextHash); err != nil {
 		return err
 	}
-	if err := w.fts.add(ctx, w.tx, id, r.content, r.section, r.entities, r.context); err != nil {
+	if err := w.fts.add(ctx, w.tx, id, r.Content, r.Section, r.Entities, r.Context); err != nil {
 		return err
 	}
-	for _, e := range strings.Fields(it.entities) {
+	for _, e := range strings.Fields(it.Entities) {
 		if err := w.itemEntities.add(ctx, w.tx, strings.ToLower(e), id); err != nil {
 			return err
 		}
@@ -483,7 +277,7 @@ func build(ctx context.Context, path, ws string, files []workspace.File, skipped
 	if err != nil {
 		return st, fmt.Errorf("index %s: %w", path, err)
 	}
-	err = loadAll(ctx, ws, files, o, func(i int, l loaded) error {
+	err = ingest.LoadAll(ctx, ws, files, o.rows(), func(i int, l ingest.Loaded) error {
 		note(&st, l, o)
 		if o.Progress != nil {
 			o.Progress(i+1, len(files))
@@ -618,25 +412,25 @@ func openBuildDB(path string, pragmas ...string) (*sql.DB, error) {
 }
 
 // note counts a loaded file in the stats and reports its warnings.
-func note(st *memory.Stats, l loaded, o Options) {
+func note(st *memory.Stats, l ingest.Loaded, o Options) {
 	if st.FilesByKind == nil {
 		st.FilesByKind, st.Facts = map[memory.FileKind]int{}, map[memory.Kind]int{}
 	}
-	st.FilesByKind[l.file.Kind]++
-	if l.status != "" {
+	st.FilesByKind[l.File.Kind]++
+	if l.Status != "" {
 		st.Skipped++
 		st.Warnings++
-		o.warn("%s: skipped: %s", l.file.Rel, l.status)
+		o.warn("%s: skipped: %s", l.File.Rel, l.Status)
 		return
 	}
 	st.Parsed++
-	for _, f := range l.doc.Facts {
+	for _, f := range l.Doc.Facts {
 		st.Facts[f.Kind]++
 	}
-	st.Passages += len(l.doc.Passages)
-	for _, w := range l.doc.Warnings {
+	st.Passages += len(l.Doc.Passages)
+	for _, w := range l.Doc.Warnings {
 		st.Warnings++
-		o.warn("%s:%d: %s", l.file.Rel, w.Line, w.Message)
+		o.warn("%s:%d: %s", l.File.Rel, w.Line, w.Message)
 	}
 }
 

@@ -18,26 +18,16 @@ import (
 	msqlite "modernc.org/sqlite" // also registers the "sqlite" driver
 
 	"memoria/flock"
+	"memoria/ingest"
 	"memoria/memory"
 	"memoria/vector"
 	"memoria/workspace"
 )
 
-// DefaultMaxFileSize is the largest Markdown file indexed by default; a
-// larger one is skipped with a warning rather than stalling every recall
-// (a day's log of 16 MB is far past anything written by hand or by an agent).
-const DefaultMaxFileSize = memory.MaxFileSize
-
-// DefaultPassageLines is how many lines a passage spans at most in the
-// index. Small passages rank most precisely; recall widens them with their
-// neighbours when it returns them (recall.DefaultLines). Chosen by
-// measurement on the development set; see docs/recall.md.
-const DefaultPassageLines = 1
-
 // Options tune the index. The zero value is ready to use.
 type Options struct {
-	PassageLines int                   // longest passage in lines; 0 means DefaultPassageLines
-	MaxFileSize  int64                 // larger files are skipped; 0 means DefaultMaxFileSize
+	PassageLines int                   // longest passage in lines; 0 means ingest.DefaultPassageLines
+	MaxFileSize  int64                 // larger files are skipped; 0 means ingest.DefaultMaxFileSize
 	Warn         func(msg string)      // receives one-line warnings; nil discards them
 	Progress     func(done, total int) // called while a build parses files; may be nil
 	// BoundMemory has a rebuild set the process's soft memory limit
@@ -51,18 +41,9 @@ type Options struct {
 	Vector vector.Options
 }
 
-func (o Options) passageLines() int {
-	if o.PassageLines > 0 {
-		return o.PassageLines
-	}
-	return DefaultPassageLines
-}
-
-func (o Options) maxFileSize() int64 {
-	if o.MaxFileSize > 0 {
-		return o.MaxFileSize
-	}
-	return DefaultMaxFileSize
+// rows are the options of the rows this index is made of.
+func (o Options) rows() ingest.Options {
+	return ingest.Options{PassageLines: o.PassageLines, MaxFileSize: o.MaxFileSize}
 }
 
 func (o Options) warn(format string, args ...any) {

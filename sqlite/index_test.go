@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"memoria/ingest"
 	"memoria/memory"
 )
 
@@ -75,7 +76,7 @@ func TestBuildAndSearch(t *testing.T) {
 		t.Fatalf("got %d hits, want 1", len(hits))
 	}
 	h := hits[0]
-	if h.Kind != memory.KindWorld || h.Source.String() != "memory/2025-11-27.md#L6" || h.Written.Format(dateLayout) != "2025-11-27" {
+	if h.Kind != memory.KindWorld || h.Source.String() != "memory/2025-11-27.md#L6" || h.Written.Format(ingest.DateLayout) != "2025-11-27" {
 		t.Errorf("hit = %+v", h.Item)
 	}
 	if len(h.Entities) != 1 || h.Entities[0] != "Peter" {
@@ -99,7 +100,7 @@ func TestBuildAndSearch(t *testing.T) {
 func TestFilters(t *testing.T) {
 	ix := openTest(t, testWorkspace(t), Options{})
 	ctx := context.Background()
-	day := func(s string) time.Time { d, _ := time.Parse(dateLayout, s); return d }
+	day := func(s string) time.Time { d, _ := time.Parse(ingest.DateLayout, s); return d }
 	tests := []struct {
 		name   string
 		filter memory.Filter

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 
+	"memoria/ingest"
 	"memoria/lang"
 	"memoria/markdown"
 )
@@ -27,7 +28,7 @@ const WriterVersion = 4
 // either during development also rebuilds existing indexes.
 func identity(o Options) string {
 	sum := sha256.Sum256([]byte(schema + indexes + ftsBuildConfig + ftsSyncConfig + ftsMerge))
-	return fmt.Sprintf("schema=%d/%x writer=%d parser=%d passage_lines=%d alt=%d/%s", SchemaVersion, sum[:4], WriterVersion, markdown.Version, o.passageLines(), lang.Version, lang.Unicode)
+	return fmt.Sprintf("schema=%d/%x writer=%d rows=%d parser=%d passage_lines=%d alt=%d/%s", SchemaVersion, sum[:4], WriterVersion, ingest.Version, markdown.Version, o.rows().Passage(), lang.Version, lang.Unicode)
 }
 
 // indexes are the secondary indexes, created once a build has written the

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"memoria/ingest"
 	"memoria/memory"
 )
 
@@ -30,10 +31,10 @@ func where(f memory.Filter) (string, []any) {
 	if !f.Since.IsZero() || !f.Until.IsZero() {
 		lo, hi := "0000-00-00", "9999-99-99"
 		if !f.Since.IsZero() {
-			lo = f.Since.Format(dateLayout)
+			lo = f.Since.Format(ingest.DateLayout)
 		}
 		if !f.Until.IsZero() {
-			hi = f.Until.Format(dateLayout)
+			hi = f.Until.Format(ingest.DateLayout)
 		}
 		conds = append(conds, `(i.file_id IN (SELECT id FROM files WHERE day != '' AND day BETWEEN ? AND ?) OR (i.event_end != '' AND i.day <= ? AND i.event_end >= ?))`)
 		args = append(args, lo, hi, hi, lo)
@@ -201,10 +202,10 @@ func scanItem(rows *sql.Rows, it *memory.Item, extra ...any) error {
 		c := conf.Float64
 		it.Confidence = &c
 	}
-	it.Written, _ = time.Parse(dateLayout, written)
+	it.Written, _ = time.Parse(ingest.DateLayout, written)
 	if evEnd != "" {
-		s, err1 := time.Parse(dateLayout, evStart)
-		e, err2 := time.Parse(dateLayout, evEnd)
+		s, err1 := time.Parse(ingest.DateLayout, evStart)
+		e, err2 := time.Parse(ingest.DateLayout, evEnd)
 		if err1 == nil && err2 == nil {
 			it.Event = &memory.TimeRange{Start: s, End: e}
 		}
@@ -330,7 +331,7 @@ func (ix *Index) EntityList(ctx context.Context) ([]memory.EntitySummary, error)
 		if e.Name == "" {
 			e.Name = strings.ReplaceAll(e.Slug, "-", " ")
 		}
-		e.LastSeen, _ = time.Parse(dateLayout, last)
+		e.LastSeen, _ = time.Parse(ingest.DateLayout, last)
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {

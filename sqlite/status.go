@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"memoria/ingest"
 	"memoria/memory"
 )
 
@@ -64,8 +65,8 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
-	st.FirstDay, _ = time.Parse(dateLayout, first)
-	st.LastDay, _ = time.Parse(dateLayout, last)
+	st.FirstDay, _ = time.Parse(ingest.DateLayout, first)
+	st.LastDay, _ = time.Parse(ingest.DateLayout, last)
 	if st.VectorModel, err = ix.vec.Model(ctx); err != nil {
 		return st, ix.wrapErr(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"memoria/ingest"
 	"memoria/memory"
 	"memoria/workspace"
 )
@@ -180,36 +181,36 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l listing, trusted b
 	for _, p := range gone {
 		delete(manifest, p)
 	}
-	err = loadAll(ctx, ix.ws, todo, ix.opts, func(i int, l loaded) error {
+	err = ingest.LoadAll(ctx, ix.ws, todo, ix.opts.rows(), func(i int, l ingest.Loaded) error {
 		// Compared with the manifest as it is under the write lock: another
 		// process may have indexed the file anew since the listing.
-		if s, ok := manifest[l.file.Rel]; ok && l.status == "" && s.hash == l.hash {
+		if s, ok := manifest[l.File.Rel]; ok && l.Status == "" && s.hash == l.Hash {
 			// Touched but not changed: remember the new stat, keep the items.
 			st.Unchanged++
-			s.size, s.mtime = l.file.Size, l.file.ModTime
-			manifest[l.file.Rel] = s
-			_, err := tx.ExecContext(ctx, `UPDATE files SET size=?, mtime=? WHERE id=?`, l.file.Size, l.file.ModTime, s.id)
+			s.size, s.mtime = l.File.Size, l.File.ModTime
+			manifest[l.File.Rel] = s
+			_, err := tx.ExecContext(ctx, `UPDATE files SET size=?, mtime=? WHERE id=?`, l.File.Size, l.File.ModTime, s.id)
 			return err
 		}
 		note(&st, l, ix.opts)
-		if s, ok := manifest[l.file.Rel]; ok {
+		if s, ok := manifest[l.File.Rel]; ok {
 			if err := w.update(ctx, s.id, l); err != nil {
-				return fmt.Errorf("update %s: %w", l.file.Rel, err)
+				return fmt.Errorf("update %s: %w", l.File.Rel, err)
 			}
-			manifest[l.file.Rel] = storedFile{id: s.id, size: l.file.Size, mtime: l.file.ModTime, hash: l.hash}
+			manifest[l.File.Rel] = storedFile{id: s.id, size: l.File.Size, mtime: l.File.ModTime, hash: l.Hash}
 			return nil
 		}
-		if err := deleteFile(ctx, tx, l.file.Rel); err != nil {
+		if err := deleteFile(ctx, tx, l.File.Rel); err != nil {
 			return err
 		}
 		if err := w.add(ctx, l); err != nil {
 			return err
 		}
-		s := storedFile{size: l.file.Size, mtime: l.file.ModTime, hash: l.hash}
-		if err := tx.QueryRowContext(ctx, `SELECT id FROM files WHERE path = ?`, l.file.Rel).Scan(&s.id); err != nil {
+		s := storedFile{size: l.File.Size, mtime: l.File.ModTime, hash: l.Hash}
+		if err := tx.QueryRowContext(ctx, `SELECT id FROM files WHERE path = ?`, l.File.Rel).Scan(&s.id); err != nil {
 			return err
 		}
-		manifest[l.file.Rel] = s
+		manifest[l.File.Rel] = s
 		return nil
 	})
 	if err != nil {
@@ -333,25 +334,25 @@ func storedItems(ctx context.Context, tx *sql.Tx, fileID int64) (ids []int64, di
 	doc = &memory.Document{}
 	for rows.Next() {
 		var id int64
-		var it item
+		var it ingest.Item
 		var kind string
 		var factID sql.NullString
 		var conf sql.NullFloat64
-		if err := rows.Scan(&id, &kind, &factID, &conf, &it.start, &it.end, &it.day, &it.eventEnd, &it.section, &it.entities, &it.content, &it.textHash); err != nil {
+		if err := rows.Scan(&id, &kind, &factID, &conf, &it.Start, &it.End, &it.Day, &it.EventEnd, &it.Section, &it.Entities, &it.Content, &it.TextHash); err != nil {
 			return nil, nil, nil, err
 		}
-		it.kind, it.factID, it.conf, it.hasConf = memory.Kind(kind), factID.String, conf.Float64, conf.Valid
+		it.Kind, it.FactID, it.Conf, it.HasConf = memory.Kind(kind), factID.String, conf.Float64, conf.Valid
 		var ents []string
-		if it.entities != "" {
-			ents = strings.Fields(it.entities)
+		if it.Entities != "" {
+			ents = strings.Fields(it.Entities)
 		}
-		if it.kind == memory.KindPassage {
-			doc.Passages = append(doc.Passages, memory.Passage{Text: it.content, Section: it.section, Entities: ents})
+		if it.Kind == memory.KindPassage {
+			doc.Passages = append(doc.Passages, memory.Passage{Text: it.Content, Section: it.Section, Entities: ents})
 		} else {
-			doc.Facts = append(doc.Facts, memory.Fact{Text: it.content, Entities: ents})
+			doc.Facts = append(doc.Facts, memory.Fact{Text: it.Content, Entities: ents})
 		}
 		ids = append(ids, id)
-		digests = append(digests, it.digest())
+		digests = append(digests, digest(&it))
 	}
 	return ids, digests, doc, rows.Err()
 }
@@ -374,11 +375,11 @@ func deleteItemsFTS(ctx context.Context, tx *sql.Tx, ids []int64, doc *memory.Do
 	if err != nil {
 		return err
 	}
-	err = eachFTSRow(doc, func(i int, r ftsRow) error {
+	err = ingest.EachRow(doc, func(i int, r ingest.Row) error {
 		if gone != nil && !gone(i) {
 			return nil
 		}
-		return del.add(ctx, tx, "delete", ids[i], r.content, r.section, r.entities, r.context)
+		return del.add(ctx, tx, "delete", ids[i], r.Content, r.Section, r.Entities, r.Context)
 	})
 	if err != nil {
 		return err
@@ -393,14 +394,14 @@ func deleteItemsFTS(ctx context.Context, tx *sql.Tx, ids []int64, doc *memory.Do
 // Appending a fact to a daily log of a million lines writes the new
 // fact, not the million (it rewrote them all, holding the write lock for
 // half a minute).
-func (w *writer) update(ctx context.Context, fileID int64, l loaded) error {
-	f := l.file
+func (w *writer) update(ctx context.Context, fileID int64, l ingest.Loaded) error {
+	f := l.File
 	day := ""
-	if l.doc != nil {
-		day = dayString(l.doc.Date)
+	if l.Doc != nil {
+		day = ingest.DayString(l.Doc.Date)
 	}
 	if _, err := w.tx.ExecContext(ctx, `UPDATE files SET kind=?, day=?, size=?, mtime=?, hash=?, lines=?, status=? WHERE id=?`,
-		string(f.Kind), day, f.Size, f.ModTime, l.hash, l.lines, l.status, fileID); err != nil {
+		string(f.Kind), day, f.Size, f.ModTime, l.Hash, l.Lines, l.Status, fileID); err != nil {
 		return err
 	}
 	for _, q := range []string{`DELETE FROM entity_pages WHERE file_id=?`, `DELETE FROM entity_names WHERE file_id=?`} {
@@ -418,7 +419,7 @@ func (w *writer) update(ctx context.Context, fileID int64, l loaded) error {
 	// identical items after all) are chained through same.
 	stored := make(map[itemKey]int32, len(oldIDs))
 	same := make([]int32, len(oldIDs))
-	eachFTSRow(oldDoc, func(i int, r ftsRow) error {
+	ingest.EachRow(oldDoc, func(i int, r ingest.Row) error {
 		k := digests[i].key(r)
 		if j, ok := stored[k]; ok {
 			same[i] = j
@@ -429,15 +430,15 @@ func (w *writer) update(ctx context.Context, fileID int64, l loaded) error {
 		return nil
 	})
 	digests = nil
-	doc := l.doc
+	doc := l.Doc
 	if doc == nil {
 		doc = &memory.Document{}
 	}
 	kept := make([]bool, len(oldIDs))
 	var fresh []bool // the new document's items to insert
-	eachFTSRow(doc, func(i int, r ftsRow) error {
-		it := docItem(doc, i)
-		k := it.digest().key(r)
+	ingest.EachRow(doc, func(i int, r ingest.Row) error {
+		it := ingest.DocItem(doc, i)
+		k := digest(&it).key(r)
 		j, ok := stored[k]
 		if ok {
 			kept[j] = true

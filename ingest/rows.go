@@ -1,4 +1,4 @@
-package sqlite
+package ingest
 
 import (
 	"strings"
@@ -7,32 +7,32 @@ import (
 	"memoria/memory"
 )
 
-// ftsRow is an item's row in the full-text table (items_fts). Besides its
+// Row is an item's row in a full-text index. Besides its
 // own text, a passage is indexed with the text of its neighbours in the
-// same section (column "context", weighted low; ftsContext characters of
+// same section (column "context", weighted low; ContextChars characters of
 // each: docs/index.md has the measurements): a turn of a conversation is
 // found by the words of the question before it or the answer after it,
 // while the result still cites only its own lines. The tokens the
 // tokenizer cannot make (CJK bigrams, folds, stems: alt.go) join the
 // content, and the neighbours' ones the context.
-type ftsRow struct {
-	content, section, entities, context string
+type Row struct {
+	Content, Section, Entities, Context string
 }
 
-// ftsContext is how many characters of each neighbour a passage's
+// ContextChars is how many characters of each neighbour a passage's
 // context column holds.
-const ftsContext = 200
+const ContextChars = 200
 
-// eachFTSRow makes the full-text rows of a document's items, in the order
+// EachRow makes the full-text rows of a document's items, in the order
 // the writer numbers them (the facts, then the passages), and hands each
 // to fn, so that no more than one row is held at a time. It is the one
 // definition of a full-text row, for a build, a sync and a delete alike
 // (a delete makes the rows of stored items again): any change to what it
-// makes must change WriterVersion, so that indexes written with the old
+// makes must change Version, so that indexes written with the old
 // rows are rebuilt rather than edited.
-func eachFTSRow(doc *memory.Document, fn func(i int, r ftsRow) error) error {
+func EachRow(doc *memory.Document, fn func(i int, r Row) error) error {
 	for i, f := range doc.Facts {
-		if err := fn(i, ftsRow{content: withAlt(f.Text, lang.AltText(f.Text)), entities: ftsEntities(f.Entities)}); err != nil {
+		if err := fn(i, Row{Content: withAlt(f.Text, lang.AltText(f.Text)), Entities: ftsEntities(f.Entities)}); err != nil {
 			return err
 		}
 	}
@@ -41,19 +41,19 @@ func eachFTSRow(doc *memory.Document, fn func(i int, r ftsRow) error) error {
 	for i, p := range doc.Passages {
 		var ctx []string
 		if j := prev[i]; j >= 0 {
-			ctx = append(ctx, lastRunes(doc.Passages[j].Text, ftsContext))
+			ctx = append(ctx, lastRunes(doc.Passages[j].Text, ContextChars))
 		}
 		if j := next[i]; j >= 0 {
-			ctx = append(ctx, firstRunes(doc.Passages[j].Text, ftsContext))
+			ctx = append(ctx, firstRunes(doc.Passages[j].Text, ContextChars))
 		}
 		if around[i] != "" {
 			ctx = append(ctx, around[i])
 		}
-		err := fn(len(doc.Facts)+i, ftsRow{
-			content:  withAlt(p.Text, own[i]),
-			section:  p.Section,
-			entities: ftsEntities(p.Entities),
-			context:  strings.Join(ctx, " "),
+		err := fn(len(doc.Facts)+i, Row{
+			Content:  withAlt(p.Text, own[i]),
+			Section:  p.Section,
+			Entities: ftsEntities(p.Entities),
+			Context:  strings.Join(ctx, " "),
 		})
 		if err != nil {
 			return err

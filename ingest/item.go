@@ -1,0 +1,54 @@
+package ingest
+
+import (
+	"strings"
+	"time"
+
+	"memoria/memory"
+)
+
+// Item is one item as an index stores it, without its id and file.
+type Item struct {
+	Kind              memory.Kind
+	FactID            string // "" for a passage
+	Conf              float64
+	HasConf           bool
+	Start, End        int
+	Day, EventEnd     string // YYYY-MM-DD: the event's first day, else the day written; the event's last day ("" when none)
+	Section, Entities string // Entities: the slugs, space-separated
+	Content, TextHash string
+}
+
+// DocItem is the i-th item of a parsed document in the order a store
+// numbers them: the facts, then the passages, each in line order
+// (sortDoc).
+func DocItem(doc *memory.Document, i int) Item {
+	if i < len(doc.Facts) {
+		f := &doc.Facts[i]
+		return NewItem(f.Kind, f.ID, f.Confidence, f.HasConfidence, f.Source, f.Written, f.Event, "", f.Entities, f.Text)
+	}
+	p := &doc.Passages[i-len(doc.Facts)]
+	return NewItem(memory.KindPassage, "", 0, false, p.Source, p.Written, nil, p.Section, p.Entities, p.Text)
+}
+
+// NewItem makes an item's row from what the parser read.
+func NewItem(kind memory.Kind, factID string, conf float64, hasConf bool, src memory.Source, written time.Time, event *memory.TimeRange, section string, entities []string, content string) Item {
+	day, evEnd := DayString(written), ""
+	if event != nil {
+		day, evEnd = DayString(event.Start), DayString(event.End)
+	}
+	return Item{Kind: kind, FactID: factID, Conf: conf, HasConf: hasConf, Start: src.Start, End: src.End,
+		Day: day, EventEnd: evEnd, Section: section, Entities: strings.Join(entities, " "), Content: content,
+		TextHash: TextHash(content)}
+}
+
+// DateLayout is how days are stored.
+const DateLayout = "2006-01-02"
+
+// DayString is a day as stored, "" for the zero time.
+func DayString(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(DateLayout)
+}

@@ -13,7 +13,9 @@ import (
 
 	"memoria/datephrase"
 	"memoria/embed"
+	"memoria/ingest"
 	"memoria/memory"
+	"memoria/postgres"
 	"memoria/query"
 	"memoria/recall"
 	"memoria/sqlite"
@@ -23,8 +25,13 @@ import (
 // Options configure how a workspace is opened. The zero value is ready to use.
 type Options struct {
 	// IndexPath puts the derived index somewhere other than
-	// <workspace>/.memory/index.sqlite (for read-only workspaces).
+	// <workspace>/.memory/index.sqlite (for read-only workspaces). A
+	// postgres:// or postgresql:// URL keeps it in a PostgreSQL database
+	// that many workspaces share (package postgres, docs/team.md).
 	IndexPath string
+	// IndexName names the workspace in a shared database; "" means the
+	// workspace folder's name.
+	IndexName string
 	// Warn receives one-line warnings (skipped files, malformed lines).
 	Warn func(msg string)
 	// Progress is called while files are parsed during a build.
@@ -88,6 +95,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace %s: %w", dir, err)
 	}
+	if IsIndexURL(opts.IndexPath) {
+		return openShared(ctx, abs, opts)
+	}
 	iopts := sqlite.Options{
 		PassageLines: opts.PassageLines,
 		MaxFileSize:  opts.MaxFileSize,
@@ -108,6 +118,90 @@ func Open(ctx context.Context, dir string, opts Options) (*Workspace, error) {
 		opts.Built(ix.Rebuilt, ix.BuildStats)
 	}
 	return &Workspace{dir: abs, ix: ix, opts: opts, path: ix.Path()}, nil
+}
+
+// IsIndexURL reports whether an index location is a PostgreSQL database
+// rather than a file.
+func IsIndexURL(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
+// openShared opens the workspace with its index in a PostgreSQL database.
+func openShared(ctx context.Context, dir string, opts Options) (*Workspace, error) {
+	db, err := databases.open(ctx, opts.IndexPath, opts.Warn)
+	if err != nil {
+		return nil, err
+	}
+	name := opts.IndexName
+	if name == "" {
+		name = filepath.Base(dir)
+	}
+	ix, err := db.Workspace(ctx, name, dir, postgres.WorkspaceOptions{
+		Rows:     ingest.Options{PassageLines: opts.PassageLines, MaxFileSize: opts.MaxFileSize},
+		Warn:     opts.Warn,
+		Progress: opts.Progress,
+	})
+	if err != nil {
+		databases.release(opts.IndexPath)
+		return nil, err
+	}
+	if ix.Rebuilt != "" && opts.Built != nil {
+		opts.Built(ix.Rebuilt, ix.BuildStats)
+	}
+	return &Workspace{dir: dir, ix: sharedIndex{ix, opts.IndexPath}, opts: opts, path: db.URL() + "#" + name}, nil
+}
+
+// sharedIndex is a workspace's index in a shared database: closing it
+// releases the process's connections to the database when it is the last.
+type sharedIndex struct {
+	*postgres.Index
+	url string
+}
+
+func (s sharedIndex) Close() error {
+	databases.release(s.url)
+	return nil
+}
+
+// databases are the shared databases this process has open, one
+// connection pool each however many workspaces it opens in them (an
+// evaluation opens a hundred), closed with the last of those.
+var databases = openDatabases{byURL: map[string]*openDatabase{}}
+
+type openDatabases struct {
+	mu    sync.Mutex
+	byURL map[string]*openDatabase
+}
+
+type openDatabase struct {
+	db   *postgres.DB
+	refs int
+}
+
+func (d *openDatabases) open(ctx context.Context, url string, warn func(string)) (*postgres.DB, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if o, ok := d.byURL[url]; ok {
+		o.refs++
+		return o.db, nil
+	}
+	db, err := postgres.Open(ctx, url, postgres.Options{Warn: warn})
+	if err != nil {
+		return nil, err
+	}
+	d.byURL[url] = &openDatabase{db: db, refs: 1}
+	return db, nil
+}
+
+func (d *openDatabases) release(url string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if o, ok := d.byURL[url]; ok {
+		if o.refs--; o.refs == 0 {
+			o.db.Close()
+			delete(d.byURL, url)
+		}
+	}
 }
 
 // Dir is the workspace folder.

@@ -200,6 +200,11 @@ type Status struct {
 	VectorModel string    // the model of the stored vectors ("" if none)
 	Texts       int       // distinct item texts
 	Embedded    int       // of those, how many have a vector
+	// VectorSearch says how semantic recall searches the vectors, where
+	// the backend has a choice ("" when it has none to report).
+	VectorSearch string
+	// Synced is when a sync last changed the index (zero if unknown).
+	Synced time.Time
 }
 
 // EmbedStats describes one embedding run.

@@ -24,6 +24,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	baseline := fs.Bool("baseline", false, "also run the BM25 baseline over 3-line windows and compare")
 	failures := fs.Int("failures", 0, "list up to `N` scored queries with no hit in the top 10")
 	cache := fs.String("index-dir", "", "`DIR` where the per-workspace indexes go (default: the user cache folder); eval workspaces may be read-only")
+	shared := fs.String("index-url", "", "keep the indexes in the PostgreSQL database at `URL` (postgres://…; default: $MEMORIA_INDEX_URL, else files in --index-dir), one workspace each, named after its path")
 	workers := fs.Int("workers", 2, "`N` queries run at once")
 	semantic := fs.Bool("semantic", false, "embed each workspace (slow the first time: the vectors are kept in the index) and recall with the semantic channel; lexical-only otherwise")
 	pos, err := parseFlags(e, fs, args)
@@ -44,7 +45,10 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		}
 		*cache = filepath.Join(base, "memoria", "eval")
 	}
-	spaces := &evalWorkspaces{dir: *cache, open: map[string]*evalWorkspace{}, warn: func(m string) {}}
+	if *shared == "" {
+		*shared = e.getenv("MEMORIA_INDEX_URL")
+	}
+	spaces := &evalWorkspaces{dir: *cache, url: *shared, open: map[string]*evalWorkspace{}, warn: func(m string) {}}
 	if *semantic {
 		if spaces.model, err = memoria.DefaultEmbedder(); err != nil {
 			return err
@@ -96,6 +100,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 // cache folder keyed by the workspace's path.
 type evalWorkspaces struct {
 	dir   string
+	url   string // a shared database instead of index files in dir
 	warn  func(string)
 	mu    sync.Mutex
 	open  map[string]*evalWorkspace
@@ -125,8 +130,12 @@ func (s *evalWorkspaces) get(ctx context.Context, dir string) (*evalWorkspace, e
 			return
 		}
 		sum := sha256.Sum256([]byte(abs))
-		idx := filepath.Join(s.dir, filepath.Base(abs)+"-"+hex.EncodeToString(sum[:4]), "index.sqlite")
-		w.ws, w.err = memoria.Open(ctx, abs, memoria.Options{IndexPath: idx, Warn: s.warn, Embedder: s.model})
+		name := filepath.Base(abs) + "-" + hex.EncodeToString(sum[:4])
+		o := memoria.Options{IndexPath: filepath.Join(s.dir, name, "index.sqlite"), Warn: s.warn, Embedder: s.model}
+		if s.url != "" {
+			o.IndexPath, o.IndexName = s.url, name
+		}
+		w.ws, w.err = memoria.Open(ctx, abs, o)
 		if w.err == nil && s.model != nil {
 			_, w.err = w.ws.Embed(ctx, s.model, nil)
 		}

@@ -239,7 +239,7 @@ func newFlags(name string, e *env, c *common) *flag.FlagSet {
 	fs.Usage = func() {}
 	fs.StringVar(&c.workspace, "workspace", "", "workspace `DIR` (default: $MEMORIA_WORKSPACE, the current folder or one above it, OpenClaw config, ~/.openclaw/workspace)")
 	fs.StringVar(&c.workspace, "w", "", "workspace `DIR` (short for --workspace)")
-	fs.StringVar(&c.index, "index", "", "index file `PATH` (default: DIR/.memory/index.sqlite)")
+	fs.StringVar(&c.index, "index", "", "index file `PATH`, or a shared PostgreSQL index postgres://… (default: $MEMORIA_INDEX_URL, else DIR/.memory/index.sqlite)")
 	fs.BoolVar(&c.json, "json", false, "print JSON")
 	return fs
 }
@@ -307,8 +307,13 @@ func (c *common) open(ctx context.Context, e *env, progress bool) (*memoria.Work
 	if err := workspace.CheckMarked(res.Dir); err != nil {
 		return nil, err
 	}
+	index := c.index
+	if index == "" {
+		index = e.getenv("MEMORIA_INDEX_URL")
+	}
 	opts := memoria.Options{
-		IndexPath: c.index,
+		IndexPath: index,
+		IndexName: e.getenv("MEMORIA_INDEX_NAME"),
 		// Any command may build the index (recall on a new workspace),
 		// and does little else meanwhile.
 		BoundMemory: true,

@@ -56,6 +56,13 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 			"first_day": day(st.FirstDay), "last_day": day(st.LastDay),
 			"pending": st.Pending, "fresh": st.Pending == 0,
 			"vector_model": st.VectorModel, "texts": st.Texts, "embedded": st.Embedded,
+			"backend": st.Backend,
+		}
+		if st.VectorSearch != "" {
+			out["vector_search"] = st.VectorSearch
+		}
+		if !st.Synced.IsZero() {
+			out["synced"] = st.Synced
 		}
 		if !*deep {
 			return json.NewEncoder(e.stdout).Encode(out)
@@ -80,13 +87,21 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(w, "workspace  %s\n", ws.Dir())
 	}
 	fmt.Fprintf(w, "index      %s (%.1f MB, %s)\n", st.Path, float64(st.Bytes)/(1<<20), fresh)
-	var derivedBytes int64
-	parts := make([]string, 0, len(derived))
-	for _, f := range derived {
-		derivedBytes += f.size
-		parts = append(parts, f.name+" "+humanBytes(f.size))
+	if st.Backend == "postgres" {
+		synced := "never"
+		if !st.Synced.IsZero() {
+			synced = st.Synced.Local().Format("2006-01-02 15:04:05")
+		}
+		fmt.Fprintf(w, "backend    postgres, shared by the workspaces of its database; last change synced %s\n", synced)
+	} else {
+		var derivedBytes int64
+		parts := make([]string, 0, len(derived))
+		for _, f := range derived {
+			derivedBytes += f.size
+			parts = append(parts, f.name+" "+humanBytes(f.size))
+		}
+		fmt.Fprintf(w, "derived    %s in %d files: %s\n", humanBytes(derivedBytes), len(derived), strings.Join(parts, ", "))
 	}
-	fmt.Fprintf(w, "derived    %s in %d files: %s\n", humanBytes(derivedBytes), len(derived), strings.Join(parts, ", "))
 	fmt.Fprintf(w, "files      %d daily logs (%s … %s), %d core, %d bank, %d opinions, %d entity pages, %d other\n",
 		st.Files[memory.FileLog], day(st.FirstDay), day(st.LastDay), st.Files[memory.FileCore], st.Files[memory.FileBank],
 		st.Files[memory.FileOpinions], st.Files[memory.FileEntity], st.Files[memory.FileOther])
@@ -103,6 +118,9 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(w, "semantic   off: no vectors (install the model with `memoria model install`, then `memoria index`)")
 	default:
 		fmt.Fprintf(w, "semantic   %d of %d texts embedded (%s)\n", st.Embedded, st.Texts, st.VectorModel)
+		if st.VectorSearch != "" {
+			fmt.Fprintf(w, "           search: %s\n", st.VectorSearch)
+		}
 	}
 	if len(st.Skipped) > 0 {
 		paths := make([]string, 0, len(st.Skipped))

@@ -1,0 +1,281 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Options tune a database connection. The zero value is ready to use.
+type Options struct {
+	// Warn receives one-line warnings (a lost connection being retried).
+	Warn func(msg string)
+	// RetryFor is how long an operation keeps retrying, with backoff, when
+	// the connection drops or the server restarts; past it the error is
+	// returned. 0 means DefaultRetryFor.
+	RetryFor time.Duration
+	// MaxConns bounds the pool; 0 means pgxpool's default (4 per CPU, at
+	// least 4).
+	MaxConns int32
+}
+
+// DefaultRetryFor is how long a dropped connection is retried by default:
+// long enough for a server restart or a failover.
+const DefaultRetryFor = 30 * time.Second
+
+// DB is a PostgreSQL database holding the indexes of many workspaces. It
+// is safe for concurrent use; open it once per process and take a Store
+// per workspace from it (Workspace).
+type DB struct {
+	pool *pgxpool.Pool
+	url  string // without the password, for messages and status
+	opts Options
+
+	pgvector bool // the server offers the vector extension
+
+	mu         sync.Mutex
+	warnedLost bool
+}
+
+// Open connects to the database at url (postgres://…), brings its schema
+// up to date and returns it.
+func Open(ctx context.Context, rawURL string, o Options) (*DB, error) {
+	shown := Redact(rawURL)
+	cfg, err := pgxpool.ParseConfig(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", shown, err)
+	}
+	if o.MaxConns > 0 {
+		cfg.MaxConns = o.MaxConns
+	}
+	db := &DB{url: shown, opts: o}
+	err = db.retry(ctx, func() error {
+		pool, err := pgxpool.NewWithConfig(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		conn, err := pool.Acquire(ctx)
+		if err != nil {
+			pool.Close()
+			return err
+		}
+		err = migrate(ctx, conn.Conn())
+		if err == nil {
+			err = conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')`).Scan(&db.pgvector)
+		}
+		conn.Release()
+		if err != nil {
+			pool.Close()
+			return err
+		}
+		db.pool = pool
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", shown, err)
+	}
+	return db, nil
+}
+
+// Close closes the connections.
+func (db *DB) Close() { db.pool.Close() }
+
+// URL is the database's address without its password.
+func (db *DB) URL() string { return db.url }
+
+// Redact removes the password from a connection URL, for messages.
+func Redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		if i := strings.Index(raw, "password="); i >= 0 {
+			return raw[:i] + "password=…"
+		}
+		return raw
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "…")
+	}
+	q := u.Query()
+	if q.Has("password") {
+		q.Set("password", "…")
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
+func (db *DB) warn(format string, args ...any) {
+	if db.opts.Warn != nil {
+		db.opts.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
+// retry runs f until it succeeds, fails for a reason a new attempt cannot
+// change, or RetryFor has passed, waiting longer after each failure (50 ms
+// doubling to 2 s). A lost connection is said once, and its recovery too.
+func (db *DB) retry(ctx context.Context, f func() error) error {
+	limit := db.opts.RetryFor
+	if limit <= 0 {
+		limit = DefaultRetryFor
+	}
+	deadline := time.Now().Add(limit)
+	wait := 50 * time.Millisecond
+	for failed := false; ; failed = true {
+		err := f()
+		if err == nil {
+			if failed {
+				db.mu.Lock()
+				if db.warnedLost {
+					db.warnedLost = false
+					db.mu.Unlock()
+					db.warn("database %s: connected again", db.url)
+				} else {
+					db.mu.Unlock()
+				}
+			}
+			return nil
+		}
+		if !isRetryable(err) || time.Now().Add(wait).After(deadline) {
+			if failed && isRetryable(err) {
+				return fmt.Errorf("gave up after %s: %w", limit, err)
+			}
+			return err
+		}
+		db.mu.Lock()
+		if !db.warnedLost {
+			db.warnedLost = true
+			db.mu.Unlock()
+			db.warn("database %s: %v; retrying", db.url, err)
+		} else {
+			db.mu.Unlock()
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return errors.Join(ctx.Err(), err)
+		case <-t.C:
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
+}
+
+// tx runs f in one transaction that may see only the workspaces ws (row-
+// level security reads them from memoria.workspaces), retried as a whole
+// on a lost connection. A read-only transaction cannot write by mistake.
+func (db *DB) tx(ctx context.Context, ws []int64, write bool, f func(tx pgx.Tx) error) error {
+	list := make([]string, len(ws))
+	for i, id := range ws {
+		list[i] = strconv.FormatInt(id, 10)
+	}
+	allowed := strings.Join(list, ",")
+	mode := pgx.ReadOnly
+	if write {
+		mode = pgx.ReadWrite
+	}
+	return db.retry(ctx, func() error {
+		tx, err := db.pool.BeginTx(ctx, pgx.TxOptions{AccessMode: mode})
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback(context.WithoutCancel(ctx))
+		if _, err := tx.Exec(ctx, `SELECT set_config('memoria.workspaces', $1, true)`, allowed); err != nil {
+			return err
+		}
+		if err := f(tx); err != nil {
+			return err
+		}
+		return tx.Commit(ctx)
+	})
+}
+
+// WorkspaceInfo is one workspace registered in the database.
+type WorkspaceInfo struct {
+	ID         int64
+	Name       string
+	Generation int64     // bumped by every sync that changed it
+	Built      time.Time // the last full build (zero: never)
+	Synced     time.Time // the last sync that changed it
+}
+
+// Workspaces lists the workspaces registered in the database, by name.
+// It names them only: their content is visible to a transaction that is
+// allowed their ids.
+func (db *DB) Workspaces(ctx context.Context) ([]WorkspaceInfo, error) {
+	var out []WorkspaceInfo
+	err := db.tx(ctx, nil, false, func(tx pgx.Tx) error {
+		out = out[:0]
+		rows, err := tx.Query(ctx, `SELECT id, name, generation, built, synced FROM memoria_workspaces ORDER BY name`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var w WorkspaceInfo
+			var built, synced *time.Time
+			if err := rows.Scan(&w.ID, &w.Name, &w.Generation, &built, &synced); err != nil {
+				return err
+			}
+			if built != nil {
+				w.Built = *built
+			}
+			if synced != nil {
+				w.Synced = *synced
+			}
+			out = append(out, w)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", db.url, err)
+	}
+	return out, nil
+}
+
+// register returns the id of the workspace called name, registering it
+// (and making its partition of the items) if it is new.
+func (db *DB) register(ctx context.Context, name string) (id int64, identity string, err error) {
+	if name == "" {
+		return 0, "", errors.New("a workspace in a shared index needs a name")
+	}
+	err = db.retry(ctx, func() error {
+		tx, err := db.pool.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback(context.WithoutCancel(ctx))
+		err = tx.QueryRow(ctx, `INSERT INTO memoria_workspaces(name) VALUES($1)
+			ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING id, identity`, name).Scan(&id, &identity)
+		if err != nil {
+			return err
+		}
+		// The partition's name is made of the id only: no user text in DDL.
+		// A partition queried by its own name is not bound by its parent's
+		// policies: it gets the same ones.
+		part := fmt.Sprintf("memoria_items_%d", id)
+		if _, err := tx.Exec(ctx, fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %s PARTITION OF memoria_items FOR VALUES IN (%d)`, part, id)); err != nil {
+			return err
+		}
+		var guarded bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_policies WHERE tablename = $1 AND policyname = 'memoria_ws')`, part).Scan(&guarded); err != nil {
+			return err
+		}
+		if !guarded {
+			_, err := tx.Exec(ctx, fmt.Sprintf(`ALTER TABLE %[1]s ENABLE ROW LEVEL SECURITY;
+				ALTER TABLE %[1]s FORCE ROW LEVEL SECURITY;
+				CREATE POLICY memoria_ws ON %[1]s USING (ws = ANY (memoria_allowed()))`, part))
+			if err != nil {
+				return err
+			}
+		}
+		return tx.Commit(ctx)
+	})
+	return id, identity, err
+}

@@ -1,0 +1,497 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"memoria/ingest"
+	"memoria/lang"
+	"memoria/markdown"
+	"memoria/memory"
+	"memoria/workspace"
+)
+
+// WorkspaceOptions tune one workspace's index.
+type WorkspaceOptions struct {
+	Rows     ingest.Options        // how files are cut into items
+	Warn     func(msg string)      // skipped files, malformed lines; nil discards them
+	Progress func(done, total int) // called while a build reads files; may be nil
+}
+
+// Index is one workspace's index in a shared database: a memory.Store.
+// Its rows carry the workspace's id, and every transaction it runs may
+// see that workspace only (row-level security). It is safe for
+// concurrent use, and several processes, on several machines, may hold
+// one for the same workspace: syncs of one workspace take turns (an
+// advisory lock on its id), syncs of different workspaces never wait for
+// each other.
+type Index struct {
+	db   *DB
+	id   int64
+	name string
+	dir  string // the workspace's Markdown; "" where it is not mounted (read only)
+	opts WorkspaceOptions
+
+	// Rebuilt says why Workspace built the index from scratch ("" if it
+	// did not): "new" or "outdated".
+	Rebuilt    string
+	BuildStats memory.Stats
+
+	mu    sync.Mutex
+	cache cache // what the database answered, as of one generation
+}
+
+// cache holds values the database computed, valid while the workspace's
+// generation is unchanged (any sync that changes it bumps it).
+type cache struct {
+	generation int64
+	manifest   map[string]storedFile
+	names      []memory.KnownName
+	total      int
+	terms      map[string]int // term → items containing it
+	vectors    *vectorCache
+}
+
+type storedFile struct {
+	id          int64
+	size, mtime int64
+	hash        string
+}
+
+var _ memory.Store = (*Index)(nil)
+
+// identity says how an index's rows were made; an index made otherwise is
+// rebuilt.
+func identity(o ingest.Options) string {
+	return fmt.Sprintf("schema=%d rows=%d parser=%d passage_lines=%d alt=%d/%s", SchemaVersion, ingest.Version, markdown.Version, o.Passage(), lang.Version, lang.Unicode)
+}
+
+// Workspace returns the index of the workspace called name, whose
+// Markdown is in dir ("" for a process that serves the index without the
+// files: it reads, and its Sync does nothing). A new workspace, or one
+// indexed by another version of the rows, is built from the Markdown.
+func (db *DB) Workspace(ctx context.Context, name, dir string, o WorkspaceOptions) (*Index, error) {
+	if dir != "" {
+		if err := workspace.Check(dir); err != nil {
+			return nil, err
+		}
+	}
+	id, ident, err := db.register(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: workspace %s: %w", db.url, name, err)
+	}
+	ix := &Index{db: db, id: id, name: name, dir: dir, opts: o}
+	if dir != "" && ident != identity(o.Rows) {
+		reason := "outdated"
+		if ident == "" {
+			reason = "new"
+		}
+		st, err := ix.Rebuild(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ix.Rebuilt, ix.BuildStats = reason, st
+	}
+	return ix, nil
+}
+
+// ID is the workspace's id in the database.
+func (ix *Index) ID() int64 { return ix.id }
+
+// Name is the workspace's name in the database.
+func (ix *Index) Name() string { return ix.name }
+
+// Close releases the index (the database stays open).
+func (ix *Index) Close() error { return nil }
+
+func (ix *Index) warn(format string, args ...any) {
+	if ix.opts.Warn != nil {
+		ix.opts.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
+func (ix *Index) errorf(err error) error {
+	return fmt.Errorf("index %s (workspace %s): %w", ix.db.url, ix.name, err)
+}
+
+// read runs f in a read-only transaction that sees this workspace only.
+func (ix *Index) read(ctx context.Context, f func(tx pgx.Tx) error) error {
+	if err := ix.db.tx(ctx, []int64{ix.id}, false, f); err != nil {
+		return ix.errorf(err)
+	}
+	return nil
+}
+
+// current returns the cache for the workspace's generation now, emptied
+// if the generation moved. The caller holds ix.mu.
+func (ix *Index) current(ctx context.Context, tx pgx.Tx) (*cache, error) {
+	var gen int64
+	if err := tx.QueryRow(ctx, `SELECT generation FROM memoria_workspaces WHERE id = $1`, ix.id).Scan(&gen); err != nil {
+		return nil, err
+	}
+	if gen != ix.cache.generation || ix.cache.manifest == nil {
+		vc := ix.cache.vectors // kept: it follows its own generation
+		ix.cache = cache{generation: gen, vectors: vc}
+		m, err := readManifest(ctx, tx, ix.id)
+		if err != nil {
+			return nil, err
+		}
+		ix.cache.manifest = m
+	}
+	return &ix.cache, nil
+}
+
+func readManifest(ctx context.Context, tx pgx.Tx, ws int64) (map[string]storedFile, error) {
+	rows, err := tx.Query(ctx, `SELECT id, path, size, mtime, hash FROM memoria_files WHERE ws = $1`, ws)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	m := map[string]storedFile{}
+	for rows.Next() {
+		var s storedFile
+		var p string
+		if err := rows.Scan(&s.id, &p, &s.size, &s.mtime, &s.hash); err != nil {
+			return nil, err
+		}
+		m[p] = s
+	}
+	return m, rows.Err()
+}
+
+// diff compares the files on disk with the manifest: those to read
+// (new, or changed in size or time) and the paths gone.
+func diff(files []workspace.File, m map[string]storedFile) (todo []workspace.File, gone []string) {
+	seen := make(map[string]bool, len(files))
+	for _, f := range files {
+		seen[f.Rel] = true
+		if s, ok := m[f.Rel]; !ok || s.size != f.Size || s.mtime != f.ModTime {
+			todo = append(todo, f)
+		}
+	}
+	for p := range m {
+		if !seen[p] {
+			gone = append(gone, p)
+		}
+	}
+	return todo, gone
+}
+
+// Sync brings the workspace's index up to date with its Markdown, in one
+// transaction: a sync stopped at any point (a killed process, a lost
+// connection) leaves the index as it was before it, never half-way.
+func (ix *Index) Sync(ctx context.Context) (memory.Stats, error) {
+	start := time.Now()
+	if ix.dir == "" {
+		return memory.Stats{}, nil
+	}
+	files, _, err := workspace.List(ix.dir)
+	if err != nil {
+		return memory.Stats{}, err
+	}
+	var todo []workspace.File
+	var gone []string
+	err = ix.read(ctx, func(tx pgx.Tx) error {
+		ix.mu.Lock()
+		defer ix.mu.Unlock()
+		c, err := ix.current(ctx, tx)
+		if err != nil {
+			return err
+		}
+		todo, gone = diff(files, c.manifest)
+		return nil
+	})
+	if err != nil {
+		return memory.Stats{}, err
+	}
+	if len(todo) == 0 && len(gone) == 0 {
+		return memory.Stats{Files: len(files), Duration: time.Since(start)}, nil
+	}
+	st, err := ix.write(ctx, files, false)
+	st.Duration = time.Since(start)
+	return st, err
+}
+
+// Rebuild builds the workspace's index afresh from the Markdown, in one
+// transaction: readers see the old index until it commits.
+func (ix *Index) Rebuild(ctx context.Context) (memory.Stats, error) {
+	start := time.Now()
+	if ix.dir == "" {
+		return memory.Stats{}, ix.errorf(fmt.Errorf("the workspace's Markdown is not here to build from"))
+	}
+	files, _, err := workspace.List(ix.dir)
+	if err != nil {
+		return memory.Stats{}, err
+	}
+	st, err := ix.write(ctx, files, true)
+	st.Duration = time.Since(start)
+	return st, err
+}
+
+// write applies the files on disk to the index (all of them with full),
+// under the workspace's advisory lock.
+func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (memory.Stats, error) {
+	var st memory.Stats
+	err := ix.db.tx(ctx, []int64{ix.id}, true, func(tx pgx.Tx) error {
+		st = memory.Stats{Files: len(files)}
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2::int)`, int32(migrateLock), ix.id); err != nil {
+			return err
+		}
+		var manifest map[string]storedFile
+		if full {
+			for _, t := range []string{"memoria_items", "memoria_item_entities", "memoria_entity_pages", "memoria_entity_names", "memoria_files"} {
+				if _, err := tx.Exec(ctx, `DELETE FROM `+t+` WHERE ws = $1`, ix.id); err != nil {
+					return err
+				}
+			}
+			manifest = map[string]storedFile{}
+		} else {
+			// Read again under the lock: another process may have synced.
+			var err error
+			if manifest, err = readManifest(ctx, tx, ix.id); err != nil {
+				return err
+			}
+		}
+		todo, gone := diff(files, manifest)
+		if !full && len(todo) == 0 && len(gone) == 0 {
+			return nil
+		}
+		w := newWriter(ix.id)
+		for _, p := range gone {
+			if err := w.deleteFile(ctx, tx, manifest[p].id); err != nil {
+				return err
+			}
+			st.Removed++
+		}
+		err := ingest.LoadAll(ctx, ix.dir, todo, ix.opts.Rows, func(i int, l ingest.Loaded) error {
+			if ix.opts.Progress != nil && full {
+				ix.opts.Progress(i+1, len(todo))
+			}
+			s, known := manifest[l.File.Rel]
+			if known && l.Status == "" && s.hash == l.Hash {
+				st.Unchanged++
+				_, err := tx.Exec(ctx, `UPDATE memoria_files SET size = $1, mtime = $2 WHERE ws = $3 AND id = $4`, l.File.Size, l.File.ModTime, ix.id, s.id)
+				return err
+			}
+			ix.note(&st, l)
+			if known {
+				if err := w.deleteFile(ctx, tx, s.id); err != nil {
+					return err
+				}
+			}
+			n, err := w.addFile(ctx, tx, l)
+			st.Items += n
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if err := w.flush(ctx, tx); err != nil {
+			return err
+		}
+		q := `UPDATE memoria_workspaces SET generation = generation + 1, synced = now() WHERE id = $1`
+		if full {
+			q = `UPDATE memoria_workspaces SET generation = generation + 1, synced = now(), built = now(), identity = $2 WHERE id = $1`
+			_, err = tx.Exec(ctx, q, ix.id, identity(ix.opts.Rows))
+		} else {
+			_, err = tx.Exec(ctx, q, ix.id)
+		}
+		return err
+	})
+	if err != nil {
+		return st, ix.errorf(err)
+	}
+	if full {
+		st.Counted = true
+		status, err := ix.Status(ctx)
+		if err != nil {
+			return st, err
+		}
+		st.FilesByKind, st.Facts, st.Passages, st.Entities = status.Files, status.Facts, status.Passages, status.Entities
+	}
+	return st, nil
+}
+
+// note counts a file read in the stats and reports its warnings.
+func (ix *Index) note(st *memory.Stats, l ingest.Loaded) {
+	if l.Status != "" {
+		st.Skipped++
+		st.Warnings++
+		ix.warn("%s: skipped: %s", l.File.Rel, l.Status)
+		return
+	}
+	st.Parsed++
+	for _, w := range l.Doc.Warnings {
+		st.Warnings++
+		ix.warn("%s:%d: %s", l.File.Rel, w.Line, w.Message)
+	}
+}
+
+// writer inserts files' rows, the items many at a time: one statement per
+// batch of rows, their full-text vectors made by the server from the
+// columns of ingest.Row (content A, entities B, section C, context D).
+type writer struct {
+	ws    int64
+	items itemBatch
+}
+
+type itemBatch struct {
+	ids, fileIDs, textIDs                                 []int64
+	kinds, factIDs, days, eventEnds, sections, entities   []string
+	contents, rowContent, rowSection, rowEntities, rowCtx []string
+	confs                                                 []*float64
+	starts, ends                                          []int32
+	entityKeys                                            []string
+	entityItems                                           []int64
+}
+
+const itemBatchRows = 1000
+
+func newWriter(ws int64) *writer { return &writer{ws: ws} }
+
+func (w *writer) deleteFile(ctx context.Context, tx pgx.Tx, fileID int64) error {
+	if err := w.flush(ctx, tx); err != nil {
+		return err
+	}
+	for _, q := range []string{
+		`DELETE FROM memoria_item_entities WHERE ws = $1 AND item_id IN (SELECT id FROM memoria_items WHERE ws = $1 AND file_id = $2)`,
+		`DELETE FROM memoria_items WHERE ws = $1 AND file_id = $2`,
+		`DELETE FROM memoria_entity_pages WHERE ws = $1 AND file_id = $2`,
+		`DELETE FROM memoria_entity_names WHERE ws = $1 AND file_id = $2`,
+		`DELETE FROM memoria_files WHERE ws = $1 AND id = $2`,
+	} {
+		if _, err := tx.Exec(ctx, q, w.ws, fileID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addFile writes a file's row, its items and its entity page; it returns
+// how many items.
+func (w *writer) addFile(ctx context.Context, tx pgx.Tx, l ingest.Loaded) (int, error) {
+	f := l.File
+	day := ""
+	if l.Doc != nil {
+		day = ingest.DayString(l.Doc.Date)
+	}
+	var fileID int64
+	err := tx.QueryRow(ctx, `INSERT INTO memoria_files(ws, path, kind, day, size, mtime, hash, lines, status)
+		VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9) RETURNING id`, w.ws, f.Rel, string(f.Kind), day, f.Size, f.ModTime, l.Hash, l.Lines, l.Status).Scan(&fileID)
+	if err != nil || l.Doc == nil {
+		return 0, err
+	}
+	doc := l.Doc
+	n := len(doc.Facts) + len(doc.Passages)
+	ids, err := nextIDs(ctx, tx, n)
+	if err != nil {
+		return 0, err
+	}
+	err = ingest.EachRow(doc, func(i int, r ingest.Row) error {
+		it := ingest.DocItem(doc, i)
+		w.items.add(ids[i], fileID, &it, r)
+		if len(w.items.ids) >= itemBatchRows {
+			return w.flush(ctx, tx)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	if e := doc.Entity; e != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO memoria_entity_pages(ws, file_id, slug, name, aliases) VALUES($1,$2,$3,$4,$5)`,
+			w.ws, fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n")); err != nil {
+			return 0, err
+		}
+		var keys []string
+		seen := map[string]bool{}
+		for _, name := range append([]string{e.Slug, e.Name}, e.Aliases...) {
+			if k := memory.EntityKey(name); k != "" && !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO memoria_entity_names(ws, key, slug, file_id, n)
+			SELECT $1, k, $2, $3, n FROM unnest($4::text[]) WITH ORDINALITY AS u(k, n)`, w.ws, e.Slug, fileID, keys); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// nextIDs takes n item ids from the items' sequence, so that entity links
+// can be written with their items in one batch.
+func nextIDs(ctx context.Context, tx pgx.Tx, n int) ([]int64, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	rows, err := tx.Query(ctx, `SELECT nextval(pg_get_serial_sequence('memoria_items', 'id')) FROM generate_series(1, $1)`, n)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[int64])
+}
+
+func (b *itemBatch) add(id, fileID int64, it *ingest.Item, r ingest.Row) {
+	var conf *float64
+	if it.HasConf {
+		c := it.Conf
+		conf = &c
+	}
+	factID := it.FactID
+	b.ids = append(b.ids, id)
+	b.fileIDs = append(b.fileIDs, fileID)
+	b.textIDs = append(b.textIDs, textID(it.TextHash))
+	b.kinds = append(b.kinds, string(it.Kind))
+	b.factIDs = append(b.factIDs, factID)
+	b.confs = append(b.confs, conf)
+	b.starts = append(b.starts, int32(it.Start))
+	b.ends = append(b.ends, int32(it.End))
+	b.days = append(b.days, it.Day)
+	b.eventEnds = append(b.eventEnds, it.EventEnd)
+	b.sections = append(b.sections, it.Section)
+	b.entities = append(b.entities, it.Entities)
+	b.contents = append(b.contents, it.Content)
+	b.rowContent = append(b.rowContent, r.Content)
+	b.rowSection = append(b.rowSection, r.Section)
+	b.rowEntities = append(b.rowEntities, r.Entities)
+	b.rowCtx = append(b.rowCtx, r.Context)
+	for _, e := range strings.Fields(it.Entities) {
+		b.entityKeys = append(b.entityKeys, strings.ToLower(e))
+		b.entityItems = append(b.entityItems, id)
+	}
+}
+
+// insertItems is the one statement that writes items: the full-text
+// vector is made here, by the server, with the weights Search ranks by.
+const insertItems = `INSERT INTO memoria_items(ws, id, file_id, kind, fact_id, confidence, start_line, end_line, day, event_end, section, entities, content, text_id, tsv)
+SELECT $1, id, file_id, kind, nullif(fact_id, ''), conf, s, e, day, event_end, section, entities, content, text_id,
+  setweight(to_tsvector('memoria', memoria_words(rc)), 'A') || setweight(to_tsvector('memoria', memoria_words(re)), 'B') ||
+  setweight(to_tsvector('memoria', memoria_words(rs)), 'C') || setweight(to_tsvector('memoria', memoria_words(rx)), 'D')
+FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::int[], $8::int[], $9::text[], $10::text[],
+  $11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[])
+  AS u(id, file_id, kind, fact_id, conf, s, e, day, event_end, section, entities, content, text_id, rc, rs, re, rx)`
+
+func (w *writer) flush(ctx context.Context, tx pgx.Tx) error {
+	b := &w.items
+	if len(b.ids) == 0 {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, insertItems, w.ws, b.ids, b.fileIDs, b.kinds, b.factIDs, b.confs, b.starts, b.ends, b.days, b.eventEnds,
+		b.sections, b.entities, b.contents, b.textIDs, b.rowContent, b.rowSection, b.rowEntities, b.rowCtx); err != nil {
+		return fmt.Errorf("items: %w", err)
+	}
+	if len(b.entityKeys) > 0 {
+		if _, err := tx.Exec(ctx, `INSERT INTO memoria_item_entities(ws, slug_key, item_id)
+			SELECT $1, k, i FROM unnest($2::text[], $3::bigint[]) AS u(k, i) ON CONFLICT DO NOTHING`, w.ws, b.entityKeys, b.entityItems); err != nil {
+			return fmt.Errorf("entity links: %w", err)
+		}
+	}
+	*b = itemBatch{}
+	return nil
+}

@@ -1,0 +1,443 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"memoria/internal/pgtest"
+	"memoria/memory"
+	"memoria/postgres"
+	"memoria/sqlite"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// appDatabase makes a database owned by a role that is not a superuser
+// (row-level security does not bind a superuser) and returns that role's
+// URL to it.
+func appDatabase(t *testing.T) string {
+	t.Helper()
+	super := pgtest.NewDatabase(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, super)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	u, _ := url.Parse(super)
+	dbname := u.Path[1:]
+	role := "app_" + dbname
+	for _, q := range []string{
+		`DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '` + role + `') THEN CREATE ROLE "` + role + `" LOGIN; END IF; END $$`,
+		`ALTER DATABASE "` + dbname + `" OWNER TO "` + role + `"`,
+		`ALTER SCHEMA public OWNER TO "` + role + `"`,
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	u.User = url.User(role)
+	return u.String()
+}
+
+// copyDir copies a workspace so that a test may change it.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			if d.Name() == ".memory" {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func openDB(t *testing.T, url string) *postgres.DB {
+	t.Helper()
+	db, err := postgres.Open(context.Background(), url, postgres.Options{Warn: func(m string) { t.Log(m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	return db
+}
+
+const example = "../examples/workspace"
+
+// TestSameAsSQLite builds the example workspace in both indexes and
+// compares what does not depend on the ranking engine: what they hold,
+// what each lists, and which items a word matches.
+func TestSameAsSQLite(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ws := copyDir(t, example)
+	db := openDB(t, appDatabase(t))
+	pg, err := db.Workspace(ctx, "example", ws, postgres.WorkspaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pg.Rebuilt != "new" {
+		t.Errorf("Rebuilt = %q, want new", pg.Rebuilt)
+	}
+	lite, err := sqlite.OpenAt(ctx, ws, filepath.Join(t.TempDir(), "index.sqlite"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lite.Close()
+	compareStores(t, lite, pg)
+}
+
+// compareStores checks that two stores of the same Markdown hold and
+// list the same.
+func compareStores(t *testing.T, want, got memory.Store) {
+	t.Helper()
+	ctx := context.Background()
+	ws, err := want.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs, err := got.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ws.Files, gs.Files) || !reflect.DeepEqual(ws.Facts, gs.Facts) || ws.Passages != gs.Passages ||
+		ws.Entities != gs.Entities || ws.EntityPages != gs.EntityPages || !ws.FirstDay.Equal(gs.FirstDay) || !ws.LastDay.Equal(gs.LastDay) ||
+		ws.Texts != gs.Texts || gs.Pending != 0 {
+		t.Errorf("status differs:\nsqlite   %+v\npostgres %+v", ws, gs)
+	}
+	wn, _ := want.EntityNames(ctx)
+	gn, _ := got.EntityNames(ctx)
+	if !reflect.DeepEqual(sortedNames(wn), sortedNames(gn)) {
+		t.Errorf("entity names differ:\nsqlite   %v\npostgres %v", wn, gn)
+	}
+	wl, _ := want.EntityList(ctx)
+	gl, _ := got.EntityList(ctx)
+	if !reflect.DeepEqual(wl, gl) {
+		t.Errorf("entity lists differ:\nsqlite   %v\npostgres %v", wl, gl)
+	}
+	for _, f := range []memory.Filter{{}, {Kinds: []memory.Kind{memory.KindOpinion}}, {Since: day("2025-11-20"), Until: day("2025-11-25")}} {
+		for _, newest := range []bool{false, true} {
+			wi, err := want.Items(ctx, f, newest, 500)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gi, err := got.Items(ctx, f, newest, 500)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, b := citations(wi), citations(gi); !reflect.DeepEqual(a, b) {
+				t.Errorf("Items(%+v, newest %v) differ:\nsqlite   %v\npostgres %v", f, newest, a, b)
+			}
+		}
+	}
+	for _, e := range wl {
+		wi, _ := want.EntityItems(ctx, []string{e.Slug}, memory.Filter{}, 50)
+		gi, _ := got.EntityItems(ctx, []string{e.Slug}, memory.Filter{}, 50)
+		if !reflect.DeepEqual(entityCitations(wi), entityCitations(gi)) {
+			t.Errorf("EntityItems(%s) differ:\nsqlite   %v\npostgres %v", e.Slug, entityCitations(wi), entityCitations(gi))
+		}
+		wp, wok, _ := want.EntityPageOf(ctx, e.Slug)
+		gp, gok, _ := got.EntityPageOf(ctx, e.Slug)
+		if wok != gok || !reflect.DeepEqual(wp, gp) {
+			t.Errorf("EntityPageOf(%s): %v %+v, want %v %+v", e.Slug, gok, gp, wok, wp)
+		}
+		for _, name := range []string{e.Slug, strings.ToUpper(e.Name)} {
+			ws, wok, _ := want.ResolveEntity(ctx, name)
+			gs, gok, _ := got.ResolveEntity(ctx, name)
+			if ws != gs || wok != gok {
+				t.Errorf("ResolveEntity(%s) = %q %v, want %q %v", name, gs, gok, ws, wok)
+			}
+		}
+	}
+	// Matching, not ranking: the items a word is found in, punctuation
+	// taken apart as unicode61 does (deploy.sh, warelay-prod). Not
+	// "deploy": FTS5's Porter stems it "deploi" but "deployment" "deploy",
+	// where PostgreSQL's Snowball stems both "deploy" and finds more.
+	for _, w := range []string{"WhatsApp", "Lisbon", "castle", "coffee", "sh", "prod", "relayed"} {
+		wh, err := want.Search(ctx, []string{w}, memory.Filter{}, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gh, err := got.Search(ctx, []string{w}, memory.Filter{}, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := sortedCitations(wh), sortedCitations(gh); !reflect.DeepEqual(a, b) {
+			t.Errorf("Search(%q) matches differ:\nsqlite   %v\npostgres %v", w, a, b)
+		}
+	}
+}
+
+func day(s string) time.Time {
+	d, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+func sortedNames(ns []memory.KnownName) []memory.KnownName {
+	out := slices.Clone(ns)
+	slices.SortFunc(out, func(a, b memory.KnownName) int { return strings.Compare(a.Key+"\t"+a.Slug, b.Key+"\t"+b.Slug) })
+	return out
+}
+
+func citations(items []memory.Item) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.Source.String() + " " + string(it.Kind)
+	}
+	return out
+}
+
+func entityCitations(items []memory.EntityItem) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = fmt.Sprintf("%s %v", it.Source, it.OnPage)
+	}
+	return out
+}
+
+func sortedCitations(hits []memory.Hit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = h.Source.String()
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestSyncEqualsFreshBuild edits, adds and deletes files and checks that
+// the synced index holds and ranks exactly what a fresh build of the same
+// files holds and ranks.
+func TestSyncEqualsFreshBuild(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ws := copyDir(t, example)
+	db := openDB(t, appDatabase(t))
+	ix, err := db.Workspace(ctx, "edited", ws, postgres.WorkspaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs, _ := filepath.Glob(filepath.Join(ws, "memory", "2025-10-*.md"))
+	for _, p := range logs[:5] {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	appendTo(t, filepath.Join(ws, "memory", "2025-11-30.md"), "\n## Retain\n- W @Peter: Peter moved the relay to a Hetzner box in Helsinki.\n")
+	appendTo(t, filepath.Join(ws, "bank", "entities", "Peter.md"), "\nAlso called Pedro by the club.\n")
+	if err := os.WriteFile(filepath.Join(ws, "memory", "2025-12-01.md"), []byte("# 2025-12-01\n\nHelsinki latency is 9 ms from the club.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ix.Sync(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Removed != 5 || st.Parsed != 3 {
+		t.Errorf("sync: removed %d parsed %d, want 5 and 3", st.Removed, st.Parsed)
+	}
+	fresh, err := db.Workspace(ctx, "fresh", ws, postgres.WorkspaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareStores(t, fresh, ix)
+	for _, q := range [][]string{{"Helsinki"}, {"relay", "Hetzner"}, {"Pedro"}, {"WhatsApp", "replies", "short"}} {
+		a, err := fresh.Search(ctx, q, memory.Filter{}, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := ix.Search(ctx, q, memory.Filter{}, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a) == 0 || !reflect.DeepEqual(ranked(a), ranked(b)) {
+			t.Errorf("Search(%v) after edits:\nsynced %v\nfresh  %v", q, ranked(b), ranked(a))
+		}
+	}
+	if st, err := ix.Sync(ctx); err != nil || st.Changed() {
+		t.Errorf("second sync: %+v, %v; want no change", st, err)
+	}
+}
+
+func appendTo(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func ranked(hits []memory.Hit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = fmt.Sprintf("%s %.6f", h.Source, h.Score)
+	}
+	return out
+}
+
+// TestIsolation keeps two workspaces in one database and asks the first
+// for everything of the second it could reach: through every Store
+// method, with crafted ids, and with SQL that forgets its workspace
+// condition, which row-level security answers with nothing.
+func TestIsolation(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := appDatabase(t)
+	db := openDB(t, url)
+	a, err := db.Workspace(ctx, "alpha", copyDir(t, example), postgres.WorkspaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bdir := t.TempDir()
+	for p, text := range map[string]string{
+		"memory.md":              "# Core\n\n- Zanzibar vault code is 7741.\n",
+		"memory/2025-11-20.md":   "# 2025-11-20\n\nMet @Bravo about the zanzibar contract.\n\n## Retain\n- W @Bravo: Bravo owns the zanzibar account.\n",
+		"bank/entities/Bravo.md": "---\naliases: [Peter]\n---\n# Bravo\n\nBravo is the zanzibar client.\n",
+		"bank/entities/Peter.md": "# Peter\n\nThe other Peter, zanzibar side.\n",
+		"memory/2025-11-21.md":   "# 2025-11-21\n\nWhatsApp zanzibar group created.\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(bdir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(bdir, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := db.Workspace(ctx, "bravo", bdir, postgres.WorkspaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leak := func(what string, text string) {
+		t.Helper()
+		if strings.Contains(strings.ToLower(text), "zanzibar") || strings.Contains(text, "Bravo") {
+			t.Errorf("%s: workspace alpha sees bravo's text: %s", what, text)
+		}
+	}
+	hits, err := a.Search(ctx, []string{"zanzibar", "WhatsApp", "Bravo", "vault"}, memory.Filter{}, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		leak("Search", h.Content+" "+h.Source.Path)
+	}
+	items, err := a.Items(ctx, memory.Filter{}, true, 100000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		leak("Items", it.Content+" "+it.Source.Path)
+	}
+	stats, total, err := a.TermStats(ctx, []string{"zanzibar"})
+	if err != nil || stats[0].Rows != 0 || total != len(items) {
+		t.Errorf("TermStats: %+v, %d items (alpha has %d), %v", stats, total, len(items), err)
+	}
+	names, _ := a.EntityNames(ctx)
+	for _, n := range names {
+		leak("EntityNames", n.Key+" "+n.Slug)
+	}
+	if slug, ok, err := a.ResolveEntity(ctx, "Bravo"); ok || err != nil {
+		t.Errorf("ResolveEntity(Bravo) = %q %v %v", slug, ok, err)
+	}
+	if p, ok, _ := a.EntityPageOf(ctx, "Bravo"); ok {
+		t.Errorf("EntityPageOf(Bravo) = %+v", p)
+	}
+	ei, _ := a.EntityItems(ctx, []string{"Bravo", "Peter"}, memory.Filter{}, 1000)
+	for _, it := range ei {
+		leak("EntityItems", it.Content+" "+it.Source.Path)
+	}
+	list, _ := a.EntityList(ctx)
+	for _, e := range list {
+		leak("EntityList", e.Slug+" "+e.Name+" "+e.Page)
+	}
+	// A row id of bravo's, as a crafted request would pass it.
+	bItems, err := b.Items(ctx, memory.Filter{}, true, 100)
+	if err != nil || len(bItems) == 0 {
+		t.Fatalf("bravo's items: %v, %v", bItems, err)
+	}
+	for _, it := range bItems {
+		near, err := a.Nearby(ctx, it, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range near {
+			leak("Nearby", n.Content)
+		}
+	}
+	sa, _ := a.Status(ctx)
+	sb, _ := b.Status(ctx)
+	if sa.Entities == 0 || sa.Passages == 0 || sb.Passages >= sa.Passages {
+		t.Errorf("status: alpha %+v, bravo %+v", sa, sb)
+	}
+	fresh, err := db.Workspace(ctx, "alpha-alone", filepath.Join(t.TempDir(), "x"), postgres.WorkspaceOptions{})
+	if err == nil {
+		t.Errorf("a workspace folder that does not exist opened: %v", fresh)
+	}
+
+	// SQL that forgets its workspace condition sees only the workspaces
+	// its transaction names, and none when it names none.
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, allowed := range []string{"", fmt.Sprint(a.ID())} {
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Exec(ctx, `SELECT set_config('memoria.workspaces', $1, true)`, allowed); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{
+			`SELECT content FROM memoria_items`, `SELECT path FROM memoria_files`, `SELECT slug_key FROM memoria_item_entities`,
+			`SELECT slug || name || aliases FROM memoria_entity_pages`, `SELECT key || slug FROM memoria_entity_names`,
+			`SELECT content FROM memoria_items_` + fmt.Sprint(b.ID()),
+		} {
+			rows, err := tx.Query(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts, err := pgx.CollectRows(rows, pgx.RowTo[string])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if allowed == "" && len(texts) > 0 {
+				t.Errorf("%s with no workspace allowed: %d rows", q, len(texts))
+			}
+			for _, s := range texts {
+				leak(q, s)
+			}
+		}
+		tx.Rollback(ctx)
+	}
+}

@@ -1,0 +1,451 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"memoria/ingest"
+	"memoria/memory"
+)
+
+// rankWeights are ts_rank's weights of the labels {D, C, B, A}: a row's
+// context (its neighbours), the heading above it, the entities it names,
+// and its own text, as the SQLite index weighs its columns in bm25.
+const rankWeights = `'{0.3, 0.25, 0.5, 1.0}'`
+
+// rankNormalization is ts_rank's normalization: 1 divides the rank by
+// 1 + the logarithm of the row's length, as bm25 discounts long rows.
+const rankNormalization = 1
+
+const itemColumns = `i.id, i.kind, coalesce(i.fact_id, ''), i.confidence, f.path, i.start_line, i.end_line, f.day, i.day, i.event_end, i.section, i.entities, i.content`
+
+// args collects a statement's parameters and names them $1, $2…
+type args []any
+
+func (a *args) add(v any) string {
+	*a = append(*a, v)
+	return fmt.Sprintf("$%d", len(*a))
+}
+
+// where renders the filter as conditions on items i of the workspace.
+func where(a *args, f memory.Filter) string {
+	var conds []string
+	if !f.Since.IsZero() || !f.Until.IsZero() {
+		lo, hi := "0000-00-00", "9999-99-99"
+		if !f.Since.IsZero() {
+			lo = f.Since.Format(ingest.DateLayout)
+		}
+		if !f.Until.IsZero() {
+			hi = f.Until.Format(ingest.DateLayout)
+		}
+		l, h := a.add(lo), a.add(hi)
+		conds = append(conds, fmt.Sprintf(`((f.day != '' AND f.day BETWEEN %s AND %s) OR (i.event_end != '' AND i.day <= %s AND i.event_end >= %s))`, l, h, h, l))
+	}
+	if len(f.Kinds) > 0 {
+		kinds := make([]string, len(f.Kinds))
+		for i, k := range f.Kinds {
+			kinds[i] = string(k)
+		}
+		conds = append(conds, "i.kind = ANY("+a.add(kinds)+"::text[])")
+	}
+	if len(f.Entities) > 0 {
+		keys := make([]string, len(f.Entities))
+		for i, e := range f.Entities {
+			keys[i] = strings.ToLower(e)
+		}
+		conds = append(conds, "i.id IN (SELECT item_id FROM memoria_item_entities WHERE ws = i.ws AND slug_key = ANY("+a.add(keys)+"::text[]))")
+	}
+	if len(conds) == 0 {
+		return ""
+	}
+	return " AND " + strings.Join(conds, " AND ")
+}
+
+// Search finds the items that contain any of the terms (each a word or a
+// phrase; never query syntax) and returns the best limit among the newest
+// memory.MaxScoredRows matches the filter admits. The rank is
+// PostgreSQL's ts_rank of each term, weighted by the term's rarity in the
+// workspace (bm25's inverse document frequency, from the counts TermStats
+// keeps): ts_rank alone weighs a word most items contain as much as a
+// name found in three, and lost 0.08 MRR on longmemeval100 to FTS5's
+// bm25 (docs/team.md).
+func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, limit int) ([]memory.Hit, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	terms = slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return strings.TrimSpace(t) == "" })
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	var hits []memory.Hit
+	err := ix.read(ctx, func(tx pgx.Tx) error {
+		hits = hits[:0]
+		stats, total, err := ix.termStats(ctx, tx, terms)
+		if err != nil {
+			return err
+		}
+		a := args{ix.id}
+		var match, rank []string
+		for i, t := range terms {
+			if stats[i].Stem == "" {
+				continue // punctuation only
+			}
+			q := "phraseto_tsquery('memoria', memoria_words(" + a.add(t) + "))"
+			match = append(match, q)
+			rank = append(rank, fmt.Sprintf("%g * ts_rank(%s, i.tsv, %s, %d)", idf(stats[i].Rows, total), rankWeights, q, rankNormalization))
+		}
+		if len(match) == 0 {
+			return nil
+		}
+		cond := where(&a, f)
+		sql := fmt.Sprintf(`SELECT * FROM (SELECT %s, %s AS score
+			FROM memoria_items i JOIN memoria_files f ON f.ws = i.ws AND f.id = i.file_id
+			WHERE i.ws = $1 AND i.tsv @@ (%s)%s ORDER BY i.id DESC LIMIT %d) s
+			ORDER BY score DESC, path, start_line LIMIT %s`, itemColumns, strings.Join(rank, " + "), strings.Join(match, " || "), cond, memory.MaxScoredRows, a.add(limit))
+		rows, err := tx.Query(ctx, sql, a...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var h memory.Hit
+			if err := scanItem(rows, &h.Item, &h.Score); err != nil {
+				return err
+			}
+			hits = append(hits, h)
+		}
+		return rows.Err()
+	})
+	return hits, err
+}
+
+// idf is a term's weight for a term in n of total items: bm25's inverse
+// document frequency, never negative.
+func idf(n, total int) float64 {
+	return math.Log(1 + (float64(total-n)+0.5)/(float64(n)+0.5))
+}
+
+// scanItem reads itemColumns (and extra columns) into it.
+func scanItem(rows pgx.Rows, it *memory.Item, extra ...any) error {
+	var kind, written, evStart, evEnd, ents string
+	var conf *float64
+	dst := append([]any{&it.RowID, &kind, &it.FactID, &conf, &it.Source.Path, &it.Source.Start, &it.Source.End,
+		&written, &evStart, &evEnd, &it.Section, &ents, &it.Content}, extra...)
+	if err := rows.Scan(dst...); err != nil {
+		return err
+	}
+	it.Kind = memory.Kind(kind)
+	it.Confidence = conf
+	it.Written, _ = time.Parse(ingest.DateLayout, written)
+	if evEnd != "" {
+		s, err1 := time.Parse(ingest.DateLayout, evStart)
+		e, err2 := time.Parse(ingest.DateLayout, evEnd)
+		if err1 == nil && err2 == nil {
+			it.Event = &memory.TimeRange{Start: s, End: e}
+		}
+	}
+	if ents != "" {
+		it.Entities = strings.Fields(ents)
+	}
+	return nil
+}
+
+// items runs a query of itemColumns and collects them.
+func (ix *Index) items(ctx context.Context, sql string, a args) ([]memory.Item, error) {
+	var out []memory.Item
+	err := ix.read(ctx, func(tx pgx.Tx) error {
+		out = out[:0]
+		rows, err := tx.Query(ctx, sql, a...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var it memory.Item
+			if err := scanItem(rows, &it); err != nil {
+				return err
+			}
+			out = append(out, it)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// Items lists items matching a filter without full-text search, ordered by
+// day (newest first when newest is set), then file and line.
+func (ix *Index) Items(ctx context.Context, f memory.Filter, newest bool, limit int) ([]memory.Item, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	a := args{ix.id}
+	cond := where(&a, f)
+	order := "ASC"
+	if newest {
+		order = "DESC"
+	}
+	sql := fmt.Sprintf(`SELECT %s FROM memoria_items i JOIN memoria_files f ON f.ws = i.ws AND f.id = i.file_id
+		WHERE i.ws = $1%s ORDER BY i.day %s, f.path, i.start_line LIMIT %s`, itemColumns, cond, order, a.add(limit))
+	return ix.items(ctx, sql, a)
+}
+
+// Nearby returns the passages in the same file and section as an item
+// that lie within n lines of it, in line order.
+func (ix *Index) Nearby(ctx context.Context, it memory.Item, n int) ([]memory.Item, error) {
+	sql := fmt.Sprintf(`SELECT %s FROM memoria_items i JOIN memoria_files f ON f.ws = i.ws AND f.id = i.file_id
+		WHERE i.ws = $1 AND i.file_id = (SELECT file_id FROM memoria_items WHERE ws = $1 AND id = $2) AND i.kind = 'passage' AND i.section = $3
+		AND i.id != $2 AND ((i.end_line < $4 AND i.end_line >= $5) OR (i.start_line > $6 AND i.start_line <= $7))
+		ORDER BY i.start_line`, itemColumns)
+	return ix.items(ctx, sql, args{ix.id, it.RowID, it.Section, it.Source.Start, it.Source.Start - n, it.Source.End, it.Source.End + n})
+}
+
+// TermStats cuts words into terms with the index's own text search
+// configuration and counts the items that contain each. Counts are kept
+// while the workspace's generation is unchanged.
+func (ix *Index) TermStats(ctx context.Context, words []string) (stats []memory.TermStat, total int, err error) {
+	err = ix.read(ctx, func(tx pgx.Tx) error {
+		stats, total, err = ix.termStats(ctx, tx, words)
+		return err
+	})
+	return stats, total, err
+}
+
+// termStats is TermStats inside a transaction.
+func (ix *Index) termStats(ctx context.Context, tx pgx.Tx, words []string) ([]memory.TermStat, int, error) {
+	rows, err := tx.Query(ctx, `SELECT array(SELECT lexeme FROM unnest(to_tsvector('memoria', memoria_words(w))) ORDER BY positions[1])
+		FROM unnest($1::text[]) WITH ORDINALITY AS u(w, n) ORDER BY n`, words)
+	if err != nil {
+		return nil, 0, err
+	}
+	tokens, err := pgx.CollectRows(rows, pgx.RowTo[[]string])
+	if err != nil {
+		return nil, 0, err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	c, err := ix.current(ctx, tx)
+	if err != nil {
+		return nil, 0, err
+	}
+	if c.terms == nil {
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM memoria_items WHERE ws = $1`, ix.id).Scan(&c.total); err != nil {
+			return nil, 0, err
+		}
+		c.terms = map[string]int{}
+	}
+	stats := make([]memory.TermStat, len(words))
+	for i, ts := range tokens {
+		stats[i] = memory.TermStat{Word: words[i]}
+		for j, t := range ts {
+			n, ok := c.terms[t]
+			if !ok {
+				if err := tx.QueryRow(ctx, `SELECT count(*) FROM memoria_items WHERE ws = $1 AND tsv @@ quote_literal($2)::tsquery`, ix.id, t).Scan(&n); err != nil {
+					return nil, 0, err
+				}
+				c.terms[t] = n
+			}
+			if j == 0 || n < stats[i].Rows {
+				stats[i].Stem, stats[i].Rows = t, n
+			}
+		}
+	}
+	return stats, c.total, nil
+}
+
+// EntityItems lists what the index holds about entities: their pages'
+// lines first, in page order, then the typed facts linked to them, newest
+// first.
+func (ix *Index) EntityItems(ctx context.Context, slugs []string, f memory.Filter, limit int) ([]memory.EntityItem, error) {
+	if len(slugs) == 0 || limit <= 0 {
+		return nil, nil
+	}
+	keys := make([]string, len(slugs))
+	for i, s := range slugs {
+		keys[i] = strings.ToLower(s)
+	}
+	a := args{ix.id, keys}
+	cond := where(&a, f)
+	sql := fmt.Sprintf(`WITH pages AS (SELECT DISTINCT file_id FROM memoria_entity_pages WHERE ws = $1 AND lower(slug) = ANY($2::text[]))
+		SELECT %s, (i.file_id IN (SELECT file_id FROM pages)) AS on_page
+		FROM memoria_items i JOIN memoria_files f ON f.ws = i.ws AND f.id = i.file_id
+		WHERE i.ws = $1 AND i.id IN (SELECT item_id FROM memoria_item_entities WHERE ws = $1 AND slug_key = ANY($2::text[]))
+		AND (i.file_id IN (SELECT file_id FROM pages) OR i.kind != 'passage')%s
+		ORDER BY on_page DESC, CASE WHEN i.file_id IN (SELECT file_id FROM pages) THEN '' ELSE i.day END DESC, f.path, i.start_line
+		LIMIT %s`, itemColumns, cond, a.add(limit))
+	var out []memory.EntityItem
+	err := ix.read(ctx, func(tx pgx.Tx) error {
+		out = out[:0]
+		rows, err := tx.Query(ctx, sql, a...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var it memory.EntityItem
+			if err := scanItem(rows, &it.Item, &it.OnPage); err != nil {
+				return err
+			}
+			out = append(out, it)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// EntityNames lists every name an entity is known under: page slugs,
+// names and aliases, then the slugs items mention. While the workspace is
+// unchanged, calls return the same slice.
+func (ix *Index) EntityNames(ctx context.Context) ([]memory.KnownName, error) {
+	var out []memory.KnownName
+	err := ix.read(ctx, func(tx pgx.Tx) error {
+		ix.mu.Lock()
+		defer ix.mu.Unlock()
+		c, err := ix.current(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if c.names != nil {
+			out = c.names
+			return nil
+		}
+		rows, err := tx.Query(ctx, `SELECT key, slug FROM (
+			SELECT n.key, n.slug, 0 AS part, f.path, n.n FROM memoria_entity_names n JOIN memoria_files f ON f.ws = n.ws AND f.id = n.file_id WHERE n.ws = $1
+			UNION ALL
+			SELECT DISTINCT slug_key, slug_key, 1, '', 0 FROM memoria_item_entities WHERE ws = $1) u
+			ORDER BY part, path, n, key`, ix.id)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		names := []memory.KnownName{}
+		seen := map[[2]string]bool{}
+		for rows.Next() {
+			var kv [2]string
+			if err := rows.Scan(&kv[0], &kv[1]); err != nil {
+				return err
+			}
+			if !seen[kv] {
+				seen[kv] = true
+				names = append(names, memory.KnownName{Key: memory.EntityKey(kv[0]), Slug: kv[1]})
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		c.names, out = names, names
+		return nil
+	})
+	return out, err
+}
+
+// ResolveEntity maps a name, alias or slug (any case) to the entity's
+// slug as written on its page, or as mentioned when it has no page.
+func (ix *Index) ResolveEntity(ctx context.Context, name string) (slug string, ok bool, err error) {
+	err = ix.read(ctx, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `SELECT slug FROM memoria_entity_names WHERE ws = $1 AND key = $2 ORDER BY file_id, n LIMIT 1`, ix.id, memory.EntityKey(name)).Scan(&slug)
+		if err == nil {
+			ok = true
+			return nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		var one int
+		err = tx.QueryRow(ctx, `SELECT 1 FROM memoria_item_entities WHERE ws = $1 AND slug_key = $2 LIMIT 1`, ix.id, strings.ToLower(name)).Scan(&one)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		slug, ok = name, err == nil
+		return err
+	})
+	return slug, ok, err
+}
+
+// EntityPageOf returns the page of the entity with this slug (any case).
+func (ix *Index) EntityPageOf(ctx context.Context, slug string) (p memory.EntityPage, ok bool, err error) {
+	err = ix.read(ctx, func(tx pgx.Tx) error {
+		var aliases string
+		err := tx.QueryRow(ctx, `SELECT e.slug, e.name, e.aliases, f.path FROM memoria_entity_pages e JOIN memoria_files f ON f.ws = e.ws AND f.id = e.file_id
+			WHERE e.ws = $1 AND lower(e.slug) = $2 ORDER BY f.path LIMIT 1`, ix.id, strings.ToLower(slug)).Scan(&p.Slug, &p.Name, &aliases, &p.Path)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		ok = true
+		for _, a := range strings.Split(aliases, "\n") {
+			if a = strings.TrimSpace(a); a != "" {
+				p.Aliases = append(p.Aliases, a)
+			}
+		}
+		return nil
+	})
+	return p, ok, err
+}
+
+// EntityList lists every entity mentioned in an item or with a page, most
+// mentioned first (then by slug).
+func (ix *Index) EntityList(ctx context.Context) ([]memory.EntitySummary, error) {
+	var out []memory.EntitySummary
+	err := ix.read(ctx, func(tx pgx.Tx) error {
+		out = out[:0]
+		rows, err := tx.Query(ctx, `
+		WITH mentions AS (
+			SELECT ie.slug_key AS key, count(*) AS n, max(i.day) AS last, min(ie.item_id) AS first
+			FROM memoria_item_entities ie JOIN memoria_items i ON i.ws = ie.ws AND i.id = ie.item_id WHERE ie.ws = $1 GROUP BY ie.slug_key),
+		pages AS (
+			SELECT lower(p.slug) AS key, p.slug, p.name, f.path FROM memoria_entity_pages p JOIN memoria_files f ON f.ws = p.ws AND f.id = p.file_id WHERE p.ws = $1)
+		SELECT m.key, coalesce(p.slug, ''), coalesce(p.name, ''), coalesce(p.path, ''), m.n, coalesce(m.last, ''),
+			(SELECT entities FROM memoria_items WHERE ws = $1 AND id = m.first)
+		FROM mentions m LEFT JOIN pages p ON p.key = m.key
+		UNION ALL
+		SELECT p.key, p.slug, p.name, p.path, 0, '', '' FROM pages p WHERE p.key NOT IN (SELECT key FROM mentions)
+		ORDER BY 1, 4`, ix.id)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		seen := map[string]bool{}
+		for rows.Next() {
+			var key, last, firstEntities string
+			var e memory.EntitySummary
+			if err := rows.Scan(&key, &e.Slug, &e.Name, &e.Page, &e.Items, &last, &firstEntities); err != nil {
+				return err
+			}
+			if seen[key] {
+				continue // two pages of one slug: the first
+			}
+			seen[key] = true
+			if e.Slug == "" {
+				e.Slug = key
+				for _, s := range strings.Fields(firstEntities) {
+					if strings.ToLower(s) == key {
+						e.Slug = s
+						break
+					}
+				}
+			}
+			if e.Name == "" {
+				e.Name = strings.ReplaceAll(e.Slug, "-", " ")
+			}
+			e.LastSeen, _ = time.Parse(ingest.DateLayout, last)
+			out = append(out, e)
+		}
+		return rows.Err()
+	})
+	slices.SortStableFunc(out, func(a, b memory.EntitySummary) int {
+		if a.Items != b.Items {
+			return b.Items - a.Items
+		}
+		return strings.Compare(strings.ToLower(a.Slug), strings.ToLower(b.Slug))
+	})
+	return out, err
+}

@@ -3,7 +3,6 @@ package postgres_test
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -21,34 +20,6 @@ import (
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
-
-// appDatabase makes a database owned by a role that is not a superuser
-// (row-level security does not bind a superuser) and returns that role's
-// URL to it.
-func appDatabase(t *testing.T) string {
-	t.Helper()
-	super := pgtest.NewDatabase(t)
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, super)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	u, _ := url.Parse(super)
-	dbname := u.Path[1:]
-	role := "app_" + dbname
-	for _, q := range []string{
-		`DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '` + role + `') THEN CREATE ROLE "` + role + `" LOGIN; END IF; END $$`,
-		`ALTER DATABASE "` + dbname + `" OWNER TO "` + role + `"`,
-		`ALTER SCHEMA public OWNER TO "` + role + `"`,
-	} {
-		if _, err := conn.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	u.User = url.User(role)
-	return u.String()
-}
 
 // copyDir copies a workspace so that a test may change it.
 func copyDir(t *testing.T, src string) string {
@@ -96,7 +67,7 @@ func TestSameAsSQLite(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	ws := copyDir(t, example)
-	db := openDB(t, appDatabase(t))
+	db := openDB(t, pgtest.NewAppDatabase(t))
 	pg, err := db.Workspace(ctx, "example", ws, postgres.WorkspaceOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -239,7 +210,7 @@ func TestSyncEqualsFreshBuild(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	ws := copyDir(t, example)
-	db := openDB(t, appDatabase(t))
+	db := openDB(t, pgtest.NewAppDatabase(t))
 	ix, err := db.Workspace(ctx, "edited", ws, postgres.WorkspaceOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -312,7 +283,7 @@ func ranked(hits []memory.Hit) []string {
 func TestIsolation(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	url := appDatabase(t)
+	url := pgtest.NewAppDatabase(t)
 	db := openDB(t, url)
 	a, err := db.Workspace(ctx, "alpha", copyDir(t, example), postgres.WorkspaceOptions{})
 	if err != nil {

@@ -2,16 +2,20 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"sync"
 	"time"
 
 	"memoria"
 	"memoria/mcp"
 	"memoria/memory"
+	"memoria/postgres"
+	"memoria/team"
 	"memoria/watch"
 	"memoria/web"
 )
@@ -27,6 +31,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	var origins stringList
 	fs.Var(&origins, "allow-origin", "with --http: also accept requests from web pages of this `ORIGIN` (https://host:port; repeatable); pages of other origins get 403, except loopback ones")
 	watchFlag := fs.Bool("watch", false, "keep the index fresh while files change (as memoria watch does)")
+	teamFile := fs.String("team", "", "with --http: serve the workspaces and tokens of the team configuration `FILE` from their shared PostgreSQL index (docs/team.md) instead of one workspace")
 	verbose := fs.Bool("v", false, "log requests and errors to stderr")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
@@ -52,15 +57,21 @@ func runServe(ctx context.Context, e *env, args []string) error {
 			return usagef("--allow-remote needs a bearer token: pass --token or set MEMORIA_TOKEN")
 		}
 	}
-	ws, err := c.open(ctx, e, false)
-	if err != nil {
-		return err
-	}
 	level := slog.LevelWarn
 	if *verbose {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+	if *teamFile != "" {
+		if *httpAddr == "" {
+			return usagef("--team goes with --http HOST:PORT")
+		}
+		return serveTeam(ctx, e, *teamFile, *httpAddr, logger)
+	}
+	ws, err := c.open(ctx, e, false)
+	if err != nil {
+		return err
+	}
 	srv := mcp.NewServer(ws, mcp.Options{Tools: mcp.Tools(), Logger: logger})
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -146,4 +157,37 @@ func (b *serveBackground) stop() {
 		b.cancel()
 	}
 	b.done.Wait()
+}
+
+// serveTeam serves a team's workspaces over HTTP (package team) until ctx
+// ends.
+func serveTeam(ctx context.Context, e *env, file, addr string, logger *slog.Logger) error {
+	cfg, err := team.LoadConfig(file)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if cfg.Index == "" {
+		cfg.Index = e.getenv("MEMORIA_INDEX_URL")
+	}
+	srv, err := team.Open(ctx, cfg, team.Options{Logger: logger})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	fmt.Fprintf(e.stderr, "memoria: serving %d workspaces of %s for %d tokens on http://%s/v1/\n", len(cfg.Workspaces), postgres.Redact(cfg.Index), len(cfg.Tokens), ln.Addr())
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(shut)
+	}()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }

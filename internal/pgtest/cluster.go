@@ -579,3 +579,43 @@ func unavailable(t testing.TB, err error) {
 	}
 	t.Skipf("no PostgreSQL (MEMORIA_REQUIRE_POSTGRES=1 makes this fail): %v", err)
 }
+
+// NewAppDatabase is NewDatabase owned by a role that is not a superuser,
+// and returns that role's URL to it: what an application should connect
+// as, since a superuser is not bound by row-level security.
+func NewAppDatabase(t testing.TB) string {
+	t.Helper()
+	super := NewDatabase(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, super)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	u, err := url.Parse(super)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbname := strings.TrimPrefix(u.Path, "/")
+	role := "app_" + dbname
+	id := pgx.Identifier{role}.Sanitize()
+	for _, q := range []string{
+		`CREATE ROLE ` + id + ` LOGIN`,
+		`ALTER DATABASE ` + pgx.Identifier{dbname}.Sanitize() + ` OWNER TO ` + id,
+		`ALTER SCHEMA public OWNER TO ` + id, // since PostgreSQL 15 only its owner may create in it
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	c := Shared(t)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_ = c.exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{dbname}.Sanitize()+" WITH (FORCE)")
+		_ = c.exec(ctx, "DROP ROLE IF EXISTS "+id)
+	})
+	u.User = url.User(role)
+	return u.String()
+}

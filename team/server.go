@@ -432,4 +432,3 @@ func (s *Server) status(ctx context.Context, g grant) ([]WorkspaceStatus, error)
 	}
 	return out, nil
 }
-

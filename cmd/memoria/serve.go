@@ -53,8 +53,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		if err := mcp.CheckListenAddr(*httpAddr, *allowRemote); err != nil {
 			return usagef("%v", err)
 		}
-		if *allowRemote && *token == "" {
-			return usagef("--allow-remote needs a bearer token: pass --token or set MEMORIA_TOKEN")
+		if *allowRemote && *token == "" && *teamFile == "" {
+			return usagef("--allow-remote needs a bearer token: pass --token or set MEMORIA_TOKEN (a --team configuration has its own)")
 		}
 	}
 	level := slog.LevelWarn

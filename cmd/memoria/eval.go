@@ -24,7 +24,6 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	baseline := fs.Bool("baseline", false, "also run the BM25 baseline over 3-line windows and compare")
 	failures := fs.Int("failures", 0, "list up to `N` scored queries with no hit in the top 10")
 	cache := fs.String("index-dir", "", "`DIR` where the per-workspace indexes go (default: the user cache folder); eval workspaces may be read-only")
-	shared := fs.String("index-url", "", "keep the indexes in the PostgreSQL database at `URL` (postgres://…; default: $MEMORIA_INDEX_URL, else files in --index-dir), one workspace each, named after its path")
 	workers := fs.Int("workers", 2, "`N` queries run at once")
 	semantic := fs.Bool("semantic", false, "embed each workspace (slow the first time: the vectors are kept in the index) and recall with the semantic channel; lexical-only otherwise")
 	pos, err := parseFlags(e, fs, args)
@@ -45,10 +44,17 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		}
 		*cache = filepath.Join(base, "memoria", "eval")
 	}
-	if *shared == "" {
-		*shared = e.getenv("MEMORIA_INDEX_URL")
+	// --index postgres://… (or $MEMORIA_INDEX_URL) keeps every workspace's
+	// index in that database, each named after its path; an index file
+	// cannot serve several workspaces.
+	shared := c.index
+	if shared == "" {
+		shared = e.getenv("MEMORIA_INDEX_URL")
 	}
-	spaces := &evalWorkspaces{dir: *cache, url: *shared, open: map[string]*evalWorkspace{}, warn: func(m string) {}}
+	if shared != "" && !memoria.IsIndexURL(shared) {
+		return usagef("eval keeps one index per workspace under --index-dir; --index takes a postgres:// URL only")
+	}
+	spaces := &evalWorkspaces{dir: *cache, url: shared, open: map[string]*evalWorkspace{}, warn: func(m string) {}}
 	if *semantic {
 		if spaces.model, err = memoria.DefaultEmbedder(); err != nil {
 			return err

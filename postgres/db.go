@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -39,10 +39,8 @@ type DB struct {
 	url  string // without the password, for messages and status
 	opts Options
 
-	pgvector bool // the server offers the vector extension
-
-	mu         sync.Mutex
-	warnedLost bool
+	pgvector bool        // the server offers the vector extension
+	lost     atomic.Bool // a call failed on the connection and none got through since
 }
 
 // Open connects to the database at url (postgres://…), brings its schema
@@ -130,15 +128,9 @@ func (db *DB) retry(ctx context.Context, f func() error) error {
 	for failed := false; ; failed = true {
 		err := f()
 		if err == nil {
-			if failed {
-				db.mu.Lock()
-				if db.warnedLost {
-					db.warnedLost = false
-					db.mu.Unlock()
-					db.warn("database %s: connected again", db.url)
-				} else {
-					db.mu.Unlock()
-				}
+			// Said once per outage, by whichever call gets through first.
+			if db.lost.CompareAndSwap(true, false) {
+				db.warn("database %s: connected again", db.url)
 			}
 			return nil
 		}
@@ -148,13 +140,8 @@ func (db *DB) retry(ctx context.Context, f func() error) error {
 			}
 			return err
 		}
-		db.mu.Lock()
-		if !db.warnedLost {
-			db.warnedLost = true
-			db.mu.Unlock()
+		if db.lost.CompareAndSwap(false, true) {
 			db.warn("database %s: %v; retrying", db.url, err)
-		} else {
-			db.mu.Unlock()
 		}
 		t := time.NewTimer(wait)
 		select {

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -410,5 +411,122 @@ func TestIsolation(t *testing.T) {
 			}
 		}
 		tx.Rollback(ctx)
+	}
+}
+
+// TestServerGoneAndBack kills the database server under an open index:
+// calls while it is down fail with the error once RetryFor has passed
+// (never an empty answer presented as one), the loss is said once, and
+// after a restart the same index answers again without being reopened.
+func TestServerGoneAndBack(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := pgtest.StartOwn(t)
+	url, err := c.CreateDatabase(ctx, "gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var warnings []string
+	db, err := postgres.Open(ctx, url, postgres.Options{RetryFor: time.Second, Warn: func(m string) {
+		mu.Lock()
+		warnings = append(warnings, m)
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ix, err := db.Workspace(ctx, "w", copyDir(t, example), postgres.WorkspaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := ix.Search(ctx, []string{"WhatsApp"}, memory.Filter{}, 10)
+	if err != nil || len(before) == 0 {
+		t.Fatalf("before: %v %v", before, err)
+	}
+	if err := c.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := ix.Search(ctx, []string{"WhatsApp"}, memory.Filter{}, 10)
+	if err == nil || hits != nil {
+		t.Fatalf("with the server down: %v, %v; want an error and no hits", hits, err)
+	}
+	if _, err := ix.Sync(ctx); err == nil {
+		t.Fatal("a sync with the server down succeeded")
+	}
+	if err := c.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := ix.Search(ctx, []string{"WhatsApp"}, memory.Filter{}, 10)
+	if err != nil || !reflect.DeepEqual(ranked(after), ranked(before)) {
+		t.Fatalf("after the restart: %v, %v", ranked(after), err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(warnings) < 2 || !strings.Contains(warnings[0], "retrying") || !strings.Contains(warnings[len(warnings)-1], "connected again") {
+		t.Errorf("warnings: %q", warnings)
+	}
+}
+
+// TestSyncsOfOneWorkspaceTakeTurns holds workspace one's sync lock from
+// outside: a sync of workspace two goes through meanwhile, and one's own
+// sync waits for the lock, then applies its change.
+func TestSyncsOfOneWorkspaceTakeTurns(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := pgtest.NewAppDatabase(t)
+	db := openDB(t, url)
+	dirs := []string{copyDir(t, example), copyDir(t, example)}
+	var ixs []*postgres.Index
+	for i, d := range dirs {
+		ix, err := db.Workspace(ctx, fmt.Sprint("turns", i), d, postgres.WorkspaceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ixs = append(ixs, ix)
+		appendTo(t, filepath.Join(d, "memory.md"), "\n- Quokka sightings are logged weekly.\n")
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2::int)`, int32(0x4d454d4f), ixs[0].ID()); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := ixs[0].Sync(ctx)
+		done <- err
+	}()
+	if st, err := ixs[1].Sync(ctx); err != nil || st.Parsed != 1 {
+		t.Fatalf("the other workspace's sync: %+v, %v", st, err)
+	}
+	// One's sync is waiting for the lock, not done.
+	for waiting := false; !waiting; {
+		select {
+		case err := <-done:
+			t.Fatalf("the sync went through a held lock: %v", err)
+		default:
+		}
+		if err := conn.QueryRow(ctx, `SELECT count(*) > 0 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, ix := range ixs {
+		if hits, err := ix.Search(ctx, []string{"quokka"}, memory.Filter{}, 5); err != nil || len(hits) == 0 || !strings.Contains(hits[0].Content, "Quokka") {
+			t.Errorf("workspace %s after its sync: %v, %v", ix.Name(), hits, err)
+		}
 	}
 }

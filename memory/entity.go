@@ -3,7 +3,9 @@ package memory
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -133,4 +135,53 @@ func isSimpleKey(name string) bool {
 		}
 	}
 	return name != ""
+}
+
+// EntityRow is one row of an index's entity listing: an entity by its
+// case-folded key; its page's slug, name and path when it has one; how
+// many items mention it and the newest day among them (YYYY-MM-DD, "" if
+// none); and the entities of the first item that mentions it, where its
+// slug is spelled as written.
+type EntityRow struct {
+	Key, Slug, Name, Page string
+	Items                 int
+	LastDay               string
+	FirstEntities         string // space-separated slugs
+}
+
+// SummarizeEntities turns an index's entity rows into Store.EntityList's
+// answer: one entity per key (of two pages of one slug, the first row),
+// its slug as its page writes it or as first mentioned, its name the
+// page's or the slug read as words, most mentioned first, then by slug.
+func SummarizeEntities(rows []EntityRow) []EntitySummary {
+	out := make([]EntitySummary, 0, len(rows))
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if seen[r.Key] {
+			continue
+		}
+		seen[r.Key] = true
+		e := EntitySummary{Slug: r.Slug, Name: r.Name, Page: r.Page, Items: r.Items}
+		if e.Slug == "" {
+			e.Slug = r.Key
+			for _, s := range strings.Fields(r.FirstEntities) {
+				if strings.ToLower(s) == r.Key {
+					e.Slug = s
+					break
+				}
+			}
+		}
+		if e.Name == "" {
+			e.Name = strings.ReplaceAll(e.Slug, "-", " ")
+		}
+		e.LastSeen, _ = time.Parse(time.DateOnly, r.LastDay)
+		out = append(out, e)
+	}
+	slices.SortStableFunc(out, func(a, b EntitySummary) int {
+		if a.Items != b.Items {
+			return b.Items - a.Items
+		}
+		return strings.Compare(strings.ToLower(a.Slug), strings.ToLower(b.Slug))
+	})
+	return out
 }

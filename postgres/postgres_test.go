@@ -15,39 +15,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"memoria/internal/pgtest"
+	"memoria/internal/testworkspace"
 	"memoria/memory"
 	"memoria/postgres"
 	"memoria/sqlite"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
-
-// copyDir copies a workspace so that a test may change it.
-func copyDir(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			if d.Name() == ".memory" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 func openDB(t *testing.T, url string) *postgres.DB {
 	t.Helper()
@@ -59,15 +33,13 @@ func openDB(t *testing.T, url string) *postgres.DB {
 	return db
 }
 
-const example = "../examples/workspace"
-
 // TestSameAsSQLite builds the example workspace in both indexes and
 // compares what does not depend on the ranking engine: what they hold,
 // what each lists, and which items a word matches.
 func TestSameAsSQLite(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	ws := copyDir(t, example)
+	ws := testworkspace.CopyExample(t)
 	db := openDB(t, pgtest.NewAppDatabase(t))
 	pg, err := db.Workspace(ctx, "example", ws, postgres.WorkspaceOptions{})
 	if err != nil {
@@ -210,7 +182,7 @@ func sortedCitations(hits []memory.Hit) []string {
 func TestSyncEqualsFreshBuild(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	ws := copyDir(t, example)
+	ws := testworkspace.CopyExample(t)
 	db := openDB(t, pgtest.NewAppDatabase(t))
 	ix, err := db.Workspace(ctx, "edited", ws, postgres.WorkspaceOptions{})
 	if err != nil {
@@ -286,7 +258,7 @@ func TestIsolation(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.NewAppDatabase(t)
 	db := openDB(t, url)
-	a, err := db.Workspace(ctx, "alpha", copyDir(t, example), postgres.WorkspaceOptions{})
+	a, err := db.Workspace(ctx, "alpha", testworkspace.CopyExample(t), postgres.WorkspaceOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +409,7 @@ func TestServerGoneAndBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	ix, err := db.Workspace(ctx, "w", copyDir(t, example), postgres.WorkspaceOptions{})
+	ix, err := db.Workspace(ctx, "w", testworkspace.CopyExample(t), postgres.WorkspaceOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,7 +449,7 @@ func TestSyncsOfOneWorkspaceTakeTurns(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.NewAppDatabase(t)
 	db := openDB(t, url)
-	dirs := []string{copyDir(t, example), copyDir(t, example)}
+	dirs := []string{testworkspace.CopyExample(t), testworkspace.CopyExample(t)}
 	var ixs []*postgres.Index
 	for i, d := range dirs {
 		ix, err := db.Workspace(ctx, fmt.Sprint("turns", i), d, postgres.WorkspaceOptions{})

@@ -109,19 +109,8 @@ func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, li
 			FROM memoria_items i JOIN memoria_files f ON f.ws = i.ws AND f.id = i.file_id
 			WHERE i.ws = $1 AND i.tsv @@ (%s)%s ORDER BY i.id DESC LIMIT %d) s
 			ORDER BY score DESC, path, start_line LIMIT %s`, itemColumns, strings.Join(rank, " + "), strings.Join(match, " || "), cond, memory.MaxScoredRows, a.add(limit))
-		rows, err := tx.Query(ctx, sql, a...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var h memory.Hit
-			if err := scanItem(rows, &h.Item, &h.Score); err != nil {
-				return err
-			}
-			hits = append(hits, h)
-		}
-		return rows.Err()
+		hits, err = collect(ctx, tx, sql, a, func(rows pgx.Rows, h *memory.Hit) error { return scanItem(rows, &h.Item, &h.Score) })
+		return err
 	})
 	return hits, err
 }
@@ -157,24 +146,29 @@ func scanItem(rows pgx.Rows, it *memory.Item, extra ...any) error {
 	return nil
 }
 
+// collect runs a query and reads each of its rows with scan.
+func collect[T any](ctx context.Context, tx pgx.Tx, sql string, a args, scan func(pgx.Rows, *T) error) ([]T, error) {
+	rows, err := tx.Query(ctx, sql, a...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var v T
+		if err := scan(rows, &v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 // items runs a query of itemColumns and collects them.
-func (ix *Index) items(ctx context.Context, sql string, a args) ([]memory.Item, error) {
-	var out []memory.Item
-	err := ix.read(ctx, func(tx pgx.Tx) error {
-		out = out[:0]
-		rows, err := tx.Query(ctx, sql, a...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var it memory.Item
-			if err := scanItem(rows, &it); err != nil {
-				return err
-			}
-			out = append(out, it)
-		}
-		return rows.Err()
+func (ix *Index) items(ctx context.Context, sql string, a args) (out []memory.Item, err error) {
+	err = ix.read(ctx, func(tx pgx.Tx) error {
+		out, err = collect(ctx, tx, sql, a, func(rows pgx.Rows, it *memory.Item) error { return scanItem(rows, it) })
+		return err
 	})
 	return out, err
 }
@@ -280,21 +274,9 @@ func (ix *Index) EntityItems(ctx context.Context, slugs []string, f memory.Filte
 		ORDER BY on_page DESC, CASE WHEN i.file_id IN (SELECT file_id FROM pages) THEN '' ELSE i.day END DESC, f.path, i.start_line
 		LIMIT %s`, itemColumns, cond, a.add(limit))
 	var out []memory.EntityItem
-	err := ix.read(ctx, func(tx pgx.Tx) error {
-		out = out[:0]
-		rows, err := tx.Query(ctx, sql, a...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var it memory.EntityItem
-			if err := scanItem(rows, &it.Item, &it.OnPage); err != nil {
-				return err
-			}
-			out = append(out, it)
-		}
-		return rows.Err()
+	err := ix.read(ctx, func(tx pgx.Tx) (err error) {
+		out, err = collect(ctx, tx, sql, a, func(rows pgx.Rows, it *memory.EntityItem) error { return scanItem(rows, &it.Item, &it.OnPage) })
+		return err
 	})
 	return out, err
 }
@@ -396,7 +378,6 @@ func (ix *Index) EntityPageOf(ctx context.Context, slug string) (p memory.Entity
 func (ix *Index) EntityList(ctx context.Context) ([]memory.EntitySummary, error) {
 	var out []memory.EntitySummary
 	err := ix.read(ctx, func(tx pgx.Tx) error {
-		out = out[:0]
 		rows, err := tx.Query(ctx, `
 		WITH mentions AS (
 			SELECT ie.slug_key AS key, count(*) AS n, max(i.day) AS last, min(ie.item_id) AS first
@@ -412,40 +393,12 @@ func (ix *Index) EntityList(ctx context.Context) ([]memory.EntitySummary, error)
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		seen := map[string]bool{}
-		for rows.Next() {
-			var key, last, firstEntities string
-			var e memory.EntitySummary
-			if err := rows.Scan(&key, &e.Slug, &e.Name, &e.Page, &e.Items, &last, &firstEntities); err != nil {
-				return err
-			}
-			if seen[key] {
-				continue // two pages of one slug: the first
-			}
-			seen[key] = true
-			if e.Slug == "" {
-				e.Slug = key
-				for _, s := range strings.Fields(firstEntities) {
-					if strings.ToLower(s) == key {
-						e.Slug = s
-						break
-					}
-				}
-			}
-			if e.Name == "" {
-				e.Name = strings.ReplaceAll(e.Slug, "-", " ")
-			}
-			e.LastSeen, _ = time.Parse(ingest.DateLayout, last)
-			out = append(out, e)
+		list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[memory.EntityRow])
+		if err != nil {
+			return err
 		}
-		return rows.Err()
-	})
-	slices.SortStableFunc(out, func(a, b memory.EntitySummary) int {
-		if a.Items != b.Items {
-			return b.Items - a.Items
-		}
-		return strings.Compare(strings.ToLower(a.Slug), strings.ToLower(b.Slug))
+		out = memory.SummarizeEntities(list)
+		return nil
 	})
 	return out, err
 }

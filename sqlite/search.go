@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -306,42 +305,16 @@ func (ix *Index) EntityList(ctx context.Context) ([]memory.EntitySummary, error)
 		return nil, ix.wrapErr(err)
 	}
 	defer rows.Close()
-	var out []memory.EntitySummary
-	seen := map[string]bool{}
+	var list []memory.EntityRow
 	for rows.Next() {
-		var key, last, firstEntities string
-		var e memory.EntitySummary
-		if err := rows.Scan(&key, &e.Slug, &e.Name, &e.Page, &e.Items, &last, &firstEntities); err != nil {
+		var r memory.EntityRow
+		if err := rows.Scan(&r.Key, &r.Slug, &r.Name, &r.Page, &r.Items, &r.LastDay, &r.FirstEntities); err != nil {
 			return nil, ix.wrapErr(err)
 		}
-		if seen[key] {
-			continue // two pages of one slug: the first
-		}
-		seen[key] = true
-		if e.Slug == "" {
-			// No page: the slug as first mentioned.
-			e.Slug = key
-			for _, s := range strings.Fields(firstEntities) {
-				if strings.ToLower(s) == key {
-					e.Slug = s
-					break
-				}
-			}
-		}
-		if e.Name == "" {
-			e.Name = strings.ReplaceAll(e.Slug, "-", " ")
-		}
-		e.LastSeen, _ = time.Parse(ingest.DateLayout, last)
-		out = append(out, e)
+		list = append(list, r)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, ix.wrapErr(err)
 	}
-	slices.SortStableFunc(out, func(a, b memory.EntitySummary) int {
-		if a.Items != b.Items {
-			return b.Items - a.Items
-		}
-		return strings.Compare(strings.ToLower(a.Slug), strings.ToLower(b.Slug))
-	})
-	return out, nil
+	return memory.SummarizeEntities(list), nil
 }

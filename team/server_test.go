@@ -15,39 +15,13 @@ import (
 	"time"
 
 	"memoria/internal/pgtest"
+	"memoria/internal/testworkspace"
 	"memoria/team"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 var now = time.Date(2025, 12, 1, 9, 0, 0, 0, time.UTC)
-
-// copyDir copies a workspace so that a test may write to it.
-func copyDir(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			if d.Name() == ".memory" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 // secretWorkspace is a small workspace whose every line says "zanzibar".
 func secretWorkspace(t *testing.T) string {
@@ -116,7 +90,7 @@ func (c client) recall(req team.RecallRequest) (int, []team.Result, string) {
 // workspace.
 func TestTeamIsolation(t *testing.T) {
 	ctx := context.Background()
-	alpha, bravo := copyDir(t, "../examples/workspace"), secretWorkspace(t)
+	alpha, bravo := testworkspace.CopyExample(t), secretWorkspace(t)
 	cfg := team.Config{
 		Index:      pgtest.NewAppDatabase(t),
 		Workspaces: map[string]string{"alpha": alpha, "bravo": bravo},

@@ -7,10 +7,12 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -41,6 +43,12 @@ type DB struct {
 
 	pgvector bool        // the server offers the vector extension
 	lost     atomic.Bool // a call failed on the connection and none got through since
+
+	// allowed is, for each pooled connection, the workspaces its session
+	// may see (memoria.workspaces), so that a read sets it only when the
+	// connection last served other workspaces: one round trip per read
+	// instead of four for a transaction that sets it locally.
+	allowed sync.Map // *pgx.Conn → string
 }
 
 // Open connects to the database at url (postgres://…), brings its schema
@@ -55,6 +63,7 @@ func Open(ctx context.Context, rawURL string, o Options) (*DB, error) {
 		cfg.MaxConns = o.MaxConns
 	}
 	db := &DB{url: shown, opts: o}
+	cfg.BeforeClose = func(c *pgx.Conn) { db.allowed.Delete(c) }
 	err = db.retry(ctx, func() error {
 		pool, err := pgxpool.NewWithConfig(ctx, cfg)
 		if err != nil {
@@ -154,21 +163,51 @@ func (db *DB) retry(ctx context.Context, f func() error) error {
 	}
 }
 
-// tx runs f in one transaction that may see only the workspaces ws (row-
-// level security reads them from memoria.workspaces), retried as a whole
-// on a lost connection. A read-only transaction cannot write by mistake.
-func (db *DB) tx(ctx context.Context, ws []int64, write bool, f func(tx pgx.Tx) error) error {
+// querier is what reads need of a connection or a transaction.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// allowedList is the value of memoria.workspaces for ws.
+func allowedList(ws []int64) string {
 	list := make([]string, len(ws))
 	for i, id := range ws {
 		list[i] = strconv.FormatInt(id, 10)
 	}
-	allowed := strings.Join(list, ",")
-	mode := pgx.ReadOnly
-	if write {
-		mode = pgx.ReadWrite
-	}
+	return strings.Join(list, ",")
+}
+
+// read runs f on a connection whose session may see only the workspaces
+// ws (row-level security reads them from memoria.workspaces), retried on
+// a lost connection. Each statement of f sees the data as committed when
+// it starts, as in a transaction at PostgreSQL's default isolation.
+func (db *DB) read(ctx context.Context, ws []int64, f func(q querier) error) error {
+	want := allowedList(ws)
 	return db.retry(ctx, func() error {
-		tx, err := db.pool.BeginTx(ctx, pgx.TxOptions{AccessMode: mode})
+		c, err := db.pool.Acquire(ctx)
+		if err != nil {
+			return err
+		}
+		defer c.Release()
+		if got, _ := db.allowed.Load(c.Conn()); got != want {
+			if _, err := c.Exec(ctx, `SELECT set_config('memoria.workspaces', $1, false)`, want); err != nil {
+				return err
+			}
+			db.allowed.Store(c.Conn(), want)
+		}
+		return f(c.Conn())
+	})
+}
+
+// tx runs f in one read-write transaction that may see only the
+// workspaces ws (set locally, whatever the session's setting), retried as
+// a whole on a lost connection.
+func (db *DB) tx(ctx context.Context, ws []int64, f func(tx pgx.Tx) error) error {
+	allowed := allowedList(ws)
+	return db.retry(ctx, func() error {
+		tx, err := db.pool.Begin(ctx)
 		if err != nil {
 			return err
 		}
@@ -197,7 +236,7 @@ type WorkspaceInfo struct {
 // allowed their ids.
 func (db *DB) Workspaces(ctx context.Context) ([]WorkspaceInfo, error) {
 	var out []WorkspaceInfo
-	err := db.tx(ctx, nil, false, func(tx pgx.Tx) error {
+	err := db.read(ctx, nil, func(tx querier) error {
 		out = out[:0]
 		rows, err := tx.Query(ctx, `SELECT id, name, generation, built, synced FROM memoria_workspaces ORDER BY name`)
 		if err != nil {
@@ -233,6 +272,14 @@ func (db *DB) register(ctx context.Context, name string) (id int64, identity str
 		return 0, "", errors.New("a workspace in a shared index needs a name")
 	}
 	err = db.retry(ctx, func() error {
+		// Known already: one query, no lock.
+		err := db.pool.QueryRow(ctx, `SELECT id, identity FROM memoria_workspaces WHERE name = $1`, name).Scan(&id, &identity)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
 		tx, err := db.pool.Begin(ctx)
 		if err != nil {
 			return err

@@ -119,9 +119,9 @@ func (ix *Index) errorf(err error) error {
 	return fmt.Errorf("index %s (workspace %s): %w", ix.db.url, ix.name, err)
 }
 
-// read runs f in a read-only transaction that sees this workspace only.
-func (ix *Index) read(ctx context.Context, f func(tx pgx.Tx) error) error {
-	if err := ix.db.tx(ctx, []int64{ix.id}, false, f); err != nil {
+// read runs f on a connection that sees this workspace only.
+func (ix *Index) read(ctx context.Context, f func(q querier) error) error {
+	if err := ix.db.read(ctx, []int64{ix.id}, f); err != nil {
 		return ix.errorf(err)
 	}
 	return nil
@@ -129,7 +129,7 @@ func (ix *Index) read(ctx context.Context, f func(tx pgx.Tx) error) error {
 
 // current returns the cache for the workspace's generation now, emptied
 // if the generation moved. The caller holds ix.mu.
-func (ix *Index) current(ctx context.Context, tx pgx.Tx) (*cache, error) {
+func (ix *Index) current(ctx context.Context, tx querier) (*cache, error) {
 	var gen int64
 	if err := tx.QueryRow(ctx, `SELECT generation FROM memoria_workspaces WHERE id = $1`, ix.id).Scan(&gen); err != nil {
 		return nil, err
@@ -146,7 +146,7 @@ func (ix *Index) current(ctx context.Context, tx pgx.Tx) (*cache, error) {
 	return &ix.cache, nil
 }
 
-func readManifest(ctx context.Context, tx pgx.Tx, ws int64) (map[string]storedFile, error) {
+func readManifest(ctx context.Context, tx querier, ws int64) (map[string]storedFile, error) {
 	rows, err := tx.Query(ctx, `SELECT id, path, size, mtime, hash FROM memoria_files WHERE ws = $1`, ws)
 	if err != nil {
 		return nil, err
@@ -196,7 +196,7 @@ func (ix *Index) Sync(ctx context.Context) (memory.Stats, error) {
 	}
 	var todo []workspace.File
 	var gone []string
-	err = ix.read(ctx, func(tx pgx.Tx) error {
+	err = ix.read(ctx, func(tx querier) error {
 		ix.mu.Lock()
 		defer ix.mu.Unlock()
 		c, err := ix.current(ctx, tx)
@@ -237,7 +237,7 @@ func (ix *Index) Rebuild(ctx context.Context) (memory.Stats, error) {
 // under the workspace's advisory lock.
 func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (memory.Stats, error) {
 	var st memory.Stats
-	err := ix.db.tx(ctx, []int64{ix.id}, true, func(tx pgx.Tx) error {
+	err := ix.db.tx(ctx, []int64{ix.id}, func(tx pgx.Tx) error {
 		st = memory.Stats{Files: len(files)}
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2::int)`, int32(migrateLock), ix.id); err != nil {
 			return err

@@ -159,8 +159,13 @@ var SchemaVersion = len(migrations)
 // migrateLock keys the advisory lock migrations take.
 const migrateLock = 0x4d454d4f // "MEMO"
 
-// migrate brings the database's schema to SchemaVersion.
+// migrate brings the database's schema to SchemaVersion. A database at
+// that version already costs one query and takes no lock.
 func migrate(ctx context.Context, conn *pgx.Conn) error {
+	var current int
+	if err := conn.QueryRow(ctx, `SELECT CASE WHEN to_regclass('memoria_schema') IS NULL THEN 0 ELSE (SELECT coalesce(max(version), 0) FROM memoria_schema) END`).Scan(&current); err == nil && current == SchemaVersion {
+		return nil
+	}
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		return err

@@ -85,7 +85,7 @@ func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, li
 		return nil, nil
 	}
 	var hits []memory.Hit
-	err := ix.read(ctx, func(tx pgx.Tx) error {
+	err := ix.read(ctx, func(tx querier) error {
 		hits = hits[:0]
 		stats, total, err := ix.termStats(ctx, tx, terms)
 		if err != nil {
@@ -147,7 +147,7 @@ func scanItem(rows pgx.Rows, it *memory.Item, extra ...any) error {
 }
 
 // collect runs a query and reads each of its rows with scan.
-func collect[T any](ctx context.Context, tx pgx.Tx, sql string, a args, scan func(pgx.Rows, *T) error) ([]T, error) {
+func collect[T any](ctx context.Context, tx querier, sql string, a args, scan func(pgx.Rows, *T) error) ([]T, error) {
 	rows, err := tx.Query(ctx, sql, a...)
 	if err != nil {
 		return nil, err
@@ -166,7 +166,7 @@ func collect[T any](ctx context.Context, tx pgx.Tx, sql string, a args, scan fun
 
 // items runs a query of itemColumns and collects them.
 func (ix *Index) items(ctx context.Context, sql string, a args) (out []memory.Item, err error) {
-	err = ix.read(ctx, func(tx pgx.Tx) error {
+	err = ix.read(ctx, func(tx querier) error {
 		out, err = collect(ctx, tx, sql, a, func(rows pgx.Rows, it *memory.Item) error { return scanItem(rows, it) })
 		return err
 	})
@@ -204,7 +204,7 @@ func (ix *Index) Nearby(ctx context.Context, it memory.Item, n int) ([]memory.It
 // configuration and counts the items that contain each. Counts are kept
 // while the workspace's generation is unchanged.
 func (ix *Index) TermStats(ctx context.Context, words []string) (stats []memory.TermStat, total int, err error) {
-	err = ix.read(ctx, func(tx pgx.Tx) error {
+	err = ix.read(ctx, func(tx querier) error {
 		stats, total, err = ix.termStats(ctx, tx, words)
 		return err
 	})
@@ -212,7 +212,7 @@ func (ix *Index) TermStats(ctx context.Context, words []string) (stats []memory.
 }
 
 // termStats is TermStats inside a transaction.
-func (ix *Index) termStats(ctx context.Context, tx pgx.Tx, words []string) ([]memory.TermStat, int, error) {
+func (ix *Index) termStats(ctx context.Context, tx querier, words []string) ([]memory.TermStat, int, error) {
 	rows, err := tx.Query(ctx, `SELECT array(SELECT lexeme FROM unnest(to_tsvector('memoria', memoria_words(w))) ORDER BY positions[1])
 		FROM unnest($1::text[]) WITH ORDINALITY AS u(w, n) ORDER BY n`, words)
 	if err != nil {
@@ -274,7 +274,7 @@ func (ix *Index) EntityItems(ctx context.Context, slugs []string, f memory.Filte
 		ORDER BY on_page DESC, CASE WHEN i.file_id IN (SELECT file_id FROM pages) THEN '' ELSE i.day END DESC, f.path, i.start_line
 		LIMIT %s`, itemColumns, cond, a.add(limit))
 	var out []memory.EntityItem
-	err := ix.read(ctx, func(tx pgx.Tx) (err error) {
+	err := ix.read(ctx, func(tx querier) (err error) {
 		out, err = collect(ctx, tx, sql, a, func(rows pgx.Rows, it *memory.EntityItem) error { return scanItem(rows, &it.Item, &it.OnPage) })
 		return err
 	})
@@ -286,7 +286,7 @@ func (ix *Index) EntityItems(ctx context.Context, slugs []string, f memory.Filte
 // unchanged, calls return the same slice.
 func (ix *Index) EntityNames(ctx context.Context) ([]memory.KnownName, error) {
 	var out []memory.KnownName
-	err := ix.read(ctx, func(tx pgx.Tx) error {
+	err := ix.read(ctx, func(tx querier) error {
 		ix.mu.Lock()
 		defer ix.mu.Unlock()
 		c, err := ix.current(ctx, tx)
@@ -330,7 +330,7 @@ func (ix *Index) EntityNames(ctx context.Context) ([]memory.KnownName, error) {
 // ResolveEntity maps a name, alias or slug (any case) to the entity's
 // slug as written on its page, or as mentioned when it has no page.
 func (ix *Index) ResolveEntity(ctx context.Context, name string) (slug string, ok bool, err error) {
-	err = ix.read(ctx, func(tx pgx.Tx) error {
+	err = ix.read(ctx, func(tx querier) error {
 		err := tx.QueryRow(ctx, `SELECT slug FROM memoria_entity_names WHERE ws = $1 AND key = $2 ORDER BY file_id, n LIMIT 1`, ix.id, memory.EntityKey(name)).Scan(&slug)
 		if err == nil {
 			ok = true
@@ -352,7 +352,7 @@ func (ix *Index) ResolveEntity(ctx context.Context, name string) (slug string, o
 
 // EntityPageOf returns the page of the entity with this slug (any case).
 func (ix *Index) EntityPageOf(ctx context.Context, slug string) (p memory.EntityPage, ok bool, err error) {
-	err = ix.read(ctx, func(tx pgx.Tx) error {
+	err = ix.read(ctx, func(tx querier) error {
 		var aliases string
 		err := tx.QueryRow(ctx, `SELECT e.slug, e.name, e.aliases, f.path FROM memoria_entity_pages e JOIN memoria_files f ON f.ws = e.ws AND f.id = e.file_id
 			WHERE e.ws = $1 AND lower(e.slug) = $2 ORDER BY f.path LIMIT 1`, ix.id, strings.ToLower(slug)).Scan(&p.Slug, &p.Name, &aliases, &p.Path)
@@ -377,7 +377,7 @@ func (ix *Index) EntityPageOf(ctx context.Context, slug string) (p memory.Entity
 // mentioned first (then by slug).
 func (ix *Index) EntityList(ctx context.Context) ([]memory.EntitySummary, error) {
 	var out []memory.EntitySummary
-	err := ix.read(ctx, func(tx pgx.Tx) error {
+	err := ix.read(ctx, func(tx querier) error {
 		rows, err := tx.Query(ctx, `
 		WITH mentions AS (
 			SELECT ie.slug_key AS key, count(*) AS n, max(i.day) AS last, min(ie.item_id) AS first

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"memoria/ingest"
 	"memoria/memory"
 	"memoria/workspace"
@@ -17,7 +15,7 @@ import (
 func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 	st := memory.Status{Backend: "postgres", Path: ix.db.url + "#" + ix.name, Files: map[memory.FileKind]int{}, Skipped: map[string]string{}, Facts: map[memory.Kind]int{}}
 	var manifest map[string]storedFile
-	err := ix.read(ctx, func(tx pgx.Tx) error {
+	err := ix.read(ctx, func(tx querier) error {
 		var built, synced *time.Time
 		if err := tx.QueryRow(ctx, `SELECT built, synced, vector_model FROM memoria_workspaces WHERE id = $1`, ix.id).Scan(&built, &synced, &st.VectorModel); err != nil {
 			return err
@@ -107,7 +105,7 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 // entity row belongs to a file of the workspace, and the full-text
 // vector of every item is there. A problem wraps memory.ErrCorrupt.
 func (ix *Index) Verify(ctx context.Context) error {
-	return ix.read(ctx, func(tx pgx.Tx) error {
+	return ix.read(ctx, func(tx querier) error {
 		var orphans int
 		err := tx.QueryRow(ctx, `SELECT
 			(SELECT count(*) FROM memoria_items i WHERE ws = $1 AND NOT EXISTS (SELECT 1 FROM memoria_files f WHERE f.ws = $1 AND f.id = i.file_id)) +

@@ -47,7 +47,7 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 		batch = 64
 	}
 	// A new model: the old vectors go, in the same transaction that names it.
-	err = ix.db.tx(ctx, []int64{ix.id}, true, func(tx pgx.Tx) error {
+	err = ix.db.tx(ctx, []int64{ix.id}, func(tx pgx.Tx) error {
 		var current string
 		if err := tx.QueryRow(ctx, `SELECT vector_model FROM memoria_workspaces WHERE id = $1 FOR UPDATE`, ix.id).Scan(&current); err != nil {
 			return err
@@ -65,7 +65,7 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 		return st, ix.errorf(err)
 	}
 	var pending int
-	err = ix.read(ctx, func(tx pgx.Tx) error {
+	err = ix.read(ctx, func(tx querier) error {
 		return tx.QueryRow(ctx, `SELECT count(DISTINCT text_id), count(DISTINCT text_id) FILTER (WHERE NOT EXISTS
 			(SELECT 1 FROM memoria_vectors v WHERE v.ws = $1 AND v.text_id = i.text_id)) FROM memoria_items i WHERE ws = $1`, ix.id).Scan(&st.Total, &pending)
 	})
@@ -81,7 +81,7 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 	for st.Embedded < todo {
 		var ids []int64
 		var texts []string
-		err := ix.read(ctx, func(tx pgx.Tx) error {
+		err := ix.read(ctx, func(tx querier) error {
 			ids, texts = ids[:0], texts[:0]
 			rows, err := tx.Query(ctx, `SELECT DISTINCT ON (text_id) text_id, content FROM memoria_items i
 				WHERE ws = $1 AND text_id > $2 AND NOT EXISTS (SELECT 1 FROM memoria_vectors v WHERE v.ws = $1 AND v.text_id = i.text_id)
@@ -114,7 +114,7 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 		for i, v := range vecs {
 			encoded[i] = vector.Encode(v)
 		}
-		err = ix.db.tx(ctx, []int64{ix.id}, true, func(tx pgx.Tx) error {
+		err = ix.db.tx(ctx, []int64{ix.id}, func(tx pgx.Tx) error {
 			tag, err := tx.Exec(ctx, `UPDATE memoria_workspaces SET vector_generation = vector_generation + 1 WHERE id = $1 AND vector_model = $2`, ix.id, model)
 			if err != nil {
 				return err
@@ -142,7 +142,7 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 // (0 when nothing was ever embedded).
 func (ix *Index) VectorLag(ctx context.Context) (int, error) {
 	var n int
-	err := ix.read(ctx, func(tx pgx.Tx) error {
+	err := ix.read(ctx, func(tx querier) error {
 		return tx.QueryRow(ctx, `SELECT CASE WHEN (SELECT vector_model FROM memoria_workspaces WHERE id = $1) = '' THEN 0 ELSE
 			(SELECT count(*) FROM memoria_items i WHERE ws = $1 AND NOT EXISTS (SELECT 1 FROM memoria_vectors v WHERE v.ws = $1 AND v.text_id = i.text_id)) END`, ix.id).Scan(&n)
 	})
@@ -152,7 +152,7 @@ func (ix *Index) VectorLag(ctx context.Context) (int, error) {
 // VectorModel names the model of the workspace's vectors ("" if none).
 func (ix *Index) VectorModel(ctx context.Context) (string, error) {
 	var m string
-	err := ix.read(ctx, func(tx pgx.Tx) error {
+	err := ix.read(ctx, func(tx querier) error {
 		return tx.QueryRow(ctx, `SELECT vector_model FROM memoria_workspaces WHERE id = $1`, ix.id).Scan(&m)
 	})
 	return m, err
@@ -160,7 +160,7 @@ func (ix *Index) VectorModel(ctx context.Context) (string, error) {
 
 // vectors returns the workspace's vectors in memory, read again when
 // another embedding changed them.
-func (ix *Index) vectors(ctx context.Context, tx pgx.Tx) (*vectorCache, error) {
+func (ix *Index) vectors(ctx context.Context, tx querier) (*vectorCache, error) {
 	var gen int64
 	var model string
 	if err := tx.QueryRow(ctx, `SELECT vector_generation, vector_model FROM memoria_workspaces WHERE id = $1`, ix.id).Scan(&gen, &model); err != nil {
@@ -220,7 +220,7 @@ func (ix *Index) NearestItems(ctx context.Context, q []float32, f memory.Filter,
 		return nil, nil
 	}
 	var hits []memory.Hit
-	err := ix.read(ctx, func(tx pgx.Tx) error {
+	err := ix.read(ctx, func(tx querier) error {
 		hits = hits[:0]
 		vc, err := ix.vectors(ctx, tx)
 		if err != nil || vc.flat == nil || vc.flat.Dim() != len(q) {

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,6 +34,10 @@ type Options struct {
 // long enough for a server restart or a failover.
 const DefaultRetryFor = 30 * time.Second
 
+// openRetryFor bounds how long Open waits for a server that does not
+// answer.
+const openRetryFor = 10 * time.Second
+
 // DB is a PostgreSQL database holding the indexes of many workspaces. It
 // is safe for concurrent use; open it once per process and take a Store
 // per workspace from it (Workspace).
@@ -64,7 +69,11 @@ func Open(ctx context.Context, rawURL string, o Options) (*DB, error) {
 	}
 	db := &DB{url: shown, opts: o}
 	cfg.BeforeClose = func(c *pgx.Conn) { db.allowed.Delete(c) }
-	err = db.retry(ctx, func() error {
+	// A server that is not there yet (starting beside this process) is
+	// waited for, but not as long as a lost one: a wrong address should
+	// not hold a command for half a minute.
+	first := min(cmp.Or(o.RetryFor, DefaultRetryFor), openRetryFor)
+	err = db.retryFor(ctx, first, func() error {
 		pool, err := pgxpool.NewWithConfig(ctx, cfg)
 		if err != nil {
 			return err
@@ -128,7 +137,11 @@ func (db *DB) warn(format string, args ...any) {
 // change, or RetryFor has passed, waiting longer after each failure (50 ms
 // doubling to 2 s). A lost connection is said once, and its recovery too.
 func (db *DB) retry(ctx context.Context, f func() error) error {
-	limit := db.opts.RetryFor
+	return db.retryFor(ctx, db.opts.RetryFor, f)
+}
+
+// retryFor is retry for at most limit (0: DefaultRetryFor).
+func (db *DB) retryFor(ctx context.Context, limit time.Duration, f func() error) error {
 	if limit <= 0 {
 		limit = DefaultRetryFor
 	}

@@ -17,6 +17,7 @@ import (
 
 	"memoria"
 	"memoria/markdown"
+	"memoria/internal/pgtest"
 	"memoria/memory"
 	"memoria/retain"
 )
@@ -40,11 +41,11 @@ func TestMain(m *testing.M) {
 			os.RemoveAll(dir)
 			os.Exit(1)
 		}
-		code := m.Run()
+		code := pgtest.Main(m)
 		os.RemoveAll(dir)
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	os.Exit(pgtest.Main(m))
 }
 
 func needBinary(t *testing.T) {

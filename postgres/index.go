@@ -296,6 +296,13 @@ func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (
 		}
 		q := `UPDATE memoria_workspaces SET generation = generation + 1, synced = now() WHERE id = $1`
 		if full {
+			// A build leaves its rows in the full-text index's pending
+			// list, which every search reads through and the next write
+			// would merge: merged here, in bulk.
+			if _, err := tx.Exec(ctx, `SELECT gin_clean_pending_list(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+				JOIN pg_am a ON a.oid = c.relam WHERE i.indrelid = $1::regclass AND a.amname = 'gin'`, fmt.Sprintf("memoria_items_%d", ix.id)); err != nil {
+				return err
+			}
 			q = `UPDATE memoria_workspaces SET generation = generation + 1, synced = now(), built = now(), identity = $2 WHERE id = $1`
 			_, err = tx.Exec(ctx, q, ix.id, identity(ix.opts.Rows))
 		} else {

@@ -24,7 +24,10 @@ var migrations = []string{
 	// query names it: many workspaces share one database. Items are
 	// partitioned by workspace (one partition each, made when the
 	// workspace is registered), so that a workspace's search reads only
-	// its own full-text index and its rebuild only its own rows.
+	// its own full-text index and its rebuild only its own rows. The
+	// full-text index takes new rows into a pending list that a later
+	// insert merges: 512 kB of it at most (PostgreSQL's default is 4 MB,
+	// a merge of a second inside a one-line retain).
 	`
 CREATE TABLE memoria_workspaces(
   id bigserial PRIMARY KEY,
@@ -68,7 +71,7 @@ CREATE TABLE memoria_items(
   tsv tsvector NOT NULL,
   PRIMARY KEY (ws, id)
 ) PARTITION BY LIST (ws);
-CREATE INDEX memoria_items_tsv ON memoria_items USING gin (tsv);
+CREATE INDEX memoria_items_tsv ON memoria_items USING gin (tsv) WITH (gin_pending_list_limit = 512);
 CREATE INDEX memoria_items_file ON memoria_items (ws, file_id, start_line);
 CREATE INDEX memoria_items_day ON memoria_items (ws, day);
 CREATE INDEX memoria_items_text ON memoria_items (ws, text_id);

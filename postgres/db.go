@@ -54,6 +54,9 @@ type DB struct {
 	// connection last served other workspaces: one round trip per read
 	// instead of four for a transaction that sets it locally.
 	allowed sync.Map // *pgx.Conn → string
+
+	lexMu    sync.Mutex
+	lexCache map[string][]string // word → its terms (lexemes)
 }
 
 // Open connects to the database at url (postgres://…), brings its schema

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -46,16 +47,27 @@ type Index struct {
 	cache cache // what the database answered, as of one generation
 }
 
-// cache holds values the database computed, valid while the workspace's
-// generation is unchanged (any sync that changes it bumps it).
+// cache holds values the database computed for the workspace as of one
+// generation (any sync that changes it bumps it): the manifest and the
+// entity names, exact, are read again after a change. The counts of
+// items containing each term are kept while the workspace's size stays
+// within termDrift of the size they were counted at: they weigh terms
+// and plan queries, where a line more or less changes nothing, and
+// counting a common word reads much of the workspace (a quarter of the
+// database's time under writes, when every sync dropped them).
 type cache struct {
 	generation int64
+	items      int // items in the workspace (the writer keeps the count)
 	manifest   map[string]storedFile
 	names      []memory.KnownName
-	total      int
 	terms      map[string]int // term → items containing it
+	termsAt    int            // items when terms began to be counted
 	vectors    *vectorCache
 }
+
+// termDrift is how far, as a share of the item count, the workspace may
+// grow or shrink before its term counts are taken afresh.
+const termDrift = 0.02
 
 type storedFile struct {
 	id          int64
@@ -131,19 +143,33 @@ func (ix *Index) read(ctx context.Context, f func(q querier) error) error {
 // if the generation moved. The caller holds ix.mu.
 func (ix *Index) current(ctx context.Context, tx querier) (*cache, error) {
 	var gen int64
-	if err := tx.QueryRow(ctx, `SELECT generation FROM memoria_workspaces WHERE id = $1`, ix.id).Scan(&gen); err != nil {
+	var items int
+	if err := tx.QueryRow(ctx, `SELECT generation, items FROM memoria_workspaces WHERE id = $1`, ix.id).Scan(&gen, &items); err != nil {
 		return nil, err
 	}
-	if gen != ix.cache.generation || ix.cache.manifest == nil {
-		vc := ix.cache.vectors // kept: it follows its own generation
-		ix.cache = cache{generation: gen, vectors: vc}
-		m, err := readManifest(ctx, tx, ix.id)
-		if err != nil {
+	c := &ix.cache
+	if gen != c.generation {
+		c.generation, c.items, c.manifest, c.names = gen, items, nil, nil
+		if drift := float64(items - c.termsAt); c.terms != nil && math.Abs(drift) > termDrift*float64(c.termsAt) {
+			c.terms = nil
+		}
+	}
+	return c, nil
+}
+
+// storedManifest returns the workspace's files as the index has them, read
+// again when the generation moved. The caller holds ix.mu.
+func (ix *Index) storedManifest(ctx context.Context, tx querier) (map[string]storedFile, error) {
+	c, err := ix.current(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	if c.manifest == nil {
+		if c.manifest, err = readManifest(ctx, tx, ix.id); err != nil {
 			return nil, err
 		}
-		ix.cache.manifest = m
 	}
-	return &ix.cache, nil
+	return c.manifest, nil
 }
 
 func readManifest(ctx context.Context, tx querier, ws int64) (map[string]storedFile, error) {
@@ -199,11 +225,11 @@ func (ix *Index) Sync(ctx context.Context) (memory.Stats, error) {
 	err = ix.read(ctx, func(tx querier) error {
 		ix.mu.Lock()
 		defer ix.mu.Unlock()
-		c, err := ix.current(ctx, tx)
+		m, err := ix.storedManifest(ctx, tx)
 		if err != nil {
 			return err
 		}
-		todo, gone = diff(files, c.manifest)
+		todo, gone = diff(files, m)
 		return nil
 	})
 	if err != nil {
@@ -294,7 +320,7 @@ func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (
 		if err := w.flush(ctx, tx); err != nil {
 			return err
 		}
-		q := `UPDATE memoria_workspaces SET generation = generation + 1, synced = now() WHERE id = $1`
+		q := `UPDATE memoria_workspaces SET generation = generation + 1, synced = now(), items = items + $2 WHERE id = $1`
 		if full {
 			// A build leaves its rows in the full-text index's pending
 			// list, which every search reads through and the next write
@@ -303,10 +329,11 @@ func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (
 				JOIN pg_am a ON a.oid = c.relam WHERE i.indrelid = $1::regclass AND a.amname = 'gin'`, fmt.Sprintf("memoria_items_%d", ix.id)); err != nil {
 				return err
 			}
-			q = `UPDATE memoria_workspaces SET generation = generation + 1, synced = now(), built = now(), identity = $2 WHERE id = $1`
+			q = `UPDATE memoria_workspaces SET generation = generation + 1, synced = now(), built = now(), identity = $2,
+				items = (SELECT count(*) FROM memoria_items WHERE ws = $1) WHERE id = $1`
 			_, err = tx.Exec(ctx, q, ix.id, identity(ix.opts.Rows))
 		} else {
-			_, err = tx.Exec(ctx, q, ix.id)
+			_, err = tx.Exec(ctx, q, ix.id, w.added-w.deleted)
 		}
 		return err
 	})
@@ -343,8 +370,9 @@ func (ix *Index) note(st *memory.Stats, l ingest.Loaded) {
 // batch of rows, their full-text vectors made by the server from the
 // columns of ingest.Row (content A, entities B, section C, context D).
 type writer struct {
-	ws    int64
-	items itemBatch
+	ws             int64
+	items          itemBatch
+	added, deleted int // items
 }
 
 type itemBatch struct {
@@ -372,8 +400,12 @@ func (w *writer) deleteFile(ctx context.Context, tx pgx.Tx, fileID int64) error 
 		`DELETE FROM memoria_entity_names WHERE ws = $1 AND file_id = $2`,
 		`DELETE FROM memoria_files WHERE ws = $1 AND id = $2`,
 	} {
-		if _, err := tx.Exec(ctx, q, w.ws, fileID); err != nil {
+		tag, err := tx.Exec(ctx, q, w.ws, fileID)
+		if err != nil {
 			return err
+		}
+		if strings.HasPrefix(q, "DELETE FROM memoria_items ") {
+			w.deleted += int(tag.RowsAffected())
 		}
 	}
 	return nil
@@ -489,6 +521,7 @@ func (w *writer) flush(ctx context.Context, tx pgx.Tx) error {
 	if len(b.ids) == 0 {
 		return nil
 	}
+	w.added += len(b.ids)
 	if _, err := tx.Exec(ctx, insertItems, w.ws, b.ids, b.fileIDs, b.kinds, b.factIDs, b.confs, b.starts, b.ends, b.days, b.eventEnds,
 		b.sections, b.entities, b.contents, b.textIDs, b.rowContent, b.rowSection, b.rowEntities, b.rowCtx); err != nil {
 		return fmt.Errorf("items: %w", err)

@@ -227,6 +227,11 @@ func TestSyncEqualsFreshBuild(t *testing.T) {
 	if st, err := ix.Sync(ctx); err != nil || st.Changed() {
 		t.Errorf("second sync: %+v, %v; want no change", st, err)
 	}
+	for _, x := range []*postgres.Index{ix, fresh} {
+		if err := x.Verify(ctx); err != nil {
+			t.Errorf("Verify %s: %v", x.Name(), err)
+		}
+	}
 }
 
 func appendTo(t *testing.T, path, text string) {

@@ -34,6 +34,7 @@ CREATE TABLE memoria_workspaces(
   name text NOT NULL UNIQUE,
   identity text NOT NULL DEFAULT '',     -- how its rows were made (ingest, parser, passage lines)
   generation bigint NOT NULL DEFAULT 0,  -- bumped by every sync that changes it
+  items bigint NOT NULL DEFAULT 0,       -- items in the workspace, kept by the writer
   built timestamptz,
   synced timestamptz,
   vector_model text NOT NULL DEFAULT '',

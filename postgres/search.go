@@ -115,6 +115,51 @@ func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, li
 	return hits, err
 }
 
+// lexemes cuts each word into its terms with the text search
+// configuration, as the rows were cut. What the server answered is kept:
+// the terms of a word never change while the configuration does not.
+func (db *DB) lexemes(ctx context.Context, q querier, words []string) ([][]string, error) {
+	out := make([][]string, len(words))
+	var todo []string
+	db.lexMu.Lock()
+	for i, w := range words {
+		if ts, ok := db.lexCache[w]; ok {
+			out[i] = ts
+		} else if !slices.Contains(todo, w) {
+			todo = append(todo, w)
+		}
+	}
+	db.lexMu.Unlock()
+	if len(todo) == 0 {
+		return out, nil
+	}
+	rows, err := q.Query(ctx, `SELECT array(SELECT lexeme FROM unnest(to_tsvector('memoria', memoria_words(w))) ORDER BY positions[1])
+		FROM unnest($1::text[]) WITH ORDINALITY AS u(w, n) ORDER BY n`, todo)
+	if err != nil {
+		return nil, err
+	}
+	found, err := pgx.CollectRows(rows, pgx.RowTo[[]string])
+	if err != nil {
+		return nil, err
+	}
+	db.lexMu.Lock()
+	defer db.lexMu.Unlock()
+	if db.lexCache == nil || len(db.lexCache)+len(todo) > maxCachedTerms {
+		db.lexCache = map[string][]string{}
+	}
+	for i, w := range todo {
+		db.lexCache[w] = found[i]
+	}
+	for i, w := range words {
+		out[i] = db.lexCache[w]
+	}
+	return out, nil
+}
+
+// maxCachedTerms bounds a workspace's cached term counts; past it, they
+// start again.
+const maxCachedTerms = 20000
+
 // idf is a term's weight for a term in n of total items: bm25's inverse
 // document frequency, never negative.
 func idf(n, total int) float64 {
@@ -213,12 +258,7 @@ func (ix *Index) TermStats(ctx context.Context, words []string) (stats []memory.
 
 // termStats is TermStats inside a transaction.
 func (ix *Index) termStats(ctx context.Context, tx querier, words []string) ([]memory.TermStat, int, error) {
-	rows, err := tx.Query(ctx, `SELECT array(SELECT lexeme FROM unnest(to_tsvector('memoria', memoria_words(w))) ORDER BY positions[1])
-		FROM unnest($1::text[]) WITH ORDINALITY AS u(w, n) ORDER BY n`, words)
-	if err != nil {
-		return nil, 0, err
-	}
-	tokens, err := pgx.CollectRows(rows, pgx.RowTo[[]string])
+	tokens, err := ix.db.lexemes(ctx, tx, words)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -228,11 +268,8 @@ func (ix *Index) termStats(ctx context.Context, tx querier, words []string) ([]m
 	if err != nil {
 		return nil, 0, err
 	}
-	if c.terms == nil {
-		if err := tx.QueryRow(ctx, `SELECT count(*) FROM memoria_items WHERE ws = $1`, ix.id).Scan(&c.total); err != nil {
-			return nil, 0, err
-		}
-		c.terms = map[string]int{}
+	if c.terms == nil || len(c.terms) > maxCachedTerms {
+		c.terms, c.termsAt = map[string]int{}, c.items
 	}
 	stats := make([]memory.TermStat, len(words))
 	for i, ts := range tokens {
@@ -250,7 +287,7 @@ func (ix *Index) termStats(ctx context.Context, tx querier, words []string) ([]m
 			}
 		}
 	}
-	return stats, c.total, nil
+	return stats, c.items, nil
 }
 
 // EntityItems lists what the index holds about entities: their pages'

@@ -102,8 +102,8 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 }
 
 // Verify checks the workspace's rows against each other: every item and
-// entity row belongs to a file of the workspace, and the full-text
-// vector of every item is there. A problem wraps memory.ErrCorrupt.
+// entity row belongs to a file of the workspace, and the item count kept
+// for it is the count of its items. A problem wraps memory.ErrCorrupt.
 func (ix *Index) Verify(ctx context.Context) error {
 	return ix.read(ctx, func(tx querier) error {
 		var orphans int
@@ -116,6 +116,13 @@ func (ix *Index) Verify(ctx context.Context) error {
 		}
 		if orphans > 0 {
 			return fmt.Errorf("%w: %d rows belong to no file", memory.ErrCorrupt, orphans)
+		}
+		var kept, counted int
+		if err := tx.QueryRow(ctx, `SELECT items, (SELECT count(*) FROM memoria_items WHERE ws = $1) FROM memoria_workspaces WHERE id = $1`, ix.id).Scan(&kept, &counted); err != nil {
+			return err
+		}
+		if kept != counted {
+			return fmt.Errorf("%w: the workspace counts %d items and holds %d", memory.ErrCorrupt, kept, counted)
 		}
 		return nil
 	})

@@ -205,6 +205,9 @@ type Status struct {
 	VectorSearch string
 	// Synced is when a sync last changed the index (zero if unknown).
 	Synced time.Time
+	// Advice says what an administrator should change for the index to
+	// work as it should (one line each; none when all is well).
+	Advice []string
 }
 
 // EmbedStats describes one embedding run.

@@ -46,8 +46,9 @@ type DB struct {
 	url  string // without the password, for messages and status
 	opts Options
 
-	pgvector bool        // the server offers the vector extension
-	lost     atomic.Bool // a call failed on the connection and none got through since
+	pgvector      bool        // the server offers the vector extension
+	indexedSearch bool        // full-text conditions may use the GIN index under row-level security (leakproofMatch)
+	lost          atomic.Bool // a call failed on the connection and none got through since
 
 	// allowed is, for each pooled connection, the workspaces its session
 	// may see (memoria.workspaces), so that a read sets it only when the
@@ -89,6 +90,9 @@ func Open(ctx context.Context, rawURL string, o Options) (*DB, error) {
 		err = migrate(ctx, conn.Conn())
 		if err == nil {
 			err = conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')`).Scan(&db.pgvector)
+		}
+		if err == nil {
+			db.indexedSearch, err = leakproofMatch(ctx, conn.Conn())
 		}
 		conn.Release()
 		if err != nil {
@@ -178,6 +182,36 @@ func (db *DB) retryFor(ctx context.Context, limit time.Duration, f func() error)
 		wait = min(2*wait, 2*time.Second)
 	}
 }
+
+// leakproofMatch reports whether the full-text match operator (tsvector
+// @@ tsquery, the function ts_match_vq) is marked LEAKPROOF in this
+// database, marking it when the connection may (a superuser). Row-level
+// security lets a condition use an index only when its function is
+// leakproof, so that it cannot reveal rows of other workspaces before
+// their policy filters them out; PostgreSQL does not mark ts_match_vq so,
+// and then every search reads every item of its workspace instead of the
+// GIN index's matches (seven times the time on a 20,000-item workspace).
+// The function returns true or false and raises no error that depends
+// on the rows; docs/team.md has the one statement for the administrator.
+func leakproofMatch(ctx context.Context, conn *pgx.Conn) (bool, error) {
+	var ok, super bool
+	err := conn.QueryRow(ctx, `SELECT (SELECT proleakproof FROM pg_proc WHERE oid = 'pg_catalog.ts_match_vq(tsvector, tsquery)'::regprocedure),
+		(SELECT rolsuper FROM pg_roles WHERE rolname = current_user)`).Scan(&ok, &super)
+	if err != nil {
+		return false, err
+	}
+	if ok || !super {
+		return ok, nil
+	}
+	if _, err := conn.Exec(ctx, `ALTER FUNCTION pg_catalog.ts_match_vq(tsvector, tsquery) LEAKPROOF`); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// LeakproofAdvice is what an administrator runs, once per database, so
+// that full-text search uses its index under row-level security.
+const LeakproofAdvice = "ALTER FUNCTION pg_catalog.ts_match_vq(tsvector, tsquery) LEAKPROOF"
 
 // querier is what reads need of a connection or a transaction.
 type querier interface {

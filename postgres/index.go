@@ -329,6 +329,12 @@ func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (
 				JOIN pg_am a ON a.oid = c.relam WHERE i.indrelid = $1::regclass AND a.amname = 'gin'`, fmt.Sprintf("memoria_items_%d", ix.id)); err != nil {
 				return err
 			}
+			// And the planner learns the new rows now rather than when
+			// autovacuum comes by: without statistics it took a date
+			// index over the full-text one for a rare word.
+			if _, err := tx.Exec(ctx, fmt.Sprintf(`ANALYZE memoria_items_%d`, ix.id)); err != nil {
+				return err
+			}
 			q = `UPDATE memoria_workspaces SET generation = generation + 1, synced = now(), built = now(), identity = $2,
 				items = (SELECT count(*) FROM memoria_items WHERE ws = $1) WHERE id = $1`
 			_, err = tx.Exec(ctx, q, ix.id, identity(ix.opts.Rows))

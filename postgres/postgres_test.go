@@ -507,3 +507,58 @@ func TestSyncsOfOneWorkspaceTakeTurns(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchIndexedUnderRowLevelSecurity: with the match function marked
+// LEAKPROOF, as docs/team.md asks of the administrator, a search reads the
+// GIN index's matches; without it, status says what to run, and search
+// still answers the same, reading every item.
+func TestSearchIndexedUnderRowLevelSecurity(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ws := testworkspace.CopyExample(t)
+	var answers [2][]string
+	for i, url := range []string{pgtest.NewAppDatabase(t), pgtest.NewBareAppDatabase(t)} {
+		db := openDB(t, url)
+		ix, err := db.Workspace(ctx, "rls", ws, postgres.WorkspaceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := ix.Status(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if advised := len(st.Advice) > 0 && strings.Contains(st.Advice[0], postgres.LeakproofAdvice); advised != (i == 1) {
+			t.Errorf("database %d: advice %q", i, st.Advice)
+		}
+		hits, err := ix.Search(ctx, []string{"WhatsApp", "relay"}, memory.Filter{}, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers[i] = ranked(hits)
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan string
+		err = conn.QueryRow(ctx, fmt.Sprintf(`SELECT set_config('memoria.workspaces', '%d', false)`, ix.ID())).Scan(&plan)
+		if err == nil {
+			var rows pgx.Rows
+			rows, err = conn.Query(ctx, fmt.Sprintf(`EXPLAIN (FORMAT TEXT) SELECT count(*) FROM memoria_items WHERE ws = %d AND tsv @@ 'relay'::tsquery`, ix.ID()))
+			if err == nil {
+				var lines []string
+				lines, err = pgx.CollectRows(rows, pgx.RowTo[string])
+				plan = strings.Join(lines, "\n")
+			}
+		}
+		conn.Close(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if indexed := strings.Contains(plan, "tsv_idx"); indexed != (i == 0) {
+			t.Errorf("database %d: plan %q", i, plan)
+		}
+	}
+	if !reflect.DeepEqual(answers[0], answers[1]) {
+		t.Errorf("the answers differ with and without the index:\n%v\n%v", answers[0], answers[1])
+	}
+}

@@ -86,6 +86,10 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 	if err != nil {
 		return st, err
 	}
+	if !ix.db.indexedSearch {
+		st.Advice = append(st.Advice, "full-text search reads every item of the workspace: row-level security keeps PostgreSQL from using its GIN index "+
+			"until a superuser runs, once in this database: "+LeakproofAdvice+" (docs/team.md)")
+	}
 	st.VectorSearch = "exact scan in this process; pgvector is not installed on the server"
 	if ix.db.pgvector {
 		st.VectorSearch = "exact scan in this process; the server has pgvector, which this version does not use yet"

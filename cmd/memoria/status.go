@@ -61,6 +61,9 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		if st.VectorSearch != "" {
 			out["vector_search"] = st.VectorSearch
 		}
+		if len(st.Advice) > 0 {
+			out["advice"] = st.Advice
+		}
 		if !st.Synced.IsZero() {
 			out["synced"] = st.Synced
 		}
@@ -93,6 +96,9 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 			synced = st.Synced.Local().Format("2006-01-02 15:04:05")
 		}
 		fmt.Fprintf(w, "backend    postgres, shared by the workspaces of its database; last change synced %s\n", synced)
+		for _, a := range st.Advice {
+			fmt.Fprintf(w, "advice     %s\n", a)
+		}
 	} else {
 		var derivedBytes int64
 		parts := make([]string, 0, len(derived))

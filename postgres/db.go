@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,14 +26,18 @@ type Options struct {
 	// the connection drops or the server restarts; past it the error is
 	// returned. 0 means DefaultRetryFor.
 	RetryFor time.Duration
-	// MaxConns bounds the pool; 0 means pgxpool's default (4 per CPU, at
-	// least 4).
+	// MaxConns bounds the pool; 0 means DefaultMaxConns.
 	MaxConns int32
 }
 
 // DefaultRetryFor is how long a dropped connection is retried by default:
 // long enough for a server restart or a failover.
 const DefaultRetryFor = 30 * time.Second
+
+// DefaultMaxConns is the pool's size by default: 4 per CPU, at least 8.
+// pgxpool's own default (one per CPU, at least 4) queued a team server's
+// concurrent recalls behind four connections.
+func DefaultMaxConns() int32 { return int32(max(8, 4*runtime.NumCPU())) }
 
 // openRetryFor bounds how long Open waits for a server that does not
 // answer.
@@ -68,9 +73,7 @@ func Open(ctx context.Context, rawURL string, o Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", shown, err)
 	}
-	if o.MaxConns > 0 {
-		cfg.MaxConns = o.MaxConns
-	}
+	cfg.MaxConns = cmp.Or(o.MaxConns, DefaultMaxConns())
 	db := &DB{url: shown, opts: o}
 	cfg.BeforeClose = func(c *pgx.Conn) { db.allowed.Delete(c) }
 	// A server that is not there yet (starting beside this process) is

@@ -52,3 +52,23 @@ func DayString(t time.Time) string {
 	}
 	return t.Format(DateLayout)
 }
+
+// FillStored sets the fields of it that an index stores as text: the day
+// written, the event's first and last days (none when eventEnd is ""),
+// and the entities (space-separated slugs). Days that do not parse are
+// left zero.
+func FillStored(it *memory.Item, written, eventStart, eventEnd, entities string) {
+	it.Written, _ = time.Parse(DateLayout, written)
+	it.Event = nil
+	if eventEnd != "" {
+		s, err1 := time.Parse(DateLayout, eventStart)
+		e, err2 := time.Parse(DateLayout, eventEnd)
+		if err1 == nil && err2 == nil {
+			it.Event = &memory.TimeRange{Start: s, End: e}
+		}
+	}
+	it.Entities = nil
+	if entities != "" {
+		it.Entities = strings.Fields(entities)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -185,17 +184,7 @@ func scanItem(rows pgx.Rows, it *memory.Item, extra ...any) error {
 	}
 	it.Kind = memory.Kind(kind)
 	it.Confidence = conf
-	it.Written, _ = time.Parse(ingest.DateLayout, written)
-	if evEnd != "" {
-		s, err1 := time.Parse(ingest.DateLayout, evStart)
-		e, err2 := time.Parse(ingest.DateLayout, evEnd)
-		if err1 == nil && err2 == nil {
-			it.Event = &memory.TimeRange{Start: s, End: e}
-		}
-	}
-	if ents != "" {
-		it.Entities = strings.Fields(ents)
-	}
+	ingest.FillStored(it, written, evStart, evEnd, ents)
 	return nil
 }
 

@@ -16,6 +16,8 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 	st := memory.Status{Backend: "postgres", Path: ix.db.url + "#" + ix.name, Files: map[memory.FileKind]int{}, Skipped: map[string]string{}, Facts: map[memory.Kind]int{}}
 	var manifest map[string]storedFile
 	err := ix.read(ctx, func(tx querier) error {
+		// From nothing, each time: a lost connection runs this again.
+		st.Files, st.Skipped, st.Facts, st.Passages = map[memory.FileKind]int{}, map[string]string{}, map[memory.Kind]int{}, 0
 		var built, synced *time.Time
 		if err := tx.QueryRow(ctx, `SELECT built, synced, vector_model FROM memoria_workspaces WHERE id = $1`, ix.id).Scan(&built, &synced, &st.VectorModel); err != nil {
 			return err

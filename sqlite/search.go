@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"memoria/ingest"
 	"memoria/memory"
@@ -201,17 +200,7 @@ func scanItem(rows *sql.Rows, it *memory.Item, extra ...any) error {
 		c := conf.Float64
 		it.Confidence = &c
 	}
-	it.Written, _ = time.Parse(ingest.DateLayout, written)
-	if evEnd != "" {
-		s, err1 := time.Parse(ingest.DateLayout, evStart)
-		e, err2 := time.Parse(ingest.DateLayout, evEnd)
-		if err1 == nil && err2 == nil {
-			it.Event = &memory.TimeRange{Start: s, End: e}
-		}
-	}
-	if ents != "" {
-		it.Entities = strings.Fields(ents)
-	}
+	ingest.FillStored(it, written, evStart, evEnd, ents)
 	return nil
 }
 

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"memoria"
-	"memoria/markdown"
 	"memoria/internal/pgtest"
+	"memoria/markdown"
 	"memoria/memory"
 	"memoria/retain"
 )

@@ -192,7 +192,23 @@ const (
 	PathGet        = "/v1/get"        // POST GetRequest: the lines a citation points at
 	PathRetain     = "/v1/retain"     // POST RetainRequest: facts appended to today's log
 	PathStatus     = "/v1/status"     // GET: each readable workspace's index: items, freshness, last sync
+	PathReflect    = "/v1/reflect"    // POST ReflectRequest: entity pages, opinions, core proposals (needs write)
+	PathCore       = "/v1/core"       // POST CoreRequest: append to a block of core memory (needs write)
 )
+
+// ReflectRequest runs reflect on a workspace.
+type ReflectRequest struct {
+	Workspace string `json:"workspace"`
+	Since     string `json:"since,omitempty"`   // 7d, 2025-11-01…; default: all history
+	DryRun    bool   `json:"dry_run,omitempty"` // compute and report, write nothing
+}
+
+// CoreRequest appends text to a block of a workspace's core memory.
+type CoreRequest struct {
+	Workspace string `json:"workspace"`
+	Block     string `json:"block"`
+	Text      string `json:"text"`
+}
 
 // RecallRequest asks a team-wide recall.
 type RecallRequest struct {
@@ -275,6 +291,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		var req RetainRequest
 		if err = decode(r, &req); err == nil {
 			out, err = s.retain(r.Context(), g, req)
+		}
+	case r.URL.Path == PathReflect && r.Method == http.MethodPost:
+		var req ReflectRequest
+		if err = decode(r, &req); err == nil {
+			out, err = s.reflect(r.Context(), g, req)
+		}
+	case r.URL.Path == PathCore && r.Method == http.MethodPost:
+		var req CoreRequest
+		if err = decode(r, &req); err == nil {
+			out, err = s.core(r.Context(), g, req)
 		}
 	default:
 		err = httpError{http.StatusNotFound, fmt.Sprintf("%s %s: no such call (see docs/team.md)", r.Method, r.URL.Path)}
@@ -398,15 +424,49 @@ func (s *Server) get(g grant, req GetRequest) (memoria.Lines, error) {
 	return spaces[0].WS.Get(req.Ref)
 }
 
+// writable returns the workspace called name if the token may write to
+// it: errNotVisible if it may not read it, 403 if it may only read it.
+func (s *Server) writable(g grant, name string) (*memoria.Workspace, error) {
+	spaces, err := s.readable(g, []string{name})
+	if err != nil {
+		return nil, err
+	}
+	if !g.write[name] {
+		return nil, httpError{http.StatusForbidden, fmt.Sprintf("this token may read workspace %q, not write to it", name)}
+	}
+	return spaces[0].WS, nil
+}
+
 func (s *Server) retain(ctx context.Context, g grant, req RetainRequest) (memoria.RetainResult, error) {
-	spaces, err := s.readable(g, []string{req.Workspace})
+	ws, err := s.writable(g, req.Workspace)
 	if err != nil {
 		return memoria.RetainResult{}, err
 	}
-	if !g.write[req.Workspace] {
-		return memoria.RetainResult{}, httpError{http.StatusForbidden, fmt.Sprintf("this token may read workspace %q, not write to it", req.Workspace)}
+	return ws.Retain(ctx, req.Facts, memoria.RetainOptions{Now: s.now()})
+}
+
+func (s *Server) reflect(ctx context.Context, g grant, req ReflectRequest) (memoria.ReflectReport, error) {
+	ws, err := s.writable(g, req.Workspace)
+	if err != nil {
+		return memoria.ReflectReport{}, err
 	}
-	return spaces[0].WS.Retain(ctx, req.Facts, memoria.RetainOptions{Now: s.now()})
+	now := s.now()
+	since, err := memoria.ParseTimeBound(req.Since, now)
+	if err != nil {
+		return memoria.ReflectReport{}, err
+	}
+	return ws.Reflect(ctx, memoria.ReflectOptions{Since: since, Now: now, DryRun: req.DryRun})
+}
+
+func (s *Server) core(ctx context.Context, g grant, req CoreRequest) (map[string]string, error) {
+	ws, err := s.writable(g, req.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	if err := ws.CoreAppend(ctx, req.Block, req.Text, memoria.CoreOptions{}); err != nil {
+		return nil, err
+	}
+	return map[string]string{"workspace": req.Workspace, "path": ws.CorePath(), "block": req.Block}, nil
 }
 
 func (s *Server) status(ctx context.Context, g grant) ([]WorkspaceStatus, error) {

@@ -147,9 +147,14 @@ func TestTeamIsolation(t *testing.T) {
 			t.Errorf("get in %q: %d %s", name, code, body)
 		}
 		leak("get "+name, body)
-		code, body = a.call("POST", team.PathRetain, team.RetainRequest{Workspace: name, Facts: []string{"W: a fact"}})
-		if code != 404 {
-			t.Errorf("retain in %q: %d %s", name, code, body)
+		for path, req := range map[string]any{
+			team.PathRetain:  team.RetainRequest{Workspace: name, Facts: []string{"W: a fact"}},
+			team.PathReflect: team.ReflectRequest{Workspace: name, DryRun: true},
+			team.PathCore:    team.CoreRequest{Workspace: name, Block: "Facts", Text: "x"},
+		} {
+			if code, body := a.call("POST", path, req); code != 404 {
+				t.Errorf("%s in %q: %d %s", path, name, code, body)
+			}
 		}
 	}
 	for _, ans := range answers[1:] {
@@ -188,6 +193,17 @@ func TestTeamIsolation(t *testing.T) {
 	}
 	if code, body := a.call("POST", team.PathRetain, team.RetainRequest{Workspace: "alpha", Facts: []string{"W @Peter: Peter's new pager number is 5521."}}); code != 200 {
 		t.Fatalf("retain: %d %s", code, body)
+	}
+	for path, req := range map[string]any{
+		team.PathReflect: team.ReflectRequest{Workspace: "alpha", DryRun: true},
+		team.PathCore:    team.CoreRequest{Workspace: "alpha", Block: "Standing rules while Pete is away", Text: "Pager first, then WhatsApp."},
+	} {
+		if code, body := ro.call("POST", path, req); code != 403 {
+			t.Errorf("%s with a read-only token: %d %s", path, code, body)
+		}
+		if code, body := a.call("POST", path, req); code != 200 {
+			t.Errorf("%s: %d %s", path, code, body)
+		}
 	}
 	_, res, _ = ro.recall(team.RecallRequest{Query: "Peter pager number", K: 3})
 	if len(res) == 0 || !strings.Contains(res[0].Content, "5521") {

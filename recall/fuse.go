@@ -2,6 +2,7 @@ package recall
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -100,7 +101,8 @@ type scored struct {
 // rrf is a candidate's reciprocal-rank-fusion score before boosts.
 func rrf(c *candidate) float64 {
 	s := 0.0
-	for ch, r := range c.ranks {
+	for _, ch := range sortedKeys(c.ranks) {
+		r := c.ranks[ch]
 		w := 1.0
 		if ch == "entity" && !c.listed {
 			w = c.entityWeight
@@ -211,8 +213,8 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 		} else if p.Intent == query.About && it.Written.IsZero() {
 			boosts["curated"] = boostCurated
 		}
-		for _, b := range boosts {
-			s *= b
+		for _, name := range sortedKeys(boosts) {
+			s *= boosts[name]
 		}
 		out = append(out, scored{c: c, score: s, boosts: boosts})
 	}
@@ -248,4 +250,17 @@ func competing(list []int64, pool map[int64]float64, own float64) bool {
 		}
 	}
 	return false
+}
+
+// sortedKeys lists a small map's keys in order. Scores add and multiply
+// in this order, not the map's: floating-point sums and products depend on
+// their order in their last bits, which reordered candidates whose scores
+// are otherwise equal from one recall to the next.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, 8)
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

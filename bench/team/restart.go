@@ -57,23 +57,13 @@ func (b *bench) restarts(ctx context.Context) error {
 	// What each question answers in each workspace nobody writes to: any
 	// other answer reported as a success is wrong.
 	refs := map[[2]int]string{}
-	refRes := map[[2]int][]recall.Result{}
-	snaps := map[int]map[string]fileState{}
 	for si, s := range b.static {
-		snaps[si] = snapshot(s.dir)
 		for qi, q := range questions {
 			res, err := s.ws.Recall(ctx, q, opts)
 			if err != nil {
 				return err
 			}
 			refs[[2]int{si, qi}] = signature(res)
-			refRes[[2]int{si, qi}] = res
-			eo := opts
-			eo.Explain = true
-			if qi == 0 {
-				ex, _ := s.ws.Recall(ctx, q, eo)
-				diagf("reference %s %q with explain:\n%s", s.name, q, fullSig(ex))
-			}
 		}
 	}
 	b.logf("server restarts: %d writers retain, %d clients recall for %s at least, %d restarts", len(b.writers), cfg.Clients, cfg.RestartFor, cfg.Restarts)
@@ -81,7 +71,6 @@ func (b *bench) restarts(ctx context.Context) error {
 	phaseCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	start := time.Now()
-	diagStart = start
 	progress := make(chan struct{}, 1)
 	var wg sync.WaitGroup
 	retainOps := make([][]op, len(b.writers))
@@ -144,12 +133,8 @@ func (b *bench) restarts(ctx context.Context) error {
 					return
 				}
 				recallOps[i] = append(recallOps[i], op{t, time.Since(start), err})
-				if err != nil {
-					diagf("recall error client %d %s %q began %s: %v", i, b.static[si].name, questions[qi], t, err)
-				}
 				if err == nil && signature(res) != refs[[2]int{si, qi}] {
 					wrong[i] = append(wrong[i], fmt.Sprintf("%s %q at %s: %d results differing from the answer before", b.static[si].name, questions[qi], round(t), len(res)))
-					b.diagWrong(ctx, i, t, b.static[si], questions[qi], refRes[[2]int{si, qi}], res, opts, snaps[si])
 				} else if err == nil {
 					success(&lastRecall, t)
 				}
@@ -191,7 +176,6 @@ func (b *bench) restarts(ctx context.Context) error {
 		events = append(events, ev)
 		ends = append(ends, time.Since(start))
 		b.logf("  %s at %s took %s", ev.Kind, ev.At, ev.Took)
-		diagf("%s done (began %s)", ev.Kind, ev.At)
 	}
 
 	// Run until the phase's time is up and both kinds of operation have
@@ -219,10 +203,6 @@ wait:
 	}
 	halt()
 	rs.Recovered = back()
-	for si, s := range b.static {
-		d := compareSnap(snaps[si], snapshot(s.dir))
-		diagf("end: %s files changed since the reference: %d %v", s.name, len(d), d)
-	}
 
 	// The figures.
 	var errs samples

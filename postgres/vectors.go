@@ -193,10 +193,10 @@ func (ix *Index) vectors(ctx context.Context, tx querier) (*vectorCache, error) 
 		if len(b)-4 != vc.flat.Dim() {
 			return nil, fmt.Errorf("%w: vectors of %d and %d dimensions", memory.ErrCorrupt, len(b)-4, vc.flat.Dim())
 		}
-		scale := math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
 		q := make([]int8, len(b)-4)
-		for i, x := range b[4:] {
-			q[i] = int8(x)
+		scale, err := vector.DecodeInt8(b, q)
+		if err != nil {
+			continue // as the SQLite store's loading skips it
 		}
 		if err := vc.flat.AddInt8(id, q, scale); err != nil {
 			return nil, err

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -414,16 +413,12 @@ func (vs *Store) addNewVectors(ctx context.Context, s *Index) (int, error) {
 	scales := make([]float32, 0, total)
 	for _, b := range batches {
 		for i, id := range b.ids {
-			v := b.vec(i)
-			scale := math.Float32frombits(binary.LittleEndian.Uint32(v))
-			if math.IsNaN(float64(scale)) || math.IsInf(float64(scale), 0) {
+			k := len(q8)
+			scale, err := DecodeInt8(b.vec(i), q8[k:k+s.dim])
+			if err != nil {
 				continue
 			}
-			k := len(q8)
 			q8 = q8[:k+s.dim]
-			for j, x := range v[4:] {
-				q8[k+j] = int8(x)
-			}
 			ids, scales = append(ids, id), append(scales, scale)
 		}
 		b.vecs = nil // let the batch's copy go as soon as it is converted

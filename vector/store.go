@@ -486,6 +486,23 @@ func Decode(b []byte, dst []float32) error {
 	return nil
 }
 
+// DecodeInt8 is Decode without the multiplication: it returns the scale
+// and writes the int8 components into q, the form ann.Flat keeps with
+// FlatOptions.Int8. A scale that is not a finite number is an error.
+func DecodeInt8(b []byte, q []int8) (float32, error) {
+	if len(b) != 4+len(q) {
+		return 0, fmt.Errorf("vector of %d bytes, want %d", len(b), 4+len(q))
+	}
+	scale := math.Float32frombits(binary.LittleEndian.Uint32(b))
+	if math.IsNaN(float64(scale)) || math.IsInf(float64(scale), 0) {
+		return 0, fmt.Errorf("vector with scale %v", scale)
+	}
+	for i, x := range b[4:] {
+		q[i] = int8(x)
+	}
+	return scale, nil
+}
+
 // TextID is the vector id of a text hash (16 hex digits); ok is false for
 // anything else.
 func TextID(h string) (int64, bool) {

@@ -155,25 +155,23 @@ func Open(ctx context.Context, c Config, o Options) (*Server, error) {
 		g := grant{name: t.Name, read: map[string]bool{}, write: map[string]bool{}}
 		sum, _ := hex.DecodeString(t.SHA256)
 		copy(g.sum[:], sum)
-		for _, set := range []struct {
-			names []string
-			to    []map[string]bool
-		}{{t.Read, []map[string]bool{g.read}}, {t.Write, []map[string]bool{g.read, g.write}}} {
-			for _, n := range set.names {
-				for _, m := range set.to {
-					if n == "*" {
-						for _, all := range s.names {
-							m[all] = true
-						}
-					} else {
-						m[n] = true
-					}
-				}
-			}
+		for _, n := range s.expand(t.Read) {
+			g.read[n] = true
+		}
+		for _, n := range s.expand(t.Write) {
+			g.read[n], g.write[n] = true, true // writing implies reading
 		}
 		s.tokens = append(s.tokens, g)
 	}
 	return s, nil
+}
+
+// expand reads a token's list of workspaces: "*" is every one served.
+func (s *Server) expand(names []string) []string {
+	if slices.Contains(names, "*") {
+		return s.names
+	}
+	return names
 }
 
 // Close closes the workspaces.

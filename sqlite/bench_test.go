@@ -48,7 +48,7 @@ func BenchmarkBuild10Years(b *testing.B) {
 	}
 	for b.Loop() {
 		path := filepath.Join(b.TempDir(), "index.sqlite")
-		st, err := build(ctx, path, ws, files, skipped, Options{})
+		st, err := build(ctx, path, ws, files, skipped, Options{}, false)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -26,6 +26,7 @@ type writer struct {
 	tx                       *sql.Tx
 	file, page, name         *sql.Stmt
 	items, fts, itemEntities *batch
+	sections                 *sectionIDs
 	nextID                   int64 // item ids are assigned here, so links need no round trip
 	count                    int
 }
@@ -100,6 +101,9 @@ func newWriter(ctx context.Context, tx *sql.Tx, ftsTable string) (*writer, error
 		*s.dst = st
 	}
 	var err error
+	if w.sections, err = newSectionIDs(ctx, tx); err != nil {
+		return nil, err
+	}
 	if w.items, err = newBatch(ctx, tx, `INSERT INTO items(id, file_id, kind, fact_id, confidence, start_line, end_line, day, event_end, section, entities, content, text_hash) VALUES`, 13); err != nil {
 		return nil, err
 	}
@@ -230,7 +234,19 @@ func (w *writer) addItem(ctx context.Context, fileID int64, it *ingest.Item, r i
 	if it.HasConf {
 		conf = it.Conf
 	}
-	if err := w.items.add(ctx, w.tx, id, fileID, string(it.Kind), factID, conf, it.Start, it.End, it.Day, it.EventEnd, it.Section, it.Entities, it.Content, it.TextHash); err != nil {
+	kind, err := kindCode(it.Kind)
+	if err != nil {
+		return err
+	}
+	hash, err := hashNum(it.TextHash)
+	if err != nil {
+		return err
+	}
+	section, err := w.sections.id(ctx, it.Section)
+	if err != nil {
+		return err
+	}
+	if err := w.items.add(ctx, w.tx, id, fileID, kind, factID, conf, it.Start, it.End, dayNum(it.Day), dayNum(it.EventEnd), section, it.Entities, it.Content, hash); err != nil {
 		return err
 	}
 	if err := w.fts.add(ctx, w.tx, id, r.Content, r.Section, r.Entities, r.Context); err != nil {
@@ -247,9 +263,9 @@ func (w *writer) addItem(ctx context.Context, fileID int64, it *ingest.Item, r i
 // build creates a complete index at path from the files listed in ws
 // (workspace.List), in one transaction on a private file: the rows of
 // every table, the full-text table's in rowid order, then the secondary
-// indexes, which SQLite builds from sorted keys; last a quick_check of
-// the result.
-func build(ctx context.Context, path, ws string, files []workspace.File, skipped []workspace.Skipped, o Options) (st memory.Stats, err error) {
+// indexes, which SQLite builds from sorted keys (with vectors, the text
+// hashes' too: textHashIndex); last a quick_check of the result.
+func build(ctx context.Context, path, ws string, files []workspace.File, skipped []workspace.Skipped, o Options, vectors bool) (st memory.Stats, err error) {
 	start := time.Now()
 	removeDB(path)
 	for _, s := range skipped {
@@ -294,7 +310,11 @@ func build(ctx context.Context, path, ws string, files []workspace.File, skipped
 	built := time.Now().UTC().Format(time.RFC3339)
 	meta := fmt.Sprintf(`INSERT INTO meta(key, value) VALUES('identity', %s), ('built', %s); PRAGMA application_id=%d;`,
 		quote(identity(o)), quote(built), applicationID)
-	for _, q := range []string{fillFTS, ftsSyncConfig, indexes, meta} {
+	steps := []string{fillFTS, ftsSyncConfig, indexes, meta}
+	if vectors {
+		steps = append(steps, textHashIndex)
+	}
+	for _, q := range steps {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return st, fmt.Errorf("index %s: %w", path, err)
 		}

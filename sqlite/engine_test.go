@@ -186,7 +186,7 @@ func TestFileUpdatedInPlace(t *testing.T) {
 // itemRows is every item's stored columns but its id, sorted.
 func itemRows(t *testing.T, ix *Index) string {
 	t.Helper()
-	rows, err := ix.db.Query(`SELECT f.path, i.kind, coalesce(i.fact_id, ''), coalesce(i.confidence, -1), i.start_line, i.end_line, i.day, i.event_end, i.section, i.entities, i.content, i.text_hash,
+	rows, err := ix.db.Query(`SELECT f.path, i.kind, coalesce(i.fact_id, ''), coalesce(i.confidence, -1), i.start_line, i.end_line, i.day, i.event_end, ` + sectionColumn + `, i.entities, i.content, i.text_hash,
 		(SELECT group_concat(slug_key, ' ') FROM (SELECT slug_key FROM item_entities e WHERE e.item_id = i.id ORDER BY slug_key))
 		FROM items i JOIN files f ON f.id = i.file_id`)
 	if err != nil {

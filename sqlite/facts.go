@@ -35,12 +35,12 @@ func (ix *Index) EntityItems(ctx context.Context, slugs []string, f memory.Filte
 		FROM items i JOIN files f ON f.id = i.file_id
 		LEFT JOIN (SELECT DISTINCT file_id FROM entity_pages WHERE lower(slug) IN (%s)) p ON p.file_id = i.file_id
 		WHERE i.id IN (SELECT item_id FROM item_entities WHERE slug_key IN (%s))
-		AND (p.file_id IS NOT NULL OR (i.kind != 'passage' AND %s >= coalesce((
+		AND (p.file_id IS NOT NULL OR (i.kind != `+kindPassageSQL+` AND %s >= coalesce((
 			SELECT %s AS day FROM items i WHERE i.id IN (SELECT item_id FROM item_entities WHERE slug_key IN (%s))
-			AND i.kind != 'passage' AND i.file_id NOT IN (SELECT file_id FROM entity_pages WHERE lower(slug) IN (%s))%s
-			ORDER BY day DESC LIMIT 1 OFFSET ?), '')))%s
+			AND i.kind != `+kindPassageSQL+` AND i.file_id NOT IN (SELECT file_id FROM entity_pages WHERE lower(slug) IN (%s))%s
+			ORDER BY day DESC LIMIT 1 OFFSET ?), 0)))%s
 		ORDER BY on_page DESC,
-			CASE WHEN p.file_id IS NOT NULL THEN '' ELSE %s END DESC,
+			CASE WHEN p.file_id IS NOT NULL THEN 0 ELSE %s END DESC,
 			f.path, i.start_line
 		LIMIT ?`, itemColumns, ph, ph, day, day, ph, ph, cond, cond, day)
 	all := append(append(append(append([]any{}, keys...), keys...), keys...), keys...)

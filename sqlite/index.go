@@ -310,7 +310,11 @@ func (ix *Index) build(ctx context.Context, reason string) (st memory.Stats, err
 	removeLeftovers(ix.path)
 	tmp := fmt.Sprintf("%s%s%d", ix.path, buildSuffix, os.Getpid())
 	defer removeDB(tmp)
-	if st, err = build(ctx, tmp, ix.ws, files, skipped, ix.opts); err != nil {
+	model, err := ix.vec.Model(ctx)
+	if err != nil {
+		return st, err
+	}
+	if st, err = build(ctx, tmp, ix.ws, files, skipped, ix.opts, model != ""); err != nil {
 		return st, err
 	}
 	if ix.beforeReplace != nil {

@@ -17,7 +17,8 @@ import (
 // The semantic channel over the index: the vector store (package vector,
 // index.sqlite.vectors beside the index) holds a vector per distinct item
 // text; the index embeds its texts into it and maps the texts it finds
-// back to items, through items.text_hash (indexed), with the filters.
+// back to items, through items.text_hash (indexed: textHashIndex), with
+// the filters.
 
 // filterScanMax: a filter selecting at most this many items is answered by
 // scoring those items' vectors directly instead of widening a search. A
@@ -35,6 +36,9 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 		batch = 64
 	}
 	if err := ix.vec.UseModel(ctx, e.Identity()); err != nil {
+		return st, ix.wrapErr(err)
+	}
+	if _, err := ix.db.ExecContext(ctx, textHashIndex); err != nil {
 		return st, ix.wrapErr(err)
 	}
 	missing, total, err := ix.textsWithoutVectors(ctx)
@@ -97,13 +101,13 @@ func (ix *Index) textsWithoutVectors(ctx context.Context) (missing []string, tot
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
 			return nil, 0, err
 		}
 		total++
-		if id, ok := vector.TextID(h); ok && !have[id] {
-			missing = append(missing, h)
+		if !have[id] {
+			missing = append(missing, hashText(id))
 		}
 	}
 	return missing, total, rows.Err()
@@ -111,7 +115,13 @@ func (ix *Index) textsWithoutVectors(ctx context.Context) (missing []string, tot
 
 // textsOf reads the texts with these hashes, in their order.
 func (ix *Index) textsOf(ctx context.Context, hashes []string) ([]string, []string, error) {
-	list, err := json.Marshal(hashes)
+	ids := make([]int64, 0, len(hashes))
+	for _, h := range hashes {
+		if id, ok := vector.TextID(h); ok {
+			ids = append(ids, id)
+		}
+	}
+	list, err := json.Marshal(ids)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -123,11 +133,12 @@ func (ix *Index) textsOf(ctx context.Context, hashes []string) ([]string, []stri
 	defer rows.Close()
 	byHash := make(map[string]string, len(hashes))
 	for rows.Next() {
-		var h, t string
-		if err := rows.Scan(&h, &t); err != nil {
+		var id int64
+		var t string
+		if err := rows.Scan(&id, &t); err != nil {
 			return nil, nil, err
 		}
-		byHash[h] = t
+		byHash[hashText(id)] = t
 	}
 	if err := rows.Err(); err != nil {
 		return nil, nil, err
@@ -166,12 +177,11 @@ func (ix *Index) nearestScan(ctx context.Context, q []float32, f memory.Filter, 
 	vec := make([]float32, len(q))
 	for rows.Next() {
 		var id int64
-		var h string
-		if err := rows.Scan(&id, &h); err != nil {
+		var tid int64
+		if err := rows.Scan(&id, &tid); err != nil {
 			return nil, ix.wrapErr(err)
 		}
-		tid, ok := vector.TextID(h)
-		if !ok || vecs[tid] == nil || vector.Decode(vecs[tid], vec) != nil {
+		if vecs[tid] == nil || vector.Decode(vecs[tid], vec) != nil {
 			continue // no vector, or one of another dimension
 		}
 		s := embed.Dot(q, vec)
@@ -270,13 +280,13 @@ func (ix *Index) itemsOfTexts(ctx context.Context, hits []ann.Hit, cond string, 
 	if len(hits) == 0 {
 		return nil, nil
 	}
-	score := make(map[string]float32, len(hits))
-	hashes := make([]string, len(hits))
+	score := make(map[int64]float32, len(hits))
+	ids := make([]int64, len(hits))
 	for i, h := range hits {
-		hashes[i] = vector.TextHash(h.ID)
-		score[hashes[i]] = h.Score
+		ids[i] = h.ID
+		score[h.ID] = h.Score
 	}
-	list, err := json.Marshal(hashes)
+	list, err := json.Marshal(ids)
 	if err != nil {
 		return nil, err
 	}
@@ -289,11 +299,11 @@ func (ix *Index) itemsOfTexts(ctx context.Context, hits []ann.Hit, cond string, 
 	var out []rankedItem
 	for rows.Next() {
 		var id int64
-		var h string
-		if err := rows.Scan(&id, &h); err != nil {
+		var tid int64
+		if err := rows.Scan(&id, &tid); err != nil {
 			return nil, err
 		}
-		out = append(out, rankedItem{id, score[h]})
+		out = append(out, rankedItem{id, score[tid]})
 	}
 	sortRanked(out)
 	return out, rows.Err()
@@ -311,17 +321,15 @@ func (ix *Index) scoreFiltered(ctx context.Context, s *vector.Index, q []float32
 	seen := 0
 	for rows.Next() {
 		var id int64
-		var h string
-		if err := rows.Scan(&id, &h); err != nil {
+		var tid int64
+		if err := rows.Scan(&id, &tid); err != nil {
 			return nil, false, err
 		}
 		if seen++; seen > filterScanMax {
 			return nil, false, nil
 		}
-		if tid, ok := vector.TextID(h); ok {
-			if sc, ok := s.Score(q, tid); ok {
-				out = append(out, rankedItem{id, sc})
-			}
+		if sc, ok := s.Score(q, tid); ok {
+			out = append(out, rankedItem{id, sc})
 		}
 	}
 	if err := rows.Err(); err != nil {

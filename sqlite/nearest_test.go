@@ -148,11 +148,11 @@ func scanAll(t testing.TB, ix *Index, q []float32, f memory.Filter) []memory.Hit
 	vec := make([]float32, len(q))
 	for rows.Next() {
 		var id int64
-		var h string
-		if err := rows.Scan(&id, &h); err != nil {
+		var tid int64
+		if err := rows.Scan(&id, &tid); err != nil {
 			t.Fatal(err)
 		}
-		if tid, ok := vector.TextID(h); ok && vecs[tid] != nil && vector.Decode(vecs[tid], vec) == nil {
+		if vecs[tid] != nil && vector.Decode(vecs[tid], vec) == nil {
 			out = append(out, memory.Hit{Item: memory.Item{RowID: id}, Score: float64(embed.Dot(q, vec))})
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 // SchemaVersion changes whenever the tables or the way Markdown is cut into
 // items change; an index of another version is rebuilt.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // applicationID marks a SQLite file as Memoria's ("MEMO"), so a foreign
 // database at the index path is recognised and replaced, not misread.
@@ -27,27 +27,34 @@ const WriterVersion = 4
 // It covers the schema text and the full-text fill, so that changing
 // either during development also rebuilds existing indexes.
 func identity(o Options) string {
-	sum := sha256.Sum256([]byte(schema + indexes + ftsBuildConfig + ftsSyncConfig + ftsMerge))
+	sum := sha256.Sum256([]byte(schema + indexes + textHashIndex + ftsBuildConfig + ftsSyncConfig + ftsMerge))
 	return fmt.Sprintf("schema=%d/%x writer=%d rows=%d parser=%d passage_lines=%d alt=%d/%s", SchemaVersion, sum[:4], WriterVersion, ingest.Version, markdown.Version, o.rows().Passage(), lang.Version, lang.Unicode)
 }
 
 // indexes are the secondary indexes, created once a build has written the
 // rows: SQLite then builds each B-tree from sorted keys instead of
 // inserting at random. Each serves a query (EXPLAIN QUERY PLAN):
-// items_file the deletion of a file's items, Nearby and, with files_day,
-// the days written; items_event the events in the date filter (a
-// MULTI-INDEX OR with the former); items_day the listing by day;
-// items_text_hash the vector lookups; no query looks items up by fact_id.
+// items_file the reading and deletion of a file's items, Nearby and,
+// with files_day, the days written; items_event the events in the date
+// filter (a MULTI-INDEX OR with the former). No query looks items up by
+// fact_id. There is no index of items
+// by day (1 MB on ten years): every listing by day has a date filter but
+// the listing of a bare "--kind" or "--entity", which scans the items.
+// item_entities is read by its primary key only; a sync deletes a link
+// by its slug and item (deleteItemEntities).
 const indexes = `
 CREATE INDEX files_day ON files(day) WHERE day != '';
-CREATE INDEX items_file ON items(file_id, start_line);
-CREATE INDEX items_event ON items(day, event_end) WHERE event_end != '';
-CREATE INDEX items_day ON items(day);
-CREATE INDEX items_text_hash ON items(text_hash);
-CREATE INDEX item_entities_item ON item_entities(item_id);
+CREATE INDEX items_file ON items(file_id);
+CREATE INDEX items_event ON items(day, event_end) WHERE event_end != 0;
 CREATE INDEX entity_names_key ON entity_names(key);
 CREATE INDEX entity_names_file ON entity_names(file_id);
 `
+
+// textHashIndex joins vector hits to items. Only an index whose workspace
+// has vectors needs it (1.4 MB of 25 on ten years of logs): the first
+// embedding creates it (EmbedPending), and so does a build when the
+// vector store has a model.
+const textHashIndex = `CREATE INDEX IF NOT EXISTS items_text_hash ON items(text_hash)`
 
 // ftsBuildConfig is the full-text table's configuration while a build
 // fills it: no merging during the fill and a hash table large enough that
@@ -96,18 +103,19 @@ CREATE TABLE files(
 CREATE TABLE items(
   id INTEGER PRIMARY KEY,
   file_id INTEGER NOT NULL,
-  kind TEXT NOT NULL,
+  kind INTEGER NOT NULL,              -- kindCodes: 0 a passage
   fact_id TEXT,
   confidence REAL,
   start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
-  day TEXT NOT NULL DEFAULT '',       -- the event's first day, else the day written ('' if neither)
-  event_end TEXT NOT NULL DEFAULT '', -- the event's last day; '' if the item has no event
-  section TEXT NOT NULL DEFAULT '',
+  day INTEGER NOT NULL DEFAULT 0,       -- YYYYMMDD: the event's first day, else the day written (0 if neither)
+  event_end INTEGER NOT NULL DEFAULT 0, -- YYYYMMDD: the event's last day; 0 if the item has no event
+  section INTEGER NOT NULL DEFAULT 0,   -- sections.id of its heading; 0 for none
   entities TEXT NOT NULL DEFAULT '',
   content TEXT NOT NULL,
-  text_hash TEXT NOT NULL
+  text_hash INTEGER NOT NULL          -- the text's id in the vector store (vector.TextID)
 );
+CREATE TABLE sections(id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
 CREATE TABLE item_entities(
   slug_key TEXT NOT NULL,
   item_id INTEGER NOT NULL,
@@ -125,7 +133,7 @@ CREATE TABLE entity_names(
   file_id INTEGER NOT NULL
 );
 CREATE VIRTUAL TABLE items_fts USING fts5(
-  content, section, entities, context,
+  context, content, section, entities,
   content='',
   tokenize='` + ftsTokenizer + `'
 );

@@ -20,7 +20,7 @@ const (
 	weightContext  = 0.3
 )
 
-const itemColumns = `i.id, i.kind, coalesce(i.fact_id, ''), i.confidence, f.path, i.start_line, i.end_line, f.day, i.day, i.event_end, i.section, i.entities, i.content`
+const itemColumns = `i.id, i.kind, coalesce(i.fact_id, ''), i.confidence, f.path, i.start_line, i.end_line, f.day, i.day, i.event_end, ` + sectionColumn + `, i.entities, i.content`
 
 // where renders the filter as SQL conditions on items i.
 func where(f memory.Filter) (string, []any) {
@@ -34,13 +34,17 @@ func where(f memory.Filter) (string, []any) {
 		if !f.Until.IsZero() {
 			hi = f.Until.Format(ingest.DateLayout)
 		}
-		conds = append(conds, `(i.file_id IN (SELECT id FROM files WHERE day != '' AND day BETWEEN ? AND ?) OR (i.event_end != '' AND i.day <= ? AND i.event_end >= ?))`)
-		args = append(args, lo, hi, hi, lo)
+		conds = append(conds, `(i.file_id IN (SELECT id FROM files WHERE day != '' AND day BETWEEN ? AND ?) OR (i.event_end != 0 AND i.day <= ? AND i.event_end >= ?))`)
+		args = append(args, lo, hi, dayNum(hi), dayNum(lo))
 	}
 	if len(f.Kinds) > 0 {
 		conds = append(conds, "i.kind IN ("+placeholders(len(f.Kinds))+")")
 		for _, k := range f.Kinds {
-			args = append(args, string(k))
+			n, err := kindCode(k)
+			if err != nil {
+				n = -1 // a kind no item has
+			}
+			args = append(args, n)
 		}
 	}
 	if len(f.Entities) > 0 {
@@ -87,7 +91,7 @@ func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, li
 // searchFTS is Search ranked by FTS5, for an FTS5 expression (matchAny).
 func (ix *Index) searchFTS(ctx context.Context, match string, f memory.Filter, limit int) ([]memory.Hit, error) {
 	cond, args := where(f)
-	rank := fmt.Sprintf("-bm25(items_fts, %g, %g, %g, %g)", weightContent, weightSection, weightEntities, weightContext)
+	rank := fmt.Sprintf("-bm25(items_fts, %g, %g, %g, %g)", weightContext, weightContent, weightSection, weightEntities)
 	var q string
 	if cond == "" {
 		// Rank inside the full-text table first and join only the winners:
@@ -124,9 +128,9 @@ func (ix *Index) searchFTS(ctx context.Context, match string, f memory.Filter, l
 // day (newest first when newest is set) then file and line.
 func (ix *Index) Items(ctx context.Context, f memory.Filter, newest bool, limit int) ([]memory.Item, error) {
 	cond, args := where(f)
-	order, cmp, open := "ASC", "<=", "'9999-99-99'"
+	order, cmp, open := "ASC", "<=", strconv.Itoa(noDayMax)
 	if newest {
-		order, cmp, open = "DESC", ">=", "''"
+		order, cmp, open = "DESC", ">=", "0"
 	}
 	// The day of the limit-th item first, through the items_day index;
 	// then only the items on or past it are joined and sorted. SQLite's
@@ -188,19 +192,20 @@ func (ix *Index) wrapErrNil(err error) error {
 }
 
 func scanItem(rows *sql.Rows, it *memory.Item, extra ...any) error {
-	var kind, written, evStart, evEnd, ents string
+	var written, ents string
+	var kind, evStart, evEnd int64
 	var conf sql.NullFloat64
 	dst := append([]any{&it.RowID, &kind, &it.FactID, &conf, &it.Source.Path, &it.Source.Start, &it.Source.End,
 		&written, &evStart, &evEnd, &it.Section, &ents, &it.Content}, extra...)
 	if err := rows.Scan(dst...); err != nil {
 		return err
 	}
-	it.Kind = memory.Kind(kind)
+	it.Kind = kindOf(kind)
 	if conf.Valid {
 		c := conf.Float64
 		it.Confidence = &c
 	}
-	ingest.FillStored(it, written, evStart, evEnd, ents)
+	ingest.FillStored(it, written, dayText(evStart), dayText(evEnd), ents)
 	return nil
 }
 
@@ -209,10 +214,11 @@ func scanItem(rows *sql.Rows, it *memory.Item, extra ...any) error {
 // last), in line order: what recall may widen a result with, in one query.
 func (ix *Index) Nearby(ctx context.Context, it memory.Item, n int) ([]memory.Item, error) {
 	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id
-		WHERE i.file_id = (SELECT file_id FROM items WHERE id = ?) AND i.kind = 'passage' AND i.section = ?
+		WHERE i.file_id = (SELECT file_id FROM items WHERE id = ?) AND i.kind = `+kindPassageSQL+`
+		AND i.section = (SELECT section FROM items WHERE id = ?)
 		AND i.id != ? AND ((i.end_line < ? AND i.end_line >= ?) OR (i.start_line > ? AND i.start_line <= ?))
 		ORDER BY i.start_line`, itemColumns)
-	rows, err := ix.query(ctx, q, it.RowID, it.Section, it.RowID, it.Source.Start, it.Source.Start-n, it.Source.End, it.Source.End+n)
+	rows, err := ix.query(ctx, q, it.RowID, it.RowID, it.RowID, it.Source.Start, it.Source.Start-n, it.Source.End, it.Source.End+n)
 	if err != nil {
 		return nil, ix.wrapErr(err)
 	}
@@ -285,11 +291,11 @@ func (ix *Index) EntityList(ctx context.Context) ([]memory.EntitySummary, error)
 			FROM item_entities ie JOIN items i ON i.id = ie.item_id GROUP BY ie.slug_key),
 		pages AS (
 			SELECT lower(p.slug) AS key, p.slug, p.name, f.path FROM entity_pages p JOIN files f ON f.id = p.file_id)
-		SELECT m.key, coalesce(p.slug, ''), coalesce(p.name, ''), coalesce(p.path, ''), m.n, coalesce(m.last, ''),
+		SELECT m.key, coalesce(p.slug, ''), coalesce(p.name, ''), coalesce(p.path, ''), m.n, coalesce(m.last, 0),
 			(SELECT entities FROM items WHERE id = m.first)
 		FROM mentions m LEFT JOIN pages p ON p.key = m.key
 		UNION ALL
-		SELECT p.key, p.slug, p.name, p.path, 0, '', '' FROM pages p WHERE p.key NOT IN (SELECT key FROM mentions)`)
+		SELECT p.key, p.slug, p.name, p.path, 0, 0, '' FROM pages p WHERE p.key NOT IN (SELECT key FROM mentions)`)
 	if err != nil {
 		return nil, ix.wrapErr(err)
 	}
@@ -297,9 +303,11 @@ func (ix *Index) EntityList(ctx context.Context) ([]memory.EntitySummary, error)
 	var list []memory.EntityRow
 	for rows.Next() {
 		var r memory.EntityRow
-		if err := rows.Scan(&r.Key, &r.Slug, &r.Name, &r.Page, &r.Items, &r.LastDay, &r.FirstEntities); err != nil {
+		var last int64
+		if err := rows.Scan(&r.Key, &r.Slug, &r.Name, &r.Page, &r.Items, &last, &r.FirstEntities); err != nil {
 			return nil, ix.wrapErr(err)
 		}
+		r.LastDay = dayText(last)
 		list = append(list, r)
 	}
 	if err := rows.Err(); err != nil {

@@ -43,16 +43,16 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 		return st, ix.wrapErr(err)
 	}
 	for rows.Next() {
-		var kind string
+		var code int64
 		var n int
-		if err := rows.Scan(&kind, &n); err != nil {
+		if err := rows.Scan(&code, &n); err != nil {
 			rows.Close()
 			return st, ix.wrapErr(err)
 		}
-		if memory.Kind(kind) == memory.KindPassage {
+		if kind := kindOf(code); kind == memory.KindPassage {
 			st.Passages = n
 		} else {
-			st.Facts[memory.Kind(kind)] = n
+			st.Facts[kind] = n
 		}
 	}
 	rows.Close()

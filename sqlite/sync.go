@@ -303,11 +303,17 @@ func deleteFile(ctx context.Context, tx *sql.Tx, path string) error {
 	if err != nil {
 		return err
 	}
-	if err := deleteFTS(ctx, tx, id); err != nil {
+	ids, _, doc, err := storedItems(ctx, tx, id)
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", path, err)
+	}
+	if err := deleteItemsFTS(ctx, tx, ids, doc, nil); err != nil {
 		return fmt.Errorf("delete %s: full-text: %w", path, err)
 	}
+	if err := deleteItemEntities(ctx, tx, ids, doc, nil); err != nil {
+		return fmt.Errorf("delete %s: %w", path, err)
+	}
 	for _, q := range []string{
-		`DELETE FROM item_entities WHERE item_id IN (SELECT id FROM items WHERE file_id=?1)`,
 		`DELETE FROM items WHERE file_id=?1`,
 		`DELETE FROM entity_pages WHERE file_id=?1`,
 		`DELETE FROM entity_names WHERE file_id=?1`,
@@ -325,8 +331,8 @@ func deleteFile(ctx context.Context, tx *sql.Tx, path string) error {
 // digests of their columns, and in doc what eachFTSRow needs to make their
 // full-text rows again exactly as they were inserted.
 func storedItems(ctx context.Context, tx *sql.Tx, fileID int64) (ids []int64, digests []itemKey, doc *memory.Document, err error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, kind, fact_id, confidence, start_line, end_line, day, event_end, section, entities, content, text_hash
-		FROM items WHERE file_id = ? ORDER BY kind = 'passage', start_line, id`, fileID)
+	rows, err := tx.QueryContext(ctx, `SELECT id, kind, fact_id, confidence, start_line, end_line, day, event_end, `+sectionColumn+`, entities, content, text_hash
+		FROM items i WHERE file_id = ? ORDER BY kind = `+kindPassageSQL+`, start_line, id`, fileID)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -335,13 +341,14 @@ func storedItems(ctx context.Context, tx *sql.Tx, fileID int64) (ids []int64, di
 	for rows.Next() {
 		var id int64
 		var it ingest.Item
-		var kind string
+		var kind, day, eventEnd, hash int64
 		var factID sql.NullString
 		var conf sql.NullFloat64
-		if err := rows.Scan(&id, &kind, &factID, &conf, &it.Start, &it.End, &it.Day, &it.EventEnd, &it.Section, &it.Entities, &it.Content, &it.TextHash); err != nil {
+		if err := rows.Scan(&id, &kind, &factID, &conf, &it.Start, &it.End, &day, &eventEnd, &it.Section, &it.Entities, &it.Content, &hash); err != nil {
 			return nil, nil, nil, err
 		}
-		it.Kind, it.FactID, it.Conf, it.HasConf = memory.Kind(kind), factID.String, conf.Float64, conf.Valid
+		it.Kind, it.FactID, it.Conf, it.HasConf = kindOf(kind), factID.String, conf.Float64, conf.Valid
+		it.Day, it.EventEnd, it.TextHash = dayText(day), dayText(eventEnd), hashText(hash)
 		var ents []string
 		if it.Entities != "" {
 			ents = strings.Fields(it.Entities)
@@ -357,14 +364,33 @@ func storedItems(ctx context.Context, tx *sql.Tx, fileID int64) (ids []int64, di
 	return ids, digests, doc, rows.Err()
 }
 
-// deleteFTS deletes the full-text rows of a file's items, made again from
-// the stored items.
-func deleteFTS(ctx context.Context, tx *sql.Tx, fileID int64) error {
-	ids, _, doc, err := storedItems(ctx, tx, fileID)
+// deleteItemEntities deletes the entity links of the stored items (those
+// gone says, or all) by their keys in item_entities' primary key, from the
+// entities the items name: an index on item_id would cost 1% of the
+// index for these deletes alone.
+func deleteItemEntities(ctx context.Context, tx *sql.Tx, ids []int64, doc *memory.Document, gone func(i int) bool) error {
+	st, err := tx.PrepareContext(ctx, `DELETE FROM item_entities WHERE slug_key = ? AND item_id = ?`)
 	if err != nil {
 		return err
 	}
-	return deleteItemsFTS(ctx, tx, ids, doc, nil)
+	defer st.Close()
+	for i, id := range ids {
+		if gone != nil && !gone(i) {
+			continue
+		}
+		var ents []string
+		if i < len(doc.Facts) {
+			ents = doc.Facts[i].Entities
+		} else {
+			ents = doc.Passages[i-len(doc.Facts)].Entities
+		}
+		for _, e := range ents {
+			if _, err := st.ExecContext(ctx, strings.ToLower(e), id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // deleteItemsFTS deletes the full-text rows of the stored items (those
@@ -454,21 +480,21 @@ func (w *writer) update(ctx context.Context, fileID int64, l ingest.Loaded) erro
 	if err := deleteItemsFTS(ctx, w.tx, oldIDs, oldDoc, func(i int) bool { return !kept[i] }); err != nil {
 		return err
 	}
-	for _, q := range []string{`DELETE FROM item_entities WHERE item_id = ?`, `DELETE FROM items WHERE id = ?`} {
-		st, err := w.tx.PrepareContext(ctx, q)
-		if err != nil {
+	if err := deleteItemEntities(ctx, w.tx, oldIDs, oldDoc, func(i int) bool { return !kept[i] }); err != nil {
+		return err
+	}
+	st, err := w.tx.PrepareContext(ctx, `DELETE FROM items WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for i, id := range oldIDs {
+		if kept[i] {
+			continue
+		}
+		if _, err := st.ExecContext(ctx, id); err != nil {
 			return err
 		}
-		for i, id := range oldIDs {
-			if kept[i] {
-				continue
-			}
-			if _, err := st.ExecContext(ctx, id); err != nil {
-				st.Close()
-				return err
-			}
-		}
-		st.Close()
 	}
 	if err := w.addDoc(ctx, fileID, doc, func(i int) bool { return fresh[i] }); err != nil {
 		return err

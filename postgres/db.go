@@ -52,6 +52,8 @@ type DB struct {
 	opts Options
 
 	pgvector      bool        // the server offers the vector extension
+	vectorColumn  bool        // memoria_vectors.emb exists: pgvector search (pgvector.go)
+	vectorAdvice  string      // what an administrator runs to turn it on, when it is off but could be on
 	indexedSearch bool        // full-text conditions may use the GIN index under row-level security (leakproofMatch)
 	lost          atomic.Bool // a call failed on the connection and none got through since
 
@@ -76,6 +78,8 @@ func Open(ctx context.Context, rawURL string, o Options) (*DB, error) {
 	cfg.MaxConns = cmp.Or(o.MaxConns, DefaultMaxConns())
 	db := &DB{url: shown, opts: o}
 	cfg.BeforeClose = func(c *pgx.Conn) { db.allowed.Delete(c) }
+	// A placeholder until pgvector is loaded, its setting once it is.
+	cfg.ConnConfig.RuntimeParams["hnsw.ef_search"] = strconv.Itoa(hnswEfSearch)
 	// A server that is not there yet (starting beside this process) is
 	// waited for, but not as long as a lost one: a wrong address should
 	// not hold a command for half a minute.
@@ -93,6 +97,9 @@ func Open(ctx context.Context, rawURL string, o Options) (*DB, error) {
 		err = migrate(ctx, conn.Conn())
 		if err == nil {
 			err = conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')`).Scan(&db.pgvector)
+		}
+		if err == nil {
+			db.vectorColumn, db.vectorAdvice, err = setupPgvector(ctx, conn.Conn())
 		}
 		if err == nil {
 			db.indexedSearch, err = leakproofMatch(ctx, conn.Conn())

@@ -92,9 +92,13 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 		st.Advice = append(st.Advice, "full-text search reads every item of the workspace: row-level security keeps PostgreSQL from using its GIN index "+
 			"until a superuser runs, once in this database: "+LeakproofAdvice+" (docs/team.md)")
 	}
-	st.VectorSearch = "exact scan in this process; pgvector is not installed on the server"
-	if ix.db.pgvector {
-		st.VectorSearch = "exact scan in this process; the server has pgvector, which this version does not use yet"
+	st.VectorSearch, err = ix.vectorSearch(ctx)
+	if err != nil {
+		return st, err
+	}
+	if ix.db.vectorAdvice != "" {
+		st.Advice = append(st.Advice, "semantic recall scans every vector in the asking process: the server has pgvector, "+
+			"which a superuser turns on, once in this database: "+ix.db.vectorAdvice+" (docs/team.md)")
 	}
 	if ix.dir != "" {
 		files, _, err := workspace.List(ix.dir)

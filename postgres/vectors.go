@@ -19,9 +19,8 @@ import (
 // (memoria_vectors, keyed by the text's id), in vector.Encode's int8 form.
 // NearestItems scans them exactly in the process that asks, from a copy
 // kept in memory while the workspace's vectors are unchanged
-// (vector_generation): the server needs no extension. pgvector, where the
-// server has it, could take the scan over; this code does not use it yet
-// (docs/team.md says where the exact scan stops scaling).
+// (vector_generation): the server needs no extension. Where the server
+// has pgvector, its HNSW index takes the scan over (pgvector.go).
 
 // textID is the id of an item text's hash (ingest.TextHash).
 func textID(hash string) int64 {
@@ -111,8 +110,12 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 			return st, fmt.Errorf("embed: %w", err)
 		}
 		encoded := make([][]byte, len(vecs))
+		var lits []string // pgvector's form, where it is on
 		for i, v := range vecs {
 			encoded[i] = vector.Encode(v)
+			if ix.db.vectorColumn {
+				lits = append(lits, vectorLiteral(v))
+			}
 		}
 		err = ix.db.tx(ctx, []int64{ix.id}, func(tx pgx.Tx) error {
 			tag, err := tx.Exec(ctx, `UPDATE memoria_workspaces SET vector_generation = vector_generation + 1 WHERE id = $1 AND vector_model = $2`, ix.id, model)
@@ -121,6 +124,11 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 			}
 			if tag.RowsAffected() == 0 {
 				return errors.New("another process switched the workspace to another model meanwhile")
+			}
+			if ix.db.vectorColumn {
+				_, err = tx.Exec(ctx, `INSERT INTO memoria_vectors(ws, text_id, vec, emb) SELECT $1, t, v, e::vector FROM unnest($2::bigint[], $3::bytea[], $4::text[]) AS u(t, v, e)
+					ON CONFLICT (ws, text_id) DO UPDATE SET vec = excluded.vec, emb = excluded.emb`, ix.id, ids, encoded, lits)
+				return err
 			}
 			_, err = tx.Exec(ctx, `INSERT INTO memoria_vectors(ws, text_id, vec) SELECT $1, t, v FROM unnest($2::bigint[], $3::bytea[]) AS u(t, v)
 				ON CONFLICT (ws, text_id) DO UPDATE SET vec = excluded.vec`, ix.id, ids, encoded)
@@ -133,6 +141,17 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 		st.Embedded += len(ids)
 		if o.Progress != nil {
 			o.Progress(st.Embedded, todo)
+		}
+	}
+	if ix.db.vectorColumn && st.Embedded == pending {
+		// Every text has its vector: the HNSW index is built (or kept)
+		// for them, after vectors stored before pgvector was on get
+		// their pgvector form.
+		if err := ix.fillVectorColumn(ctx); err != nil {
+			return st, err
+		}
+		if err := ix.ensureHNSW(ctx); err != nil {
+			return st, fmt.Errorf("index %s: workspace %s: vector index: %w", ix.db.url, ix.name, err)
 		}
 	}
 	return st, nil
@@ -213,11 +232,19 @@ func (ix *Index) vectors(ctx context.Context, tx querier) (*vectorCache, error) 
 
 // NearestItems ranks the workspace's items that pass the filter by the
 // dot product of their text's vector with q, best first, ties by row id:
-// the nearest texts by an exact scan, mapped to their items, widening ×4
-// until limit items pass the filter or the texts run out.
+// the nearest texts, mapped to their items, widening ×4 until limit items
+// pass the filter or the texts run out. The texts come from the
+// workspace's HNSW index where pgvector is on (pgvector.go), else from an
+// exact scan in this process.
 func (ix *Index) NearestItems(ctx context.Context, q []float32, f memory.Filter, limit int) ([]memory.Hit, error) {
 	if limit <= 0 || len(q) == 0 {
 		return nil, nil
+	}
+	if ix.db.vectorColumn {
+		hits, ok, err := ix.nearestHNSW(ctx, q, f, limit)
+		if err != nil || ok {
+			return hits, err
+		}
 	}
 	var hits []memory.Hit
 	err := ix.read(ctx, func(tx querier) error {
@@ -227,54 +254,74 @@ func (ix *Index) NearestItems(ctx context.Context, q []float32, f memory.Filter,
 			return err
 		}
 		for k := limit * 4; ; k *= 4 {
-			texts, err := vc.flat.SearchExact(q, k)
+			found, err := vc.flat.SearchExact(q, k)
 			if err != nil {
 				return err
 			}
-			score := make(map[int64]float32, len(texts))
-			ids := make([]int64, len(texts))
-			for i, t := range texts {
-				score[t.ID], ids[i] = t.Score, t.ID
+			texts := make([]textScore, len(found))
+			for i, t := range found {
+				texts[i] = textScore{t.ID, t.Score}
 			}
-			a := args{ix.id, ids}
-			cond := where(&a, f)
-			rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT %s, i.text_id FROM memoria_items i JOIN memoria_files f ON f.ws = i.ws AND f.id = i.file_id
-				WHERE i.ws = $1 AND i.text_id = ANY($2::bigint[])%s`, itemColumns, cond), a...)
-			if err != nil {
-				return err
-			}
-			hits = hits[:0]
-			for rows.Next() {
-				var h memory.Hit
-				var id int64
-				if err := scanItem(rows, &h.Item, &id); err != nil {
-					rows.Close()
-					return err
-				}
-				h.Score = float64(score[id])
-				hits = append(hits, h)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
+			if hits, err = ix.itemsOfTexts(ctx, tx, texts, f); err != nil {
 				return err
 			}
 			if len(hits) >= limit || len(texts) < k {
 				break
 			}
 		}
-		slices.SortFunc(hits, func(a, b memory.Hit) int {
-			if a.Score != b.Score {
-				if a.Score > b.Score {
-					return -1
-				}
-				return 1
-			}
-			return cmp.Compare(a.RowID, b.RowID)
-		})
-		if len(hits) > limit {
-			hits = hits[:limit]
-		}
 		return nil
 	})
+	sortHits(hits)
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
 	return hits, err
+}
+
+// textScore is a text found near a query, and its score.
+type textScore struct {
+	id    int64
+	score float32
+}
+
+// itemsOfTexts reads the items that carry these texts and pass the
+// filter, each scored with its text's score.
+func (ix *Index) itemsOfTexts(ctx context.Context, tx querier, texts []textScore, f memory.Filter) ([]memory.Hit, error) {
+	score := make(map[int64]float32, len(texts))
+	ids := make([]int64, len(texts))
+	for i, t := range texts {
+		score[t.id], ids[i] = t.score, t.id
+	}
+	a := args{ix.id, ids}
+	cond := where(&a, f)
+	rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT %s, i.text_id FROM memoria_items i JOIN memoria_files f ON f.ws = i.ws AND f.id = i.file_id
+		WHERE i.ws = $1 AND i.text_id = ANY($2::bigint[])%s`, itemColumns, cond), a...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var hits []memory.Hit
+	for rows.Next() {
+		var h memory.Hit
+		var id int64
+		if err := scanItem(rows, &h.Item, &id); err != nil {
+			return nil, err
+		}
+		h.Score = float64(score[id])
+		hits = append(hits, h)
+	}
+	return hits, rows.Err()
+}
+
+// sortHits orders hits best first, ties by row id.
+func sortHits(hits []memory.Hit) {
+	slices.SortFunc(hits, func(a, b memory.Hit) int {
+		if a.Score != b.Score {
+			if a.Score > b.Score {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.RowID, b.RowID)
+	})
 }

@@ -587,17 +587,26 @@ func unavailable(t testing.TB, err error) {
 // marked LEAKPROOF included.
 func NewAppDatabase(t testing.TB) string {
 	t.Helper()
-	return newAppDatabase(t, true)
+	return newAppDatabase(t, true, false)
 }
 
 // NewBareAppDatabase is NewAppDatabase without the LEAKPROOF mark: what
 // an administrator who skipped that step gives Memoria.
 func NewBareAppDatabase(t testing.TB) string {
 	t.Helper()
-	return newAppDatabase(t, false)
+	return newAppDatabase(t, false, false)
 }
 
-func newAppDatabase(t testing.TB, leakproof bool) string {
+// NewVectorAppDatabase is NewAppDatabase with pgvector created in it, as
+// docs/team.md tells an administrator to. Where the server has no
+// pgvector, t is skipped, or failed if MEMORIA_REQUIRE_PGVECTOR=1 (CI
+// sets it where it installed pgvector).
+func NewVectorAppDatabase(t testing.TB) string {
+	t.Helper()
+	return newAppDatabase(t, true, true)
+}
+
+func newAppDatabase(t testing.TB, leakproof, pgvector bool) string {
 	t.Helper()
 	super := NewDatabase(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -621,6 +630,19 @@ func newAppDatabase(t testing.TB, leakproof bool) string {
 	}
 	if leakproof {
 		stmts = append(stmts, `ALTER FUNCTION pg_catalog.ts_match_vq(tsvector, tsquery) LEAKPROOF`)
+	}
+	if pgvector {
+		var available bool
+		if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')`).Scan(&available); err != nil {
+			t.Fatal(err)
+		}
+		if !available {
+			if os.Getenv("MEMORIA_REQUIRE_PGVECTOR") == "1" {
+				t.Fatal("pgvector is required (MEMORIA_REQUIRE_PGVECTOR=1) and the server does not have it")
+			}
+			t.Skip("the server has no pgvector (scripts/ci-postgres.sh installs it): the exact vector scan is what the other tests cover")
+		}
+		stmts = append(stmts, `CREATE EXTENSION vector`)
 	}
 	for _, q := range stmts {
 		if _, err := conn.Exec(ctx, q); err != nil {

@@ -81,6 +81,13 @@ type Workspace struct {
 	reembed     sync.WaitGroup // that embedding, which Close stops and waits for
 	stopReembed context.CancelFunc
 
+	// checked is when the last sync by this Workspace that succeeded
+	// began (Unix nanoseconds; 0: none yet): the index held every change
+	// made to the Markdown before it. syncMu lets concurrent recalls
+	// that allow a stale index (RecallOptions.MaxStale) share one sync.
+	checked atomic.Int64
+	syncMu  sync.Mutex
+
 	// The query parser's table of entity names, kept while the index's
 	// list of names (the same slice) is unchanged.
 	namesMu    sync.Mutex
@@ -223,11 +230,54 @@ func (w *Workspace) Close() error {
 // Sync brings the index up to date with the Markdown (only changed files
 // are re-parsed). Recall does this itself.
 func (w *Workspace) Sync(ctx context.Context) (st memory.Stats, err error) {
+	start := time.Now()
 	err = w.repairing(ctx, func() (err error) {
 		st, err = w.ix.Sync(ctx)
 		return err
 	})
+	if err == nil {
+		w.markChecked(start)
+	}
 	return st, err
+}
+
+// markChecked records that a sync that began at t succeeded.
+func (w *Workspace) markChecked(t time.Time) {
+	for {
+		old := w.checked.Load()
+		if old >= t.UnixNano() || w.checked.CompareAndSwap(old, t.UnixNano()) {
+			return
+		}
+	}
+}
+
+// Checked is when the last successful sync by this Workspace began (a
+// recall's, Sync, or a watch's): the index holds every change made to
+// the Markdown before then, and perhaps later ones. Zero before the
+// first. A recall with RecallOptions.MaxStale answers from an index that
+// may be this old.
+func (w *Workspace) Checked() time.Time {
+	n := w.checked.Load()
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n)
+}
+
+// freshWithin brings the index up to date unless this Workspace's last
+// sync began less than maxStale ago; concurrent callers share one sync.
+func (w *Workspace) freshWithin(ctx context.Context, maxStale time.Duration) error {
+	fresh := func() bool { return time.Since(w.Checked()) < maxStale }
+	if fresh() {
+		return nil
+	}
+	w.syncMu.Lock()
+	defer w.syncMu.Unlock()
+	if fresh() { // another caller synced while this one waited
+		return nil
+	}
+	_, err := w.Sync(ctx)
+	return err
 }
 
 // Rebuild builds the index afresh from the Markdown.
@@ -288,10 +338,18 @@ type RecallOptions struct {
 	// the best result), so 0.3 keeps what ranks at least 30% as high as
 	// the best; 0 keeps all.
 	MinScore float64
+	// MaxStale lets the recall answer from the index as it stands when
+	// this Workspace last synced less than MaxStale ago (Checked), instead
+	// of checking every file of the workspace first: for long-lived
+	// servers that keep their workspaces fresh themselves (package team),
+	// which then say how old the index may be. 0: check first, so that
+	// results are never stale.
+	MaxStale time.Duration
 }
 
 // Recall answers a query from the workspace's memory. The index is brought
-// up to date with the Markdown first, so results are never stale.
+// up to date with the Markdown first, so results are never stale, unless
+// o.MaxStale allows an index synced a little earlier.
 func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([]recall.Result, error) {
 	if len(text) > MaxQueryBytes {
 		return nil, invalidError{fmt.Errorf("the query is %d bytes; at most %d are searched", len(text), MaxQueryBytes)}
@@ -308,6 +366,13 @@ func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([
 		}
 		return err
 	}
+	if o.MaxStale > 0 {
+		if err := w.freshWithin(ctx, o.MaxStale); err != nil {
+			return nil, err
+		}
+		return res, w.repairing(ctx, run)
+	}
+	start := time.Now()
 	err := w.repairing(ctx, func() error {
 		if ov, ok := w.ix.(overlapper); ok {
 			_, err := ov.SyncAround(ctx, run)
@@ -318,6 +383,9 @@ func (w *Workspace) Recall(ctx context.Context, text string, o RecallOptions) ([
 		}
 		return run()
 	})
+	if err == nil {
+		w.markChecked(start)
+	}
 	return res, err
 }
 

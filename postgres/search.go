@@ -110,12 +110,19 @@ func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, li
 			return nil
 		}
 		cond := where(&a, f)
-		// The items first, the files only for the best: a join before
-		// the limit ran the full-text scan once per file.
-		sql := fmt.Sprintf(`WITH m AS MATERIALIZED (SELECT i.*, %s AS score
-				FROM memoria_items i WHERE i.ws = $1 AND i.tsv @@ (%s)%s ORDER BY i.id DESC LIMIT %d)
-			SELECT %s, i.score FROM m i JOIN memoria_files f ON f.ws = $1 AND f.id = i.file_id
-			ORDER BY i.score DESC, f.path, i.start_line LIMIT %s`, strings.Join(rank, " + "), strings.Join(match, " || "), cond, memory.MaxScoredRows, itemColumns, a.add(limit))
+		// The newest matches' ids and full-text vectors only (m), ranked
+		// (s); the best of them (t, with every row tied with the last,
+		// which the order by file and line then decides among); their
+		// items and files last. A join with the files before the limit ran
+		// the full-text scan once per file, and carrying whole items
+		// through the sort and the ranking cost a third of the search.
+		lim := a.add(limit)
+		sql := fmt.Sprintf(`WITH m AS MATERIALIZED (SELECT i.id, i.tsv
+				FROM memoria_items i WHERE i.ws = $1 AND i.tsv @@ (%s)%s ORDER BY i.id DESC LIMIT %d),
+			s AS (SELECT i.id, %s AS score FROM m i),
+			t AS (SELECT id, score FROM s ORDER BY score DESC FETCH FIRST %s ROWS WITH TIES)
+			SELECT %s, t.score FROM t JOIN memoria_items i ON i.ws = $1 AND i.id = t.id JOIN memoria_files f ON f.ws = $1 AND f.id = i.file_id
+			ORDER BY t.score DESC, f.path, i.start_line LIMIT %s`, strings.Join(match, " || "), cond, memory.MaxScoredRows, strings.Join(rank, " + "), lim, itemColumns, lim)
 		hits, err = collect(ctx, tx, sql, a, func(rows pgx.Rows, h *memory.Hit) error { return scanItem(rows, &h.Item, &h.Score) })
 		return err
 	})

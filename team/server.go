@@ -1,6 +1,7 @@
 package team
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -99,7 +100,20 @@ type Options struct {
 	Logger *slog.Logger     // nil: discard
 	Now    func() time.Time // "now" for recall and retain; nil: time.Now
 	Warn   func(string)     // the workspaces' warnings; nil: to Logger
+	// MaxStale is how old a workspace's index may be when a recall answers
+	// from it: the server syncs each workspace in the background every
+	// MaxStale/2 (KeepFresh), and a recall checks the files itself only
+	// when that sync is late. Every answer says how old each index was
+	// (RecallAnswer.Freshness), and status when each was last synced.
+	// 0 means DefaultMaxStale; negative: every recall checks every file of
+	// its workspaces first, and nothing runs in the background.
+	MaxStale time.Duration
 }
+
+// DefaultMaxStale is how old a workspace's index may be, by default, when
+// a team server's recall answers from it. Writes through the server
+// (retain, core, reflect) sync their workspace before they return.
+const DefaultMaxStale = 2 * time.Second
 
 // Server answers a team's requests (ServeHTTP). It holds every
 // workspace open on the shared index; several servers may run against
@@ -110,6 +124,10 @@ type Server struct {
 	tokens []grant
 	log    *slog.Logger
 	now    func() time.Time
+
+	maxStale  time.Duration // 0: none (every recall syncs)
+	stopFresh context.CancelFunc
+	freshDone chan struct{}
 }
 
 // grant is a token's access, resolved.
@@ -130,7 +148,8 @@ func Open(ctx context.Context, c Config, o Options) (*Server, error) {
 	if !memoria.IsIndexURL(c.Index) {
 		return nil, fmt.Errorf("team config: index %q: a team server needs a PostgreSQL index (postgres://…)", c.Index)
 	}
-	s := &Server{spaces: map[string]*memoria.Workspace{}, log: o.Logger, now: o.Now}
+	s := &Server{spaces: map[string]*memoria.Workspace{}, log: o.Logger, now: o.Now, maxStale: cmp.Or(o.MaxStale, DefaultMaxStale)}
+	s.maxStale = max(s.maxStale, 0)
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -163,6 +182,18 @@ func Open(ctx context.Context, c Config, o Options) (*Server, error) {
 		}
 		s.tokens = append(s.tokens, g)
 	}
+	if s.maxStale > 0 {
+		all := make([]Space, len(s.names))
+		for i, n := range s.names {
+			all[i] = Space{n, s.spaces[n]}
+		}
+		bg, stop := context.WithCancel(context.WithoutCancel(ctx))
+		s.stopFresh, s.freshDone = stop, make(chan struct{})
+		go func() {
+			defer close(s.freshDone)
+			KeepFresh(bg, all, s.maxStale, warn)
+		}()
+	}
 	return s, nil
 }
 
@@ -174,8 +205,12 @@ func (s *Server) expand(names []string) []string {
 	return names
 }
 
-// Close closes the workspaces.
+// Close stops keeping the workspaces fresh and closes them.
 func (s *Server) Close() error {
+	if s.stopFresh != nil {
+		s.stopFresh()
+		<-s.freshDone
+	}
 	var errs []error
 	for _, ws := range s.spaces {
 		errs = append(errs, ws.Close())
@@ -241,6 +276,19 @@ type WorkspaceStatus struct {
 	Embedded int       `json:"embedded"`
 	Texts    int       `json:"texts"`
 	Write    bool      `json:"write"` // the token may write to it
+	// Checked is when this server's last sync of the workspace began: a
+	// recall answers from an index that holds every change made before it
+	// (Options.MaxStale).
+	Checked time.Time `json:"checked"`
+}
+
+// RecallAnswer is PathRecall's answer.
+type RecallAnswer struct {
+	Results []Result `json:"results"`
+	// Freshness says, for each workspace asked, how old its index was
+	// when it answered: the server syncs in the background, every
+	// Options.MaxStale/2, rather than checking every file on every call.
+	Freshness []Freshness `json:"freshness"`
 }
 
 // errNotVisible is the one answer for a workspace a token may not read,
@@ -388,30 +436,30 @@ func (s *Server) workspaces(g grant) []map[string]any {
 	return out
 }
 
-func (s *Server) recall(ctx context.Context, g grant, req RecallRequest) (map[string]any, error) {
+func (s *Server) recall(ctx context.Context, g grant, req RecallRequest) (RecallAnswer, error) {
 	spaces, err := s.readable(g, req.Workspaces)
 	if err != nil {
-		return nil, err
+		return RecallAnswer{}, err
 	}
 	now := s.now()
 	since, err := memoria.ParseTimeBound(req.Since, now)
 	if err != nil {
-		return nil, err
+		return RecallAnswer{}, err
 	}
 	until, err := memoria.ParseUntilBound(req.Until, now)
 	if err != nil {
-		return nil, err
+		return RecallAnswer{}, err
 	}
-	res, err := RecallAll(ctx, spaces, req.Query, memoria.RecallOptions{
-		K: req.K, Since: since, Until: until, Kinds: req.Kinds, Entities: req.Entities, Now: now,
+	res, fresh, err := RecallAll(ctx, spaces, req.Query, memoria.RecallOptions{
+		K: req.K, Since: since, Until: until, Kinds: req.Kinds, Entities: req.Entities, Now: now, MaxStale: s.maxStale,
 	})
 	if err != nil {
-		return nil, err
+		return RecallAnswer{}, err
 	}
 	if res == nil {
 		res = []Result{}
 	}
-	return map[string]any{"results": res}, nil
+	return RecallAnswer{Results: res, Freshness: fresh}, nil
 }
 
 func (s *Server) get(g grant, req GetRequest) (memoria.Lines, error) {
@@ -479,7 +527,7 @@ func (s *Server) status(ctx context.Context, g grant) ([]WorkspaceStatus, error)
 			return nil, fmt.Errorf("workspace %s: %w", sp.Name, err)
 		}
 		ws := WorkspaceStatus{Name: sp.Name, Items: st.Passages, Pending: st.Pending, Synced: st.Synced,
-			Embedded: st.Embedded, Texts: st.Texts, Write: g.write[sp.Name]}
+			Embedded: st.Embedded, Texts: st.Texts, Write: g.write[sp.Name], Checked: sp.WS.Checked().UTC()}
 		for _, n := range st.Facts {
 			ws.Items += n
 		}

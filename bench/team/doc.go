@@ -7,7 +7,7 @@
 //
 //	go run ./bench/team [-workspaces 50] [-items 1000000] [-duration 60s] [-kills 20]
 //	                    [-restarts 2] [-dir DIR] [-json FILE] [-pgstats] [-cpuprofile FILE]
-//	                    [-pool N] [-analyze=false] [-leakproof]
+//	                    [-pool N] [-analyze=false] [-leakproof] [-max-stale 2s]
 //
 // In one run it
 //
@@ -45,8 +45,13 @@
 // With -pgstats the server loads pg_stat_statements and the run ends with
 // the statements that took the most time during the load; -cpuprofile
 // writes a CPU profile of this process during the load. -pool sets the
-// size of the process's connection pool (memoria keeps pgxpool's default,
-// the larger of 4 and the CPUs). -leakproof is an experiment: it marks
+// size of the process's connection pool (by default memoria's: 4 per CPU,
+// at least 8). The recalls of phases 1 and 2, of one workspace and
+// team-wide, answer as a team server's do, from indexes at most -max-stale
+// old (2s by default), kept so by a background sync of every workspace
+// every -max-stale/2 (team.KeepFresh, running from the idle phase to the
+// end of the load); -max-stale 0 has every recall check every file of its
+// workspaces first, as phase 4's always do. -leakproof is an experiment: it marks
 // the function of tsvector @@ tsquery LEAKPROOF in the bench's database,
 // without which row-level security never lets a full-text condition use a
 // GIN index (every search reads every item of its workspace).

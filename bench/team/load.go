@@ -48,7 +48,7 @@ func (b *bench) load(ctx context.Context) error {
 		defer pprof.StopCPUProfile()
 	}
 	b.logf("load: %d writers and %d clients for %s", len(b.writers), cfg.Clients, cfg.Duration)
-	opts := b.recallOptions()
+	opts := b.serverOptions()
 	loadCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	start := time.Now()
@@ -125,7 +125,8 @@ func (b *bench) load(ctx context.Context) error {
 	for range cfg.TeamQueries {
 		q := questions[r.IntN(len(questions))]
 		t := time.Now()
-		if _, err := team.RecallAll(ctx, spaces, q, opts); err != nil {
+		_, fresh, err := team.RecallAll(ctx, spaces, q, opts)
+		if err != nil {
 			if ctx.Err() != nil {
 				break
 			}
@@ -134,6 +135,7 @@ func (b *bench) load(ctx context.Context) error {
 			continue
 		}
 		teamD = append(teamD, time.Since(t))
+		b.noteFreshness(fresh)
 	}
 	stop()
 	wg.Wait()

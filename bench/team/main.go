@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"memoria/internal/pgtest"
+	"memoria/team"
 )
 
 // config is what a run measures; flags set it, and the test sets it small.
@@ -35,11 +36,12 @@ type config struct {
 	Parallel    int           // workspaces built at once
 	Pool        int           // connections of the process's pool; 0: memoria's default
 	Seed        uint64
-	Dir         string // cache of generated workspaces
-	Analyze     bool   // ANALYZE the database after the builds
-	Leakproof   bool   // mark ts_match_vq LEAKPROOF (an experiment)
-	PGStats     bool   // load pg_stat_statements and report the top statements
-	CPUProfile  string // CPU profile of this process during the load
+	Dir         string        // cache of generated workspaces
+	Analyze     bool          // ANALYZE the database after the builds
+	Leakproof   bool          // mark ts_match_vq LEAKPROOF (an experiment)
+	PGStats     bool          // load pg_stat_statements and report the top statements
+	CPUProfile  string        // CPU profile of this process during the load
+	MaxStale    time.Duration // team-wide recall's bound on an index's age (team.Options.MaxStale); 0: every recall syncs
 	Log         io.Writer
 }
 
@@ -60,7 +62,7 @@ func main() {
 	flag.IntVar(&cfg.IdleQueries, "idle-queries", 200, "one-workspace recalls with nothing else running")
 	flag.IntVar(&cfg.Change, "change", 200, "daily logs added or changed by each killed sync")
 	flag.IntVar(&cfg.Parallel, "parallel", runtime.NumCPU(), "workspaces built at once")
-	flag.IntVar(&cfg.Pool, "pool", 0, "connections in the process's pool (pool_max_conns in the URL); 0 keeps memoria's default, pgxpool's max(4, CPUs)")
+	flag.IntVar(&cfg.Pool, "pool", 0, "connections in the process's pool (pool_max_conns in the URL); 0 keeps memoria's default (postgres.DefaultMaxConns: 4 per CPU, at least 8)")
 	seed := flag.Uint64("seed", 1, "seed of the workspaces and of every random choice")
 	flag.StringVar(&cfg.Dir, "dir", "", "cache of generated workspaces (default: memoria/bench-team in the user cache folder)")
 	jsonOut := flag.String("json", "", "also write the figures as JSON to this file")
@@ -68,6 +70,7 @@ func main() {
 	flag.BoolVar(&cfg.Leakproof, "leakproof", false, "an experiment: as the superuser, mark ts_match_vq (tsvector @@ tsquery) LEAKPROOF in the bench's database, so that row-level security lets full-text conditions use the GIN indexes")
 	flag.BoolVar(&cfg.PGStats, "pgstats", false, "load pg_stat_statements and report the statements that took the most time")
 	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of this process during the load")
+	flag.DurationVar(&cfg.MaxStale, "max-stale", team.DefaultMaxStale, "how old a workspace's index may be for a team-wide recall, kept so by a background sync every max-stale/2 as a team server does; 0: each team-wide recall syncs every workspace first")
 	flag.Parse()
 	cfg.Seed = *seed
 	if cfg.Dir == "" {
@@ -99,6 +102,8 @@ func (c config) check() error {
 		return errors.New("-kills, -restarts, -team-queries and -idle-queries: not negative")
 	case c.Change < 2:
 		return errors.New("-change: at least 2")
+	case c.MaxStale < 0:
+		return errors.New("-max-stale: not negative")
 	case c.Pool < 0:
 		return errors.New("-pool: not negative")
 	case c.Parallel < 1:

@@ -115,6 +115,11 @@ type report struct {
 		Idle   summary `json:"idle"`
 		Loaded summary `json:"under_load"`
 		Errors int     `json:"errors"`
+		// MaxStale is the bound on an index's age the team-wide recalls
+		// allowed (0: each synced every workspace first); MaxAge the
+		// oldest index one of them answered from.
+		MaxStale ms `json:"max_stale_ms"`
+		MaxAge   ms `json:"max_age_ms"`
 	} `json:"team"`
 	Kill struct {
 		Trials       int      `json:"trials"`
@@ -238,6 +243,13 @@ func (r *report) print(w io.Writer) {
 	row(fmt.Sprintf("team recall, %d workspaces, idle", p.Workspaces), r.Team.Idle, "p50 ≤ 100ms")
 	row(fmt.Sprintf("team recall, %d workspaces, under load", p.Workspaces), r.Team.Loaded, "p50 ≤ 100ms")
 	row("recall around server restarts", r.Restart.Recall, "")
+	if r.Team.MaxStale > 0 {
+		fmt.Fprintf(w, "\nrecalls when idle and under load (one workspace and team-wide) answer, as a team server's do, from indexes at most %s old,\n"+
+			"      kept so by a background sync of every workspace every %s; the oldest index a team-wide recall answered from was %s old;\n"+
+			"      recalls around server restarts check every file first\n", r.Team.MaxStale, time.Duration(r.Team.MaxStale)/2, r.Team.MaxAge)
+	} else {
+		fmt.Fprintf(w, "\nevery recall checks every file of its workspaces first (-max-stale 0)\n")
+	}
 	row("retain around server restarts", r.Restart.Retain, "")
 	fmt.Fprintf(w, "\nload: %.0f recalls/s and %.1f syncs/s for %s; errors %d; this process used %.2f cores, the machine was %.0f%% busy\n",
 		l.RecallsPerSec, l.SyncsPerSec, p.Duration, l.Errors, l.ProcessCPU, 100*l.MachineBusy)

@@ -46,6 +46,37 @@ func (b *bench) recallOptions() memoria.RecallOptions {
 	return memoria.RecallOptions{K: 10, Lexical: true, Now: b.now}
 }
 
+// serverOptions are the recalls' of phases 1 and 2, one workspace or all:
+// recallOptions, with a team server's bound on how old an index may be
+// (-max-stale; phase 4 checks every file on every recall).
+func (b *bench) serverOptions() memoria.RecallOptions {
+	o := b.recallOptions()
+	o.MaxStale = b.cfg.MaxStale
+	return o
+}
+
+// keepFresh syncs the workspaces in the background, as a team server
+// does, until the returned function is called (which waits for it).
+func (b *bench) keepFresh(ctx context.Context) (stop func()) {
+	if b.cfg.MaxStale <= 0 {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		team.KeepFresh(ctx, b.teamSpaces(), b.cfg.MaxStale, func(m string) { b.logf("%s", m) })
+	}()
+	return func() { cancel(); <-done }
+}
+
+// noteFreshness records the oldest index a team-wide recall answered from.
+func (b *bench) noteFreshness(fresh []team.Freshness) {
+	for _, f := range fresh {
+		b.rep.Team.MaxAge = max(b.rep.Team.MaxAge, ms(time.Duration(f.AgeMS)*time.Millisecond))
+	}
+}
+
 // rng is a seeded random source for one goroutine of one phase.
 func (b *bench) rng(phase, i uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(b.cfg.Seed, phase<<32|i))
@@ -88,7 +119,8 @@ func (b *bench) run(ctx context.Context) error {
 	p.Workspaces, p.TargetItems, p.Seed = cfg.Workspaces, cfg.Items, cfg.Seed
 	p.Writers, p.Clients, p.Duration = min(cfg.Writers, cfg.Workspaces-1), cfg.Clients, ms(cfg.Duration)
 	p.CPUs, p.Parallel = runtime.NumCPU(), cfg.Parallel
-	p.PoolConns = max(4, runtime.NumCPU()) // pgxpool's default, which memoria.Open keeps
+	p.PoolConns = int(postgres.DefaultMaxConns()) // memoria.Open's pool, unless -pool
+	rep.Team.MaxStale = ms(cfg.MaxStale)
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		p.LoadAverage = strings.Join(strings.Fields(string(b))[:3], " ")
 	}
@@ -115,10 +147,13 @@ func (b *bench) run(ctx context.Context) error {
 	if err := b.setup(ctx); err != nil {
 		return err
 	}
-	if err := b.idle(ctx); err != nil {
-		return err
+	stopFresh := b.keepFresh(ctx)
+	err = b.idle(ctx)
+	if err == nil {
+		err = b.load(ctx)
 	}
-	if err := b.load(ctx); err != nil {
+	stopFresh()
+	if err != nil {
 		return err
 	}
 	if err := b.kills(ctx); err != nil {
@@ -250,7 +285,7 @@ func (b *bench) setup(ctx context.Context) error {
 // running.
 func (b *bench) idle(ctx context.Context) error {
 	r := b.rng(1, 0)
-	opts := b.recallOptions()
+	opts := b.serverOptions()
 	// One recall of each workspace first, as a long-lived server has done.
 	for _, s := range b.spaces {
 		if _, err := s.ws.Recall(ctx, questions[0], opts); err != nil {
@@ -275,10 +310,12 @@ func (b *bench) idle(ctx context.Context) error {
 	for range b.cfg.TeamQueries {
 		q := questions[r.IntN(len(questions))]
 		t := time.Now()
-		if _, err := team.RecallAll(ctx, spaces, q, opts); err != nil {
+		_, fresh, err := team.RecallAll(ctx, spaces, q, opts)
+		if err != nil {
 			return err
 		}
 		d = append(d, time.Since(t))
+		b.noteFreshness(fresh)
 	}
 	b.rep.Team.Idle = summarize(d)
 	if b.cfg.TeamQueries > 0 {

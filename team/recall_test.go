@@ -1,0 +1,92 @@
+package team_test
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"memoria"
+	"memoria/internal/pgtest"
+	"memoria/internal/testworkspace"
+	"memoria/team"
+)
+
+// TestRecallAllMerge checks a team-wide recall against the merge it
+// promises, worked out here from each workspace's own recall: the best K
+// by score, then rank, then workspace order, each result with its
+// workspace. It stops asking once the answer is settled; the answer must
+// be the same whichever workspaces it asked, and the freshness it reports
+// must cover the workspaces asked first.
+func TestRecallAllMerge(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := pgtest.NewAppDatabase(t)
+	var spaces []team.Space
+	for i := range 12 {
+		dir := testworkspace.CopyExample(t)
+		if i%3 == 1 {
+			dir = secretWorkspace(t) // says nothing of most questions
+		}
+		ws, err := memoria.Open(ctx, dir, memoria.Options{IndexPath: url, IndexName: fmt.Sprintf("ws%02d", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ws.Close() })
+		spaces = append(spaces, team.Space{Name: fmt.Sprintf("ws%02d", i), WS: ws})
+	}
+	for _, q := range []string{"WhatsApp", "zanzibar vault code", "what does Peter prefer", "deploy", "nothing matches xyzzy"} {
+		for _, k := range []int{1, 3, 10, 40} {
+			o := memoria.RecallOptions{K: k, Now: now, Lexical: true}
+			type ranked struct {
+				team.Result
+				space, rank int
+			}
+			var all []ranked
+			for i, s := range spaces {
+				rs, err := s.WS.Recall(ctx, q, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for j, r := range rs {
+					all = append(all, ranked{team.Result{Workspace: s.Name, Result: r}, i, j})
+				}
+			}
+			slices.SortStableFunc(all, func(a, b ranked) int {
+				if c := cmp.Compare(b.Score, a.Score); c != 0 {
+					return c
+				}
+				if c := cmp.Compare(a.rank, b.rank); c != 0 {
+					return c
+				}
+				return cmp.Compare(a.space, b.space)
+			})
+			var want []team.Result
+			for _, r := range all[:min(k, len(all))] {
+				want = append(want, r.Result)
+			}
+			got, fresh, err := team.RecallAll(ctx, spaces, q, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%q, k %d:\n got %v\nwant %v", q, k, got, want)
+			}
+			if len(fresh) == 0 || len(fresh) > len(spaces) {
+				t.Fatalf("%q, k %d: freshness of %d workspaces", q, k, len(fresh))
+			}
+			for i, f := range fresh {
+				if f.Workspace != spaces[i].Name || f.Checked.IsZero() || f.AgeMS < 0 {
+					t.Errorf("%q, k %d: freshness %d: %+v", q, k, i, f)
+				}
+			}
+			for _, r := range got {
+				if !slices.ContainsFunc(fresh, func(f team.Freshness) bool { return f.Workspace == r.Workspace }) {
+					t.Errorf("%q, k %d: a result of %s, whose freshness is not reported", q, k, r.Workspace)
+				}
+			}
+		}
+	}
+}

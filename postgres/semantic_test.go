@@ -89,6 +89,9 @@ func TestSemanticPath(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	exact := strings.HasPrefix(status.VectorSearch, "exact scan")
+	t.Logf("vector search: %s", status.VectorSearch)
+
 	// "pet" and "animal" are in no line of the workspace: only meaning
 	// finds the lines about its cats and dogs.
 	question := "what animal does he keep as a pet?"
@@ -110,7 +113,16 @@ func TestSemanticPath(t *testing.T) {
 			t.Fatalf("filter %+v: %d nearest items, SQLite %d; want 10", f, len(got), len(want))
 		}
 		for i := range got {
-			if got[i].Source != want[i].Source || got[i].Content != want[i].Content || math.Abs(got[i].Score-want[i].Score) > 1e-6 {
+			// The same int8 vectors, the same exact scan: the same
+			// items, in the same order, with the same scores. pgvector's
+			// HNSW index (where it runs) scores the vectors before
+			// quantization, and may miss a neighbour: the same items
+			// near the top, with scores near SQLite's.
+			if !exact {
+				if i < 5 && !slices.ContainsFunc(want, func(h memory.Hit) bool { return h.Source == got[i].Source && math.Abs(h.Score-got[i].Score) < 0.02 }) {
+					t.Errorf("filter %+v, nearest %d (%s): %s %.4f %q is not among SQLite's ten nearest", f, i+1, status.VectorSearch, got[i].Source, got[i].Score, got[i].Content)
+				}
+			} else if got[i].Source != want[i].Source || got[i].Content != want[i].Content || math.Abs(got[i].Score-want[i].Score) > 1e-6 {
 				t.Errorf("filter %+v, nearest %d:\npostgres %s %.6f %q\nsqlite   %s %.6f %q", f, i+1,
 					got[i].Source, got[i].Score, got[i].Content, want[i].Source, want[i].Score, want[i].Content)
 			}

@@ -123,7 +123,11 @@ func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, li
 			t AS (SELECT id, score FROM s ORDER BY score DESC FETCH FIRST %s ROWS WITH TIES)
 			SELECT %s, t.score FROM t JOIN memoria_items i ON i.ws = $1 AND i.id = t.id JOIN memoria_files f ON f.ws = $1 AND f.id = i.file_id
 			ORDER BY t.score DESC, f.path, i.start_line LIMIT %s`, strings.Join(match, " || "), cond, memory.MaxScoredRows, strings.Join(rank, " + "), lim, itemColumns, lim)
-		hits, err = collect(ctx, tx, sql, a, func(rows pgx.Rows, h *memory.Hit) error { return scanItem(rows, &h.Item, &h.Score) })
+		// Its text holds the terms' weights: a statement of its own,
+		// sent with its values in one round trip (pgx's default prepares
+		// each new text first, a round trip more, and fills its cache of
+		// prepared statements with ones never used again).
+		hits, err = collect(ctx, tx, sql, append(args{pgx.QueryExecModeExec}, a...), func(rows pgx.Rows, h *memory.Hit) error { return scanItem(rows, &h.Item, &h.Score) })
 		return err
 	})
 	return hits, err

@@ -32,6 +32,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs.Var(&origins, "allow-origin", "with --http: also accept requests from web pages of this `ORIGIN` (https://host:port; repeatable); pages of other origins get 403, except loopback ones")
 	watchFlag := fs.Bool("watch", false, "keep the index fresh while files change (as memoria watch does)")
 	teamFile := fs.String("team", "", "with --http: serve the workspaces and tokens of the team configuration `FILE` from their shared PostgreSQL index (docs/team.md) instead of one workspace")
+	maxStale := fs.Duration("max-stale", team.DefaultMaxStale, "with --team: how old a workspace's index may be when a recall answers from it (each is synced in the background every half of it, and each answer says how old; 0: every recall checks every file of its workspaces first)")
 	verbose := fs.Bool("v", false, "log requests and errors to stderr")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {
@@ -66,7 +67,10 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		if *httpAddr == "" {
 			return usagef("--team goes with --http HOST:PORT")
 		}
-		return serveTeam(ctx, e, *teamFile, *httpAddr, logger)
+		if *maxStale < 0 {
+			return usagef("--max-stale %s: not negative", *maxStale)
+		}
+		return serveTeam(ctx, e, *teamFile, *httpAddr, *maxStale, logger)
 	}
 	ws, err := c.open(ctx, e, false)
 	if err != nil {
@@ -161,7 +165,7 @@ func (b *serveBackground) stop() {
 
 // serveTeam serves a team's workspaces over HTTP (package team) until ctx
 // ends.
-func serveTeam(ctx context.Context, e *env, file, addr string, logger *slog.Logger) error {
+func serveTeam(ctx context.Context, e *env, file, addr string, maxStale time.Duration, logger *slog.Logger) error {
 	cfg, err := team.LoadConfig(file)
 	if err != nil {
 		return usagef("%v", err)
@@ -169,7 +173,10 @@ func serveTeam(ctx context.Context, e *env, file, addr string, logger *slog.Logg
 	if cfg.Index == "" {
 		cfg.Index = e.getenv("MEMORIA_INDEX_URL")
 	}
-	srv, err := team.Open(ctx, cfg, team.Options{Logger: logger})
+	if maxStale == 0 {
+		maxStale = -1 // team.Options: every recall checks every file first
+	}
+	srv, err := team.Open(ctx, cfg, team.Options{Logger: logger, MaxStale: maxStale})
 	if err != nil {
 		return err
 	}

@@ -132,9 +132,11 @@ func (ix *Index) Items(ctx context.Context, f memory.Filter, newest bool, limit 
 	if newest {
 		order, cmp, open = "DESC", ">=", "0"
 	}
-	// The day of the limit-th item first, through the items_day index;
-	// then only the items on or past it are joined and sorted. SQLite's
-	// planner otherwise sorts every item for a listing of a hundred.
+	// The day of the limit-th item first, from the items the filter
+	// selects (through files_day and items_event for a date filter) without
+	// their files; then only the items on or past it are joined and
+	// sorted. SQLite's planner otherwise joins and sorts every item for a
+	// listing of a hundred.
 	const day = "i.day"
 	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id WHERE 1%s
 		AND %s %s coalesce((SELECT %s AS day FROM items i WHERE 1%s ORDER BY day %s LIMIT 1 OFFSET ?), %s)

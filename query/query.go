@@ -52,6 +52,10 @@ type Query struct {
 	Around *time.Time
 	Kinds  []memory.Kind // kind filters from Options.Kinds; empty means all
 	Intent Intent
+	// Quantity is true when the question asks for an amount ("how many",
+	// "how long", "what percentage"): recall lifts the lines that state a
+	// number.
+	Quantity bool
 	// Browse is true when the query asks what happened in a window and
 	// names no topic: it has a window, no entities or quoted phrases, and
 	// its terms are only generic words ("what happened", "what did we get
@@ -221,6 +225,7 @@ func Parse(text string, opts Options) (*Query, error) {
 		in.pastWindow = !q.Window.Start.After(memory.Day(opts.Now))
 	}
 	q.Intent = detectIntent(in)
+	q.Quantity = asksQuantity(lower)
 	q.Browse = q.Window != nil && topical == 0 && len(q.Entities) == 0 && len(q.Phrases) == 0
 	return q, nil
 }

@@ -54,6 +54,9 @@ type Plan struct {
 	// Intent weighs the channels: About puts the entity page first,
 	// Opinion runs the opinion channel, Current asks for recency.
 	Intent query.Intent
+	// Quantity says the question asks for an amount ("how many", "how
+	// long"): candidates that state a number are lifted (boostQuantity).
+	Quantity bool
 	// Now is the query's "now"; a Window ending before its day makes the
 	// query one about the past for update-awareness. Zero means unknown:
 	// every query is about the present.

@@ -1,0 +1,33 @@
+package query
+
+import "testing"
+
+// TestAsksQuantity: a question that asks for an amount (a count, a sum, a
+// duration, an age, a distance, a rate, a share) is marked, so recall can
+// lift the lines that state a number; one that asks when something
+// happened ("how many days ago") or for anything else is not.
+func TestAsksQuantity(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"How many jars of plum jam did we put up last autumn?", true},
+		{"how much did the new bike rack cost", true},
+		{"How long was the drive to Ljubljana?", true},
+		{"How old is Mirela's son?", true},
+		{"How far is the cabin from the lake?", true},
+		{"How often does Teo water the orchids?", true},
+		{"What percentage of the grant went on equipment?", true},
+		{"What share of the rent does Ines pay?", true},
+		{"How many weeks ago did I start the pottery course?", false},
+		{"How long ago did we repaint the shed?", false},
+		{"How did the tasting go?", false},
+		{"What did Ines say about the rent?", false},
+		{"Where does Teo keep the spare keys?", false},
+	}
+	for _, tc := range tests {
+		if got := parse(t, tc.text).Quantity; got != tc.want {
+			t.Errorf("%q: Quantity %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}

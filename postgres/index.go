@@ -149,12 +149,19 @@ func (ix *Index) current(ctx context.Context, tx querier) (*cache, error) {
 	}
 	c := &ix.cache
 	if gen != c.generation {
-		c.generation, c.items, c.manifest, c.names = gen, items, nil, nil
-		if drift := float64(items - c.termsAt); c.terms != nil && math.Abs(drift) > termDrift*float64(c.termsAt) {
-			c.terms = nil
-		}
+		c.advance(gen, items)
 	}
 	return c, nil
+}
+
+// advance empties the cache for another generation of the workspace,
+// which holds items items; the term counts stay while the size moved by
+// less than termDrift.
+func (c *cache) advance(gen int64, items int) {
+	c.generation, c.items, c.manifest, c.names = gen, items, nil, nil
+	if drift := float64(items - c.termsAt); c.terms != nil && math.Abs(drift) > termDrift*float64(c.termsAt) {
+		c.terms = nil
+	}
 }
 
 // storedManifest returns the workspace's files as the index has them, read
@@ -263,8 +270,15 @@ func (ix *Index) Rebuild(ctx context.Context) (memory.Stats, error) {
 // under the workspace's advisory lock.
 func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (memory.Stats, error) {
 	var st memory.Stats
+	// What the workspace's files are once the write commits, and the
+	// generation and item count it commits: the cache starts there, so
+	// that the next sync need not read the manifest again.
+	var after map[string]storedFile
+	var gen int64
+	var items int
 	err := ix.db.tx(ctx, []int64{ix.id}, func(tx pgx.Tx) error {
 		st = memory.Stats{Files: len(files)}
+		after, gen = nil, 0
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2::int)`, int32(migrateLock), ix.id); err != nil {
 			return err
 		}
@@ -287,11 +301,16 @@ func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (
 		if !full && len(todo) == 0 && len(gone) == 0 {
 			return nil
 		}
+		after = make(map[string]storedFile, len(files))
+		for p, f := range manifest {
+			after[p] = f
+		}
 		w := newWriter(ix.id)
 		for _, p := range gone {
 			if err := w.deleteFile(ctx, tx, manifest[p].id); err != nil {
 				return err
 			}
+			delete(after, p)
 			st.Removed++
 		}
 		err := ingest.LoadAll(ctx, ix.dir, todo, ix.opts.Rows, func(i int, l ingest.Loaded) error {
@@ -301,6 +320,7 @@ func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (
 			s, known := manifest[l.File.Rel]
 			if known && l.Status == "" && s.hash == l.Hash {
 				st.Unchanged++
+				after[l.File.Rel] = storedFile{id: s.id, size: l.File.Size, mtime: l.File.ModTime, hash: s.hash}
 				_, err := tx.Exec(ctx, `UPDATE memoria_files SET size = $1, mtime = $2 WHERE ws = $3 AND id = $4`, l.File.Size, l.File.ModTime, ix.id, s.id)
 				return err
 			}
@@ -310,7 +330,8 @@ func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (
 					return err
 				}
 			}
-			n, err := w.addFile(ctx, tx, l)
+			id, n, err := w.addFile(ctx, tx, l)
+			after[l.File.Rel] = storedFile{id: id, size: l.File.Size, mtime: l.File.ModTime, hash: l.Hash}
 			st.Items += n
 			return err
 		})
@@ -320,7 +341,7 @@ func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (
 		if err := w.flush(ctx, tx); err != nil {
 			return err
 		}
-		q := `UPDATE memoria_workspaces SET generation = generation + 1, synced = now(), items = items + $2 WHERE id = $1`
+		q := `UPDATE memoria_workspaces SET generation = generation + 1, synced = now(), items = items + $2 WHERE id = $1 RETURNING generation, items`
 		if full {
 			// A build leaves its rows in the full-text index's pending
 			// list, which every search reads through and the next write
@@ -336,15 +357,21 @@ func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (
 				return err
 			}
 			q = `UPDATE memoria_workspaces SET generation = generation + 1, synced = now(), built = now(), identity = $2,
-				items = (SELECT count(*) FROM memoria_items WHERE ws = $1) WHERE id = $1`
-			_, err = tx.Exec(ctx, q, ix.id, identity(ix.opts.Rows))
-		} else {
-			_, err = tx.Exec(ctx, q, ix.id, w.added-w.deleted)
+				items = (SELECT count(*) FROM memoria_items WHERE ws = $1) WHERE id = $1 RETURNING generation, items`
+			return tx.QueryRow(ctx, q, ix.id, identity(ix.opts.Rows)).Scan(&gen, &items)
 		}
-		return err
+		return tx.QueryRow(ctx, q, ix.id, w.added-w.deleted).Scan(&gen, &items)
 	})
 	if err != nil {
 		return st, ix.errorf(err)
+	}
+	if after != nil {
+		ix.mu.Lock()
+		if c := &ix.cache; gen > c.generation {
+			c.advance(gen, items)
+			c.manifest = after
+		}
+		ix.mu.Unlock()
 	}
 	if full {
 		st.Counted = true
@@ -418,24 +445,23 @@ func (w *writer) deleteFile(ctx context.Context, tx pgx.Tx, fileID int64) error 
 }
 
 // addFile writes a file's row, its items and its entity page; it returns
-// how many items.
-func (w *writer) addFile(ctx context.Context, tx pgx.Tx, l ingest.Loaded) (int, error) {
+// the file's id and how many items.
+func (w *writer) addFile(ctx context.Context, tx pgx.Tx, l ingest.Loaded) (fileID int64, n int, err error) {
 	f := l.File
 	day := ""
 	if l.Doc != nil {
 		day = ingest.DayString(l.Doc.Date)
 	}
-	var fileID int64
-	err := tx.QueryRow(ctx, `INSERT INTO memoria_files(ws, path, kind, day, size, mtime, hash, lines, status)
+	err = tx.QueryRow(ctx, `INSERT INTO memoria_files(ws, path, kind, day, size, mtime, hash, lines, status)
 		VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9) RETURNING id`, w.ws, f.Rel, string(f.Kind), day, f.Size, f.ModTime, l.Hash, l.Lines, l.Status).Scan(&fileID)
 	if err != nil || l.Doc == nil {
-		return 0, err
+		return fileID, 0, err
 	}
 	doc := l.Doc
-	n := len(doc.Facts) + len(doc.Passages)
+	n = len(doc.Facts) + len(doc.Passages)
 	ids, err := nextIDs(ctx, tx, n)
 	if err != nil {
-		return 0, err
+		return fileID, 0, err
 	}
 	err = ingest.EachRow(doc, func(i int, r ingest.Row) error {
 		it := ingest.DocItem(doc, i)
@@ -446,12 +472,12 @@ func (w *writer) addFile(ctx context.Context, tx pgx.Tx, l ingest.Loaded) (int, 
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return fileID, 0, err
 	}
 	if e := doc.Entity; e != nil {
 		if _, err := tx.Exec(ctx, `INSERT INTO memoria_entity_pages(ws, file_id, slug, name, aliases) VALUES($1,$2,$3,$4,$5)`,
 			w.ws, fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n")); err != nil {
-			return 0, err
+			return fileID, 0, err
 		}
 		var keys []string
 		seen := map[string]bool{}
@@ -463,10 +489,10 @@ func (w *writer) addFile(ctx context.Context, tx pgx.Tx, l ingest.Loaded) (int, 
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO memoria_entity_names(ws, key, slug, file_id, n)
 			SELECT $1, k, $2, $3, n FROM unnest($4::text[]) WITH ORDINALITY AS u(k, n)`, w.ws, e.Slug, fileID, keys); err != nil {
-			return 0, err
+			return fileID, 0, err
 		}
 	}
-	return n, nil
+	return fileID, n, nil
 }
 
 // nextIDs takes n item ids from the items' sequence, so that entity links

@@ -39,7 +39,7 @@ type Freshness struct {
 // connection each; and the answer is often settled by the first
 // workspaces, so that more at once mostly asks workspaces whose answers
 // are then dropped.
-const maxParallel = 4
+const maxParallel = 8
 
 // RecallAll answers a query from several workspaces and merges their
 // results: each workspace's recall runs as it would alone (its own

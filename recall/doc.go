@@ -13,8 +13,10 @@
 // that a candidate supersedes or is superseded by, supersede.go).
 //
 // Fusion (fuse.go) is reciprocal-rank fusion (k = 60) times small named
-// multiplicative boosts; Result.Explain shows each channel's rank and each
-// boost. docs/recall.md lists the constants and their measured effect.
+// multiplicative boosts; the semantic channel's nearest item, when near in
+// meaning, keeps a place among the first ten (keepNearest). Result.Explain
+// shows each channel's rank and each boost. docs/recall.md lists the
+// constants and their measured effect.
 //
 // Packing (pack.go) takes results best first, drops a fact already given
 // and lines already cited, widens a passage with its neighbours up to

@@ -96,6 +96,9 @@ const (
 	// is among those that give the number (measured on longmemeval100,
 	// docs/recall.md).
 	boostQuantity = 1.1
+	// nearestSlot is the place the semantic channel's nearest item is
+	// kept within (keepNearest).
+	nearestSlot = 10
 )
 
 type scored struct {
@@ -229,6 +232,39 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	return out
+}
+
+// keepNearest keeps the semantic channel's nearest item among the first
+// slot results when it is near in meaning (cosine ≥ semanticFloor) and no
+// boost demotes it (outside the window, superseded, off the window's
+// topic). Fusion rewards items that several channels find: one that only
+// the semantic channel finds, because it says the same thing in other
+// words ("I like to wind down by half past nine" for "what could I do in
+// the evening?"), has one vote, at a fifth of a lexical one's weight, and
+// sinks below every line that shares a word or two with the question and
+// sits anywhere in the semantic ranking. It is moved up to place slot,
+// its score then equal to the one it displaces ("nearest" in --explain).
+func keepNearest(ranked []scored, slot int) {
+	if slot <= 0 || len(ranked) <= slot {
+		return
+	}
+	i := slices.IndexFunc(ranked, func(s scored) bool { return s.c.ranks["semantic"] == 1 })
+	if i < slot {
+		return
+	}
+	s := ranked[i]
+	if s.c.raw["semantic"] < semanticFloor || s.score <= 0 {
+		return
+	}
+	for _, f := range s.boosts {
+		if f < 1 {
+			return
+		}
+	}
+	s.boosts["nearest"] = round3(ranked[slot-1].score / s.score)
+	s.score = ranked[slot-1].score
+	copy(ranked[slot:i+1], ranked[slot-1:i])
+	ranked[slot-1] = s
 }
 
 // eventOnly reports whether an item is in a window by its event time

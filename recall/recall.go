@@ -324,6 +324,7 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		p.heavy = p.topic
 	}
 	ranked := fuse(p, pl.list(), links, recent)
+	keepNearest(ranked, min(k, nearestSlot))
 	if p.Floor && len(p.topic.stems) > 0 {
 		ranked = slices.DeleteFunc(ranked, func(s scored) bool { return !aboutQuery(p, s.c) })
 	}

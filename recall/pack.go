@@ -81,6 +81,7 @@ func pack(ctx context.Context, ix Index, ranked []scored, l *links, k, lines, bu
 		if top > 0 {
 			r.Score = round3(s.score / top)
 		}
+		r.Evidence = Evidence{Lexical: s.c.raw["lexical"], Semantic: s.c.raw["semantic"]}
 		if explain {
 			r.Explain = &Explain{Channels: s.c.ranks, Boosts: s.boosts, Fused: s.score}
 		}

@@ -31,6 +31,11 @@ type Result struct {
 	// from), which recall folds into this result rather than repeat.
 	Also    []string `json:"also,omitempty"`
 	Explain *Explain `json:"explain,omitempty"`
+	// Evidence is what the engines scored the item with, on their own
+	// scales (not in the JSON shape): unlike Score, which is relative to
+	// the best result of one recall, it compares results of recalls of
+	// different workspaces (a team-wide recall merges by it).
+	Evidence Evidence `json:"-"`
 	// LexicalOnly, set by callers, says why the recall that found this
 	// result ran without its semantic channel ("the embedding model is not
 	// installed…"); empty when it ran.
@@ -85,6 +90,12 @@ type Link struct {
 type EventTime struct {
 	Start string `json:"start"`
 	End   string `json:"end"`
+}
+
+// Evidence is a result's scores from the engines themselves.
+type Evidence struct {
+	Lexical  float64 // bm25 of its full-text match (0: not found by words)
+	Semantic float64 // cosine of its text with the query's (0: not found by meaning)
 }
 
 // Explain says why a result ranks where it does (--explain).

@@ -102,10 +102,7 @@ func Open(ctx context.Context, rawURL string, o Options) (*DB, error) {
 		}
 		err = migrate(ctx, conn.Conn())
 		if err == nil {
-			err = conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')`).Scan(&db.pgvector)
-		}
-		if err == nil {
-			db.vectorColumn, db.vectorAdvice, err = setupPgvector(ctx, conn.Conn())
+			db.pgvector, db.vectorColumn, db.vectorAdvice, err = setupPgvector(ctx, conn.Conn())
 		}
 		if err == nil {
 			db.indexedSearch, err = leakproofMatch(ctx, conn.Conn())

@@ -426,19 +426,21 @@ func (w *writer) deleteFile(ctx context.Context, tx pgx.Tx, fileID int64) error 
 	if err := w.flush(ctx, tx); err != nil {
 		return err
 	}
+	if _, err := tx.Exec(ctx, `DELETE FROM memoria_item_entities WHERE ws = $1 AND item_id IN (SELECT id FROM memoria_items WHERE ws = $1 AND file_id = $2)`, w.ws, fileID); err != nil {
+		return err
+	}
+	tag, err := tx.Exec(ctx, `DELETE FROM memoria_items WHERE ws = $1 AND file_id = $2`, w.ws, fileID)
+	if err != nil {
+		return err
+	}
+	w.deleted += int(tag.RowsAffected())
 	for _, q := range []string{
-		`DELETE FROM memoria_item_entities WHERE ws = $1 AND item_id IN (SELECT id FROM memoria_items WHERE ws = $1 AND file_id = $2)`,
-		`DELETE FROM memoria_items WHERE ws = $1 AND file_id = $2`,
 		`DELETE FROM memoria_entity_pages WHERE ws = $1 AND file_id = $2`,
 		`DELETE FROM memoria_entity_names WHERE ws = $1 AND file_id = $2`,
 		`DELETE FROM memoria_files WHERE ws = $1 AND id = $2`,
 	} {
-		tag, err := tx.Exec(ctx, q, w.ws, fileID)
-		if err != nil {
+		if _, err := tx.Exec(ctx, q, w.ws, fileID); err != nil {
 			return err
-		}
-		if strings.HasPrefix(q, "DELETE FROM memoria_items ") {
-			w.deleted += int(tag.RowsAffected())
 		}
 	}
 	return nil

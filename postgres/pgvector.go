@@ -32,43 +32,40 @@ const hnswEfSearch = 400
 // setupPgvector makes memoria_vectors.emb usable where the server offers
 // pgvector: it creates the extension when the connection may (a superuser;
 // the extension is not trusted) and adds the column (the tables' owner
-// may). It reports whether the column is there, and, when it is not but
-// could be, what an administrator runs.
-func setupPgvector(ctx context.Context, conn *pgx.Conn) (on bool, advice string, err error) {
-	var installed, available, super, column bool
+// may). It reports whether the server offers pgvector, whether the column
+// is there, and, when it is not but could be, what an administrator runs.
+func setupPgvector(ctx context.Context, conn *pgx.Conn) (available, on bool, advice string, err error) {
+	var installed, super, column bool
 	err = conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector'),
 		EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector'),
 		(SELECT rolsuper FROM pg_roles WHERE rolname = current_user),
 		EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'memoria_vectors'::regclass AND attname = 'emb' AND NOT attisdropped)`).
 		Scan(&installed, &available, &super, &column)
-	if err != nil || column {
-		return column, "", err
-	}
-	if !available {
-		return false, "", nil
+	if err != nil || column || !available {
+		return available, column, "", err
 	}
 	if !installed && !super {
-		return false, "CREATE EXTENSION vector", nil
+		return true, false, "CREATE EXTENSION vector", nil
 	}
 	tx, err := conn.Begin(ctx)
 	if err != nil {
-		return false, "", err
+		return true, false, "", err
 	}
 	defer tx.Rollback(ctx)
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrateLock); err != nil {
-		return false, "", err
+		return true, false, "", err
 	}
 	if _, err := tx.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS vector`); err != nil {
-		return false, "", err
+		return true, false, "", err
 	}
 	if _, err := tx.Exec(ctx, `ALTER TABLE memoria_vectors ADD COLUMN IF NOT EXISTS emb vector`); err != nil {
 		var pe *pgconn.PgError
 		if errors.As(err, &pe) && pe.Code == "42501" { // insufficient privilege: not the tables' owner
-			return false, "", nil
+			return true, false, "", nil
 		}
-		return false, "", err
+		return true, false, "", err
 	}
-	return true, "", tx.Commit(ctx)
+	return true, true, "", tx.Commit(ctx)
 }
 
 // vectorLiteral is v in pgvector's text form.
@@ -218,14 +215,13 @@ func (ix *Index) nearestHNSW(ctx context.Context, q []float32, f memory.Filter, 
 	dim := len(q)
 	lit := vectorLiteral(q)
 	err = ix.read(ctx, func(tx querier) error {
-		var exists bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = $1 AND i.indisvalid)`,
-			hnswIndexName(ix.id, dim)).Scan(&exists); err != nil || !exists {
-			return err
-		}
 		for k := limit * 4; k <= hnswEfSearch; k *= 4 {
+			// Only while the index is there and valid (a condition
+			// PostgreSQL evaluates once): without it, no rows, and the
+			// exact scan answers; no round trip of its own to ask.
 			rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT text_id, -(emb::vector(%[1]d) <#> $1::vector(%[1]d)) FROM memoria_vectors
-				WHERE ws = %[2]d ORDER BY emb::vector(%[1]d) <#> $1::vector(%[1]d) LIMIT %[3]d`, dim, ix.id, k), lit)
+				WHERE ws = %[2]d AND EXISTS (SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = '%[4]s' AND i.indisvalid)
+				ORDER BY emb::vector(%[1]d) <#> $1::vector(%[1]d) LIMIT %[3]d`, dim, ix.id, k, hnswIndexName(ix.id, dim)), lit)
 			if err != nil {
 				return err
 			}
@@ -241,6 +237,9 @@ func (ix *Index) nearestHNSW(ctx context.Context, q []float32, f memory.Filter, 
 			rows.Close()
 			if err := rows.Err(); err != nil {
 				return err
+			}
+			if len(texts) == 0 {
+				return nil // no index for q's dimension (or no vectors): the exact scan's turn
 			}
 			if hits, err = ix.itemsOfTexts(ctx, tx, texts, f); err != nil {
 				return err

@@ -174,8 +174,9 @@ func (db *DB) lexemes(ctx context.Context, q querier, words []string) ([][]strin
 	return out, nil
 }
 
-// maxCachedTerms bounds a workspace's cached term counts; past it, they
-// start again.
+// maxCachedTerms bounds the words whose terms a database keeps
+// (lexemes), and a workspace's cached term counts; past it, each starts
+// again.
 const maxCachedTerms = 20000
 
 // idf is a term's weight for a term in n of total items: bm25's inverse

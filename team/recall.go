@@ -37,9 +37,7 @@ type Freshness struct {
 
 // maxParallel bounds the workspaces a team-wide recall asks at once: each
 // recall is a few queries on the database, and fifty at once would take a
-// connection each; and the answer is often settled by the first
-// workspaces, so that more at once mostly asks workspaces whose answers
-// are then dropped.
+// connection each from a pool that the server's other calls share.
 const maxParallel = 8
 
 // RecallAll answers a query from several workspaces and merges their

@@ -18,31 +18,24 @@ import (
 // only place that knows the stored forms; the rest of the package and
 // ingest.Item keep the text forms.
 
-// kindCodes numbers the kinds; a passage is 0, so "is a passage" reads
-// kind = 0 in SQL (kindPassageSQL).
-var kindCodes = map[memory.Kind]int64{
-	memory.KindPassage:     0,
-	memory.KindWorld:       1,
-	memory.KindExperience:  2,
-	memory.KindOpinion:     3,
-	memory.KindObservation: 4,
-}
+// kindNames numbers the kinds by their place; a passage is 0, so "is a
+// passage" reads kind = 0 in SQL (kindPassageSQL).
+var kindNames = [...]memory.Kind{memory.KindPassage, memory.KindWorld, memory.KindExperience, memory.KindOpinion, memory.KindObservation}
 
 const kindPassageSQL = "0"
 
 func kindCode(k memory.Kind) (int64, error) {
-	n, ok := kindCodes[k]
-	if !ok {
-		return 0, fmt.Errorf("unknown item kind %q", k)
+	for i, name := range kindNames {
+		if name == k {
+			return int64(i), nil
+		}
 	}
-	return n, nil
+	return 0, fmt.Errorf("unknown item kind %q", k)
 }
 
 func kindOf(n int64) memory.Kind {
-	for k, c := range kindCodes {
-		if c == n {
-			return k
-		}
+	if n >= 0 && n < int64(len(kindNames)) {
+		return kindNames[n]
 	}
 	return memory.Kind(strconv.FormatInt(n, 10))
 }
@@ -63,10 +56,14 @@ func dayNum(s string) int64 {
 // noDayMax is above every stored day.
 const noDayMax = 99999999
 
-// dayText is the inverse of dayNum.
+// dayText is the inverse of dayNum. Two per item read, so the common
+// case (a four-digit year) is cut from the number's digits, not fmt.
 func dayText(n int64) string {
 	if n <= 0 {
 		return ""
+	}
+	if d := strconv.FormatInt(n, 10); len(d) == 8 {
+		return d[:4] + "-" + d[4:6] + "-" + d[6:]
 	}
 	return fmt.Sprintf("%04d-%02d-%02d", n/10000, n/100%100, n%100)
 }

@@ -103,7 +103,7 @@ CREATE TABLE files(
 CREATE TABLE items(
   id INTEGER PRIMARY KEY,
   file_id INTEGER NOT NULL,
-  kind INTEGER NOT NULL,              -- kindCodes: 0 a passage
+  kind INTEGER NOT NULL,              -- kindNames: 0 a passage
   fact_id TEXT,
   confidence REAL,
   start_line INTEGER NOT NULL,

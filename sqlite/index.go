@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -63,9 +64,17 @@ type Index struct {
 
 	stmtMu sync.Mutex           // guards stmts: the MCP server recalls concurrently
 	stmts  map[string]*sql.Stmt // prepared statements, by their SQL
-	fresh  freshness            // lets a long-lived process skip the freshness check
-	terms  queryTerms           // query words cut by the index's tokenizer
-	counts docCounts            // rows per term, while the database is unchanged
+
+	// scorer is a second connection, opened on first use, that scores half
+	// of a large search's rows while db scores the other (searchSplit).
+	scorerMu      sync.Mutex
+	scorer        *sql.DB
+	scorerStmts   map[string]*sql.Stmt
+	scorerOpening bool         // scorerReady started opening it
+	searching     atomic.Int32 // unfiltered searches running (Search)
+	fresh         freshness    // lets a long-lived process skip the freshness check
+	terms         queryTerms   // query words cut by the index's tokenizer
+	counts        docCounts    // rows per term, while the database is unchanged
 
 	manifestMu      sync.Mutex
 	manifestVersion int64 // PRAGMA data_version when manifest was read (storedFiles)
@@ -189,8 +198,9 @@ func (ix *Index) openExisting(ctx context.Context) (string, error) {
 	if _, err := os.Stat(ix.path); errors.Is(err, os.ErrNotExist) {
 		return "new", nil
 	}
-	// Reads go through a memory map: recall touches pages all over the file,
-	// and a pread per page was a visible share of its time.
+	// Reads are not memory-mapped: a truncation of the file under an open
+	// read raised SIGBUS and killed the process; a read now fails, and the
+	// damage is found and repaired.
 	// A WAL file is kept (persistWAL) but emptied once checkpointed
 	// (journal_size_limit 0): frames left in it would be found again by
 	// the next process, and checkpointed again, with three fsyncs, at the
@@ -462,10 +472,79 @@ func (ix *Index) closeDB() error {
 	}
 	ix.stmts = map[string]*sql.Stmt{}
 	ix.stmtMu.Unlock()
-	if ix.db == nil {
-		return nil
+	var scorerErr error
+	ix.scorerMu.Lock()
+	ix.scorerOpening = false
+	if ix.scorer != nil {
+		for _, st := range ix.scorerStmts {
+			st.Close()
+		}
+		scorerErr = ix.scorer.Close()
+		ix.scorer, ix.scorerStmts = nil, nil
 	}
-	return ix.db.Close()
+	ix.scorerMu.Unlock()
+	if ix.db == nil {
+		return scorerErr
+	}
+	return errors.Join(ix.db.Close(), scorerErr)
+}
+
+// scorerReady reports whether the second connection is open. The first
+// call opens it in the background and answers false: a one-shot process
+// (memoria recall) would wait for the connection longer than the split
+// saves it, and a long-lived one has it from its second search on.
+func (ix *Index) scorerReady() bool {
+	ix.scorerMu.Lock()
+	defer ix.scorerMu.Unlock()
+	if ix.scorer != nil || ix.scorerOpening || ix.db == nil {
+		return ix.scorer != nil
+	}
+	ix.scorerOpening = true
+	go ix.openScorer()
+	return false
+}
+
+// openScorer opens the second connection, unless closeDB came first. A
+// failure leaves searches on one connection.
+func (ix *Index) openScorer() {
+	ix.scorerMu.Lock()
+	defer ix.scorerMu.Unlock()
+	if !ix.scorerOpening {
+		return // closed meanwhile
+	}
+	ix.scorerOpening = false
+	db, err := sql.Open("sqlite", dsn(ix.path, "busy_timeout(10000)", "cache_size(-65536)", "temp_store(MEMORY)", "query_only(1)"))
+	if err != nil {
+		return
+	}
+	db.SetMaxOpenConns(1)
+	if err := db.PingContext(context.Background()); err != nil {
+		db.Close()
+		return
+	}
+	ix.scorer, ix.scorerStmts = db, map[string]*sql.Stmt{}
+}
+
+// queryScorer is query on the second connection (scorerReady). It is
+// closed with db (closeDB), so that a replaced index file is never read
+// through it.
+func (ix *Index) queryScorer(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	ix.scorerMu.Lock()
+	if ix.scorer == nil {
+		ix.scorerMu.Unlock()
+		return nil, fmt.Errorf("index %s: the second connection is closed", ix.path)
+	}
+	st, ok := ix.scorerStmts[q]
+	if !ok {
+		var err error
+		if st, err = ix.scorer.PrepareContext(ctx, q); err != nil {
+			ix.scorerMu.Unlock()
+			return nil, err
+		}
+		ix.scorerStmts[q] = st
+	}
+	ix.scorerMu.Unlock()
+	return st.QueryContext(ctx, args...)
 }
 
 // prepared returns the statement for q, preparing it once per connection:

@@ -1,9 +1,13 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,30 +89,105 @@ func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, li
 	if match == "" || limit <= 0 {
 		return nil, nil
 	}
-	return ix.searchFTS(ctx, match, f, limit)
+	cond, args := where(f)
+	if cond == "" {
+		// Only a search that runs alone in this process splits: with
+		// others running, the cores are taken and the split only adds its
+		// second statement's overhead.
+		alone := ix.searching.Add(1) == 1
+		defer ix.searching.Add(-1)
+		if rows := ix.matchEstimate(ctx, terms); rows >= splitFrom && alone && runtime.GOMAXPROCS(0) > 1 && ix.scorerReady() {
+			return ix.searchSplit(ctx, match, min(rows, memory.MaxScoredRows)/2, limit)
+		}
+		return ix.searchNewest(ctx, ix.query, match, 0, memory.MaxScoredRows, limit)
+	}
+	q := fmt.Sprintf(`SELECT * FROM (SELECT %s, %s AS score
+		FROM items_fts JOIN items i ON i.id = items_fts.rowid JOIN files f ON f.id = i.file_id
+		WHERE items_fts MATCH ?%s ORDER BY items_fts.rowid DESC LIMIT %d) ORDER BY score DESC, path, start_line LIMIT ?`, itemColumns, bm25Rank, cond, memory.MaxScoredRows)
+	return ix.scanHits(ix.query(ctx, q, append(append([]any{match}, args...), limit)...))
 }
 
-// searchFTS is Search ranked by FTS5, for an FTS5 expression (matchAny).
-func (ix *Index) searchFTS(ctx context.Context, match string, f memory.Filter, limit int) ([]memory.Hit, error) {
-	cond, args := where(f)
-	rank := fmt.Sprintf("-bm25(items_fts, %g, %g, %g, %g)", weightContext, weightContent, weightSection, weightEntities)
-	var q string
-	if cond == "" {
-		// Rank inside the full-text table first and join only the winners:
-		// joining every matching row before the sort costs more than the
-		// ranking itself.
-		q = fmt.Sprintf(`SELECT %s, h.score FROM (SELECT rowid, score FROM (
-				SELECT rowid, %s AS score FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid DESC LIMIT %d)
-			ORDER BY score DESC LIMIT ?) h
-			JOIN items i ON i.id = h.rowid JOIN files f ON f.id = i.file_id ORDER BY h.score DESC, f.path, i.start_line`, itemColumns, rank, memory.MaxScoredRows)
-		args = []any{match, limit}
-	} else {
-		q = fmt.Sprintf(`SELECT * FROM (SELECT %s, %s AS score
-			FROM items_fts JOIN items i ON i.id = items_fts.rowid JOIN files f ON f.id = i.file_id
-			WHERE items_fts MATCH ?%s ORDER BY items_fts.rowid DESC LIMIT %d) ORDER BY score DESC, path, start_line LIMIT ?`, itemColumns, rank, cond, memory.MaxScoredRows)
-		args = append(append([]any{match}, args...), limit)
+// bm25Rank is the rank of a row of items_fts: bm25 with the columns'
+// weights, negated so that higher is better.
+var bm25Rank = fmt.Sprintf("-bm25(items_fts, %g, %g, %g, %g)", weightContext, weightContent, weightSection, weightEntities)
+
+// splitFrom is the number of matching rows from which an unfiltered
+// search scores its rows on two connections at once, the newer half on
+// one and the older on the other. Most of a search's time is bm25, row by
+// row (each row's column sizes are a lookup of their own), so two
+// connections nearly halve it on a machine with two cores; below a
+// thousand rows or so the second connection's round trip is not worth it.
+const splitFrom = 1200
+
+// searchNewest scores the matches of match from the offset-th newest, at
+// most n of them, and returns the best limit with their items, ranked by
+// score, then by path and line. Of rows that tie at the limit-th score the
+// newer are kept, so that two searches over adjoining ranges of matches
+// (searchSplit) choose as one search over both does.
+//
+// It ranks inside the full-text table first and joins only the winners:
+// joining every matching row before the sort costs more than the ranking
+// itself. OFFSET skips rows before their rank is computed.
+func (ix *Index) searchNewest(ctx context.Context, query queryFunc, match string, offset, n, limit int) ([]memory.Hit, error) {
+	q := fmt.Sprintf(`SELECT %s, h.score FROM (SELECT rowid, score FROM (
+			SELECT rowid, %s AS score FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid DESC LIMIT ? OFFSET ?)
+		ORDER BY score DESC, rowid DESC LIMIT ?) h
+		JOIN items i ON i.id = h.rowid JOIN files f ON f.id = i.file_id ORDER BY h.score DESC, f.path, i.start_line`, itemColumns, bm25Rank)
+	return ix.scanHits(query(ctx, q, match, n, offset, limit))
+}
+
+// queryFunc runs a read query: Index.query, or Index.queryScorer on the
+// second connection.
+type queryFunc func(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+
+// searchSplit is searchNewest over the newest memory.MaxScoredRows
+// matches, as two searches run at once: the newest half of them on the
+// index's connection, the rest on a second one. Each keeps its best limit
+// (newer first among ties), and the two lists merge into what one search
+// over both halves returns.
+func (ix *Index) searchSplit(ctx context.Context, match string, half, limit int) ([]memory.Hit, error) {
+	var older []memory.Hit
+	var olderErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		older, olderErr = ix.searchNewest(ctx, ix.queryScorer, match, half, memory.MaxScoredRows-half, limit)
+	}()
+	newer, err := ix.searchNewest(ctx, ix.query, match, 0, half, limit)
+	<-done
+	if err = errors.Join(err, olderErr); err != nil {
+		return nil, err
 	}
-	rows, err := ix.query(ctx, q, args...)
+	hits := append(newer, older...)
+	// The best limit as one search chooses them (score, then newer), then
+	// in its order (score, then path and line).
+	slices.SortStableFunc(hits, func(a, b memory.Hit) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(b.RowID, a.RowID))
+	})
+	hits = hits[:min(limit, len(hits))]
+	slices.SortStableFunc(hits, func(a, b memory.Hit) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Source.Path, b.Source.Path), cmp.Compare(a.Source.Start, b.Source.Start))
+	})
+	return hits, nil
+}
+
+// matchEstimate bounds the number of rows that match any of the terms,
+// by the sum of their row counts (TermStats, kept while the database is
+// unchanged; recall has just asked for them); 0 when it cannot tell.
+func (ix *Index) matchEstimate(ctx context.Context, terms []string) int {
+	stats, _, err := ix.TermStats(ctx, terms)
+	if err != nil {
+		return 0
+	}
+	rows := 0
+	for _, s := range stats {
+		rows += s.Rows
+	}
+	return rows
+}
+
+// scanHits reads the rows of a search: an item's columns, then its score.
+func (ix *Index) scanHits(rows *sql.Rows, err error) ([]memory.Hit, error) {
 	if err != nil {
 		return nil, ix.wrapErr(err)
 	}
@@ -158,8 +237,46 @@ func (ix *Index) Items(ctx context.Context, f memory.Filter, newest bool, limit 
 	return items, ix.wrapErrNil(rows.Err())
 }
 
-// itemsWithIDs reads the items with these ids, in one query.
-func (ix *Index) itemsWithIDs(ctx context.Context, ids []int64) (map[int64]memory.Item, error) {
+// NearbyEach is Nearby for many items in one query: out[i] is what
+// Nearby(items[i], n) returns. Recall widens up to K results, and a query
+// each was a tenth of a warm recall's time.
+func (ix *Index) NearbyEach(ctx context.Context, items []memory.Item, n int) ([][]memory.Item, error) {
+	out := make([][]memory.Item, len(items))
+	if len(items) == 0 {
+		return out, nil
+	}
+	at := make(map[int64][]int, len(items))
+	ids := make([]int64, len(items))
+	for i, it := range items {
+		at[it.RowID] = append(at[it.RowID], i)
+		ids[i] = it.RowID
+	}
+	q := fmt.Sprintf(`WITH q(qid, file_id, section, s, e) AS (
+			SELECT id, file_id, section, start_line, end_line FROM items WHERE id IN (SELECT value FROM json_each(?)))
+		SELECT %s, q.qid FROM q JOIN items i ON i.file_id = q.file_id AND i.section = q.section JOIN files f ON f.id = i.file_id
+		WHERE i.kind = `+kindPassageSQL+` AND i.id != q.qid
+			AND ((i.end_line < q.s AND i.end_line >= q.s - ?) OR (i.start_line > q.e AND i.start_line <= q.e + ?))
+		ORDER BY q.qid, i.start_line`, itemColumns)
+	rows, err := ix.query(ctx, q, idList(ids), n, n)
+	if err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var qid int64
+		var it memory.Item
+		if err := scanItem(rows, &it, &qid); err != nil {
+			return nil, ix.wrapErr(err)
+		}
+		for _, i := range at[qid] {
+			out[i] = append(out[i], it)
+		}
+	}
+	return out, ix.wrapErrNil(rows.Err())
+}
+
+// idList is row ids as a JSON array, for json_each.
+func idList(ids []int64) string {
 	var b strings.Builder
 	b.WriteByte('[')
 	for i, id := range ids {
@@ -169,8 +286,13 @@ func (ix *Index) itemsWithIDs(ctx context.Context, ids []int64) (map[int64]memor
 		b.WriteString(strconv.FormatInt(id, 10))
 	}
 	b.WriteByte(']')
+	return b.String()
+}
+
+// itemsWithIDs reads the items with these ids, in one query.
+func (ix *Index) itemsWithIDs(ctx context.Context, ids []int64) (map[int64]memory.Item, error) {
 	rows, err := ix.query(ctx, `SELECT `+itemColumns+` FROM items i JOIN files f ON f.id = i.file_id
-		WHERE i.id IN (SELECT value FROM json_each(?))`, b.String())
+		WHERE i.id IN (SELECT value FROM json_each(?))`, idList(ids))
 	if err != nil {
 		return nil, err
 	}

@@ -34,9 +34,6 @@ func pack(ctx context.Context, ix Index, ranked []scored, l *links, k, lines, bu
 	if len(ranked) > 0 {
 		top = ranked[0].score
 	}
-	if b, ok := ix.(nearbyBatch); ok {
-		ix = &prefetched{Index: ix, batch: b, ranked: ranked, lines: lines, chunk: k}
-	}
 	cited := func(s memory.Source) bool {
 		for _, r := range out {
 			if r.src.Overlaps(s) {
@@ -305,70 +302,4 @@ func toResult(it memory.Item) Result {
 		r.EventTime = &EventTime{Start: it.Event.Start.Format("2006-01-02"), End: it.Event.End.Format("2006-01-02")}
 	}
 	return r
-}
-
-// nearbyBatch is an Index that lists the passages near many items in one
-// query (sqlite.Index.NearbyEach).
-type nearbyBatch interface {
-	NearbyEach(ctx context.Context, items []memory.Item, n int) ([][]memory.Item, error)
-}
-
-// prefetched answers pack's Nearby calls from one query for the next chunk
-// of ranked passages that may be widened, instead of a query each: pack
-// widens a result's item as ranked, so what it will ask is known.
-type prefetched struct {
-	Index
-	batch  nearbyBatch
-	ranked []scored
-	lines  int
-	chunk  int
-	next   int // ranked[:next] were fetched
-	near   map[int64][]memory.Item
-}
-
-func (p *prefetched) Nearby(ctx context.Context, it memory.Item, n int) ([]memory.Item, error) {
-	if near, ok := p.near[it.RowID]; ok && n == p.lines {
-		return near, nil
-	}
-	if n != p.lines || !p.fetch(ctx, it) {
-		return p.Index.Nearby(ctx, it, n)
-	}
-	if near, ok := p.near[it.RowID]; ok {
-		return near, nil
-	}
-	return p.Index.Nearby(ctx, it, n)
-}
-
-// fetch reads the neighbours of the next chunk of widenable passages from
-// it on, if it is among the ranked items not fetched yet.
-func (p *prefetched) fetch(ctx context.Context, it memory.Item) bool {
-	from := -1
-	for i := p.next; i < len(p.ranked); i++ {
-		if p.ranked[i].c.item.RowID == it.RowID && p.ranked[i].c.item.Source == it.Source {
-			from = i
-			break
-		}
-	}
-	if from < 0 {
-		return false
-	}
-	var items []memory.Item
-	i := from
-	for ; i < len(p.ranked) && len(items) < p.chunk; i++ {
-		if c := p.ranked[i].c.item; c.Kind == memory.KindPassage && c.Source.Lines() < p.lines {
-			items = append(items, c)
-		}
-	}
-	near, err := p.batch.NearbyEach(ctx, items, p.lines)
-	if err != nil {
-		return false // the caller asks for this one alone, and sees the error
-	}
-	if p.near == nil {
-		p.near = make(map[int64][]memory.Item, len(items))
-	}
-	for j, c := range items {
-		p.near[c.RowID] = near[j]
-	}
-	p.next = i
-	return true
 }

@@ -2,14 +2,12 @@ package recall
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"memoria/internal/testworkspace"
 	"memoria/memory"
 	"memoria/sqlite"
 )
@@ -227,46 +225,5 @@ func TestResultCut(t *testing.T) {
 		if note := r.TruncationNote(); (note != "") != (tc.truncated > 0) || tc.truncated > 0 && !strings.Contains(note, "memoria get memory/2025-01-01.md#L3") {
 			t.Errorf("cut(%q, %d): note %q", tc.content, tc.max, note)
 		}
-	}
-}
-
-// oneByOne hides sqlite.Index's NearbyEach: pack then asks Nearby for
-// each result it widens.
-type oneByOne struct{ Index }
-
-// TestPrefetchedNeighboursPackAsOneByOne: results widened from neighbours
-// fetched in one query per chunk are the results widened one query each.
-func TestPrefetchedNeighboursPackAsOneByOne(t *testing.T) {
-	ix, err := sqlite.Open(context.Background(), testworkspace.CopyExample(t), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	widened := 0
-	for _, terms := range [][]string{{"the"}, {"peter", "espresso"}, {"deploy", "server", "bug"}, {"i", "my", "we"}, {"meeting"}} {
-		for _, k := range []int{3, 25, 60} {
-			p := Plan{Terms: terms, K: k, Lines: 3}
-			batched, err := Run(context.Background(), ix, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			single, err := Run(context.Background(), oneByOne{ix}, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			a, _ := json.Marshal(batched)
-			b, _ := json.Marshal(single)
-			if string(a) != string(b) {
-				t.Fatalf("%v k=%d:\nprefetched %s\none by one %s", terms, k, a, b)
-			}
-			for _, r := range batched {
-				if r.Kind == memory.KindPassage && strings.Contains(r.Content, "\n") {
-					widened++
-				}
-			}
-		}
-	}
-	if widened == 0 {
-		t.Fatal("no result was widened: the test compares nothing")
 	}
 }

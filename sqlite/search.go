@@ -237,46 +237,8 @@ func (ix *Index) Items(ctx context.Context, f memory.Filter, newest bool, limit 
 	return items, ix.wrapErrNil(rows.Err())
 }
 
-// NearbyEach is Nearby for many items in one query: out[i] is what
-// Nearby(items[i], n) returns. Recall widens up to K results, and a query
-// each was a tenth of a warm recall's time.
-func (ix *Index) NearbyEach(ctx context.Context, items []memory.Item, n int) ([][]memory.Item, error) {
-	out := make([][]memory.Item, len(items))
-	if len(items) == 0 {
-		return out, nil
-	}
-	at := make(map[int64][]int, len(items))
-	ids := make([]int64, len(items))
-	for i, it := range items {
-		at[it.RowID] = append(at[it.RowID], i)
-		ids[i] = it.RowID
-	}
-	q := fmt.Sprintf(`WITH q(qid, file_id, section, s, e) AS (
-			SELECT id, file_id, section, start_line, end_line FROM items WHERE id IN (SELECT value FROM json_each(?)))
-		SELECT %s, q.qid FROM q JOIN items i ON i.file_id = q.file_id AND i.section = q.section JOIN files f ON f.id = i.file_id
-		WHERE i.kind = `+kindPassageSQL+` AND i.id != q.qid
-			AND ((i.end_line < q.s AND i.end_line >= q.s - ?) OR (i.start_line > q.e AND i.start_line <= q.e + ?))
-		ORDER BY q.qid, i.start_line`, itemColumns)
-	rows, err := ix.query(ctx, q, idList(ids), n, n)
-	if err != nil {
-		return nil, ix.wrapErr(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var qid int64
-		var it memory.Item
-		if err := scanItem(rows, &it, &qid); err != nil {
-			return nil, ix.wrapErr(err)
-		}
-		for _, i := range at[qid] {
-			out[i] = append(out[i], it)
-		}
-	}
-	return out, ix.wrapErrNil(rows.Err())
-}
-
-// idList is row ids as a JSON array, for json_each.
-func idList(ids []int64) string {
+// itemsWithIDs reads the items with these ids, in one query.
+func (ix *Index) itemsWithIDs(ctx context.Context, ids []int64) (map[int64]memory.Item, error) {
 	var b strings.Builder
 	b.WriteByte('[')
 	for i, id := range ids {
@@ -286,13 +248,8 @@ func idList(ids []int64) string {
 		b.WriteString(strconv.FormatInt(id, 10))
 	}
 	b.WriteByte(']')
-	return b.String()
-}
-
-// itemsWithIDs reads the items with these ids, in one query.
-func (ix *Index) itemsWithIDs(ctx context.Context, ids []int64) (map[int64]memory.Item, error) {
 	rows, err := ix.query(ctx, `SELECT `+itemColumns+` FROM items i JOIN files f ON f.id = i.file_id
-		WHERE i.id IN (SELECT value FROM json_each(?))`, idList(ids))
+		WHERE i.id IN (SELECT value FROM json_each(?))`, b.String())
 	if err != nil {
 		return nil, err
 	}

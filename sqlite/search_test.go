@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"memoria/internal/testworkspace"
 	"memoria/memory"
 )
 
@@ -79,39 +78,5 @@ func TestSplitSearchRanksAsOne(t *testing.T) {
 	}
 	if ranking(hits) != ranking(one) {
 		t.Fatalf("Search:\n%s\none search:\n%s", ranking(hits), ranking(one))
-	}
-}
-
-// TestNearbyEachIsNearby: the batched lookup recall widens its results
-// with answers, for each item, exactly what Nearby answers for it alone,
-// in order, also for an item given twice and for typed facts (which have
-// no neighbours).
-func TestNearbyEachIsNearby(t *testing.T) {
-	ctx := context.Background()
-	ix := openTest(t, testworkspace.CopyExample(t), Options{})
-	items, err := ix.Items(ctx, memory.Filter{}, true, 400)
-	if err != nil || len(items) < 100 {
-		t.Fatalf("items: %v, %d", err, len(items))
-	}
-	items = append(items, items[3])
-	widened := 0
-	for _, n := range []int{1, 3, 8} {
-		each, err := ix.NearbyEach(ctx, items, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, it := range items {
-			one, err := ix.Nearby(ctx, it, n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if fmt.Sprint(one) != fmt.Sprint(each[i]) {
-				t.Fatalf("n=%d, %s: Nearby %v\nNearbyEach %v", n, it.Source, one, each[i])
-			}
-			widened += len(one)
-		}
-	}
-	if widened == 0 {
-		t.Fatal("no item has neighbours: the test compares nothing")
 	}
 }

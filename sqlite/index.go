@@ -72,6 +72,7 @@ type Index struct {
 	scorerStmts   map[string]*sql.Stmt
 	scorerOpening bool         // scorerReady started opening it
 	searching     atomic.Int32 // unfiltered searches running (Search)
+	splitPaused   atomic.Int32 // searches left before one may split again (splitBackoff)
 	fresh         freshness    // lets a long-lived process skip the freshness check
 	terms         queryTerms   // query words cut by the index's tokenizer
 	counts        docCounts    // rows per term, while the database is unchanged

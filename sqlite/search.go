@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"memoria/ingest"
 	"memoria/memory"
@@ -96,10 +97,10 @@ func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, li
 		// second statement's overhead.
 		alone := ix.searching.Add(1) == 1
 		defer ix.searching.Add(-1)
-		if rows := ix.matchEstimate(ctx, terms); rows >= splitFrom && alone && runtime.GOMAXPROCS(0) > 1 && ix.scorerReady() {
+		if rows := ix.matchEstimate(ctx, terms); rows >= splitFrom && alone && runtime.GOMAXPROCS(0) > 1 && !ix.splitBackoff() && ix.scorerReady() {
 			return ix.searchSplit(ctx, match, min(rows, memory.MaxScoredRows)/2, limit)
 		}
-		return ix.searchNewest(ctx, ix.query, match, 0, memory.MaxScoredRows, limit)
+		return ix.searchNewest(ctx, match, memory.MaxScoredRows, limit)
 	}
 	q := fmt.Sprintf(`SELECT * FROM (SELECT %s, %s AS score
 		FROM items_fts JOIN items i ON i.id = items_fts.rowid JOIN files f ON f.id = i.file_id
@@ -119,21 +120,24 @@ var bm25Rank = fmt.Sprintf("-bm25(items_fts, %g, %g, %g, %g)", weightContext, we
 // thousand rows or so the second connection's round trip is not worth it.
 const splitFrom = 1200
 
-// searchNewest scores the matches of match from the offset-th newest, at
-// most n of them, and returns the best limit with their items, ranked by
-// score, then by path and line. Of rows that tie at the limit-th score the
-// newer are kept, so that two searches over adjoining ranges of matches
-// (searchSplit) choose as one search over both does.
-//
-// It ranks inside the full-text table first and joins only the winners:
-// joining every matching row before the sort costs more than the ranking
-// itself. OFFSET skips rows before their rank is computed.
-func (ix *Index) searchNewest(ctx context.Context, query queryFunc, match string, offset, n, limit int) ([]memory.Hit, error) {
-	q := fmt.Sprintf(`SELECT %s, h.score FROM (SELECT rowid, score FROM (
-			SELECT rowid, %s AS score FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid DESC LIMIT ? OFFSET ?)
-		ORDER BY score DESC, rowid DESC LIMIT ?) h
-		JOIN items i ON i.id = h.rowid JOIN files f ON f.id = i.file_id ORDER BY h.score DESC, f.path, i.start_line`, itemColumns, bm25Rank)
-	return ix.scanHits(query(ctx, q, match, n, offset, limit))
+// newestRanked ranks the matches of an FTS5 expression from the
+// offset-th newest, at most n of them (the arguments, in this order), and
+// keeps the best limit. Of rows that tie at the limit-th score the newer
+// are kept, so that two rankings over adjoining ranges of matches
+// (searchSplit) choose as one over both does. OFFSET skips rows before
+// their rank is computed.
+var newestRanked = fmt.Sprintf(`SELECT rowid, score FROM (
+		SELECT rowid, %s AS score FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid DESC LIMIT ? OFFSET ?)
+	ORDER BY score DESC, rowid DESC LIMIT ?`, bm25Rank)
+
+// searchNewest returns the best limit of the newest n matches with their
+// items, ranked by score, then by path and line. It ranks inside the
+// full-text table first and joins only the winners: joining every
+// matching row before the sort costs more than the ranking itself.
+func (ix *Index) searchNewest(ctx context.Context, match string, n, limit int) ([]memory.Hit, error) {
+	q := fmt.Sprintf(`SELECT %s, h.score FROM (%s) h
+		JOIN items i ON i.id = h.rowid JOIN files f ON f.id = i.file_id ORDER BY h.score DESC, f.path, i.start_line`, itemColumns, newestRanked)
+	return ix.scanHits(ix.query(ctx, q, match, n, 0, limit))
 }
 
 // queryFunc runs a read query: Index.query, or Index.queryScorer on the
@@ -141,34 +145,100 @@ func (ix *Index) searchNewest(ctx context.Context, query queryFunc, match string
 type queryFunc func(ctx context.Context, q string, args ...any) (*sql.Rows, error)
 
 // searchSplit is searchNewest over the newest memory.MaxScoredRows
-// matches, as two searches run at once: the newest half of them on the
+// matches, as two rankings run at once: the newest half of them on the
 // index's connection, the rest on a second one. Each keeps its best limit
-// (newer first among ties), and the two lists merge into what one search
-// over both halves returns.
+// (newer first among ties), the two lists merge into the best limit of
+// both, as one search chooses them, and only those are read.
 func (ix *Index) searchSplit(ctx context.Context, match string, half, limit int) ([]memory.Hit, error) {
-	var older []memory.Hit
+	var older []scoredRow
 	var olderErr error
+	var olderTook time.Duration
+	start := time.Now()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		older, olderErr = ix.searchNewest(ctx, ix.queryScorer, match, half, memory.MaxScoredRows-half, limit)
+		older, olderErr = ix.rankNewest(ctx, ix.queryScorer, match, half, memory.MaxScoredRows-half, limit)
+		olderTook = time.Since(start)
 	}()
-	newer, err := ix.searchNewest(ctx, ix.query, match, 0, half, limit)
+	newer, err := ix.rankNewest(ctx, ix.query, match, 0, half, limit)
+	newerTook := time.Since(start)
 	<-done
-	if err = errors.Join(err, olderErr); err != nil {
-		return nil, err
+	if olderTook > newerTook*3/2 {
+		// The older half scores no more rows than the newer: it came late
+		// because no core was free for it, and the split only cost.
+		ix.splitPaused.Store(splitPause)
 	}
-	hits := append(newer, older...)
-	// The best limit as one search chooses them (score, then newer), then
-	// in its order (score, then path and line).
-	slices.SortStableFunc(hits, func(a, b memory.Hit) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(b.RowID, a.RowID))
+	if err = errors.Join(err, olderErr); err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	best := append(newer, older...)
+	slices.SortFunc(best, func(a, b scoredRow) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(b.id, a.id))
 	})
-	hits = hits[:min(limit, len(hits))]
+	best = best[:min(limit, len(best))]
+	ids := make([]int64, len(best))
+	for i, r := range best {
+		ids[i] = r.id
+	}
+	items, err := ix.itemsWithIDs(ctx, ids)
+	if err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	hits := make([]memory.Hit, 0, len(best))
+	for _, r := range best {
+		if it, ok := items[r.id]; ok { // gone if a write came between
+			hits = append(hits, memory.Hit{Item: it, Score: r.score})
+		}
+	}
+	// In the order of one search: score, then path and line.
 	slices.SortStableFunc(hits, func(a, b memory.Hit) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Source.Path, b.Source.Path), cmp.Compare(a.Source.Start, b.Source.Start))
 	})
 	return hits, nil
+}
+
+// splitPause is how many large searches run on one connection after a
+// split found the machine's other cores busy (searchSplit); then one
+// tries again.
+const splitPause = 32
+
+// splitBackoff reports whether searches are not to split now, counting
+// down a pause.
+func (ix *Index) splitBackoff() bool {
+	for {
+		n := ix.splitPaused.Load()
+		if n <= 0 {
+			return false
+		}
+		if ix.splitPaused.CompareAndSwap(n, n-1) {
+			return true
+		}
+	}
+}
+
+// scoredRow is a row of items_fts and its rank.
+type scoredRow struct {
+	id    int64
+	score float64
+}
+
+// rankNewest is searchNewest from the offset-th newest match, without
+// the items: the rowids and ranks of the best limit.
+func (ix *Index) rankNewest(ctx context.Context, query queryFunc, match string, offset, n, limit int) ([]scoredRow, error) {
+	rows, err := query(ctx, newestRanked, match, n, offset, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []scoredRow
+	for rows.Next() {
+		var r scoredRow
+		if err := rows.Scan(&r.id, &r.score); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 // matchEstimate bounds the number of rows that match any of the terms,

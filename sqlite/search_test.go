@@ -46,7 +46,7 @@ func TestSplitSearchRanksAsOne(t *testing.T) {
 		}
 		for _, limit := range []int{1, 10, 100, 2500} {
 			match := matchAny(terms)
-			one, err := ix.searchNewest(ctx, ix.query, match, 0, memory.MaxScoredRows, limit)
+			one, err := ix.searchNewest(ctx, match, memory.MaxScoredRows, limit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +72,7 @@ func TestSplitSearchRanksAsOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, err := ix.searchNewest(ctx, ix.query, matchAny([]string{"kite"}), 0, memory.MaxScoredRows, 50)
+	one, err := ix.searchNewest(ctx, matchAny([]string{"kite"}), memory.MaxScoredRows, 50)
 	if err != nil {
 		t.Fatal(err)
 	}

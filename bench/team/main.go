@@ -70,9 +70,16 @@ func main() {
 	flag.BoolVar(&cfg.Leakproof, "leakproof", false, "an experiment: as the superuser, mark ts_match_vq (tsvector @@ tsquery) LEAKPROOF in the bench's database, so that row-level security lets full-text conditions use the GIN indexes")
 	flag.BoolVar(&cfg.PGStats, "pgstats", false, "load pg_stat_statements and report the statements that took the most time")
 	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of this process during the load")
+	qualityDir := flag.String("quality", "", "measure the answers of team-wide recall instead: index every workspace of the data set in `DIR` (its queries.jsonl names a workspace per question, as longmemeval100's) into one database, ask each question of all of them at once and score the top 10 against its gold (R@10, MRR), then of its own workspace alone")
 	flag.DurationVar(&cfg.MaxStale, "max-stale", team.DefaultMaxStale, "how old a workspace's index may be for a team-wide recall, kept so by a background sync every max-stale/2 as a team server does; 0: each team-wide recall syncs every workspace first")
 	flag.Parse()
 	cfg.Seed = *seed
+	if *qualityDir != "" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := qualityMain(ctx, *qualityDir, cfg.Leakproof)
+		stop()
+		os.Exit(code)
+	}
 	if cfg.Dir == "" {
 		d, err := os.UserCacheDir()
 		if err != nil {

@@ -4,12 +4,15 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"memoria/internal/pgtest"
+	"memoria/recall"
 )
 
 func TestMain(m *testing.M) {
@@ -109,4 +112,72 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(string(p))
 	return len(p), nil
+}
+
+// TestQuality runs -quality on a data set of two workspaces whose
+// questions each name their own: asked of both at once, each still finds
+// its gold line, whatever the other workspace holds.
+func TestQuality(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a PostgreSQL cluster")
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"workspaces/alpha/memory/2025-01-02.md": "# 2025-01-02\n\nBought a blue kettle for the office.\n\nThe printer jammed again.\n",
+		"workspaces/beta/memory/2025-01-03.md":  "# 2025-01-03\n\nRode the red bicycle to the market.\n\nThe kettle at home is fine.\n",
+		"queries.jsonl": `{"id": "q/alpha", "question": "which kettle did I buy?", "gold": ["memory/2025-01-02.md#L3"], "workspace": "workspaces/alpha"}
+{"id": "q/beta", "question": "what bicycle did I ride to the market?", "gold": ["memory/2025-01-03.md#L3"], "workspace": "workspaces/beta"}
+`,
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := pgtest.StartOwn(t)
+	rep, err := quality(context.Background(), c, dir, false, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Spaces != 2 || rep.Team.N != 2 || rep.Alone.N != 2 {
+		t.Fatalf("spaces %d, questions scored %d and %d; want 2, 2, 2", rep.Spaces, rep.Team.N, rep.Alone.N)
+	}
+	if rep.Team.R10 != 1 || rep.Alone.R10 != 1 {
+		t.Errorf("R@10 team-wide %.2f, alone %.2f; want 1 and 1", rep.Team.R10, rep.Alone.R10)
+	}
+	if len(rep.Asked) != 2 || rep.Asked[1] > 2 {
+		t.Errorf("workspaces an exact bound asks: %v; want two figures of at most 2", rep.Asked)
+	}
+}
+
+// TestIdealAsked checks the count of workspaces an exact bound asks: best
+// bound first, stopping only when the k-th best key found is above the
+// next bound (a tie must be asked: it may place).
+func TestIdealAsked(t *testing.T) {
+	res := func(ev ...float64) []recall.Result {
+		var out []recall.Result
+		for _, e := range ev {
+			out = append(out, recall.Result{Score: 1, Evidence: recall.Evidence{Lexical: e}})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		per  [][]recall.Result
+		k    int
+		want int
+	}{
+		{"the best workspace fills k", [][]recall.Result{res(1), res(5, 4), res(2)}, 2, 1},
+		{"a tie with the k-th is asked", [][]recall.Result{res(4), res(5, 4)}, 2, 2},
+		{"fewer results than k: every workspace", [][]recall.Result{res(3), res(2), nil}, 5, 3},
+		{"the second workspace settles it", [][]recall.Result{res(1), res(5), res(4, 3)}, 2, 2},
+	} {
+		if got := idealAsked(tc.per, tc.k); got != tc.want {
+			t.Errorf("%s: %d workspaces asked, want %d", tc.name, got, tc.want)
+		}
+	}
 }

@@ -1,0 +1,220 @@
+//go:build unix
+
+package main
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"memoria"
+	"memoria/eval"
+	"memoria/internal/pgtest"
+	"memoria/memory"
+	"memoria/recall"
+	"memoria/team"
+)
+
+// qualityK is how many results each question is scored on, as memoria
+// eval's default.
+const qualityK = 10
+
+// quality measures what a team-wide recall answers, not how fast: every
+// workspace of a data set whose questions each name their own workspace
+// (queries.jsonl in dir, as longmemeval100's) is indexed into one
+// database, and each question is asked of all of them at once
+// (team.RecallAll, lexical, top 10). A result counts only if it cites the
+// question's own workspace: the others are the noise a team-wide recall
+// must rank below it. The same questions asked of their own workspace
+// alone are the ceiling. The workspaces are copied into a temporary
+// folder first, so the data set's folder is only read.
+func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak bool, w io.Writer) (*qualityReport, error) {
+	queries, err := eval.LoadQueries(filepath.Join(dir, "queries.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	app, super, err := appDatabase(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	if leak {
+		if err := leakproof(ctx, super); err != nil {
+			return nil, fmt.Errorf("marking ts_match_vq leakproof: %w", err)
+		}
+	}
+	tmp, err := os.MkdirTemp("", "memoria-bench-quality-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	// One space per workspace a question names, in the order of their
+	// names (the merge's last tie-break is this order).
+	var names []string
+	for _, q := range queries {
+		if n := filepath.Base(q.Workspace); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	src := map[string]string{}
+	for _, q := range queries {
+		src[filepath.Base(q.Workspace)] = q.Workspace
+	}
+	spaces := make([]team.Space, len(names))
+	fmt.Fprintf(w, "quality: indexing %d workspaces of %s into one database\n", len(names), dir)
+	t := time.Now()
+	err = forEach(ctx, len(names), 2, func(i int) error {
+		d := filepath.Join(tmp, names[i])
+		if _, err := copyTree(src[names[i]], d); err != nil {
+			return fmt.Errorf("copying workspace %s: %w", names[i], err)
+		}
+		ws, err := memoria.Open(ctx, d, memoria.Options{IndexPath: app, IndexName: names[i]})
+		if err != nil {
+			return fmt.Errorf("indexing workspace %s: %w", names[i], err)
+		}
+		spaces[i] = team.Space{Name: names[i], WS: ws}
+		return nil
+	})
+	defer func() {
+		for _, s := range spaces {
+			if s.WS != nil {
+				s.WS.Close()
+			}
+		}
+	}()
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(w, "quality: indexed in %s\n", time.Since(t).Round(time.Second))
+	byName := map[string]team.Space{}
+	for _, s := range spaces {
+		byName[s.Name] = s
+	}
+	opts := func(q eval.Query) memoria.RecallOptions {
+		return memoria.RecallOptions{K: qualityK, Now: q.Now, Lexical: true}
+	}
+	var asked []int
+	teamWide := func(ctx context.Context, q eval.Query) ([]memory.Source, error) {
+		rs, _, err := team.RecallAll(ctx, spaces, q.Question, opts(q))
+		if err != nil {
+			return nil, err
+		}
+		// What the ideal bound would have asked, from every workspace's
+		// own answer (below).
+		per := make([][]recall.Result, len(spaces))
+		for i, s := range spaces {
+			if per[i], err = s.WS.Recall(ctx, q.Question, opts(q)); err != nil {
+				return nil, err
+			}
+		}
+		asked = append(asked, idealAsked(per, qualityK))
+		own := filepath.Base(q.Workspace)
+		out := make([]memory.Source, len(rs))
+		for i, r := range rs {
+			out[i] = r.Cite()
+			if r.Workspace != own {
+				// Another workspace's lines: never the gold, whatever
+				// their path.
+				out[i].Path = r.Workspace + ":" + out[i].Path
+			}
+		}
+		return out, nil
+	}
+	alone := func(ctx context.Context, q eval.Query) ([]memory.Source, error) {
+		rs, err := byName[filepath.Base(q.Workspace)].WS.Recall(ctx, q.Question, opts(q))
+		if err != nil {
+			return nil, err
+		}
+		out := make([]memory.Source, len(rs))
+		for i, r := range rs {
+			out[i] = r.Cite()
+		}
+		return out, nil
+	}
+	rep := &qualityReport{Spaces: len(spaces)}
+	for _, run := range []struct {
+		name string
+		f    eval.RecallFunc
+		to   *eval.Aggregate
+	}{{"team-wide", teamWide, &rep.Team}, {"alone", alone, &rep.Alone}} {
+		r, err := eval.Run(ctx, queries, run.f, eval.RunOptions{Name: run.name, Workers: 1})
+		if err != nil {
+			return nil, err
+		}
+		o := r.Overall
+		*run.to = o
+		fmt.Fprintf(w, "quality: %-9s  n %d  R@5 %.3f  R@10 %.3f  MRR %.3f  (mean latency %s)\n", run.name, o.N, o.R5, o.R10, o.MRR, o.Latency.Round(time.Millisecond))
+	}
+	rep.Asked = slices.Sorted(slices.Values(asked))
+	if s := rep.Asked; len(s) > 0 {
+		fmt.Fprintf(w, "quality: workspaces an exact bound would ask, at best (of %d): median %d, p90 %d, max %d\n",
+			len(spaces), s[len(s)/2], s[len(s)*9/10], s[len(s)-1])
+	}
+	return rep, nil
+}
+
+// qualityReport is what quality measured.
+type qualityReport struct {
+	Spaces      int
+	Team, Alone eval.Aggregate
+	Asked       []int // per question, sorted: idealAsked
+}
+
+// idealAsked is how many workspaces a team-wide recall would have to ask
+// to be sure of its best k if each workspace's bound were exactly the
+// best lexical evidence among its results (no real bound is tighter:
+// every result's merge key is at most that): the workspaces asked best
+// bound first, stopping once the k-th best key found is above the next
+// bound. per holds each workspace's results.
+func idealAsked(per [][]recall.Result, k int) int {
+	bound := make([]float64, len(per))
+	for i, rs := range per {
+		for _, r := range rs {
+			bound[i] = max(bound[i], r.Evidence.Lexical)
+		}
+	}
+	order := make([]int, len(per))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(bound[b], bound[a]) })
+	var keys []float64
+	for n, i := range order {
+		if len(keys) >= k {
+			slices.SortFunc(keys, func(a, b float64) int { return cmp.Compare(b, a) })
+			if keys[k-1] > bound[i] {
+				return n
+			}
+		}
+		for _, r := range per[i] {
+			keys = append(keys, r.Score*r.Evidence.Lexical)
+		}
+	}
+	return len(order)
+}
+
+// qualityMain runs quality on a cluster of its own; it returns the exit
+// code.
+func qualityMain(ctx context.Context, dir string, leak bool) int {
+	c, err := pgtest.Start("")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "team:", err)
+		return 1
+	}
+	defer func() {
+		if err := c.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "team:", err)
+		}
+	}()
+	if _, err := quality(ctx, c, dir, leak, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "team: quality:", strings.TrimSpace(err.Error()))
+		return 1
+	}
+	return 0
+}

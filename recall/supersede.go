@@ -127,7 +127,11 @@ func signature(it memory.Item) *factSig {
 		names = append(names, splitWords(memory.EntityName(e))...)
 	}
 	s.names = names
-	for _, m := range versionPattern.FindAllStringSubmatch(strings.ToLower(it.Content), -1) {
+	var versions [][]string
+	if strings.ContainsAny(it.Content, "0123456789") { // what versionPattern needs, tested first: most lines have no digit
+		versions = versionPattern.FindAllStringSubmatch(strings.ToLower(it.Content), -1)
+	}
+	for _, m := range versions {
 		if query.IsStopWord(m[1]) || calendarWords[m[1]] {
 			continue // "on Nov 28", "since October 25": dates, not versions
 		}

@@ -71,6 +71,7 @@ type Index struct {
 	scorer        *sql.DB
 	scorerStmts   map[string]*sql.Stmt
 	scorerOpening bool         // scorerReady started opening it
+	scorerAsked   int          // times scorerReady was asked while it was closed
 	searching     atomic.Int32 // unfiltered searches running (Search)
 	splitPaused   atomic.Int32 // searches left before one may split again (splitBackoff)
 	fresh         freshness    // lets a long-lived process skip the freshness check
@@ -490,15 +491,19 @@ func (ix *Index) closeDB() error {
 	return errors.Join(ix.db.Close(), scorerErr)
 }
 
-// scorerReady reports whether the second connection is open. The first
+// scorerReady reports whether the second connection is open. The second
 // call opens it in the background and answers false: a one-shot process
-// (memoria recall) would wait for the connection longer than the split
-// saves it, and a long-lived one has it from its second search on.
+// (memoria recall, one search) would wait for the connection longer than
+// the split saves it, or open it for nothing; a long-lived one has it
+// from its third search on.
 func (ix *Index) scorerReady() bool {
 	ix.scorerMu.Lock()
 	defer ix.scorerMu.Unlock()
 	if ix.scorer != nil || ix.scorerOpening || ix.db == nil {
 		return ix.scorer != nil
+	}
+	if ix.scorerAsked++; ix.scorerAsked < 2 {
+		return false
 	}
 	ix.scorerOpening = true
 	go ix.openScorer()

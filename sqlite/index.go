@@ -65,8 +65,9 @@ type Index struct {
 	stmtMu sync.Mutex           // guards stmts: the MCP server recalls concurrently
 	stmts  map[string]*sql.Stmt // prepared statements, by their SQL
 
-	// scorer is a second connection, opened on first use, that scores half
-	// of a large search's rows while db scores the other (searchSplit).
+	// scorer is a second connection, opened at the second large search
+	// (scorerReady), that ranks half of a large search's rows while db
+	// ranks the other (searchSplit).
 	scorerMu      sync.Mutex
 	scorer        *sql.DB
 	scorerStmts   map[string]*sql.Stmt

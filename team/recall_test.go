@@ -101,3 +101,89 @@ func TestRecallAllMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallSelected checks the team-wide recall that asks only the
+// workspaces of the best matches of one search over all of them: its
+// answer is RecallAll's over exactly the workspaces it says it asked; a
+// word only some workspaces hold has those asked, and none of the
+// others; a filtered recall, or one whose words no workspace holds, asks
+// every workspace; the answer is the same twice.
+func TestRecallSelected(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := pgtest.NewAppDatabase(t)
+	var spaces []team.Space
+	secret := map[string]bool{}
+	for i := range 9 {
+		name := fmt.Sprintf("ws%02d", i)
+		dir := testworkspace.CopyExample(t)
+		if i%3 == 1 {
+			dir = secretWorkspace(t)
+			secret[name] = true
+		}
+		ws, err := memoria.Open(ctx, dir, memoria.Options{IndexPath: url, IndexName: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ws.Close() })
+		spaces = append(spaces, team.Space{Name: name, WS: ws})
+	}
+	for _, q := range []string{"WhatsApp", "zanzibar vault code", "what does Peter prefer", "deploy", "xyzzy plugh"} {
+		for _, n := range []int{1, 5, 40} {
+			o := memoria.RecallOptions{K: 5, Now: now, Lexical: true}
+			got, fresh, err := team.RecallSelected(ctx, spaces, q, o, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var asked []team.Space
+			for _, f := range fresh {
+				i := slices.IndexFunc(spaces, func(s team.Space) bool { return s.Name == f.Workspace })
+				if i < 0 {
+					t.Fatalf("%q, n %d: freshness of %q, not a space", q, n, f.Workspace)
+				}
+				asked = append(asked, spaces[i])
+			}
+			if len(asked) == 0 || len(asked) > max(n, 1) && len(asked) != len(spaces) {
+				t.Errorf("%q, n %d: %d workspaces asked", q, n, len(asked))
+			}
+			want, _, err := team.RecallAll(ctx, asked, q, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%q, n %d: not RecallAll's answer over the workspaces asked:\n got %v\nwant %v", q, n, got, want)
+			}
+			again, _, err := team.RecallSelected(ctx, spaces, q, o, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(again, got) {
+				t.Errorf("%q, n %d: asked twice, answered differently", q, n)
+			}
+			switch q {
+			case "zanzibar vault code":
+				// Only the secret workspaces (3) say "zanzibar"; past
+				// them, the others, which say "code".
+				for _, s := range asked {
+					if n > 3 {
+						break
+					}
+					if !secret[s.Name] {
+						t.Errorf("%q, n %d: asked %s, which holds none of its words", q, n, s.Name)
+					}
+				}
+				if len(got) == 0 || !strings.Contains(got[0].Content, "7741") {
+					t.Errorf("%q, n %d: first %+v, want the line with the code", q, n, got)
+				}
+			case "xyzzy plugh":
+				if len(asked) != len(spaces) {
+					t.Errorf("%q, n %d: %d workspaces asked, want all %d", q, n, len(asked), len(spaces))
+				}
+			}
+		}
+	}
+	o := memoria.RecallOptions{K: 5, Now: now, Lexical: true, Since: now.AddDate(0, -1, 0)}
+	if _, fresh, err := team.RecallSelected(ctx, spaces, "zanzibar", o, 1); err != nil || len(fresh) != len(spaces) {
+		t.Errorf("a filtered recall asked %d workspaces (err %v), want all %d", len(fresh), err, len(spaces))
+	}
+}

@@ -17,7 +17,6 @@ import (
 
 	"memoria/memory"
 	"memoria/postgres"
-	"memoria/team"
 )
 
 // sample is one timed operation: when it started (since the phase began),
@@ -119,14 +118,12 @@ func (b *bench) load(ctx context.Context) error {
 	}
 
 	b.logf("team recall under load: %d queries", cfg.TeamQueries)
-	var teamD []time.Duration
+	var teamD, teamSel []time.Duration
 	r := b.rng(4, 0)
 	spaces := b.teamSpaces()
 	for range cfg.TeamQueries {
 		q := questions[r.IntN(len(questions))]
-		t := time.Now()
-		_, fresh, err := team.RecallAll(ctx, spaces, q, opts)
-		if err != nil {
+		if err := b.teamRecall(ctx, spaces, q, opts, &teamD, &teamSel); err != nil {
 			if ctx.Err() != nil {
 				break
 			}
@@ -134,8 +131,6 @@ func (b *bench) load(ctx context.Context) error {
 			errs[0].add(err)
 			continue
 		}
-		teamD = append(teamD, time.Since(t))
-		b.noteFreshness(fresh)
 	}
 	stop()
 	wg.Wait()
@@ -143,6 +138,7 @@ func (b *bench) load(ctx context.Context) error {
 		return ctx.Err()
 	}
 	rep.Team.Loaded = summarize(teamD)
+	rep.Team.LoadedSelected = summarize(teamSel)
 
 	// The figures of the window: operations that started in it.
 	var rd, sd []time.Duration

@@ -34,7 +34,7 @@ const qualityK = 10
 // must rank below it. The same questions asked of their own workspace
 // alone are the ceiling. The workspaces are copied into a temporary
 // folder first, so the data set's folder is only read.
-func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak bool, w io.Writer) (*qualityReport, error) {
+func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal bool, w io.Writer) (*qualityReport, error) {
 	queries, err := eval.LoadQueries(filepath.Join(dir, "queries.jsonl"))
 	if err != nil {
 		return nil, err
@@ -96,17 +96,35 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak bool, w io
 	for _, s := range spaces {
 		byName[s.Name] = s
 	}
+	rep := &qualityReport{Spaces: len(spaces)}
 	opts := func(q eval.Query) memoria.RecallOptions {
 		return memoria.RecallOptions{K: qualityK, Now: q.Now, Lexical: true}
 	}
 	var asked []int
+	// cite maps a team-wide answer to citations, a result of another
+	// workspace than the question's own to one that is never the gold,
+	// whatever its path.
+	cite := func(q eval.Query, rs []team.Result) []memory.Source {
+		own := filepath.Base(q.Workspace)
+		out := make([]memory.Source, len(rs))
+		for i, r := range rs {
+			out[i] = r.Cite()
+			if r.Workspace != own {
+				out[i].Path = r.Workspace + ":" + out[i].Path
+			}
+		}
+		return out
+	}
 	teamWide := func(ctx context.Context, q eval.Query) ([]memory.Source, error) {
 		rs, _, err := team.RecallAll(ctx, spaces, q.Question, opts(q))
 		if err != nil {
 			return nil, err
 		}
+		if !ideal {
+			return cite(q, rs), nil
+		}
 		// What the ideal bound would have asked, from every workspace's
-		// own answer (below).
+		// own answer.
 		per := make([][]recall.Result, len(spaces))
 		for i, s := range spaces {
 			if per[i], err = s.WS.Recall(ctx, q.Question, opts(q)); err != nil {
@@ -114,17 +132,17 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak bool, w io
 			}
 		}
 		asked = append(asked, idealAsked(per, qualityK))
-		own := filepath.Base(q.Workspace)
-		out := make([]memory.Source, len(rs))
-		for i, r := range rs {
-			out[i] = r.Cite()
-			if r.Workspace != own {
-				// Another workspace's lines: never the gold, whatever
-				// their path.
-				out[i].Path = r.Workspace + ":" + out[i].Path
+		return cite(q, rs), nil
+	}
+	selected := func(n int, asked *[]int) eval.RecallFunc {
+		return func(ctx context.Context, q eval.Query) ([]memory.Source, error) {
+			rs, fresh, err := team.RecallSelected(ctx, spaces, q.Question, opts(q), n)
+			if err != nil {
+				return nil, err
 			}
+			*asked = append(*asked, len(fresh))
+			return cite(q, rs), nil
 		}
-		return out, nil
 	}
 	alone := func(ctx context.Context, q eval.Query) ([]memory.Source, error) {
 		rs, err := byName[filepath.Base(q.Workspace)].WS.Recall(ctx, q.Question, opts(q))
@@ -137,24 +155,37 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak bool, w io
 		}
 		return out, nil
 	}
-	rep := &qualityReport{Spaces: len(spaces)}
-	for _, run := range []struct {
+	type qrun struct {
 		name string
 		f    eval.RecallFunc
 		to   *eval.Aggregate
-	}{{"team-wide", teamWide, &rep.Team}, {"alone", alone, &rep.Alone}} {
+	}
+	runs := []qrun{{"team-wide", teamWide, &rep.Team}}
+	rep.Selected = make([]selectedRun, len(selectTries))
+	for i, n := range selectTries {
+		rep.Selected[i].N = n
+		runs = append(runs, qrun{fmt.Sprintf("selected %d", n), selected(n, &rep.Selected[i].Asked), &rep.Selected[i].Aggregate})
+	}
+	runs = append(runs, qrun{"alone", alone, &rep.Alone})
+	for _, run := range runs {
 		r, err := eval.Run(ctx, queries, run.f, eval.RunOptions{Name: run.name, Workers: 1})
 		if err != nil {
 			return nil, err
 		}
 		o := r.Overall
 		*run.to = o
-		fmt.Fprintf(w, "quality: %-9s  n %d  R@5 %.3f  R@10 %.3f  MRR %.3f  (mean latency %s)\n", run.name, o.N, o.R5, o.R10, o.MRR, o.Latency.Round(time.Millisecond))
+		fmt.Fprintf(w, "quality: %-12s  n %d  R@5 %.3f  R@10 %.3f  MRR %.3f  (mean latency %s)\n", run.name, o.N, o.R5, o.R10, o.MRR, o.Latency.Round(time.Millisecond))
 	}
 	rep.Asked = slices.Sorted(slices.Values(asked))
 	if s := rep.Asked; len(s) > 0 {
 		fmt.Fprintf(w, "quality: workspaces an exact bound would ask, at best (of %d): median %d, p90 %d, max %d\n",
 			len(spaces), s[len(s)/2], s[len(s)*9/10], s[len(s)-1])
+	}
+	for _, r := range rep.Selected {
+		if s := slices.Sorted(slices.Values(r.Asked)); len(s) > 0 {
+			fmt.Fprintf(w, "quality: workspaces asked by selected %d (of %d): median %d, p90 %d, max %d\n",
+				r.N, len(spaces), s[len(s)/2], s[len(s)*9/10], s[len(s)-1])
+		}
 	}
 	return rep, nil
 }
@@ -164,6 +195,19 @@ type qualityReport struct {
 	Spaces      int
 	Team, Alone eval.Aggregate
 	Asked       []int // per question, sorted: idealAsked
+	Selected    []selectedRun
+}
+
+// selectTries are the matches of the team-wide search whose workspaces
+// team.RecallSelected asks, as tried by quality: k, 2k and 4k.
+var selectTries = []int{qualityK, 2 * qualityK, 4 * qualityK}
+
+// selectedRun is team.RecallSelected's answers with n matches, and the
+// workspaces it asked for each question.
+type selectedRun struct {
+	N int
+	eval.Aggregate
+	Asked []int
 }
 
 // idealAsked is how many workspaces a team-wide recall would have to ask
@@ -201,7 +245,7 @@ func idealAsked(per [][]recall.Result, k int) int {
 
 // qualityMain runs quality on a cluster of its own; it returns the exit
 // code.
-func qualityMain(ctx context.Context, dir string, leak bool) int {
+func qualityMain(ctx context.Context, dir string, leak, ideal bool) int {
 	c, err := pgtest.Start("")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "team:", err)
@@ -212,7 +256,7 @@ func qualityMain(ctx context.Context, dir string, leak bool) int {
 			fmt.Fprintln(os.Stderr, "team:", err)
 		}
 	}()
-	if _, err := quality(ctx, c, dir, leak, os.Stdout); err != nil {
+	if _, err := quality(ctx, c, dir, leak, ideal, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "team: quality:", strings.TrimSpace(err.Error()))
 		return 1
 	}

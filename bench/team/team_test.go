@@ -41,6 +41,7 @@ func TestTiny(t *testing.T) {
 		Writers:     8,
 		Clients:     4,
 		TeamQueries: 10,
+		Select:      10,
 		IdleQueries: 20,
 		Change:      40,
 		Parallel:    2,
@@ -139,7 +140,7 @@ func TestQuality(t *testing.T) {
 		}
 	}
 	c := pgtest.StartOwn(t)
-	rep, err := quality(context.Background(), c, dir, false, io.Discard)
+	rep, err := quality(context.Background(), c, dir, false, true, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -165,9 +165,9 @@ func (ix *Index) searchSplit(ctx context.Context, match string, half, limit int)
 	newer, err := ix.rankNewest(ctx, ix.query, match, 0, half, limit)
 	newerTook := time.Since(start)
 	<-done
-	if olderTook > newerTook*3/2 {
-		// The older half scores no more rows than the newer: it came late
-		// because no core was free for it, and the split only cost.
+	if olderTook > 2*newerTook+time.Millisecond {
+		// The older half ranks no more rows than the newer: it came this
+		// late because no core was free for it, and the split only cost.
 		ix.splitPaused.Store(splitPause)
 	}
 	if err = errors.Join(err, olderErr); err != nil {
@@ -202,7 +202,7 @@ func (ix *Index) searchSplit(ctx context.Context, match string, half, limit int)
 // splitPause is how many large searches run on one connection after a
 // split found the machine's other cores busy (searchSplit); then one
 // tries again.
-const splitPause = 32
+const splitPause = 16
 
 // splitBackoff reports whether searches are not to split now, counting
 // down a pause.
@@ -243,19 +243,22 @@ func (ix *Index) rankNewest(ctx context.Context, query queryFunc, match string, 
 	return out, rows.Err()
 }
 
-// matchEstimate bounds the number of rows that match any of the terms,
-// by the sum of their row counts (TermStats, kept while the database is
-// unchanged; recall has just asked for them); 0 when it cannot tell.
+// matchEstimate estimates the number of rows that match any of the
+// terms from their row counts (TermStats, kept while the database is
+// unchanged; recall has just asked for them): exact for one term, and
+// halfway between the largest count and the sum (where the terms would
+// share no row) for more; 0 when it cannot tell.
 func (ix *Index) matchEstimate(ctx context.Context, terms []string) int {
 	stats, _, err := ix.TermStats(ctx, terms)
 	if err != nil {
 		return 0
 	}
-	rows := 0
+	sum, most := 0, 0
 	for _, s := range stats {
-		rows += s.Rows
+		sum += s.Rows
+		most = max(most, s.Rows)
 	}
-	return rows
+	return (sum + most) / 2
 }
 
 // scanHits reads the rows of a search: an item's columns, then its score.

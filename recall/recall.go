@@ -815,8 +815,12 @@ func planTerms(ctx context.Context, ix Index, words []string) ([]string, error) 
 	switch {
 	case len(useful) == 0 && len(common) > 0:
 		// Only common words: search for the rarest of them, which still
-		// ranks by how often and how densely it occurs.
-		useful = common[:1]
+		// ranks by how often and how densely it occurs; the rarest of the
+		// query's own words if it has any ("the red bicycle" in a
+		// workspace of two lines, where every word is on both rows): a
+		// search for "the" alone would find nothing worth answering.
+		i := max(0, slices.IndexFunc(common, isContent))
+		useful = common[i : i+1]
 	case !slices.ContainsFunc(useful, isContent) && slices.ContainsFunc(common, isContent):
 		// The query's own words are all common (a small workspace where
 		// "failed" is on half the lines), its function words are not:

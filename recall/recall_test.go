@@ -227,3 +227,18 @@ func TestResultCut(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlyCommonWordsSearchAContentWord: in a workspace so small that
+// every word of a question is on most rows (a row's neighbours are in its
+// context), a question that has a function word still finds the line.
+func TestOnlyCommonWordsSearchAContentWord(t *testing.T) {
+	ix := index(t, map[string]string{
+		"memory/2026-03-01.md": "# 2026-03-01\n\n- I rode the red bicycle to the market.\n- Bought apples and pears.\n",
+	})
+	for _, q := range [][]string{{"the", "red", "bicycle"}, {"where", "did", "i", "ride", "the", "bicycle"}, {"red", "bicycle"}} {
+		res := run(t, ix, Plan{Terms: q, K: 5})
+		if len(res) == 0 || !strings.Contains(res[0].Content, "red bicycle") {
+			t.Errorf("%v: %s", q, sources(res))
+		}
+	}
+}

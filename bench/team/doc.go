@@ -25,7 +25,8 @@
 //  2. loads it: 8 writers each append lines to the daily logs of a
 //     workspace of its own and sync it, while 16 clients recall fixed
 //     questions (lexical, with a fixed "now") in random workspaces, for
-//     -duration; then team-wide recalls (package team, every workspace at
+//     -duration, none of them pausing (with -client-pause, each client
+//     waits a random time of that mean between its recalls); then team-wide recalls (package team, every workspace at
 //     once) with that load and without it;
 //  3. kills a process syncing a large change to one workspace (-change new
 //     and changed daily logs) with SIGKILL at a random moment, -kills

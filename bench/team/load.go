@@ -95,6 +95,12 @@ func (b *bench) load(ctx context.Context) error {
 					continue
 				}
 				recalls[i] = append(recalls[i], sample{t.Sub(start), time.Since(t), k})
+				if cfg.ClientPause > 0 {
+					select {
+					case <-loadCtx.Done():
+					case <-time.After(time.Duration(r.ExpFloat64() * float64(cfg.ClientPause))):
+					}
+				}
 			}
 		})
 	}

@@ -69,6 +69,7 @@ type report struct {
 		Now              string  `json:"now"`
 		Writers          int     `json:"writers"`
 		Clients          int     `json:"clients"`
+		ClientPause      ms      `json:"client_pause_ms"`
 		Duration         ms      `json:"duration_ms"`
 		CPUs             int     `json:"cpus"`
 		LoadAverage      string  `json:"load_average_at_start"`
@@ -262,6 +263,11 @@ func (r *report) print(w io.Writer) {
 	row("retain around server restarts", r.Restart.Retain, "")
 	fmt.Fprintf(w, "\nload: %.0f recalls/s and %.1f syncs/s for %s; errors %d; this process used %.2f cores, the machine was %.0f%% busy\n",
 		l.RecallsPerSec, l.SyncsPerSec, p.Duration, l.Errors, l.ProcessCPU, 100*l.MachineBusy)
+	if p.ClientPause > 0 {
+		fmt.Fprintf(w, "      each client paused a mean of %s between its recalls (-client-pause); the writers never pause\n", p.ClientPause)
+	} else {
+		fmt.Fprintf(w, "      clients and writers never pause\n")
+	}
 	if l.SlowestSpace != "" {
 		fmt.Fprintf(w, "      slowest workspace under load: %s, p50 %s\n", l.SlowestSpace, l.SlowestSpaceP50)
 	}

@@ -165,16 +165,6 @@ type sharedIndex struct {
 	url string
 }
 
-// SharedIndex is the workspace's index in a shared PostgreSQL database,
-// nil when it is a SQLite file: a team-wide recall searches several
-// workspaces of one database at once through it (team.RecallSelected).
-func (w *Workspace) SharedIndex() *postgres.Index {
-	if s, ok := w.ix.(sharedIndex); ok {
-		return s.Index
-	}
-	return nil
-}
-
 func (s sharedIndex) Close() error {
 	databases.release(s.url)
 	return nil

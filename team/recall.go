@@ -10,9 +10,6 @@ import (
 	"time"
 
 	"memoria"
-	"memoria/lang"
-	"memoria/postgres"
-	"memoria/query"
 	"memoria/recall"
 )
 
@@ -170,69 +167,4 @@ func KeepFresh(ctx context.Context, spaces []Space, maxStale time.Duration, warn
 		case <-t.C:
 		}
 	}
-}
-
-// RecallSelected is RecallAll asked of the workspaces that hold the best
-// full-text matches of the query on one scale, instead of every one: one
-// statement ranks the matches of all the spaces together
-// (postgres.DB.TeamSearch: each word weighed by its rarity in all of
-// them), and the workspaces of its best n matches are asked as RecallAll
-// asks them and merged alike. A workspace none of whose lines is among
-// those n is not asked, so the answer may differ from RecallAll's; what
-// is asked is chosen by the engine's evidence, never by the order of the
-// spaces (which only breaks ties).
-//
-// An experiment, which the team server does not use: on longmemeval100's
-// 100 workspaces it finds fewer answers than asking every workspace
-// (bench/team -quality; docs/team.md has the figures).
-//
-// Every workspace is asked, as by RecallAll, when the spaces are not all
-// in one PostgreSQL database, when the recall is filtered (time, kind,
-// entity: the search ranks lines the filter might drop), or when no line
-// of any workspace matches the query's words (a recall by time alone).
-func RecallSelected(ctx context.Context, spaces []Space, text string, o memoria.RecallOptions, n int) ([]Result, []Freshness, error) {
-	if n <= 0 || !o.Since.IsZero() || !o.Until.IsZero() || len(o.Kinds) > 0 || len(o.Entities) > 0 {
-		return RecallAll(ctx, spaces, text, o)
-	}
-	ixs := make([]*postgres.Index, len(spaces))
-	byID := map[int64]int{}
-	for i, s := range spaces {
-		ixs[i] = s.WS.SharedIndex()
-		if ixs[i] == nil || ixs[i].DB() != ixs[0].DB() {
-			return RecallAll(ctx, spaces, text, o)
-		}
-		byID[ixs[i].ID()] = i
-	}
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
-	q, err := query.Parse(text, query.Options{Now: now})
-	if err != nil {
-		return nil, nil, err
-	}
-	words := q.Words
-	for _, w := range q.Words {
-		words = append(words, lang.AltTerms(w)...)
-	}
-	hits, err := ixs[0].DB().TeamSearch(ctx, ixs, words, n)
-	if err != nil {
-		return nil, nil, err
-	}
-	// The chosen ones keep the order of spaces, RecallAll's last
-	// tie-break.
-	pick := make([]bool, len(spaces))
-	for _, h := range hits {
-		pick[byID[h.Workspace]] = true
-	}
-	var chosen []Space
-	for i, s := range spaces {
-		if pick[i] {
-			chosen = append(chosen, s)
-		}
-	}
-	if len(chosen) == 0 {
-		return RecallAll(ctx, spaces, text, o)
-	}
-	return RecallAll(ctx, chosen, text, o)
 }

@@ -68,16 +68,14 @@
 // workspace of a data set whose questions each name their own workspace
 // (its queries.jsonl, as longmemeval100's) is indexed into one database,
 // each question is asked of all of them at once (team.RecallAll, lexical,
-// top 10), of the workspaces team.RecallSelected chooses (the experiment
-// below, with 10, 20 and 40 matches) and of its own workspace alone, and
+// top 10) and of its own workspace alone, and
 // each is scored against the gold lines (R@5, R@10, MRR); a result from
 // another workspace is never a hit. With -ideal it also says how many
 // workspaces an exact bound on each workspace's best merge key would
 // have had to ask (idealAsked): the least any early stop that keeps the
 // answer could ask.
 //
-// -select N is an experiment: the team-wide recalls of phases 1 and 2 are
-// also asked of the workspaces of the best N matches of one search over
-// all of them (team.RecallSelected), in turns with team.RecallAll, so
-// that both are timed in the same state of the machine.
+// An experiment that asked only the workspaces of the best matches of one
+// search over all of them (team.RecallSelected, flag -select) was measured
+// and removed; docs/team.md has its figures, and commit 8d88077 the code.
 package main

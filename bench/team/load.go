@@ -124,12 +124,12 @@ func (b *bench) load(ctx context.Context) error {
 	}
 
 	b.logf("team recall under load: %d queries", cfg.TeamQueries)
-	var teamD, teamSel []time.Duration
+	var teamD []time.Duration
 	r := b.rng(4, 0)
 	spaces := b.teamSpaces()
 	for range cfg.TeamQueries {
 		q := questions[r.IntN(len(questions))]
-		if err := b.teamRecall(ctx, spaces, q, opts, &teamD, &teamSel); err != nil {
+		if err := b.teamRecall(ctx, spaces, q, opts, &teamD); err != nil {
 			if ctx.Err() != nil {
 				break
 			}
@@ -144,7 +144,6 @@ func (b *bench) load(ctx context.Context) error {
 		return ctx.Err()
 	}
 	rep.Team.Loaded = summarize(teamD)
-	rep.Team.LoadedSelected = summarize(teamSel)
 
 	// The figures of the window: operations that started in it.
 	var rd, sd []time.Duration

@@ -42,7 +42,6 @@ type config struct {
 	Leakproof   bool          // mark ts_match_vq LEAKPROOF (an experiment)
 	PGStats     bool          // load pg_stat_statements and report the top statements
 	CPUProfile  string        // CPU profile of this process during the load
-	Select      int           // team-wide recall asks the workspaces of the best Select matches of one team-wide search (team.RecallSelected); 0: every workspace
 	MaxStale    time.Duration // team-wide recall's bound on an index's age (team.Options.MaxStale); 0: every recall syncs
 	Log         io.Writer
 }
@@ -73,7 +72,6 @@ func main() {
 	flag.BoolVar(&cfg.Leakproof, "leakproof", false, "an experiment: as the superuser, mark ts_match_vq (tsvector @@ tsquery) LEAKPROOF in the bench's database, so that row-level security lets full-text conditions use the GIN indexes")
 	flag.BoolVar(&cfg.PGStats, "pgstats", false, "load pg_stat_statements and report the statements that took the most time")
 	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of this process during the load")
-	flag.IntVar(&cfg.Select, "select", 0, "team-wide recall asks only the workspaces of the best `N` matches of one full-text search over all of them (team.RecallSelected); 0 asks every workspace (team.RecallAll)")
 	ideal := flag.Bool("ideal", false, "with -quality: also count the workspaces an exact bound on each workspace's best merge key would ask (every workspace's recall again, for each question: slow)")
 	qualityDir := flag.String("quality", "", "measure the answers of team-wide recall instead: index every workspace of the data set in `DIR` (its queries.jsonl names a workspace per question, as longmemeval100's) into one database, ask each question of all of them at once and score the top 10 against its gold (R@10, MRR), then of its own workspace alone")
 	flag.DurationVar(&cfg.MaxStale, "max-stale", team.DefaultMaxStale, "how old a workspace's index may be for a team-wide recall, kept so by a background sync every max-stale/2 as a team server does; 0: each team-wide recall syncs every workspace first")

@@ -134,16 +134,6 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 		asked = append(asked, idealAsked(per, qualityK))
 		return cite(q, rs), nil
 	}
-	selected := func(n int, asked *[]int) eval.RecallFunc {
-		return func(ctx context.Context, q eval.Query) ([]memory.Source, error) {
-			rs, fresh, err := team.RecallSelected(ctx, spaces, q.Question, opts(q), n)
-			if err != nil {
-				return nil, err
-			}
-			*asked = append(*asked, len(fresh))
-			return cite(q, rs), nil
-		}
-	}
 	alone := func(ctx context.Context, q eval.Query) ([]memory.Source, error) {
 		rs, err := byName[filepath.Base(q.Workspace)].WS.Recall(ctx, q.Question, opts(q))
 		if err != nil {
@@ -160,13 +150,7 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 		f    eval.RecallFunc
 		to   *eval.Aggregate
 	}
-	runs := []qrun{{"team-wide", teamWide, &rep.Team}}
-	rep.Selected = make([]selectedRun, len(selectTries))
-	for i, n := range selectTries {
-		rep.Selected[i].N = n
-		runs = append(runs, qrun{fmt.Sprintf("selected %d", n), selected(n, &rep.Selected[i].Asked), &rep.Selected[i].Aggregate})
-	}
-	runs = append(runs, qrun{"alone", alone, &rep.Alone})
+	runs := []qrun{{"team-wide", teamWide, &rep.Team}, {"alone", alone, &rep.Alone}}
 	for _, run := range runs {
 		r, err := eval.Run(ctx, queries, run.f, eval.RunOptions{Name: run.name, Workers: 1})
 		if err != nil {
@@ -181,12 +165,6 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 		fmt.Fprintf(w, "quality: workspaces an exact bound would ask, at best (of %d): median %d, p90 %d, max %d\n",
 			len(spaces), s[len(s)/2], s[len(s)*9/10], s[len(s)-1])
 	}
-	for _, r := range rep.Selected {
-		if s := slices.Sorted(slices.Values(r.Asked)); len(s) > 0 {
-			fmt.Fprintf(w, "quality: workspaces asked by selected %d (of %d): median %d, p90 %d, max %d\n",
-				r.N, len(spaces), s[len(s)/2], s[len(s)*9/10], s[len(s)-1])
-		}
-	}
 	return rep, nil
 }
 
@@ -195,19 +173,6 @@ type qualityReport struct {
 	Spaces      int
 	Team, Alone eval.Aggregate
 	Asked       []int // per question, sorted: idealAsked
-	Selected    []selectedRun
-}
-
-// selectTries are the matches of the team-wide search whose workspaces
-// team.RecallSelected asks, as tried by quality: k, 2k and 4k.
-var selectTries = []int{qualityK, 2 * qualityK, 4 * qualityK}
-
-// selectedRun is team.RecallSelected's answers with n matches, and the
-// workspaces it asked for each question.
-type selectedRun struct {
-	N int
-	eval.Aggregate
-	Asked []int
 }
 
 // idealAsked is how many workspaces a team-wide recall would have to ask

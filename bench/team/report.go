@@ -115,12 +115,7 @@ type report struct {
 	Team struct {
 		Idle   summary `json:"idle"`
 		Loaded summary `json:"under_load"`
-		// With -select: team.RecallSelected, asked in turns with
-		// team.RecallAll (Idle, Loaded) the same questions.
-		Select         int     `json:"select,omitempty"`
-		IdleSelected   summary `json:"idle_selected"`
-		LoadedSelected summary `json:"under_load_selected"`
-		Errors         int     `json:"errors"`
+		Errors int     `json:"errors"`
 		// MaxStale is the bound on an index's age the team-wide recalls
 		// allowed (0: each synced every workspace first); MaxAge the
 		// oldest index one of them answered from.
@@ -248,10 +243,6 @@ func (r *report) print(w io.Writer) {
 	row(fmt.Sprintf("sync after an append (%d writers)", p.Writers), l.Sync, "")
 	row(fmt.Sprintf("team recall, %d workspaces, idle", p.Workspaces), r.Team.Idle, "p50 ≤ 100ms")
 	row(fmt.Sprintf("team recall, %d workspaces, under load", p.Workspaces), r.Team.Loaded, "p50 ≤ 100ms")
-	if r.Team.Select > 0 {
-		row(fmt.Sprintf("team recall, selected %d, idle", r.Team.Select), r.Team.IdleSelected, "p50 ≤ 100ms")
-		row(fmt.Sprintf("team recall, selected %d, under load", r.Team.Select), r.Team.LoadedSelected, "p50 ≤ 100ms")
-	}
 	row("recall around server restarts", r.Restart.Recall, "")
 	if r.Team.MaxStale > 0 {
 		fmt.Fprintf(w, "\nrecalls when idle and under load (one workspace and team-wide) answer, as a team server's do, from indexes at most %s old,\n"+

@@ -91,10 +91,8 @@ func (b *bench) teamSpaces() []team.Space {
 }
 
 // teamRecall asks a team-wide recall of every workspace (team.RecallAll)
-// and adds its time to all; with -select it then asks the same of the
-// workspaces team.RecallSelected chooses and adds that time to sel, so
-// that the two are timed in turns, in the same state of the machine.
-func (b *bench) teamRecall(ctx context.Context, spaces []team.Space, q string, opts memoria.RecallOptions, all, sel *[]time.Duration) error {
+// and adds its time to all.
+func (b *bench) teamRecall(ctx context.Context, spaces []team.Space, q string, opts memoria.RecallOptions, all *[]time.Duration) error {
 	t := time.Now()
 	_, fresh, err := team.RecallAll(ctx, spaces, q, opts)
 	if err != nil {
@@ -102,15 +100,6 @@ func (b *bench) teamRecall(ctx context.Context, spaces []team.Space, q string, o
 	}
 	*all = append(*all, time.Since(t))
 	b.noteFreshness(fresh)
-	if b.cfg.Select > 0 {
-		t = time.Now()
-		_, fresh, err := team.RecallSelected(ctx, spaces, q, opts, b.cfg.Select)
-		if err != nil {
-			return err
-		}
-		*sel = append(*sel, time.Since(t))
-		b.noteFreshness(fresh)
-	}
 	return nil
 }
 
@@ -145,7 +134,6 @@ func (b *bench) run(ctx context.Context) error {
 	p.CPUs, p.Parallel = runtime.NumCPU(), cfg.Parallel
 	p.PoolConns = int(postgres.DefaultMaxConns()) // memoria.Open's pool, unless -pool
 	rep.Team.MaxStale = ms(cfg.MaxStale)
-	rep.Team.Select = cfg.Select
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		p.LoadAverage = strings.Join(strings.Fields(string(b))[:3], " ")
 	}
@@ -331,14 +319,14 @@ func (b *bench) idle(ctx context.Context) error {
 	b.rep.Idle.Recall = summarize(d)
 	b.logf("team recall, idle: %d queries", b.cfg.TeamQueries)
 	spaces := b.teamSpaces()
-	var all, sel []time.Duration
+	var all []time.Duration
 	for range b.cfg.TeamQueries {
 		q := questions[r.IntN(len(questions))]
-		if err := b.teamRecall(ctx, spaces, q, opts, &all, &sel); err != nil {
+		if err := b.teamRecall(ctx, spaces, q, opts, &all); err != nil {
 			return err
 		}
 	}
-	b.rep.Team.Idle, b.rep.Team.IdleSelected = summarize(all), summarize(sel)
+	b.rep.Team.Idle = summarize(all)
 	if b.cfg.TeamQueries > 0 {
 		b.rep.target("team recall, idle: p50", b.rep.Team.Idle.P50.String(), "≤ 100ms", time.Duration(b.rep.Team.Idle.P50) <= 100*time.Millisecond)
 	}

@@ -41,7 +41,6 @@ func TestTiny(t *testing.T) {
 		Writers:     8,
 		Clients:     4,
 		TeamQueries: 10,
-		Select:      10,
 		IdleQueries: 20,
 		Change:      40,
 		Parallel:    2,

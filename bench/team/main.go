@@ -122,11 +122,18 @@ func (c config) check() error {
 	return nil
 }
 
-// runMain starts the cluster, runs the bench and stops the cluster
-// whatever happens; it returns the exit code.
+// runMain runs the bench on a cluster of its own; it returns the exit
+// code.
 func runMain(cfg config, jsonOut string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	return withCluster(func(c *pgtest.Cluster) int { return runOn(ctx, c, cfg, jsonOut) })
+}
+
+// withCluster starts a private cluster, runs f on it and stops the
+// cluster whatever f did; it returns f's exit code, or 1 when the cluster
+// did not start.
+func withCluster(f func(*pgtest.Cluster) int) int {
 	c, err := pgtest.Start("")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "team:", err)
@@ -137,6 +144,12 @@ func runMain(cfg config, jsonOut string) int {
 			fmt.Fprintln(os.Stderr, "team:", err)
 		}
 	}()
+	return f(c)
+}
+
+// runOn runs the bench on a started cluster and prints its report; it
+// returns the exit code.
+func runOn(ctx context.Context, c *pgtest.Cluster, cfg config, jsonOut string) int {
 	rep, err := run(ctx, cfg, c)
 	if rep != nil {
 		rep.print(os.Stdout)

@@ -211,19 +211,11 @@ func idealAsked(per [][]recall.Result, k int) int {
 // qualityMain runs quality on a cluster of its own; it returns the exit
 // code.
 func qualityMain(ctx context.Context, dir string, leak, ideal bool) int {
-	c, err := pgtest.Start("")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "team:", err)
-		return 1
-	}
-	defer func() {
-		if err := c.Stop(); err != nil {
-			fmt.Fprintln(os.Stderr, "team:", err)
+	return withCluster(func(c *pgtest.Cluster) int {
+		if _, err := quality(ctx, c, dir, leak, ideal, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "team: quality:", strings.TrimSpace(err.Error()))
+			return 1
 		}
-	}()
-	if _, err := quality(ctx, c, dir, leak, ideal, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "team: quality:", strings.TrimSpace(err.Error()))
-		return 1
-	}
-	return 0
+		return 0
+	})
 }

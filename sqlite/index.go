@@ -62,15 +62,14 @@ type Index struct {
 	path string // index file
 	opts Options
 
-	stmtMu sync.Mutex           // guards stmts: the MCP server recalls concurrently
-	stmts  map[string]*sql.Stmt // prepared statements, by their SQL
+	stmts stmtCache // db's prepared statements
 
 	// scorer is a second connection, opened at the second large search
 	// (scorerReady), that ranks half of a large search's rows while db
 	// ranks the other (searchSplit).
 	scorerMu      sync.Mutex
 	scorer        *sql.DB
-	scorerStmts   map[string]*sql.Stmt
+	scorerStmts   stmtCache
 	scorerOpening bool         // scorerReady started opening it
 	scorerAsked   int          // times scorerReady was asked while it was closed
 	searching     atomic.Int32 // unfiltered searches running (Search)
@@ -222,7 +221,7 @@ func (ix *Index) openExisting(ctx context.Context) (string, error) {
 		return reason, err
 	}
 	ix.db = db
-	ix.stmts = map[string]*sql.Stmt{}
+	ix.stmts.closeAll() // any prepared on the database before, in a race with closeDB
 	if err := persistWAL(ctx, db, "main"); err != nil {
 		ix.closeDB()
 		return "", fmt.Errorf("index %s: %w", ix.path, err)
@@ -469,21 +468,14 @@ func removeDB(path string) {
 // closeDB closes the database. ix.db stays set, closed: a call after a
 // failed replace fails with database/sql's error instead of a nil pointer.
 func (ix *Index) closeDB() error {
-	ix.stmtMu.Lock()
-	for _, st := range ix.stmts {
-		st.Close()
-	}
-	ix.stmts = map[string]*sql.Stmt{}
-	ix.stmtMu.Unlock()
+	ix.stmts.closeAll()
 	var scorerErr error
 	ix.scorerMu.Lock()
 	ix.scorerOpening = false
 	if ix.scorer != nil {
-		for _, st := range ix.scorerStmts {
-			st.Close()
-		}
+		ix.scorerStmts.closeAll()
 		scorerErr = ix.scorer.Close()
-		ix.scorer, ix.scorerStmts = nil, nil
+		ix.scorer = nil
 	}
 	ix.scorerMu.Unlock()
 	if ix.db == nil {
@@ -529,45 +521,69 @@ func (ix *Index) openScorer() {
 		db.Close()
 		return
 	}
-	ix.scorer, ix.scorerStmts = db, map[string]*sql.Stmt{}
+	ix.scorer = db
 }
 
 // queryScorer is query on the second connection (scorerReady). It is
 // closed with db (closeDB), so that a replaced index file is never read
 // through it.
 func (ix *Index) queryScorer(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	// Under scorerMu, so that closeDB cannot close the connection between
+	// the statement's preparing and its caching.
 	ix.scorerMu.Lock()
 	if ix.scorer == nil {
 		ix.scorerMu.Unlock()
 		return nil, fmt.Errorf("index %s: the second connection is closed", ix.path)
 	}
-	st, ok := ix.scorerStmts[q]
-	if !ok {
-		var err error
-		if st, err = ix.scorer.PrepareContext(ctx, q); err != nil {
-			ix.scorerMu.Unlock()
-			return nil, err
-		}
-		ix.scorerStmts[q] = st
-	}
+	st, err := ix.scorerStmts.prepared(ctx, ix.scorer, q)
 	ix.scorerMu.Unlock()
-	return st.QueryContext(ctx, args...)
-}
-
-// prepared returns the statement for q, preparing it once per connection:
-// SQLite's parser is a visible share of a recall's time otherwise.
-func (ix *Index) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
-	ix.stmtMu.Lock()
-	defer ix.stmtMu.Unlock()
-	if st, ok := ix.stmts[q]; ok {
-		return st, nil
-	}
-	st, err := ix.db.PrepareContext(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	ix.stmts[q] = st
+	return st.QueryContext(ctx, args...)
+}
+
+// stmtCache keeps a database's prepared statements by their SQL, each
+// prepared once: SQLite's parser is a visible share of a recall's time
+// otherwise. It is safe for concurrent use (the MCP server recalls
+// concurrently).
+type stmtCache struct {
+	mu    sync.Mutex
+	stmts map[string]*sql.Stmt
+}
+
+// prepared returns db's statement for q, preparing it the first time.
+func (c *stmtCache) prepared(ctx context.Context, db *sql.DB, q string) (*sql.Stmt, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if c.stmts == nil {
+		c.stmts = map[string]*sql.Stmt{}
+	}
+	c.stmts[q] = st
 	return st, nil
+}
+
+// closeAll closes and forgets the statements, before their database
+// closes.
+func (c *stmtCache) closeAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, st := range c.stmts {
+		st.Close()
+	}
+	c.stmts = nil
+}
+
+// prepared returns the index's statement for q (stmtCache).
+func (ix *Index) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
+	return ix.stmts.prepared(ctx, ix.db, q)
 }
 
 // query runs a read query through the statement cache.

@@ -201,7 +201,7 @@ func (ix *Index) nearestScan(ctx context.Context, q []float32, f memory.Filter, 
 	if err := rows.Err(); err != nil {
 		return nil, ix.wrapErr(err)
 	}
-	return ix.hitsOf(ctx, best)
+	return hitsOf(ctx, ix, best)
 }
 
 // rankedItem is an item ranked by the similarity of its text's vector.
@@ -271,7 +271,7 @@ func (ix *Index) NearestItems(ctx context.Context, q []float32, f memory.Filter,
 	if len(ranked) > limit {
 		ranked = ranked[:limit]
 	}
-	return ix.hitsOf(ctx, ranked)
+	return hitsOf(ctx, ix, ranked)
 }
 
 // itemsOfTexts maps texts (vector hits) to the items that carry them and
@@ -343,14 +343,25 @@ func sortRanked(r []rankedItem) {
 	slices.SortFunc(r, func(a, b rankedItem) int { return vector.ByScoreThenID(a.score, b.score, a.id, b.id) })
 }
 
-// hitsOf loads the ranked items, keeping their order.
-func (ix *Index) hitsOf(ctx context.Context, ranked []rankedItem) ([]memory.Hit, error) {
+// rankedRow is an item's row id and its rank: rankedItem (by meaning),
+// scoredRow (by bm25).
+type rankedRow interface {
+	rowID() int64
+	rank() float64
+}
+
+func (r rankedItem) rowID() int64  { return r.id }
+func (r rankedItem) rank() float64 { return float64(r.score) }
+
+// hitsOf loads the ranked items, keeping their order; a row whose item is
+// gone (a write came between the ranking and this read) is left out.
+func hitsOf[R rankedRow](ctx context.Context, ix *Index, ranked []R) ([]memory.Hit, error) {
 	if len(ranked) == 0 {
 		return nil, nil
 	}
 	ids := make([]int64, len(ranked))
 	for i, r := range ranked {
-		ids[i] = r.id
+		ids[i] = r.rowID()
 	}
 	items, err := ix.itemsWithIDs(ctx, ids)
 	if err != nil {
@@ -358,8 +369,8 @@ func (ix *Index) hitsOf(ctx context.Context, ranked []rankedItem) ([]memory.Hit,
 	}
 	hits := make([]memory.Hit, 0, len(ranked))
 	for _, r := range ranked {
-		if it, ok := items[r.id]; ok {
-			hits = append(hits, memory.Hit{Item: it, Score: float64(r.score)})
+		if it, ok := items[r.rowID()]; ok {
+			hits = append(hits, memory.Hit{Item: it, Score: r.rank()})
 		}
 	}
 	return hits, nil

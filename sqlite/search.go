@@ -177,20 +177,9 @@ func (ix *Index) searchSplit(ctx context.Context, match string, half, limit int)
 	slices.SortFunc(best, func(a, b scoredRow) int {
 		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(b.id, a.id))
 	})
-	best = best[:min(limit, len(best))]
-	ids := make([]int64, len(best))
-	for i, r := range best {
-		ids[i] = r.id
-	}
-	items, err := ix.itemsWithIDs(ctx, ids)
+	hits, err := hitsOf(ctx, ix, best[:min(limit, len(best))])
 	if err != nil {
-		return nil, ix.wrapErr(err)
-	}
-	hits := make([]memory.Hit, 0, len(best))
-	for _, r := range best {
-		if it, ok := items[r.id]; ok { // gone if a write came between
-			hits = append(hits, memory.Hit{Item: it, Score: r.score})
-		}
+		return nil, err
 	}
 	// In the order of one search: score, then path and line.
 	slices.SortStableFunc(hits, func(a, b memory.Hit) int {
@@ -223,6 +212,9 @@ type scoredRow struct {
 	id    int64
 	score float64
 }
+
+func (r scoredRow) rowID() int64  { return r.id }
+func (r scoredRow) rank() float64 { return r.score }
 
 // rankNewest is searchNewest from the offset-th newest match, without
 // the items: the rowids and ranks of the best limit.

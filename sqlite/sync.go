@@ -378,13 +378,7 @@ func deleteItemEntities(ctx context.Context, tx *sql.Tx, ids []int64, doc *memor
 		if gone != nil && !gone(i) {
 			continue
 		}
-		var ents []string
-		if i < len(doc.Facts) {
-			ents = doc.Facts[i].Entities
-		} else {
-			ents = doc.Passages[i-len(doc.Facts)].Entities
-		}
-		for _, e := range ents {
+		for _, e := range strings.Fields(ingest.DocItem(doc, i).Entities) { // as addItem linked them
 			if _, err := st.ExecContext(ctx, strings.ToLower(e), id); err != nil {
 				return err
 			}

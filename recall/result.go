@@ -128,6 +128,15 @@ func (r Result) Meta(entities bool) string {
 // Cite is the result's citation as a Source.
 func (r Result) Cite() memory.Source { return r.src }
 
+// Cites is the results' citations, in order: what an evaluation scores.
+func Cites(rs []Result) []memory.Source {
+	out := make([]memory.Source, len(rs))
+	for i, r := range rs {
+		out[i] = r.Cite()
+	}
+	return out
+}
+
 // FoldCopies keeps one result of each fact (results with the same ID: the
 // same kind, text and entities) and lists the sources of the others in its
 // Also: one entry per fact, with every place it is written. The entry kept

@@ -12,6 +12,7 @@ import (
 	"memoria"
 	"memoria/eval"
 	"memoria/memory"
+	"memoria/recall"
 )
 
 // queriesFile is the evaluation set, next to this test.
@@ -107,11 +108,7 @@ func TestRecall(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]memory.Source, len(res))
-		for i, r := range res {
-			out[i] = r.Cite()
-		}
-		return out, nil
+		return recall.Cites(res), nil
 	}
 	rep, err := eval.Run(context.Background(), load(t), recallFn, eval.RunOptions{Name: "memoria"})
 	if err != nil {

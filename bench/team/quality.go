@@ -139,11 +139,7 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 		if err != nil {
 			return nil, err
 		}
-		out := make([]memory.Source, len(rs))
-		for i, r := range rs {
-			out[i] = r.Cite()
-		}
-		return out, nil
+		return recall.Cites(rs), nil
 	}
 	type qrun struct {
 		name string

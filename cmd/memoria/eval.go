@@ -13,6 +13,7 @@ import (
 	"memoria/embed"
 	"memoria/eval"
 	"memoria/memory"
+	"memoria/recall"
 )
 
 // runEval scores recall on a JSONL set of queries with gold lines and
@@ -157,11 +158,7 @@ func (w *evalWorkspace) recall(ctx context.Context, q eval.Query, k int) ([]memo
 	if err != nil {
 		return nil, err
 	}
-	out := make([]memory.Source, len(results))
-	for i, r := range results {
-		out[i] = r.Cite()
-	}
-	return out, nil
+	return recall.Cites(results), nil
 }
 
 func (s *evalWorkspaces) close() {

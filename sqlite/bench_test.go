@@ -2,13 +2,16 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"memoria/bench/synth"
+	"memoria/memory"
 	"memoria/workspace"
 )
 
@@ -107,5 +110,37 @@ func BenchmarkSyncNoChange(b *testing.B) {
 		if _, err := ix.Sync(ctx); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkBoundLimit ranks the matches of a word few of the 10-year
+// workspace's items contain, with the statement as searches run it
+// (limits written +?) and as it was (bare ?): SQLite prepares the latter
+// again at each run, because its plan read the limit's value.
+func BenchmarkBoundLimit(b *testing.B) {
+	ws := tenYears(b)
+	ctx := context.Background()
+	ix, err := OpenAt(ctx, ws, filepath.Join(b.TempDir(), "index.sqlite"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	for _, bc := range []struct{ name, q string }{
+		{"plus", newestRanked},
+		{"bare", strings.ReplaceAll(newestRanked, "+?", "?")},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				rows, err := ix.rankNewest(ctx, func(ctx context.Context, _ string, args []any, each func(*sql.Rows) error) error {
+					return ix.read(ctx, bc.q, args, each)
+				}, `"absence"`, 0, memory.MaxScoredRows, 10)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(rows) == 0 {
+					b.Fatal("no match")
+				}
+			}
+		})
 	}
 }

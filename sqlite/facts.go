@@ -46,7 +46,7 @@ func (ix *Index) EntityItems(ctx context.Context, slugs []string, f memory.Filte
 	all := append(append(append(append([]any{}, keys...), keys...), keys...), keys...)
 	all = append(append(append(all, args...), max(limit-1, 0)), args...)
 	all = append(all, limit)
-	rows, err := ix.db.QueryContext(ctx, q, all...)
+	rows, err := ix.query(ctx, q, all...)
 	if err != nil {
 		return nil, ix.wrapErr(fmt.Errorf("entity items: %w", err))
 	}
@@ -66,7 +66,7 @@ func (ix *Index) EntityItems(ctx context.Context, slugs []string, f memory.Filte
 // or ok false when the entity has no page.
 func (ix *Index) EntityPageOf(ctx context.Context, slug string) (p memory.EntityPage, ok bool, err error) {
 	var aliases string
-	row := ix.db.QueryRowContext(ctx, `SELECT e.slug, e.name, e.aliases, f.path FROM entity_pages e JOIN files f ON f.id = e.file_id
+	row := ix.queryRow(ctx, `SELECT e.slug, e.name, e.aliases, f.path FROM entity_pages e JOIN files f ON f.id = e.file_id
 		WHERE lower(e.slug) = ? ORDER BY f.path LIMIT 1`, strings.ToLower(slug))
 	switch err := row.Scan(&p.Slug, &p.Name, &aliases, &p.Path); {
 	case err == nil:

@@ -524,23 +524,24 @@ func (ix *Index) openScorer() {
 	ix.scorer = db
 }
 
-// queryScorer is query on the second connection (scorerReady). It is
+// readScorer is read on the second connection (scorerReady). It is
 // closed with db (closeDB), so that a replaced index file is never read
 // through it.
-func (ix *Index) queryScorer(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+func (ix *Index) readScorer(ctx context.Context, q string, args []any, each func(*sql.Rows) error) error {
 	// Under scorerMu, so that closeDB cannot close the connection between
 	// the statement's preparing and its caching.
 	ix.scorerMu.Lock()
-	if ix.scorer == nil {
+	db := ix.scorer
+	if db == nil {
 		ix.scorerMu.Unlock()
-		return nil, fmt.Errorf("index %s: the second connection is closed", ix.path)
+		return fmt.Errorf("index %s: the second connection is closed", ix.path)
 	}
-	st, err := ix.scorerStmts.prepared(ctx, ix.scorer, q)
+	st, err := ix.scorerStmts.prepared(ctx, db, q)
 	ix.scorerMu.Unlock()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return st.QueryContext(ctx, args...)
+	return readTx(ctx, db, st, args, each)
 }
 
 // stmtCache keeps a database's prepared statements by their SQL, each
@@ -593,6 +594,43 @@ func (ix *Index) query(ctx context.Context, q string, args ...any) (*sql.Rows, e
 		return nil, err
 	}
 	return st.QueryContext(ctx, args...)
+}
+
+// read runs a read query in a transaction of its own (readTx) and
+// hands each row to each.
+func (ix *Index) read(ctx context.Context, q string, args []any, each func(*sql.Rows) error) error {
+	st, err := ix.prepared(ctx, q)
+	if err != nil {
+		return err
+	}
+	return readTx(ctx, ix.db, st, args, each)
+}
+
+// readTx runs db's statement st inside a read transaction and hands
+// each row to each. Only the large full-text rankings need it: FTS5
+// reads each row's column sizes for bm25 with a statement of its own,
+// and outside a transaction SQLite ends each of those as if it could be
+// the last, a few per cent of the ranking. each must not query the
+// index: the transaction holds the connection.
+func readTx(ctx context.Context, db *sql.DB, st *sql.Stmt, args []any, each func(*sql.Rows) error) error {
+	// Read only, it begins as BEGIN DEFERRED, not the writers' BEGIN
+	// IMMEDIATE (dsn), and takes no write lock.
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() // nothing was written
+	rows, err := tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := each(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 // queryRow is query for a single row.

@@ -104,8 +104,8 @@ func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, li
 	}
 	q := fmt.Sprintf(`SELECT * FROM (SELECT %s, %s AS score
 		FROM items_fts JOIN items i ON i.id = items_fts.rowid JOIN files f ON f.id = i.file_id
-		WHERE items_fts MATCH ?%s ORDER BY items_fts.rowid DESC LIMIT %d) ORDER BY score DESC, path, start_line LIMIT ?`, itemColumns, bm25Rank, cond, memory.MaxScoredRows)
-	return ix.scanHits(ix.query(ctx, q, append(append([]any{match}, args...), limit)...))
+		WHERE items_fts MATCH ?%s ORDER BY items_fts.rowid DESC LIMIT %d) ORDER BY score DESC, path, start_line LIMIT +?`, itemColumns, bm25Rank, cond, memory.MaxScoredRows)
+	return ix.readHits(ctx, q, append(append([]any{match}, args...), limit))
 }
 
 // bm25Rank is the rank of a row of items_fts: bm25 with the columns'
@@ -128,9 +128,15 @@ const splitFrom = 1200
 // are kept, so that two rankings over adjoining ranges of matches
 // (searchSplit) choose as one over both does. OFFSET skips rows before
 // their rank is computed.
+//
+// Limits are written +?, not ?, in the statements on items_fts: SQLite
+// offers a bare parameter's value as a LIMIT or OFFSET to the virtual
+// table while it plans, and a statement whose plan read a parameter is
+// prepared again each time that parameter is bound, 20 to 30 µs a search
+// (BenchmarkBoundLimit). FTS5 makes no use of the offer here.
 var newestRanked = fmt.Sprintf(`SELECT rowid, score FROM (
-		SELECT rowid, %s AS score FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid DESC LIMIT ? OFFSET ?)
-	ORDER BY score DESC, rowid DESC LIMIT ?`, bm25Rank)
+		SELECT rowid, %s AS score FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid DESC LIMIT +? OFFSET +?)
+	ORDER BY score DESC, rowid DESC LIMIT +?`, bm25Rank)
 
 // searchNewest returns the best limit of the newest n matches with their
 // items, ranked by score, then by path and line. It ranks inside the
@@ -139,12 +145,12 @@ var newestRanked = fmt.Sprintf(`SELECT rowid, score FROM (
 func (ix *Index) searchNewest(ctx context.Context, match string, n, limit int) ([]memory.Hit, error) {
 	q := fmt.Sprintf(`SELECT %s, h.score FROM (%s) h
 		JOIN items i ON i.id = h.rowid JOIN files f ON f.id = i.file_id ORDER BY h.score DESC, f.path, i.start_line`, itemColumns, newestRanked)
-	return ix.scanHits(ix.query(ctx, q, match, n, 0, limit))
+	return ix.readHits(ctx, q, []any{match, n, 0, limit})
 }
 
-// queryFunc runs a read query: Index.query, or Index.queryScorer on the
-// second connection.
-type queryFunc func(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+// readFunc runs a read query in a transaction of its own and hands each
+// row to each: Index.read, or Index.readScorer on the second connection.
+type readFunc func(ctx context.Context, q string, args []any, each func(*sql.Rows) error) error
 
 // searchSplit is searchNewest over the newest memory.MaxScoredRows
 // matches, as two rankings run at once: the newest half of them on the
@@ -159,10 +165,10 @@ func (ix *Index) searchSplit(ctx context.Context, match string, half, limit int)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		older, olderErr = ix.rankNewest(ctx, ix.queryScorer, match, half, memory.MaxScoredRows-half, limit)
+		older, olderErr = ix.rankNewest(ctx, ix.readScorer, match, half, memory.MaxScoredRows-half, limit)
 		olderTook = time.Since(start)
 	}()
-	newer, err := ix.rankNewest(ctx, ix.query, match, 0, half, limit)
+	newer, err := ix.rankNewest(ctx, ix.read, match, 0, half, limit)
 	newerTook := time.Since(start)
 	<-done
 	if olderTook > 2*newerTook+time.Millisecond {
@@ -218,21 +224,17 @@ func (r scoredRow) rank() float64 { return r.score }
 
 // rankNewest is searchNewest from the offset-th newest match, without
 // the items: the rowids and ranks of the best limit.
-func (ix *Index) rankNewest(ctx context.Context, query queryFunc, match string, offset, n, limit int) ([]scoredRow, error) {
-	rows, err := query(ctx, newestRanked, match, n, offset, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
+func (ix *Index) rankNewest(ctx context.Context, read readFunc, match string, offset, n, limit int) ([]scoredRow, error) {
 	var out []scoredRow
-	for rows.Next() {
+	err := read(ctx, newestRanked, []any{match, n, offset, limit}, func(rows *sql.Rows) error {
 		var r scoredRow
 		if err := rows.Scan(&r.id, &r.score); err != nil {
-			return nil, err
+			return err
 		}
 		out = append(out, r)
-	}
-	return out, rows.Err()
+		return nil
+	})
+	return out, err
 }
 
 // matchEstimate estimates the number of rows that match any of the
@@ -253,21 +255,19 @@ func (ix *Index) matchEstimate(ctx context.Context, terms []string) int {
 	return (sum + most) / 2
 }
 
-// scanHits reads the rows of a search: an item's columns, then its score.
-func (ix *Index) scanHits(rows *sql.Rows, err error) ([]memory.Hit, error) {
-	if err != nil {
-		return nil, ix.wrapErr(err)
-	}
-	defer rows.Close()
+// readHits runs a search (Index.read): each row an item's columns, then
+// its score.
+func (ix *Index) readHits(ctx context.Context, q string, args []any) ([]memory.Hit, error) {
 	var hits []memory.Hit
-	for rows.Next() {
+	err := ix.read(ctx, q, args, func(rows *sql.Rows) error {
 		var h memory.Hit
 		if err := scanItem(rows, &h.Item, &h.Score); err != nil {
-			return nil, ix.wrapErr(err)
+			return err
 		}
 		hits = append(hits, h)
-	}
-	return hits, ix.wrapErrNil(rows.Err())
+		return nil
+	})
+	return hits, ix.wrapErrNil(err)
 }
 
 // Items lists items matching a filter without full-text search, ordered by

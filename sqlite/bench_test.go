@@ -38,6 +38,19 @@ func tenYears(b *testing.B) string {
 	return tenYearsDir
 }
 
+// tenYearsIndex is the 10-year workspace and an index of it, built in a
+// folder of b's, closed when b ends.
+func tenYearsIndex(b *testing.B) (string, *Index) {
+	b.Helper()
+	ws := tenYears(b)
+	ix, err := OpenAt(context.Background(), ws, filepath.Join(b.TempDir(), "index.sqlite"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	return ws, ix
+}
+
 // BenchmarkBuild10Years is a full index of the 10-year workspace from
 // scratch (parse every file, fill every table and the full-text index).
 func BenchmarkBuild10Years(b *testing.B) {
@@ -62,13 +75,8 @@ func BenchmarkBuild10Years(b *testing.B) {
 // BenchmarkSyncOneFile is the incremental update after one daily log
 // changed: the freshness check over 3,754 files plus re-parsing one.
 func BenchmarkSyncOneFile(b *testing.B) {
-	ws := tenYears(b)
+	ws, ix := tenYearsIndex(b)
 	ctx := context.Background()
-	ix, err := OpenAt(ctx, ws, filepath.Join(b.TempDir(), "index.sqlite"), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ix.Close()
 	log := filepath.Join(ws, "memory", "2020-06-15.md")
 	orig, err := os.ReadFile(log)
 	if err != nil {
@@ -99,13 +107,8 @@ func BenchmarkSyncOneFile(b *testing.B) {
 // BenchmarkSyncNoChange is the freshness check alone, as every recall
 // does it.
 func BenchmarkSyncNoChange(b *testing.B) {
-	ws := tenYears(b)
+	_, ix := tenYearsIndex(b)
 	ctx := context.Background()
-	ix, err := OpenAt(ctx, ws, filepath.Join(b.TempDir(), "index.sqlite"), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ix.Close()
 	for b.Loop() {
 		if _, err := ix.Sync(ctx); err != nil {
 			b.Fatal(err)
@@ -118,13 +121,8 @@ func BenchmarkSyncNoChange(b *testing.B) {
 // (limits written +?) and as it was (bare ?): SQLite prepares the latter
 // again at each run, because its plan read the limit's value.
 func BenchmarkBoundLimit(b *testing.B) {
-	ws := tenYears(b)
+	_, ix := tenYearsIndex(b)
 	ctx := context.Background()
-	ix, err := OpenAt(ctx, ws, filepath.Join(b.TempDir(), "index.sqlite"), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ix.Close()
 	for _, bc := range []struct{ name, q string }{
 		{"plus", newestRanked},
 		{"bare", strings.ReplaceAll(newestRanked, "+?", "?")},

@@ -345,6 +345,47 @@ type RecallOptions struct {
 	// which then say how old the index may be. 0: check first, so that
 	// results are never stale.
 	MaxStale time.Duration
+	// Corpus, set for each of several recalls whose results are merged
+	// (package team's RecallAll: all the workspaces it asks, this one
+	// among them), weighs the query's words by their rarity among all
+	// the corpus's workspaces, as if they were one index, so that the
+	// bm25 of results (recall.Evidence.Lexical) compares across them.
+	// The terms searched for, and the items found, are this workspace's
+	// as without it; only their scores and order may differ. Nil: the
+	// workspace's own counts, as when it is asked alone.
+	Corpus *Corpus
+}
+
+// Corpus is several workspaces whose recalls are compared (RecallOptions.
+// Corpus). Its counts take only the workspaces it is made of, which a
+// caller must be allowed to read: a team server makes it of those a
+// token may read.
+type Corpus struct{ scope *postgres.Scope }
+
+// NewCorpus returns the corpus of these workspaces for one merged recall
+// (the counts it has seen stay fixed for its life, so that every
+// workspace's results are weighed alike). Workspaces not all in one
+// shared index, or fewer than two, weigh words by their own counts: a
+// SQLite index keeps no other workspace's.
+func NewCorpus(ws ...*Workspace) *Corpus {
+	ixs := make([]*postgres.Index, len(ws))
+	for i, w := range ws {
+		if s, ok := w.ix.(sharedIndex); ok {
+			ixs[i] = s.Index
+		}
+	}
+	return &Corpus{postgres.NewScope(ixs)}
+}
+
+// corpusIndex is a shared index whose searches weigh words among a
+// corpus's workspaces.
+type corpusIndex struct {
+	sharedIndex
+	scope *postgres.Scope
+}
+
+func (c corpusIndex) Search(ctx context.Context, terms []string, f memory.Filter, limit int) ([]memory.Hit, error) {
+	return c.SearchWithin(ctx, c.scope, terms, f, limit)
 }
 
 // Recall answers a query from the workspace's memory. The index is brought
@@ -469,7 +510,11 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 			return nil, err
 		}
 	}
-	return recall.Run(ctx, w.ix, plan)
+	var ix recall.Index = w.ix
+	if s, ok := w.ix.(sharedIndex); ok && o.Corpus != nil && o.Corpus.scope != nil {
+		ix = corpusIndex{s, o.Corpus.scope}
+	}
+	return recall.Run(ctx, ix, plan)
 }
 
 // anchorWindow places a window next to an event the query names ("the

@@ -71,6 +71,9 @@ type DB struct {
 
 	lexMu    sync.Mutex
 	lexCache map[string][]string // word → its terms (lexemes)
+
+	scopeMu sync.Mutex
+	scopes  map[string]*scopeCounts // a set of workspaces' ids (allowedList) → their term counts (Scope)
 }
 
 // Open connects to the database at url (postgres://…), brings its schema

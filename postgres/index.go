@@ -58,6 +58,7 @@ type Index struct {
 type cache struct {
 	generation int64
 	items      int // items in the workspace (the writer keeps the count)
+	tokens     int // their lengths in tokens, summed (kept likewise)
 	manifest   map[string]storedFile
 	names      []memory.KnownName
 	terms      map[string]int // term → items containing it
@@ -143,22 +144,22 @@ func (ix *Index) read(ctx context.Context, f func(q querier) error) error {
 // if the generation moved. The caller holds ix.mu.
 func (ix *Index) current(ctx context.Context, tx querier) (*cache, error) {
 	var gen int64
-	var items int
-	if err := tx.QueryRow(ctx, `SELECT generation, items FROM memoria_workspaces WHERE id = $1`, ix.id).Scan(&gen, &items); err != nil {
+	var items, tokens int
+	if err := tx.QueryRow(ctx, `SELECT generation, items, tokens FROM memoria_workspaces WHERE id = $1`, ix.id).Scan(&gen, &items, &tokens); err != nil {
 		return nil, err
 	}
 	c := &ix.cache
 	if gen != c.generation {
-		c.advance(gen, items)
+		c.advance(gen, items, tokens)
 	}
 	return c, nil
 }
 
 // advance empties the cache for another generation of the workspace,
-// which holds items items; the term counts stay while the size moved by
-// less than termDrift.
-func (c *cache) advance(gen int64, items int) {
-	c.generation, c.items, c.manifest, c.names = gen, items, nil, nil
+// which holds items items of tokens tokens in all; the term counts stay
+// while the size moved by less than termDrift.
+func (c *cache) advance(gen int64, items, tokens int) {
+	c.generation, c.items, c.tokens, c.manifest, c.names = gen, items, tokens, nil, nil
 	if drift := float64(items - c.termsAt); c.terms != nil && math.Abs(drift) > termDrift*float64(c.termsAt) {
 		c.terms = nil
 	}
@@ -275,7 +276,7 @@ func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (
 	// that the next sync need not read the manifest again.
 	var after map[string]storedFile
 	var gen int64
-	var items int
+	var items, tokens int
 	err := ix.db.tx(ctx, []int64{ix.id}, func(tx pgx.Tx) error {
 		st = memory.Stats{Files: len(files)}
 		after, gen = nil, 0
@@ -341,7 +342,8 @@ func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (
 		if err := w.flush(ctx, tx); err != nil {
 			return err
 		}
-		q := `UPDATE memoria_workspaces SET generation = generation + 1, synced = now(), items = items + $2 WHERE id = $1 RETURNING generation, items`
+		q := `UPDATE memoria_workspaces SET generation = generation + 1, synced = now(), items = items + $2, tokens = tokens + $3
+			WHERE id = $1 RETURNING generation, items, tokens`
 		if full {
 			// A build leaves its rows in the full-text index's pending
 			// list, which every search reads through and the next write
@@ -357,10 +359,11 @@ func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (
 				return err
 			}
 			q = `UPDATE memoria_workspaces SET generation = generation + 1, synced = now(), built = now(), identity = $2,
-				items = (SELECT count(*) FROM memoria_items WHERE ws = $1) WHERE id = $1 RETURNING generation, items`
-			return tx.QueryRow(ctx, q, ix.id, identity(ix.opts.Rows)).Scan(&gen, &items)
+				(items, tokens) = (SELECT count(*), coalesce(sum(tokens), 0) FROM memoria_items WHERE ws = $1) WHERE id = $1
+				RETURNING generation, items, tokens`
+			return tx.QueryRow(ctx, q, ix.id, identity(ix.opts.Rows)).Scan(&gen, &items, &tokens)
 		}
-		return tx.QueryRow(ctx, q, ix.id, w.added-w.deleted).Scan(&gen, &items)
+		return tx.QueryRow(ctx, q, ix.id, w.added-w.deleted, w.addedTokens-w.deletedTokens).Scan(&gen, &items, &tokens)
 	})
 	if err != nil {
 		return st, ix.errorf(err)
@@ -368,7 +371,7 @@ func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (
 	if after != nil {
 		ix.mu.Lock()
 		if c := &ix.cache; gen > c.generation {
-			c.advance(gen, items)
+			c.advance(gen, items, tokens)
 			c.manifest = after
 		}
 		ix.mu.Unlock()
@@ -403,9 +406,10 @@ func (ix *Index) note(st *memory.Stats, l ingest.Loaded) {
 // batch of rows, their full-text vectors made by the server from the
 // columns of ingest.Row (content A, entities B, section C, context D).
 type writer struct {
-	ws             int64
-	items          itemBatch
-	added, deleted int // items
+	ws                         int64
+	items                      itemBatch
+	added, deleted             int // items
+	addedTokens, deletedTokens int // their lengths (the column tokens)
 }
 
 type itemBatch struct {
@@ -429,11 +433,13 @@ func (w *writer) deleteFile(ctx context.Context, tx pgx.Tx, fileID int64) error 
 	if _, err := tx.Exec(ctx, `DELETE FROM memoria_item_entities WHERE ws = $1 AND item_id IN (SELECT id FROM memoria_items WHERE ws = $1 AND file_id = $2)`, w.ws, fileID); err != nil {
 		return err
 	}
-	tag, err := tx.Exec(ctx, `DELETE FROM memoria_items WHERE ws = $1 AND file_id = $2`, w.ws, fileID)
-	if err != nil {
+	var n, tokens int
+	if err := tx.QueryRow(ctx, `WITH d AS (DELETE FROM memoria_items WHERE ws = $1 AND file_id = $2 RETURNING tokens)
+		SELECT count(*), coalesce(sum(tokens), 0) FROM d`, w.ws, fileID).Scan(&n, &tokens); err != nil {
 		return err
 	}
-	w.deleted += int(tag.RowsAffected())
+	w.deleted += n
+	w.deletedTokens += tokens
 	for _, q := range []string{
 		`DELETE FROM memoria_entity_pages WHERE ws = $1 AND file_id = $2`,
 		`DELETE FROM memoria_entity_names WHERE ws = $1 AND file_id = $2`,
@@ -541,14 +547,20 @@ func (b *itemBatch) add(id, fileID int64, it *ingest.Item, r ingest.Row) {
 }
 
 // insertItems is the one statement that writes items: the full-text
-// vector is made here, by the server, with the weights Search ranks by.
-const insertItems = `INSERT INTO memoria_items(ws, id, file_id, kind, fact_id, confidence, start_line, end_line, day, event_end, section, entities, content, text_id, tsv)
+// vector is made here, by the server, with the weights Search ranks by,
+// and its length in tokens (its positions, every column's), which bm25
+// compares with the workspace's average. It answers the lengths' sum,
+// which the writer adds to the workspace's.
+const insertItems = `WITH ins AS (INSERT INTO memoria_items(ws, id, file_id, kind, fact_id, confidence, start_line, end_line, day, event_end, section, entities, content, text_id, tsv, tokens)
 SELECT $1, id, file_id, kind, nullif(fact_id, ''), conf, s, e, day, event_end, section, entities, content, text_id,
-  setweight(to_tsvector('memoria', memoria_words(rc)), 'A') || setweight(to_tsvector('memoria', memoria_words(re)), 'B') ||
-  setweight(to_tsvector('memoria', memoria_words(rs)), 'C') || setweight(to_tsvector('memoria', memoria_words(rx)), 'D')
+  v.tsv, (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(v.tsv))
 FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::int[], $8::int[], $9::text[], $10::text[],
   $11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[])
-  AS u(id, file_id, kind, fact_id, conf, s, e, day, event_end, section, entities, content, text_id, rc, rs, re, rx)`
+  AS u(id, file_id, kind, fact_id, conf, s, e, day, event_end, section, entities, content, text_id, rc, rs, re, rx)
+CROSS JOIN LATERAL (SELECT setweight(to_tsvector('memoria', memoria_words(rc)), 'A') || setweight(to_tsvector('memoria', memoria_words(re)), 'B') ||
+  setweight(to_tsvector('memoria', memoria_words(rs)), 'C') || setweight(to_tsvector('memoria', memoria_words(rx)), 'D') AS tsv) v
+RETURNING tokens)
+SELECT coalesce(sum(tokens), 0) FROM ins`
 
 func (w *writer) flush(ctx context.Context, tx pgx.Tx) error {
 	b := &w.items
@@ -556,10 +568,12 @@ func (w *writer) flush(ctx context.Context, tx pgx.Tx) error {
 		return nil
 	}
 	w.added += len(b.ids)
-	if _, err := tx.Exec(ctx, insertItems, w.ws, b.ids, b.fileIDs, b.kinds, b.factIDs, b.confs, b.starts, b.ends, b.days, b.eventEnds,
-		b.sections, b.entities, b.contents, b.textIDs, b.rowContent, b.rowSection, b.rowEntities, b.rowCtx); err != nil {
+	var tokens int
+	if err := tx.QueryRow(ctx, insertItems, w.ws, b.ids, b.fileIDs, b.kinds, b.factIDs, b.confs, b.starts, b.ends, b.days, b.eventEnds,
+		b.sections, b.entities, b.contents, b.textIDs, b.rowContent, b.rowSection, b.rowEntities, b.rowCtx).Scan(&tokens); err != nil {
 		return fmt.Errorf("items: %w", err)
 	}
+	w.addedTokens += tokens
 	if len(b.entityKeys) > 0 {
 		if _, err := tx.Exec(ctx, `INSERT INTO memoria_item_entities(ws, slug_key, item_id)
 			SELECT $1, k, i FROM unnest($2::text[], $3::bigint[]) AS u(k, i) ON CONFLICT DO NOTHING`, w.ws, b.entityKeys, b.entityItems); err != nil {

@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -133,6 +134,66 @@ func compareStores(t *testing.T, want, got memory.Store) {
 		}
 		if a, b := sortedCitations(wh), sortedCitations(gh); !reflect.DeepEqual(a, b) {
 			t.Errorf("Search(%q) matches differ:\nsqlite   %v\npostgres %v", w, a, b)
+		}
+	}
+}
+
+// TestRanksAsSQLite checks that Search ranks as the SQLite index's bm25
+// does: the same items first, with the same scores, on words both
+// indexes cut alike (not Porter's and Snowball's different stems).
+func TestRanksAsSQLite(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ws := testworkspace.CopyExample(t)
+	db := openDB(t, pgtest.NewAppDatabase(t))
+	pg, err := db.Workspace(ctx, "example", ws, postgres.WorkspaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lite, err := sqlite.OpenAt(ctx, ws, filepath.Join(t.TempDir(), "index.sqlite"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lite.Close()
+	for _, q := range []struct {
+		terms []string
+		f     memory.Filter
+	}{
+		{[]string{"who", "is", "Mira"}, memory.Filter{}},
+		{[]string{"WhatsApp", "replies", "short"}, memory.Filter{}},
+		{[]string{"media", "upload", "failed"}, memory.Filter{}},
+		{[]string{"token bucket", "outbox"}, memory.Filter{}},
+		{[]string{"relay", "Hetzner"}, memory.Filter{Since: day("2025-10-01"), Until: day("2025-10-31")}},
+		{[]string{"Lisbon", "castle", "coffee"}, memory.Filter{Kinds: []memory.Kind{memory.KindPassage}}},
+	} {
+		want, err := lite.Search(ctx, q.terms, q.f, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := pg.Search(ctx, q.terms, q.f, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 {
+			t.Fatalf("Search(%q): SQLite finds nothing", q.terms)
+		}
+		// By item, not by place: rows whose scores tie to the last digits
+		// may come in either order.
+		score := map[string]float64{}
+		for _, h := range got {
+			score[h.Source.String()+" "+string(h.Kind)] = h.Score
+		}
+		for i, h := range want {
+			g, ok := score[h.Source.String()+" "+string(h.Kind)]
+			if !ok || math.Abs(g-h.Score) > 0.01*h.Score {
+				t.Errorf("Search(%q) %d: %s %q scores %.4f in SQLite, %.4f (found %v) here", q.terms, i+1, h.Source, h.Content, h.Score, g, ok)
+			}
+		}
+		if len(got) > len(want) {
+			got = got[:len(want)]
+		}
+		if g, w := got[len(got)-1].Score, want[len(want)-1].Score; math.Abs(g-w) > 0.01*w {
+			t.Errorf("Search(%q): the %dth score is %.4f here, %.4f in SQLite", q.terms, len(want), g, w)
 		}
 	}
 }

@@ -155,6 +155,16 @@ ALTER TABLE memoria_vectors ENABLE ROW LEVEL SECURITY;
 ALTER TABLE memoria_vectors FORCE ROW LEVEL SECURITY;
 CREATE POLICY memoria_ws ON memoria_vectors USING (ws = ANY (memoria_allowed()));
 `,
+	// 4: lengths, for Search's bm25: each item's length in tokens (the
+	// positions of its full-text vector, every column's, as FTS5 counts a
+	// row's size) and each workspace's total, kept by the writer as it
+	// keeps the item count. Rows written before have none (0): the schema
+	// version is part of a workspace's identity, so each is rebuilt when
+	// it is next opened with its files.
+	`
+ALTER TABLE memoria_items ADD COLUMN tokens int NOT NULL DEFAULT 0;
+ALTER TABLE memoria_workspaces ADD COLUMN tokens bigint NOT NULL DEFAULT 0;
+`,
 }
 
 // SchemaVersion is the schema version this code writes.

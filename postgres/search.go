@@ -14,14 +14,18 @@ import (
 	"memoria/memory"
 )
 
-// rankWeights are ts_rank's weights of the labels {D, C, B, A}: a row's
-// context (its neighbours), the heading above it, the entities it names,
-// and its own text, as the SQLite index weighs its columns in bm25.
+// rankWeights are ts_rank_cd's weights of the labels {D, C, B, A}: a
+// row's context (its neighbours), the heading above it, the entities it
+// names, and its own text, as the SQLite index weighs its columns in bm25.
 const rankWeights = `'{0.3, 0.25, 0.5, 1.0}'`
 
-// rankNormalization is ts_rank's normalization: 1 divides the rank by
-// 1 + the logarithm of the row's length, as bm25 discounts long rows.
-const rankNormalization = 1
+// bm25's parameters, FTS5's: k1 is how soon more occurrences of a term in
+// a row stop adding to its rank, b how much the row's length against the
+// workspace's average discounts it.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
 
 const itemColumns = `i.id, i.kind, coalesce(i.fact_id, ''), i.confidence, f.path, i.start_line, i.end_line, f.day, i.day, i.event_end, i.section, i.entities, i.content`
 
@@ -74,13 +78,29 @@ func where(a *args, f memory.Filter) string {
 
 // Search finds the items that contain any of the terms (each a word or a
 // phrase; never query syntax) and returns the best limit among the newest
-// memory.MaxScoredRows matches the filter admits. The rank is
-// PostgreSQL's ts_rank of each term, weighted by the term's rarity in the
-// workspace (bm25's inverse document frequency, from the counts TermStats
-// keeps): ts_rank alone weighs a word most items contain as much as a
-// name found in three, and lost 0.08 MRR on longmemeval100 to FTS5's
-// bm25 (docs/team.md).
+// memory.MaxScoredRows matches the filter admits. The rank is bm25, as
+// FTS5 ranks the SQLite index, made of what PostgreSQL computes: for each
+// term, its rarity in the workspace (idf, from the counts TermStats keeps)
+// times its frequency in the row, saturated by k1 the sooner the shorter
+// the row is against the workspace's average (the items' stored lengths in
+// tokens). The frequency is ts_rank_cd without normalization: for one word
+// or phrase, the sum over its occurrences of their columns' weights, as
+// bm25 weighs FTS5's columns. ts_rank, used before, differs from it in
+// kind, and ranked other rows first (docs/team.md): its frequency stops
+// near 1.64 occurrences whatever the row's length, its normalization (1 +
+// the logarithm of the length) knows no average and let long rows rise,
+// and its weights scaled the rank after the saturation rather than before.
 func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, limit int) ([]memory.Hit, error) {
+	return ix.SearchWithin(ctx, nil, terms, f, limit)
+}
+
+// SearchWithin is Search with the terms weighed, and the rows' lengths
+// compared, as among all the items of the scope's workspaces rather than
+// this workspace's own (Scope), so that its scores compare with those of
+// the scope's other workspaces. The rows found, and the terms searched
+// for, are the same; only their order and scores may differ. A nil scope,
+// or one without this workspace, is Search.
+func (ix *Index) SearchWithin(ctx context.Context, s *Scope, terms []string, f memory.Filter, limit int) ([]memory.Hit, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
@@ -88,13 +108,34 @@ func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, li
 	if len(terms) == 0 {
 		return nil, nil
 	}
+	var scoped []memory.TermStat
+	var scopeTotal, scopeTokens int
+	if s.covers(ix) {
+		// Before this workspace's transaction: the scope's counts take a
+		// connection of their own.
+		var err error
+		if scoped, scopeTotal, scopeTokens, err = s.termStats(ctx, terms); err != nil {
+			return nil, ix.errorf(err)
+		}
+	}
 	var hits []memory.Hit
 	err := ix.read(ctx, func(tx querier) error {
 		hits = hits[:0]
-		stats, total, err := ix.termStats(ctx, tx, terms)
-		if err != nil {
-			return err
+		stats, total, tokens := scoped, scopeTotal, scopeTokens
+		var err error
+		if stats == nil {
+			if stats, total, tokens, err = ix.termStats(ctx, tx, terms); err != nil {
+				return err
+			}
 		}
+		// bm25's saturation of a row of n tokens: k1 × (1 − b + b × n /
+		// the average length), as k + perToken × n. Rows written before
+		// lengths were kept have none: all then count as of the average.
+		k, perToken := bm25K1, 0.0
+		if tokens > 0 && total > 0 {
+			k, perToken = bm25K1*(1-bm25B), bm25K1*bm25B*float64(total)/float64(tokens)
+		}
+		sat := fmt.Sprintf("(%g + %g * i.tokens)", k, perToken)
 		a := args{ix.id}
 		var match, rank []string
 		for i, t := range terms {
@@ -103,21 +144,26 @@ func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, li
 			}
 			q := "phraseto_tsquery('memoria', memoria_words(" + a.add(t) + "))"
 			match = append(match, q)
-			// ts_rank reads the row's positions; @@ only finds the term.
-			rank = append(rank, fmt.Sprintf("CASE WHEN i.tsv @@ %[3]s THEN %[1]g * ts_rank(%[2]s, i.tsv, %[3]s, %[4]d) ELSE 0 END", idf(stats[i].Rows, total), rankWeights, q, rankNormalization))
+			// idf × f × (k1 + 1) / (f + sat), written idf × (k1 + 1) × (1 −
+			// sat / (f + sat)) so that the row's f, ts_rank_cd, is computed
+			// once. ts_rank_cd reads the row's positions; @@ only finds the
+			// term, and is cheaper for the rows without it.
+			rank = append(rank, fmt.Sprintf("CASE WHEN i.tsv @@ %[3]s THEN %[1]g * (1 - %[4]s / (ts_rank_cd(%[2]s, i.tsv, %[3]s, 0) + %[4]s)) ELSE 0 END",
+				idf(stats[i].Rows, total)*(bm25K1+1), rankWeights, q, sat))
 		}
 		if len(match) == 0 {
 			return nil
 		}
 		cond := where(&a, f)
-		// The newest matches' ids and full-text vectors only (m), ranked
-		// (s); the best of them (t, with every row tied with the last,
-		// which the order by file and line then decides among); their
-		// items and files last. A join with the files before the limit ran
-		// the full-text scan once per file, and carrying whole items
-		// through the sort and the ranking cost a third of the search.
+		// The newest matches' ids, full-text vectors and lengths only
+		// (m), ranked (s); the best of them (t, with every row tied with
+		// the last, which the order by file and line then decides among);
+		// their items and files last. A join with the files before the
+		// limit ran the full-text scan once per file, and carrying whole
+		// items through the sort and the ranking cost a third of the
+		// search.
 		lim := a.add(limit)
-		sql := fmt.Sprintf(`WITH m AS MATERIALIZED (SELECT i.id, i.tsv
+		sql := fmt.Sprintf(`WITH m AS MATERIALIZED (SELECT i.id, i.tsv, i.tokens
 				FROM memoria_items i WHERE i.ws = $1 AND i.tsv @@ (%s)%s ORDER BY i.id DESC LIMIT %d),
 			s AS (SELECT i.id, %s AS score FROM m i),
 			t AS (SELECT id, score FROM s ORDER BY score DESC FETCH FIRST %s ROWS WITH TIES)
@@ -174,15 +220,34 @@ func (db *DB) lexemes(ctx context.Context, q querier, words []string) ([][]strin
 	return out, nil
 }
 
+// knownLexemes returns the words' terms if lexemes has cut them all
+// already.
+func (db *DB) knownLexemes(words []string) ([][]string, bool) {
+	db.lexMu.Lock()
+	defer db.lexMu.Unlock()
+	out := make([][]string, len(words))
+	for i, w := range words {
+		ts, ok := db.lexCache[w]
+		if !ok {
+			return nil, false
+		}
+		out[i] = ts
+	}
+	return out, true
+}
+
 // maxCachedTerms bounds the words whose terms a database keeps
 // (lexemes), and a workspace's cached term counts; past it, each starts
 // again.
 const maxCachedTerms = 20000
 
-// idf is a term's weight for a term in n of total items: bm25's inverse
-// document frequency, never negative.
+// idf is the weight of a term in n of total items: bm25's inverse
+// document frequency as FTS5 computes it, at least 1e-6, so that a word
+// in half the items or more weighs next to nothing (the variant used
+// before, log(1 + …), gave such words a weight of their own: with
+// FTS5's, rankings agree with the SQLite index's, docs/team.md).
 func idf(n, total int) float64 {
-	return math.Log(1 + (float64(total-n)+0.5)/(float64(n)+0.5))
+	return max(1e-6, math.Log((float64(total-n)+0.5)/(float64(n)+0.5)))
 }
 
 // scanItem reads itemColumns (and extra columns) into it.
@@ -259,23 +324,24 @@ func (ix *Index) Nearby(ctx context.Context, it memory.Item, n int) ([]memory.It
 // while the workspace's generation is unchanged.
 func (ix *Index) TermStats(ctx context.Context, words []string) (stats []memory.TermStat, total int, err error) {
 	err = ix.read(ctx, func(tx querier) error {
-		stats, total, err = ix.termStats(ctx, tx, words)
+		stats, total, _, err = ix.termStats(ctx, tx, words)
 		return err
 	})
 	return stats, total, err
 }
 
-// termStats is TermStats inside a transaction.
-func (ix *Index) termStats(ctx context.Context, tx querier, words []string) ([]memory.TermStat, int, error) {
+// termStats is TermStats inside a transaction; it also returns the
+// workspace's length in tokens (the items' lengths summed).
+func (ix *Index) termStats(ctx context.Context, tx querier, words []string) ([]memory.TermStat, int, int, error) {
 	tokens, err := ix.db.lexemes(ctx, tx, words)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	c, err := ix.current(ctx, tx)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	if c.terms == nil || len(c.terms) > maxCachedTerms {
 		c.terms, c.termsAt = map[string]int{}, c.items
@@ -287,7 +353,7 @@ func (ix *Index) termStats(ctx context.Context, tx querier, words []string) ([]m
 			n, ok := c.terms[t]
 			if !ok {
 				if err := tx.QueryRow(ctx, `SELECT count(*) FROM memoria_items WHERE ws = $1 AND tsv @@ quote_literal($2)::tsquery`, ix.id, t).Scan(&n); err != nil {
-					return nil, 0, err
+					return nil, 0, 0, err
 				}
 				c.terms[t] = n
 			}
@@ -296,7 +362,7 @@ func (ix *Index) termStats(ctx context.Context, tx querier, words []string) ([]m
 			}
 		}
 	}
-	return stats, c.items, nil
+	return stats, c.items, c.tokens, nil
 }
 
 // EntityItems lists what the index holds about entities: their pages'

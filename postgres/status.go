@@ -112,8 +112,9 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 }
 
 // Verify checks the workspace's rows against each other: every item and
-// entity row belongs to a file of the workspace, and the item count kept
-// for it is the count of its items. A problem wraps memory.ErrCorrupt.
+// entity row belongs to a file of the workspace, and the item count and
+// token count kept for it are its items' (the count, the sum of their
+// lengths). A problem wraps memory.ErrCorrupt.
 func (ix *Index) Verify(ctx context.Context) error {
 	return ix.read(ctx, func(tx querier) error {
 		var orphans int
@@ -127,12 +128,16 @@ func (ix *Index) Verify(ctx context.Context) error {
 		if orphans > 0 {
 			return fmt.Errorf("%w: %d rows belong to no file", memory.ErrCorrupt, orphans)
 		}
-		var kept, counted int
-		if err := tx.QueryRow(ctx, `SELECT items, (SELECT count(*) FROM memoria_items WHERE ws = $1) FROM memoria_workspaces WHERE id = $1`, ix.id).Scan(&kept, &counted); err != nil {
+		var kept, counted, keptTokens, countedTokens int
+		if err := tx.QueryRow(ctx, `SELECT w.items, i.n, w.tokens, i.tokens FROM memoria_workspaces w,
+			(SELECT count(*) AS n, coalesce(sum(tokens), 0) AS tokens FROM memoria_items WHERE ws = $1) i WHERE w.id = $1`, ix.id).Scan(&kept, &counted, &keptTokens, &countedTokens); err != nil {
 			return err
 		}
 		if kept != counted {
 			return fmt.Errorf("%w: the workspace counts %d items and holds %d", memory.ErrCorrupt, kept, counted)
+		}
+		if keptTokens != countedTokens {
+			return fmt.Errorf("%w: the workspace counts %d tokens and its items %d", memory.ErrCorrupt, keptTokens, countedTokens)
 		}
 		return nil
 	})

@@ -59,6 +59,14 @@ func RecallAll(ctx context.Context, spaces []Space, text string, o memoria.Recal
 		k = recall.DefaultK
 	}
 	k = min(k, memoria.MaxK)
+	// Each workspace weighs the query's words among all those asked (and
+	// only those: the caller may read them all), so that the bm25 that
+	// mergeKey compares is on one scale (memoria.RecallOptions.Corpus).
+	wss := make([]*memoria.Workspace, len(spaces))
+	for i, s := range spaces {
+		wss[i] = s.WS
+	}
+	o.Corpus = memoria.NewCorpus(wss...)
 	per := make([][]recall.Result, len(spaces))
 	errs := make([]error, len(spaces))
 	ctx, cancel := context.WithCancel(ctx)
@@ -128,15 +136,20 @@ func RecallAll(ctx context.Context, spaces []Space, text string, o memoria.Recal
 // mergeKey places a result among other workspaces' results: its score
 // within its own recall (relative: 1 for that workspace's best, so it
 // says nothing across workspaces) times how strongly the full-text engine
-// matched it (its bm25, on one scale for every workspace of an index).
+// matched it (its bm25, on one scale for the workspaces asked: RecallAll
+// has each weigh the words by their rarity among all of them, since a
+// workspace's own counts made a small workspace's answer weigh nothing
+// where most of its lines share the query's rarest word).
 // Merged by relative score alone, a workspace's weak best line tied with
 // another's strong one, and the first workspaces by name won: over the
 // 100 longmemeval100 workspaces, each question asked of all of them,
 // the answer was in the top 10 for 6 of 100 questions (92 when asked of
 // its own workspace alone); by this key for 59 (the result's bm25 alone:
-// 54; its workspace's best bm25 times the relative score: 46).
-// docs/team.md has the measurement. A result found only by meaning or
-// by entity has no bm25 and comes after those that have one.
+// 54; its workspace's best bm25 times the relative score: 46). Through
+// PostgreSQL's bm25, for 61 with each workspace's own counts and 67 with
+// the words weighed among all the workspaces. docs/team.md has the
+// measurements. A result found only by meaning or by entity has no bm25
+// and comes after those that have one.
 func mergeKey(r recall.Result) float64 { return r.Score * r.Evidence.Lexical }
 
 // KeepFresh keeps the workspaces' indexes fresh until ctx ends, as a

@@ -16,11 +16,14 @@ import (
 )
 
 // TestRecallAllMerge checks a team-wide recall against the merge it
-// promises, worked out here from each workspace's own recall: the best K
-// by relative score times bm25, then score, rank and workspace order,
-// each result with its workspace; the workspace that holds the answer
-// comes first, not the first by name; the freshness it reports covers
-// every workspace.
+// promises, worked out here from each workspace's recall with the words
+// weighed among all the workspaces (memoria.RecallOptions.Corpus): the
+// best K by relative score times bm25, then score, rank and workspace
+// order, each result with its workspace; the workspace that holds the
+// answer comes first, not the first by name, though it is small and
+// says the query's rarest word on most of its lines; the freshness it
+// reports covers every workspace. A workspace within a corpus of itself
+// answers as alone.
 func TestRecallAllMerge(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -38,16 +41,24 @@ func TestRecallAllMerge(t *testing.T) {
 		t.Cleanup(func() { ws.Close() })
 		spaces = append(spaces, team.Space{Name: fmt.Sprintf("ws%02d", i), WS: ws})
 	}
+	wss := make([]*memoria.Workspace, len(spaces))
+	for i, s := range spaces {
+		wss[i] = s.WS
+	}
 	for _, q := range []string{"WhatsApp", "zanzibar vault code", "what does Peter prefer", "deploy", "nothing matches xyzzy"} {
 		for _, k := range []int{1, 3, 10, 40} {
 			o := memoria.RecallOptions{K: k, Now: now, Lexical: true}
+			// Each workspace's recall as part of the team's: its words
+			// weighed among all the workspaces.
+			each := o
+			each.Corpus = memoria.NewCorpus(wss...)
 			type ranked struct {
 				team.Result
 				space, rank int
 			}
 			var all []ranked
 			for i, s := range spaces {
-				rs, err := s.WS.Recall(ctx, q, o)
+				rs, err := s.WS.Recall(ctx, q, each)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -71,6 +82,21 @@ func TestRecallAllMerge(t *testing.T) {
 			var want []team.Result
 			for _, r := range all[:min(k, len(all))] {
 				want = append(want, r.Result)
+			}
+			for _, s := range spaces[:2] {
+				alone, err := s.WS.Recall(ctx, q, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				self := o
+				self.Corpus = memoria.NewCorpus(s.WS)
+				one, err := s.WS.Recall(ctx, q, self)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(one, alone) {
+					t.Errorf("%q, k %d: %s within a corpus of itself:\n got %v\nwant %v", q, k, s.Name, one, alone)
+				}
 			}
 			got, fresh, err := team.RecallAll(ctx, spaces, q, o)
 			if err != nil {

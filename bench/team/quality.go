@@ -93,8 +93,10 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 	}
 	fmt.Fprintf(w, "quality: indexed in %s\n", time.Since(t).Round(time.Second))
 	byName := map[string]team.Space{}
-	for _, s := range spaces {
+	all := make([]*memoria.Workspace, len(spaces))
+	for i, s := range spaces {
 		byName[s.Name] = s
+		all[i] = s.WS
 	}
 	rep := &qualityReport{Spaces: len(spaces)}
 	opts := func(q eval.Query) memoria.RecallOptions {
@@ -124,10 +126,12 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 			return cite(q, rs), nil
 		}
 		// What the ideal bound would have asked, from every workspace's
-		// own answer.
+		// answer as part of the team's (its words weighed among all).
+		o := opts(q)
+		o.Corpus = memoria.NewCorpus(all...)
 		per := make([][]recall.Result, len(spaces))
 		for i, s := range spaces {
-			if per[i], err = s.WS.Recall(ctx, q.Question, opts(q)); err != nil {
+			if per[i], err = s.WS.Recall(ctx, q.Question, o); err != nil {
 				return nil, err
 			}
 		}

@@ -28,7 +28,10 @@ func TestSharedIndex(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("retain: %d %q %q", code, out, errOut)
 	}
-	code, out, _ = cli(t, "recall", "-w", ws, "--index", url, "--lexical", "--json", "--k", "1", "--now", "2025-12-01T09:00", "where is the spare relay key?")
+	// Top 3: SQLite, and PostgreSQL since it ranks by bm25 too, put
+	// first a line about "the relay" (an alias of warelay) that says
+	// "spare", found by the entity channel as well.
+	code, out, _ = cli(t, "recall", "-w", ws, "--index", url, "--lexical", "--json", "--k", "3", "--now", "2025-12-01T09:00", "where is the spare relay key?")
 	if code != exitOK || !strings.Contains(out, "red tin") || !strings.Contains(out, "memory/2025-12-01.md#L") {
 		t.Errorf("recall after retain: %d %q", code, out)
 	}

@@ -1,0 +1,170 @@
+package postgres
+
+import (
+	"context"
+	"math"
+	"slices"
+	"sync"
+
+	"memoria/memory"
+)
+
+// Scope is several workspaces of one database whose searches are
+// compared, as a team-wide recall merges them: a search within a scope
+// (SearchWithin) weighs each term by its rarity among all the scope's
+// items, and their lengths by the scope's average, as if the workspaces
+// were one index. bm25 computed with each workspace's own counts is not
+// comparable across workspaces of very different sizes: a word on four
+// of a small workspace's five lines weighs nothing there (FTS5's idf is
+// at least 1e-6), and the line that answers lost to a larger
+// workspace's weak match (docs/team.md). A scope's counts are summed by
+// PostgreSQL over its workspaces only, in a transaction that may see
+// them only: a caller who builds a scope of the workspaces it may read
+// learns nothing of the others.
+//
+// A Scope is made for one team-wide recall: the first search takes the
+// scope's size, and each term's count is looked up once, so that every
+// workspace's results are weighed alike. The counts themselves are kept
+// by the database across recalls, as a workspace's own are (cache.terms).
+type Scope struct {
+	db  *DB
+	ids []int64 // sorted
+
+	mu            sync.Mutex
+	sized         bool
+	items, tokens int
+	terms         map[string]int // term → the scope's items containing it, as this scope saw them
+	counts        *scopeCounts   // the database's counts for these workspaces
+}
+
+// scopeCounts are the counts of items containing each term among a set of
+// workspaces, kept, as a workspace's own are (cache), while the set's
+// size stays within termDrift of the size they were counted at.
+type scopeCounts struct {
+	mu      sync.Mutex
+	terms   map[string]int
+	termsAt int
+}
+
+// maxScopes bounds the sets of workspaces whose counts a database keeps (a
+// team server has one per token, or per list of workspaces asked for);
+// past it, all start again.
+const maxScopes = 64
+
+// NewScope returns the scope of these workspaces' indexes, nil unless
+// there are at least two, all in one database: a workspace alone is
+// weighed by its own counts, which a search does without a scope.
+func NewScope(ixs []*Index) *Scope {
+	var db *DB
+	var ids []int64
+	for _, ix := range ixs {
+		if ix == nil || db != nil && ix.db != db {
+			return nil
+		}
+		db = ix.db
+		ids = append(ids, ix.id)
+	}
+	slices.Sort(ids)
+	if ids = slices.Compact(ids); len(ids) < 2 {
+		return nil
+	}
+	key := allowedList(ids)
+	db.scopeMu.Lock()
+	defer db.scopeMu.Unlock()
+	c := db.scopes[key]
+	if c == nil {
+		if db.scopes == nil || len(db.scopes) >= maxScopes {
+			db.scopes = map[string]*scopeCounts{}
+		}
+		c = &scopeCounts{}
+		db.scopes[key] = c
+	}
+	return &Scope{db: db, ids: ids, counts: c}
+}
+
+// covers reports whether ix is one of the scope's workspaces.
+func (s *Scope) covers(ix *Index) bool {
+	if s == nil || s.db != ix.db {
+		return false
+	}
+	_, ok := slices.BinarySearch(s.ids, ix.id)
+	return ok
+}
+
+// termStats is Index.termStats over the whole scope: for each word its
+// rarest term and the scope's items containing it, the scope's items and
+// their length in tokens. What this scope has not seen yet is read in a
+// transaction of its own, which may see the scope's workspaces only; a
+// search calls it before it takes its own connection, never holding two
+// at once.
+func (s *Scope) termStats(ctx context.Context, words []string) (stats []memory.TermStat, total, tokens int, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Seen already (every workspace of a team-wide recall searches for
+	// much the same words): no round trip.
+	if lex, ok := s.db.knownLexemes(words); ok && s.sized {
+		if stats, _ := s.stats(words, lex, nil); stats != nil {
+			return stats, s.items, s.tokens, nil
+		}
+	}
+	err = s.db.read(ctx, s.ids, func(q querier) error {
+		lex, err := s.db.lexemes(ctx, q, words)
+		if err != nil {
+			return err
+		}
+		if !s.sized {
+			if err := q.QueryRow(ctx, `SELECT coalesce(sum(items), 0), coalesce(sum(tokens), 0) FROM memoria_workspaces WHERE id = ANY($1)`, s.ids).Scan(&s.items, &s.tokens); err != nil {
+				return err
+			}
+			s.sized, s.terms = true, map[string]int{}
+		}
+		c := s.counts
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if drift := float64(s.items - c.termsAt); c.terms == nil || len(c.terms) > maxCachedTerms || math.Abs(drift) > termDrift*float64(c.termsAt) {
+			c.terms, c.termsAt = map[string]int{}, s.items
+		}
+		stats, err = s.stats(words, lex, func(t string) (int, error) {
+			n, ok := c.terms[t]
+			if !ok {
+				// Row-level security admits the scope's workspaces only;
+				// the condition on ws lets the planner read their
+				// partitions only.
+				if err := q.QueryRow(ctx, `SELECT count(*) FROM memoria_items WHERE ws = ANY($1) AND tsv @@ quote_literal($2)::tsquery`, s.ids, t).Scan(&n); err != nil {
+					return 0, err
+				}
+				c.terms[t] = n
+			}
+			return n, nil
+		})
+		return err
+	})
+	return stats, s.items, s.tokens, err
+}
+
+// stats picks each word's rarest term (lex: the words' terms) with the
+// count this scope saw, asking count for those it has not; with count
+// nil, it returns nil if one is missing. The caller holds s.mu.
+func (s *Scope) stats(words []string, lex [][]string, count func(term string) (int, error)) ([]memory.TermStat, error) {
+	stats := make([]memory.TermStat, len(words))
+	for i, ts := range lex {
+		stats[i] = memory.TermStat{Word: words[i]}
+		for j, t := range ts {
+			n, ok := s.terms[t]
+			if !ok {
+				if count == nil {
+					return nil, nil
+				}
+				var err error
+				if n, err = count(t); err != nil {
+					return nil, err
+				}
+				s.terms[t] = n
+			}
+			if j == 0 || n < stats[i].Rows {
+				stats[i].Stem, stats[i].Rows = t, n
+			}
+		}
+	}
+	return stats, nil
+}

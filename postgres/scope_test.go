@@ -1,0 +1,101 @@
+package postgres_test
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"memoria/internal/pgtest"
+	"memoria/internal/testworkspace"
+	"memoria/memory"
+	"memoria/postgres"
+)
+
+// TestSearchWithinScope checks that a search within a scope of
+// workspaces scores as a search of one workspace holding all their
+// files would: each term weighed by its rarity among the scope's items,
+// each row's length against their average. A workspace outside the scope
+// counts for nothing, even when it holds the words; a scope without the
+// workspace searched, or of one workspace, is a plain search.
+func TestSearchWithinScope(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openDB(t, pgtest.NewAppDatabase(t))
+	small := map[string]string{
+		"memory/2031-11-20.md": "# 2031-11-20\n\nZanzibar vault code is 7741.\n\nMet @Bravo about the zanzibar contract.\n",
+		"memory/2031-11-21.md": "# 2031-11-21\n\nWhatsApp zanzibar group created.\n\n## Retain\n- W @Bravo: Bravo owns the zanzibar account.\n",
+	}
+	write := func(dir string, files map[string]string) string {
+		for p, text := range files {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	open := func(name, dir string) *postgres.Index {
+		ix, err := db.Workspace(ctx, name, dir, postgres.WorkspaceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	alpha := open("alpha", testworkspace.CopyExample(t))
+	bravo := open("bravo", write(t.TempDir(), small))
+	// Outside the scope: more of the same words, which must not count.
+	other := open("other", write(t.TempDir(), map[string]string{
+		"memory/2031-12-01.md": "# 2031-12-01\n\nThe vault code changed.\n\nA zanzibar vault.\n\nCode, code, vault.\n",
+	}))
+	both := open("both", write(testworkspace.CopyExample(t), small))
+	scope := postgres.NewScope([]*postgres.Index{alpha, bravo})
+
+	key := func(h memory.Hit) string { return h.Source.String() + " " + string(h.Kind) }
+	terms := []string{"zanzibar", "vault", "code", "WhatsApp"}
+	want, err := both.Search(ctx, terms, memory.Filter{}, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := map[string]float64{}
+	for _, h := range want {
+		score[key(h)] = h.Score
+	}
+	found := 0
+	for _, ix := range []*postgres.Index{alpha, bravo} {
+		got, err := ix.SearchWithin(ctx, scope, terms, memory.Filter{}, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range got {
+			w, ok := score[key(h)]
+			if !ok || math.Abs(w-h.Score) > 1e-6*w {
+				t.Errorf("%s: %s %q scores %.6f within the scope, %.6f in one workspace of both (found %v)", ix.Name(), h.Source, h.Content, h.Score, w, ok)
+			}
+		}
+		found += len(got)
+	}
+	if found != len(want) {
+		t.Errorf("the scope's workspaces find %d rows, one workspace of both %d", found, len(want))
+	}
+
+	// Outside its scope, or alone in it, a workspace searches as it does
+	// alone.
+	alone, err := other.Search(ctx, terms, memory.Filter{}, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []*postgres.Scope{scope, postgres.NewScope([]*postgres.Index{other, other}), nil} {
+		got, err := other.SearchWithin(ctx, s, terms, memory.Filter{}, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(alone) == 0 || !slices.EqualFunc(got, alone, func(a, b memory.Hit) bool { return key(a) == key(b) && a.Score == b.Score }) {
+			t.Errorf("outside the scope:\n got %s\nwant %s", ranked(got), ranked(alone))
+		}
+	}
+}

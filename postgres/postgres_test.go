@@ -34,18 +34,26 @@ func openDB(t *testing.T, url string) *postgres.DB {
 	return db
 }
 
+// exampleInPostgres copies the example workspace and builds it in a
+// database of its own.
+func exampleInPostgres(t *testing.T) (string, *postgres.Index) {
+	t.Helper()
+	ws := testworkspace.CopyExample(t)
+	db := openDB(t, pgtest.NewAppDatabase(t))
+	pg, err := db.Workspace(context.Background(), "example", ws, postgres.WorkspaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws, pg
+}
+
 // TestSameAsSQLite builds the example workspace in both indexes and
 // compares what does not depend on the ranking engine: what they hold,
 // what each lists, and which items a word matches.
 func TestSameAsSQLite(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	ws := testworkspace.CopyExample(t)
-	db := openDB(t, pgtest.NewAppDatabase(t))
-	pg, err := db.Workspace(ctx, "example", ws, postgres.WorkspaceOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws, pg := exampleInPostgres(t)
 	if pg.Rebuilt != "new" {
 		t.Errorf("Rebuilt = %q, want new", pg.Rebuilt)
 	}
@@ -144,12 +152,7 @@ func compareStores(t *testing.T, want, got memory.Store) {
 func TestRanksAsSQLite(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	ws := testworkspace.CopyExample(t)
-	db := openDB(t, pgtest.NewAppDatabase(t))
-	pg, err := db.Workspace(ctx, "example", ws, postgres.WorkspaceOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws, pg := exampleInPostgres(t)
 	lite, err := sqlite.OpenAt(ctx, ws, filepath.Join(t.TempDir(), "index.sqlite"), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"sync"
@@ -142,29 +143,28 @@ func (s *Scope) termStats(ctx context.Context, words []string) (stats []memory.T
 	return stats, s.items, s.tokens, err
 }
 
-// stats picks each word's rarest term (lex: the words' terms) with the
-// count this scope saw, asking count for those it has not; with count
-// nil, it returns nil if one is missing. The caller holds s.mu.
+// stats is rarestTerms with the counts this scope saw, asking count for
+// those it has not; with count nil, it returns nil if one is missing.
+// The caller holds s.mu.
 func (s *Scope) stats(words []string, lex [][]string, count func(term string) (int, error)) ([]memory.TermStat, error) {
-	stats := make([]memory.TermStat, len(words))
-	for i, ts := range lex {
-		stats[i] = memory.TermStat{Word: words[i]}
-		for j, t := range ts {
-			n, ok := s.terms[t]
-			if !ok {
-				if count == nil {
-					return nil, nil
-				}
-				var err error
-				if n, err = count(t); err != nil {
-					return nil, err
-				}
-				s.terms[t] = n
-			}
-			if j == 0 || n < stats[i].Rows {
-				stats[i].Stem, stats[i].Rows = t, n
-			}
+	stats, err := rarestTerms(words, lex, func(t string) (int, error) {
+		if n, ok := s.terms[t]; ok {
+			return n, nil
 		}
+		if count == nil {
+			return 0, errUnseen
+		}
+		n, err := count(t)
+		if err == nil {
+			s.terms[t] = n
+		}
+		return n, err
+	})
+	if errors.Is(err, errUnseen) {
+		return nil, nil
 	}
-	return stats, nil
+	return stats, err
 }
+
+// errUnseen is a term the scope has no count of yet (Scope.stats).
+var errUnseen = errors.New("term not counted yet")

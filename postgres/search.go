@@ -346,23 +346,39 @@ func (ix *Index) termStats(ctx context.Context, tx querier, words []string) ([]m
 	if c.terms == nil || len(c.terms) > maxCachedTerms {
 		c.terms, c.termsAt = map[string]int{}, c.items
 	}
+	stats, err := rarestTerms(words, tokens, func(t string) (int, error) {
+		n, ok := c.terms[t]
+		if !ok {
+			if err := tx.QueryRow(ctx, `SELECT count(*) FROM memoria_items WHERE ws = $1 AND tsv @@ quote_literal($2)::tsquery`, ix.id, t).Scan(&n); err != nil {
+				return 0, err
+			}
+			c.terms[t] = n
+		}
+		return n, nil
+	})
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return stats, c.items, c.tokens, nil
+}
+
+// rarestTerms is, for each word, its rarest term (lex: the words' terms,
+// as lexemes cuts them) and the items containing it, which count gives.
+func rarestTerms(words []string, lex [][]string, count func(term string) (int, error)) ([]memory.TermStat, error) {
 	stats := make([]memory.TermStat, len(words))
-	for i, ts := range tokens {
+	for i, ts := range lex {
 		stats[i] = memory.TermStat{Word: words[i]}
 		for j, t := range ts {
-			n, ok := c.terms[t]
-			if !ok {
-				if err := tx.QueryRow(ctx, `SELECT count(*) FROM memoria_items WHERE ws = $1 AND tsv @@ quote_literal($2)::tsquery`, ix.id, t).Scan(&n); err != nil {
-					return nil, 0, 0, err
-				}
-				c.terms[t] = n
+			n, err := count(t)
+			if err != nil {
+				return nil, err
 			}
 			if j == 0 || n < stats[i].Rows {
 				stats[i].Stem, stats[i].Rows = t, n
 			}
 		}
 	}
-	return stats, c.items, c.tokens, nil
+	return stats, nil
 }
 
 // EntityItems lists what the index holds about entities: their pages'

@@ -97,8 +97,11 @@ func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, li
 		// second statement's overhead.
 		alone := ix.searching.Add(1) == 1
 		defer ix.searching.Add(-1)
-		if rows := ix.matchEstimate(ctx, terms); rows >= splitFrom && alone && runtime.GOMAXPROCS(0) > 1 && !ix.splitBackoff() && ix.scorerReady() {
-			return ix.searchSplit(ctx, match, min(rows, memory.MaxScoredRows)/2, limit)
+		if alone && runtime.GOMAXPROCS(0) > 1 {
+			// The estimate (a query of its own) only where a split could run.
+			if rows := ix.matchEstimate(ctx, terms); rows >= splitFrom && !ix.splitBackoff() && ix.scorerReady() {
+				return ix.searchSplit(ctx, match, min(rows, memory.MaxScoredRows)/2, limit)
+			}
 		}
 		return ix.searchNewest(ctx, match, memory.MaxScoredRows, limit)
 	}

@@ -43,7 +43,7 @@ const maxParallel = 8
 // RecallAll answers a query from several workspaces and merges their
 // results: each workspace's recall runs as it would alone (its own
 // transaction, which sees that workspace only), and the best K of all are
-// kept by mergeKey, then by score, rank within its workspace and the
+// kept by MergeKey, then by score, rank within its workspace and the
 // order the spaces are given in.
 //
 // Every workspace is asked, no more than maxParallel at once: a result's
@@ -61,7 +61,7 @@ func RecallAll(ctx context.Context, spaces []Space, text string, o memoria.Recal
 	k = min(k, memoria.MaxK)
 	// Each workspace weighs the query's words among all those asked (and
 	// only those: the caller may read them all), so that the bm25 that
-	// mergeKey compares is on one scale (memoria.RecallOptions.Corpus).
+	// MergeKey compares is on one scale (memoria.RecallOptions.Corpus).
 	wss := make([]*memoria.Workspace, len(spaces))
 	for i, s := range spaces {
 		wss[i] = s.WS
@@ -111,7 +111,7 @@ func RecallAll(ctx context.Context, spaces []Space, text string, o memoria.Recal
 	var all []ranked
 	for i, rs := range per {
 		for j, r := range rs {
-			all = append(all, ranked{Result{spaces[i].Name, r}, mergeKey(r), i, j})
+			all = append(all, ranked{Result{spaces[i].Name, r}, MergeKey(r), i, j})
 		}
 	}
 	slices.SortStableFunc(all, func(a, b ranked) int {
@@ -133,7 +133,7 @@ func RecallAll(ctx context.Context, spaces []Space, text string, o memoria.Recal
 	return out, fresh, nil
 }
 
-// mergeKey places a result among other workspaces' results: its score
+// MergeKey places a result among other workspaces' results: its score
 // within its own recall (relative: 1 for that workspace's best, so it
 // says nothing across workspaces) times how strongly the full-text engine
 // matched it (its bm25, on one scale for the workspaces asked: RecallAll
@@ -150,7 +150,7 @@ func RecallAll(ctx context.Context, spaces []Space, text string, o memoria.Recal
 // the words weighed among all the workspaces. docs/team.md has the
 // measurements. A result found only by meaning or by entity has no bm25
 // and comes after those that have one.
-func mergeKey(r recall.Result) float64 { return r.Score * r.Evidence.Lexical }
+func MergeKey(r recall.Result) float64 { return r.Score * r.Evidence.Lexical }
 
 // KeepFresh keeps the workspaces' indexes fresh until ctx ends, as a
 // Server does: every maxStale/2, it syncs, one at a time, each workspace

@@ -202,7 +202,7 @@ func idealAsked(per [][]recall.Result, k int) int {
 			}
 		}
 		for _, r := range per[i] {
-			keys = append(keys, r.Score*r.Evidence.Lexical)
+			keys = append(keys, team.MergeKey(r))
 		}
 	}
 	return len(order)

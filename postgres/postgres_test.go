@@ -201,6 +201,96 @@ func TestRanksAsSQLite(t *testing.T) {
 	}
 }
 
+// TestSearchNewestAsSQLite: where more rows match than a search scores
+// (memory.MaxScoredRows), both indexes rank the newest of them only, and
+// where fewer match, every one, with the same scores. The oldest days
+// hold the densest lines, which come first if every match is ranked.
+func TestSearchNewestAsSQLite(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	first := day("2020-01-01")
+	for d := range 1000 {
+		var b strings.Builder
+		date := first.AddDate(0, 0, d).Format(time.DateOnly)
+		fmt.Fprintf(&b, "# %s\n\n", date)
+		fmt.Fprintf(&b, "- Flew the kite at the beach%s.\n", strings.Repeat(" again", d%7))
+		fmt.Fprintf(&b, "- Mended the kite string, then the kite%s.\n", strings.Repeat(" once more", d%5))
+		fmt.Fprintf(&b, "- A note on the weather, the tides, the ferry and a kite seen at dusk%s.\n", strings.Repeat(" far off", d%3))
+		fmt.Fprintf(&b, "- Walked past the kite shop.\n")
+		for i := range 5 {
+			fmt.Fprintf(&b, "- Bread, milk and %d apples from the market, stall %d.\n", d%(i+3), i)
+		}
+		if d < 5 {
+			fmt.Fprintf(&b, "- Kite kite kite, the kite record.\n")
+		}
+		if d%40 == 0 {
+			fmt.Fprintf(&b, "- Harbour meeting about the kite%s.\n", strings.Repeat(" club", d%9))
+		}
+		if err := os.WriteFile(filepath.Join(ws, "memory", date+".md"), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := openDB(t, pgtest.NewAppDatabase(t))
+	pg, err := db.Workspace(ctx, "kites", ws, postgres.WorkspaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lite, err := sqlite.OpenAt(ctx, ws, filepath.Join(t.TempDir(), "index.sqlite"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lite.Close()
+	for _, q := range []struct {
+		terms []string
+		f     memory.Filter
+		many  bool // more matches than a search scores
+	}{
+		{[]string{"kite"}, memory.Filter{}, true},
+		{[]string{"kite", "harbour"}, memory.Filter{}, true},
+		{[]string{"harbour"}, memory.Filter{}, false},
+		{[]string{"harbour", "record"}, memory.Filter{}, false},
+		{[]string{"kite", "record"}, memory.Filter{Since: day("2020-01-02"), Until: day("2020-06-30")}, true},
+		{[]string{"harbour", "club"}, memory.Filter{Until: day("2020-12-31")}, false},
+	} {
+		stats, _, err := pg.TermStats(ctx, q.terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := 0
+		for _, s := range stats {
+			rows += s.Rows
+		}
+		if many := rows > memory.MaxScoredRows; many != q.many {
+			t.Fatalf("Search(%q): %d rows match, more than %d: %v, want %v", q.terms, rows, memory.MaxScoredRows, many, q.many)
+		}
+		want, err := lite.Search(ctx, q.terms, q.f, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := pg.Search(ctx, q.terms, q.f, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 || len(got) != len(want) {
+			t.Fatalf("Search(%q, %v): %d results, %d in SQLite", q.terms, q.f, len(got), len(want))
+		}
+		// Scores, not places: rows that tie may come in either order.
+		for i := range want {
+			w, g := want[i], got[i]
+			if math.Abs(g.Score-w.Score) > 0.01*w.Score {
+				t.Errorf("Search(%q, %v) %d: %s %q scores %.4g here, %s %q %.4g in SQLite", q.terms, q.f, i+1, g.Source, g.Content, g.Score, w.Source, w.Content, w.Score)
+			}
+		}
+		if q.many && q.f.Since.IsZero() && strings.Contains(got[0].Content, "record") {
+			t.Errorf("Search(%q): %s %q, older than the newest %d matches, comes first", q.terms, got[0].Source, got[0].Content, memory.MaxScoredRows)
+		}
+	}
+}
+
 func day(s string) time.Time {
 	d, err := time.Parse(time.DateOnly, s)
 	if err != nil {

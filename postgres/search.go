@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -121,54 +122,72 @@ func (ix *Index) SearchWithin(ctx context.Context, s *Scope, terms []string, f m
 	var hits []memory.Hit
 	err := ix.read(ctx, func(tx querier) error {
 		hits = hits[:0]
-		stats, total, tokens := scoped, scopeTotal, scopeTokens
-		var err error
-		if stats == nil {
-			if stats, total, tokens, err = ix.termStats(ctx, tx, terms); err != nil {
-				return err
-			}
+		own, total, tokens, err := ix.termStats(ctx, tx, terms)
+		if err != nil {
+			return err
+		}
+		stats := own
+		if scoped != nil {
+			stats, total, tokens = scoped, scopeTotal, scopeTokens
 		}
 		// bm25's saturation of a row of n tokens: k1 × (1 − b + b × n /
 		// the average length), as k + perToken × n. Rows written before
 		// lengths were kept have none: all then count as of the average.
+		// Every constant is a float8: a bare literal is a numeric, and
+		// numeric arithmetic on each row took a fifth of the search.
 		k, perToken := bm25K1, 0.0
 		if tokens > 0 && total > 0 {
 			k, perToken = bm25K1*(1-bm25B), bm25K1*bm25B*float64(total)/float64(tokens)
 		}
-		sat := fmt.Sprintf("(%g + %g * i.tokens)", k, perToken)
+		sat := fmt.Sprintf("(%s + %s * i.tokens)", float8(k), float8(perToken))
 		a := args{ix.id}
 		var match, rank []string
+		matches := 0 // at least the rows any term matches: the sum of its rarest word's
 		for i, t := range terms {
 			if stats[i].Stem == "" {
 				continue // punctuation only
 			}
+			matches += own[i].Rows
 			q := "phraseto_tsquery('memoria', memoria_words(" + a.add(t) + "))"
 			match = append(match, q)
 			// idf × f × (k1 + 1) / (f + sat), written idf × (k1 + 1) × (1 −
 			// sat / (f + sat)) so that the row's f, ts_rank_cd, is computed
 			// once. ts_rank_cd reads the row's positions; @@ only finds the
 			// term, and is cheaper for the rows without it.
-			rank = append(rank, fmt.Sprintf("CASE WHEN i.tsv @@ %[3]s THEN %[1]g * (1 - %[4]s / (ts_rank_cd(%[2]s, i.tsv, %[3]s, 0) + %[4]s)) ELSE 0 END",
-				idf(stats[i].Rows, total)*(bm25K1+1), rankWeights, q, sat))
+			rank = append(rank, fmt.Sprintf("CASE WHEN i.tsv @@ %[3]s THEN %[1]s * (1 - %[4]s / (ts_rank_cd(%[2]s, i.tsv, %[3]s, 0) + %[4]s)) ELSE 0 END",
+				float8(idf(stats[i].Rows, total)*(bm25K1+1)), rankWeights, q, sat))
 		}
 		if len(match) == 0 {
 			return nil
 		}
 		cond := where(&a, f)
-		// The newest matches' ids, full-text vectors and lengths only
-		// (m), ranked (s); the best of them (t, with every row tied with
-		// the last, which the order by file and line then decides among);
-		// their items and files last. A join with the files before the
-		// limit ran the full-text scan once per file, and carrying whole
-		// items through the sort and the ranking cost a third of the
-		// search.
-		lim := a.add(limit)
-		sql := fmt.Sprintf(`WITH m AS MATERIALIZED (SELECT i.id, i.tsv, i.tokens
+		// The newest matches' scores (s); the best of them (t, with every
+		// row tied with the last, which the order by file and line then
+		// decides among); their items and files last. A join with the
+		// files before the limit ran the full-text scan once per file,
+		// and carrying whole items through the ranking cost a third of
+		// the search. Where the terms' counts say the matches may be more
+		// than a search scores, the newest are found first (m: ids,
+		// full-text vectors and lengths only), then ranked. Where they
+		// say not, every match is ranked as the scan finds it (every), and
+		// only ids and scores are sorted to keep the newest, which costs
+		// a third less than sorting and copying their vectors first; the
+		// counts may lag the workspace a little (termDrift), so the
+		// newest are kept all the same, and the answer never depends on
+		// them, only its cost.
+		scored := fmt.Sprintf(`every AS MATERIALIZED (SELECT i.id, %s AS score FROM memoria_items i WHERE i.ws = $1 AND i.tsv @@ (%s)%s),
+			s AS (SELECT id, score FROM (SELECT id, score, row_number() OVER (ORDER BY id DESC) AS n FROM every) r WHERE n <= %d)`,
+			strings.Join(rank, " + "), strings.Join(match, " || "), cond, memory.MaxScoredRows)
+		if matches > memory.MaxScoredRows {
+			scored = fmt.Sprintf(`m AS MATERIALIZED (SELECT i.id, i.tsv, i.tokens
 				FROM memoria_items i WHERE i.ws = $1 AND i.tsv @@ (%s)%s ORDER BY i.id DESC LIMIT %d),
-			s AS (SELECT i.id, %s AS score FROM m i),
+			s AS (SELECT i.id, %s AS score FROM m i)`, strings.Join(match, " || "), cond, memory.MaxScoredRows, strings.Join(rank, " + "))
+		}
+		lim := a.add(limit)
+		sql := fmt.Sprintf(`WITH %s,
 			t AS (SELECT id, score FROM s ORDER BY score DESC FETCH FIRST %s ROWS WITH TIES)
 			SELECT %s, t.score FROM t JOIN memoria_items i ON i.ws = $1 AND i.id = t.id JOIN memoria_files f ON f.ws = $1 AND f.id = i.file_id
-			ORDER BY t.score DESC, f.path, i.start_line LIMIT %s`, strings.Join(match, " || "), cond, memory.MaxScoredRows, strings.Join(rank, " + "), lim, itemColumns, lim)
+			ORDER BY t.score DESC, f.path, i.start_line LIMIT %s`, scored, lim, itemColumns, lim)
 		// Its text holds the terms' weights: a statement of its own,
 		// sent with its values in one round trip (pgx's default prepares
 		// each new text first, a round trip more, and fills its cache of
@@ -240,6 +259,9 @@ func (db *DB) knownLexemes(words []string) ([][]string, bool) {
 // (lexemes), and a workspace's cached term counts; past it, each starts
 // again.
 const maxCachedTerms = 20000
+
+// float8 writes a float as a float8 constant of SQL.
+func float8(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) + "::float8" }
 
 // idf is the weight of a term in n of total items: bm25's inverse
 // document frequency as FTS5 computes it, at least 1e-6, so that a word

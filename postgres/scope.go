@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math"
@@ -29,7 +30,8 @@ import (
 // by the database across recalls, as a workspace's own are (cache.terms).
 type Scope struct {
 	db  *DB
-	ids []int64 // sorted
+	ids []int64  // sorted
+	ixs []*Index // the same workspaces, in the same order
 
 	mu            sync.Mutex
 	sized         bool
@@ -57,17 +59,20 @@ const maxScopes = 64
 // weighed by its own counts, which a search does without a scope.
 func NewScope(ixs []*Index) *Scope {
 	var db *DB
-	var ids []int64
 	for _, ix := range ixs {
 		if ix == nil || db != nil && ix.db != db {
 			return nil
 		}
 		db = ix.db
-		ids = append(ids, ix.id)
 	}
-	slices.Sort(ids)
-	if ids = slices.Compact(ids); len(ids) < 2 {
+	ixs = slices.SortedFunc(slices.Values(ixs), func(a, b *Index) int { return cmp.Compare(a.id, b.id) })
+	ixs = slices.CompactFunc(ixs, func(a, b *Index) bool { return a.id == b.id })
+	if len(ixs) < 2 {
 		return nil
+	}
+	ids := make([]int64, len(ixs))
+	for i, ix := range ixs {
+		ids[i] = ix.id
 	}
 	key := allowedList(ids)
 	db.scopeMu.Lock()
@@ -80,7 +85,7 @@ func NewScope(ixs []*Index) *Scope {
 		c = &scopeCounts{}
 		db.scopes[key] = c
 	}
-	return &Scope{db: db, ids: ids, counts: c}
+	return &Scope{db: db, ids: ids, ixs: ixs, counts: c}
 }
 
 // covers reports whether ix is one of the scope's workspaces.
@@ -128,10 +133,8 @@ func (s *Scope) termStats(ctx context.Context, words []string) (stats []memory.T
 		stats, err = s.stats(words, lex, func(t string) (int, error) {
 			n, ok := c.terms[t]
 			if !ok {
-				// Row-level security admits the scope's workspaces only;
-				// the condition on ws lets the planner read their
-				// partitions only.
-				if err := q.QueryRow(ctx, `SELECT count(*) FROM memoria_items WHERE ws = ANY($1) AND tsv @@ quote_literal($2)::tsquery`, s.ids, t).Scan(&n); err != nil {
+				var err error
+				if n, err = s.count(ctx, q, t); err != nil {
 					return 0, err
 				}
 				c.terms[t] = n
@@ -141,6 +144,59 @@ func (s *Scope) termStats(ctx context.Context, words []string) (stats []memory.T
 		return err
 	})
 	return stats, s.items, s.tokens, err
+}
+
+// count returns the scope's items containing a term: the sum of each
+// workspace's own count, which its index keeps for its own searches
+// (cache.terms), counted in one statement for the workspaces that have
+// none and then kept by their indexes too. Each workspace's recall plans
+// its search from its own counts (TermStats) and then weighs the terms
+// with the scope's: counting the scope as a whole counted each term's
+// items twice (a new word of a team-wide recall of 50 workspaces of
+// 21,000 items, about 40 ms each time).
+func (s *Scope) count(ctx context.Context, q querier, term string) (int, error) {
+	sum := 0
+	var todo []*Index
+	var ids []int64
+	for _, ix := range s.ixs {
+		ix.mu.Lock()
+		n, ok := ix.cache.terms[term]
+		ix.mu.Unlock()
+		if ok {
+			sum += n
+		} else {
+			todo, ids = append(todo, ix), append(ids, ix.id)
+		}
+	}
+	if len(todo) == 0 {
+		return sum, nil
+	}
+	// Row-level security admits the scope's workspaces only; the
+	// condition on ws lets the planner read their partitions only.
+	rows, err := q.Query(ctx, `SELECT ws, count(*) FROM memoria_items WHERE ws = ANY($1) AND tsv @@ quote_literal($2)::tsquery GROUP BY ws`, ids, term)
+	if err != nil {
+		return 0, err
+	}
+	counted := map[int64]int{}
+	for rows.Next() {
+		var ws int64
+		var n int
+		if err := rows.Scan(&ws, &n); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		counted[ws] = n
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	for _, ix := range todo {
+		n := counted[ix.id] // none: no item has the term
+		sum += n
+		ix.keepCount(term, n)
+	}
+	return sum, nil
 }
 
 // stats is rarestTerms with the counts this scope saw, asking count for

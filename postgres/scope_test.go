@@ -65,6 +65,11 @@ func TestSearchWithinScope(t *testing.T) {
 	for _, h := range want {
 		score[key(h)] = h.Score
 	}
+	// The scope sums its workspaces' own counts: those alpha keeps from a
+	// search of its own, and those it counts for the others.
+	if _, _, err := alpha.TermStats(ctx, []string{"vault", "code"}); err != nil {
+		t.Fatal(err)
+	}
 	found := 0
 	for _, ix := range []*postgres.Index{alpha, bravo} {
 		got, err := ix.SearchWithin(ctx, scope, terms, memory.Filter{}, 1000)

@@ -384,6 +384,22 @@ func (ix *Index) termStats(ctx context.Context, tx querier, words []string) ([]m
 	return stats, c.items, c.tokens, nil
 }
 
+// keepCount keeps a term's count that a scope counted for this workspace,
+// as termStats would have. Counts taken before this index read its
+// workspace's size are not kept: the first read starts them afresh.
+func (ix *Index) keepCount(term string, n int) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	c := &ix.cache
+	if c.generation == 0 {
+		return
+	}
+	if c.terms == nil || len(c.terms) > maxCachedTerms {
+		c.terms, c.termsAt = map[string]int{}, c.items
+	}
+	c.terms[term] = n
+}
+
 // rarestTerms is, for each word, its rarest term (lex: the words' terms,
 // as lexemes cuts them) and the items containing it, which count gives.
 func rarestTerms(words []string, lex [][]string, count func(term string) (int, error)) ([]memory.TermStat, error) {

@@ -8,6 +8,7 @@
 //	go run ./bench/team [-workspaces 50] [-items 1000000] [-duration 60s] [-kills 20]
 //	                    [-restarts 2] [-dir DIR] [-json FILE] [-pgstats] [-cpuprofile FILE]
 //	                    [-pool N] [-analyze=false] [-leakproof] [-max-stale 2s]
+//	                    [-client-pause D] [-writer-pause D]
 //
 // In one run it
 //
@@ -26,8 +27,11 @@
 //     workspace of its own and sync it, while 16 clients recall fixed
 //     questions (lexical, with a fixed "now") in random workspaces, for
 //     -duration, none of them pausing (with -client-pause, each client
-//     waits a random time of that mean between its recalls); then team-wide recalls (package team, every workspace at
-//     once) with that load and without it;
+//     waits a random time of that mean between its recalls, and with
+//     -writer-pause each writer between its syncs: agents that think and
+//     write between turns rather than back to back); then team-wide
+//     recalls (package team, every workspace at once) with that load and
+//     without it;
 //  3. kills a process syncing a large change to one workspace (-change new
 //     and changed daily logs) with SIGKILL at a random moment, -kills
 //     times, and checks through a read-only index that the workspace is

@@ -26,6 +26,18 @@ type sample struct {
 	space int
 }
 
+// pause waits a random time of mean d (exponential: the gaps between the
+// requests of many independent agents), or until ctx ends; 0 waits not.
+func pause(ctx context.Context, r *rand.Rand, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Duration(r.ExpFloat64() * float64(d))):
+	}
+}
+
 // load runs the writers and the clients for the configured duration,
 // then keeps them running while it measures team-wide recall.
 func (b *bench) load(ctx context.Context) error {
@@ -76,6 +88,7 @@ func (b *bench) load(ctx context.Context) error {
 				}
 				syncs[i] = append(syncs[i], sample{t.Sub(start), time.Since(t), i})
 				tokens[i] = append(tokens[i], tok)
+				pause(loadCtx, r, cfg.WriterPause)
 			}
 		})
 	}
@@ -95,12 +108,7 @@ func (b *bench) load(ctx context.Context) error {
 					continue
 				}
 				recalls[i] = append(recalls[i], sample{t.Sub(start), time.Since(t), k})
-				if cfg.ClientPause > 0 {
-					select {
-					case <-loadCtx.Done():
-					case <-time.After(time.Duration(r.ExpFloat64() * float64(cfg.ClientPause))):
-					}
-				}
+				pause(loadCtx, r, cfg.ClientPause)
 			}
 		})
 	}

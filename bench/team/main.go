@@ -31,6 +31,7 @@ type config struct {
 	Writers     int           // writers in phases 2 and 4, one workspace each
 	Clients     int           // recalling clients in phases 2 and 4
 	ClientPause time.Duration // mean pause of a client between its recalls in phase 2 (exponential); 0: none
+	WriterPause time.Duration // mean pause of a writer between its syncs in phase 2 (exponential); 0: none
 	TeamQueries int           // team-wide recalls, idle and under load
 	IdleQueries int           // one-workspace recalls with nothing else running
 	Change      int           // daily logs added or changed by the killed sync
@@ -60,6 +61,7 @@ func main() {
 	flag.IntVar(&cfg.Writers, "writers", 8, "writers, each syncing a workspace of its own")
 	flag.IntVar(&cfg.Clients, "clients", 16, "clients recalling in random workspaces")
 	flag.DurationVar(&cfg.ClientPause, "client-pause", 0, "mean pause of each client between its recalls under load, drawn from an exponential distribution (agents that think between questions); 0: clients never pause")
+	flag.DurationVar(&cfg.WriterPause, "writer-pause", 0, "mean pause of each writer between its syncs under load, drawn from an exponential distribution (agents that write between turns); 0: writers never pause")
 	flag.IntVar(&cfg.TeamQueries, "team-queries", 100, "team-wide recalls, idle and under load")
 	flag.IntVar(&cfg.IdleQueries, "idle-queries", 200, "one-workspace recalls with nothing else running")
 	flag.IntVar(&cfg.Change, "change", 200, "daily logs added or changed by each killed sync")

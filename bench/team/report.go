@@ -70,6 +70,7 @@ type report struct {
 		Writers          int     `json:"writers"`
 		Clients          int     `json:"clients"`
 		ClientPause      ms      `json:"client_pause_ms"`
+		WriterPause      ms      `json:"writer_pause_ms"`
 		Duration         ms      `json:"duration_ms"`
 		CPUs             int     `json:"cpus"`
 		LoadAverage      string  `json:"load_average_at_start"`
@@ -254,11 +255,13 @@ func (r *report) print(w io.Writer) {
 	row("retain around server restarts", r.Restart.Retain, "")
 	fmt.Fprintf(w, "\nload: %.0f recalls/s and %.1f syncs/s for %s; errors %d; this process used %.2f cores, the machine was %.0f%% busy\n",
 		l.RecallsPerSec, l.SyncsPerSec, p.Duration, l.Errors, l.ProcessCPU, 100*l.MachineBusy)
-	if p.ClientPause > 0 {
-		fmt.Fprintf(w, "      each client paused a mean of %s between its recalls (-client-pause); the writers never pause\n", p.ClientPause)
-	} else {
-		fmt.Fprintf(w, "      clients and writers never pause\n")
+	pauses := func(who, what, flag string, d ms) string {
+		if d > 0 {
+			return fmt.Sprintf("each %s paused a mean of %s between its %s (%s)", who, d, what, flag)
+		}
+		return fmt.Sprintf("the %ss never pause", who)
 	}
+	fmt.Fprintf(w, "      %s; %s\n", pauses("client", "recalls", "-client-pause", p.ClientPause), pauses("writer", "syncs", "-writer-pause", p.WriterPause))
 	if l.SlowestSpace != "" {
 		fmt.Fprintf(w, "      slowest workspace under load: %s, p50 %s\n", l.SlowestSpace, l.SlowestSpaceP50)
 	}

@@ -130,7 +130,7 @@ func (b *bench) run(ctx context.Context) error {
 	cfg, rep := b.cfg, b.rep
 	p := &rep.Params
 	p.Workspaces, p.TargetItems, p.Seed = cfg.Workspaces, cfg.Items, cfg.Seed
-	p.Writers, p.Clients, p.ClientPause, p.Duration = min(cfg.Writers, cfg.Workspaces-1), cfg.Clients, ms(cfg.ClientPause), ms(cfg.Duration)
+	p.Writers, p.Clients, p.ClientPause, p.WriterPause, p.Duration = min(cfg.Writers, cfg.Workspaces-1), cfg.Clients, ms(cfg.ClientPause), ms(cfg.WriterPause), ms(cfg.Duration)
 	p.CPUs, p.Parallel = runtime.NumCPU(), cfg.Parallel
 	p.PoolConns = int(postgres.DefaultMaxConns()) // memoria.Open's pool, unless -pool
 	rep.Team.MaxStale = ms(cfg.MaxStale)

@@ -40,6 +40,8 @@ func TestTiny(t *testing.T) {
 		Restarts:    1,
 		Writers:     8,
 		Clients:     4,
+		ClientPause: 5 * time.Millisecond,
+		WriterPause: 5 * time.Millisecond,
 		TeamQueries: 10,
 		IdleQueries: 20,
 		Change:      40,

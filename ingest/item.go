@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,6 +41,15 @@ func NewItem(kind memory.Kind, factID string, conf float64, hasConf bool, src me
 	return Item{Kind: kind, FactID: factID, Conf: conf, HasConf: hasConf, Start: src.Start, End: src.End,
 		Day: day, EventEnd: evEnd, Section: section, Entities: strings.Join(entities, " "), Content: content,
 		TextHash: TextHash(content)}
+}
+
+// Columns lists, as strings, everything an index stores of the item
+// beyond its id and file: two items with the same columns are stored
+// alike. With the full-text row's (Row.Fields) they key an item, so that
+// a sync of a changed file can tell its unchanged items and keep them.
+func (it *Item) Columns() []string {
+	return []string{string(it.Kind), it.FactID, strconv.FormatBool(it.HasConf), strconv.FormatFloat(it.Conf, 'g', -1, 64),
+		strconv.Itoa(it.Start), strconv.Itoa(it.End), it.Day, it.EventEnd, it.Section, it.Entities, it.Content, it.TextHash}
 }
 
 // DateLayout is how days are stored.

@@ -19,6 +19,9 @@ type Row struct {
 	Content, Section, Entities, Context string
 }
 
+// Fields lists the row's columns, as Item.Columns lists the item's.
+func (r Row) Fields() []string { return []string{r.Content, r.Section, r.Entities, r.Context} }
+
 // ContextChars is how many characters of each neighbour a passage's
 // context column holds.
 const ContextChars = 200

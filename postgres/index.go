@@ -2,6 +2,9 @@ package postgres
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"strings"
@@ -326,6 +329,12 @@ func (ix *Index) write(ctx context.Context, files []workspace.File, full bool) (
 				return err
 			}
 			ix.note(&st, l)
+			if known && l.Doc != nil {
+				n, err := w.updateFile(ctx, tx, s.id, l)
+				after[l.File.Rel] = storedFile{id: s.id, size: l.File.Size, mtime: l.File.ModTime, hash: l.Hash}
+				st.Items += n
+				return err
+			}
 			if known {
 				if err := w.deleteFile(ctx, tx, s.id); err != nil {
 					return err
@@ -416,6 +425,7 @@ type itemBatch struct {
 	ids, fileIDs, textIDs                                 []int64
 	kinds, factIDs, days, eventEnds, sections, entities   []string
 	contents, rowContent, rowSection, rowEntities, rowCtx []string
+	rowHashes                                             []string
 	confs                                                 []*float64
 	starts, ends                                          []int32
 	entityKeys                                            []string
@@ -473,34 +483,159 @@ func (w *writer) addFile(ctx context.Context, tx pgx.Tx, l ingest.Loaded) (fileI
 	}
 	err = ingest.EachRow(doc, func(i int, r ingest.Row) error {
 		it := ingest.DocItem(doc, i)
-		w.items.add(ids[i], fileID, &it, r)
-		if len(w.items.ids) >= itemBatchRows {
-			return w.flush(ctx, tx)
-		}
-		return nil
+		return w.add(ctx, tx, ids[i], fileID, &it, r, rowHash(&it, r))
 	})
 	if err != nil {
 		return fileID, 0, err
 	}
-	if e := doc.Entity; e != nil {
-		if _, err := tx.Exec(ctx, `INSERT INTO memoria_entity_pages(ws, file_id, slug, name, aliases) VALUES($1,$2,$3,$4,$5)`,
-			w.ws, fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n")); err != nil {
-			return fileID, 0, err
-		}
-		var keys []string
-		seen := map[string]bool{}
-		for _, name := range append([]string{e.Slug, e.Name}, e.Aliases...) {
-			if k := memory.EntityKey(name); k != "" && !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO memoria_entity_names(ws, key, slug, file_id, n)
-			SELECT $1, k, $2, $3, n FROM unnest($4::text[]) WITH ORDINALITY AS u(k, n)`, w.ws, e.Slug, fileID, keys); err != nil {
-			return fileID, 0, err
+	return fileID, n, w.addEntityPage(ctx, tx, fileID, doc.Entity)
+}
+
+// add queues an item's row, and writes the queue once it is full.
+func (w *writer) add(ctx context.Context, tx pgx.Tx, id, fileID int64, it *ingest.Item, r ingest.Row, hash string) error {
+	w.items.add(id, fileID, it, r, hash)
+	if len(w.items.ids) >= itemBatchRows {
+		return w.flush(ctx, tx)
+	}
+	return nil
+}
+
+// addEntityPage writes the entity page a file is (nil: none) and the names
+// it is known under.
+func (w *writer) addEntityPage(ctx context.Context, tx pgx.Tx, fileID int64, e *memory.EntityPage) error {
+	if e == nil {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO memoria_entity_pages(ws, file_id, slug, name, aliases) VALUES($1,$2,$3,$4,$5)`,
+		w.ws, fileID, e.Slug, e.Name, strings.Join(e.Aliases, "\n")); err != nil {
+		return err
+	}
+	var keys []string
+	seen := map[string]bool{}
+	for _, name := range append([]string{e.Slug, e.Name}, e.Aliases...) {
+		if k := memory.EntityKey(name); k != "" && !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
 		}
 	}
-	return fileID, n, nil
+	_, err := tx.Exec(ctx, `INSERT INTO memoria_entity_names(ws, key, slug, file_id, n)
+		SELECT $1, k, $2, $3, n FROM unnest($4::text[]) WITH ORDINALITY AS u(k, n)`, w.ws, e.Slug, fileID, keys)
+	return err
+}
+
+// updateFile writes a changed file over its stored version, item by item:
+// an item whose row is the same as one stored (rowHash) stays as it is,
+// id and all, the stored items left over are deleted and the new ones
+// inserted; the file's row and entity page are written again. An agent
+// appends to today's log all day, and a sync that rewrote the whole file
+// for each line wrote, and left to vacuum as dead rows, hundreds of items
+// a line; a search reads through dead rows that match it until vacuum
+// comes by (two to three times slower after a few hundred appends to one
+// log). It returns the file's items.
+func (w *writer) updateFile(ctx context.Context, tx pgx.Tx, fileID int64, l ingest.Loaded) (int, error) {
+	f, doc := l.File, l.Doc
+	if _, err := tx.Exec(ctx, `UPDATE memoria_files SET kind = $3, day = $4, size = $5, mtime = $6, hash = $7, lines = $8, status = $9 WHERE ws = $1 AND id = $2`,
+		w.ws, fileID, string(f.Kind), ingest.DayString(doc.Date), f.Size, f.ModTime, l.Hash, l.Lines, l.Status); err != nil {
+		return 0, err
+	}
+	for _, q := range []string{
+		`DELETE FROM memoria_entity_pages WHERE ws = $1 AND file_id = $2`,
+		`DELETE FROM memoria_entity_names WHERE ws = $1 AND file_id = $2`,
+	} {
+		if _, err := tx.Exec(ctx, q, w.ws, fileID); err != nil {
+			return 0, err
+		}
+	}
+	rows, err := tx.Query(ctx, `SELECT id, row_hash FROM memoria_items WHERE ws = $1 AND file_id = $2`, w.ws, fileID)
+	if err != nil {
+		return 0, err
+	}
+	stored := map[string][]int64{} // by row hash: identical rows are possible, and each is kept once
+	for rows.Next() {
+		var id int64
+		var hash string
+		if err := rows.Scan(&id, &hash); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		stored[hash] = append(stored[hash], id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	delete(stored, "") // rows written before row hashes: never kept
+	type fresh struct {
+		it   ingest.Item
+		r    ingest.Row
+		hash string
+	}
+	var todo []fresh
+	err = ingest.EachRow(doc, func(i int, r ingest.Row) error {
+		it := ingest.DocItem(doc, i)
+		h := rowHash(&it, r)
+		if ids := stored[h]; len(ids) > 0 {
+			stored[h] = ids[1:]
+			return nil
+		}
+		todo = append(todo, fresh{it, r, h})
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	if err := w.deleteItems(ctx, tx, fileID, stored); err != nil {
+		return 0, err
+	}
+	ids, err := nextIDs(ctx, tx, len(todo))
+	if err != nil {
+		return 0, err
+	}
+	for i := range todo {
+		if err := w.add(ctx, tx, ids[i], fileID, &todo[i].it, todo[i].r, todo[i].hash); err != nil {
+			return 0, err
+		}
+	}
+	return len(doc.Facts) + len(doc.Passages), w.addEntityPage(ctx, tx, fileID, doc.Entity)
+}
+
+// deleteItems deletes the items of a file that a sync does not keep (the
+// stored items no new row matched, by row hash).
+func (w *writer) deleteItems(ctx context.Context, tx pgx.Tx, fileID int64, gone map[string][]int64) error {
+	var ids []int64
+	for _, g := range gone {
+		ids = append(ids, g...)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM memoria_item_entities WHERE ws = $1 AND item_id = ANY($2)`, w.ws, ids); err != nil {
+		return err
+	}
+	var n, tokens int
+	if err := tx.QueryRow(ctx, `WITH d AS (DELETE FROM memoria_items WHERE ws = $1 AND file_id = $2 AND id = ANY($3) RETURNING tokens)
+		SELECT count(*), coalesce(sum(tokens), 0) FROM d`, w.ws, fileID, ids).Scan(&n, &tokens); err != nil {
+		return err
+	}
+	w.deleted += n
+	w.deletedTokens += tokens
+	return nil
+}
+
+// rowHash is what an item's stored row is made of, hashed: its columns
+// and the full-text row its vector is made from, everything but its id
+// and its file's. Two items of one hash are stored alike. It is kept
+// with the item, so it is a digest whose value does not change from one
+// process to the next (the SQLite index's keys are never stored, and
+// are made with maphash).
+func rowHash(it *ingest.Item, r ingest.Row) string {
+	h := sha256.New()
+	for _, s := range append(it.Columns(), r.Fields()...) {
+		// Each field's length first: no two lists of fields hash alike.
+		h.Write(binary.AppendUvarint(nil, uint64(len(s))))
+		h.Write([]byte(s))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // nextIDs takes n item ids from the items' sequence, so that entity links
@@ -516,7 +651,7 @@ func nextIDs(ctx context.Context, tx pgx.Tx, n int) ([]int64, error) {
 	return pgx.CollectRows(rows, pgx.RowTo[int64])
 }
 
-func (b *itemBatch) add(id, fileID int64, it *ingest.Item, r ingest.Row) {
+func (b *itemBatch) add(id, fileID int64, it *ingest.Item, r ingest.Row, hash string) {
 	var conf *float64
 	if it.HasConf {
 		c := it.Conf
@@ -540,6 +675,7 @@ func (b *itemBatch) add(id, fileID int64, it *ingest.Item, r ingest.Row) {
 	b.rowSection = append(b.rowSection, r.Section)
 	b.rowEntities = append(b.rowEntities, r.Entities)
 	b.rowCtx = append(b.rowCtx, r.Context)
+	b.rowHashes = append(b.rowHashes, hash)
 	for _, e := range strings.Fields(it.Entities) {
 		b.entityKeys = append(b.entityKeys, strings.ToLower(e))
 		b.entityItems = append(b.entityItems, id)
@@ -551,12 +687,12 @@ func (b *itemBatch) add(id, fileID int64, it *ingest.Item, r ingest.Row) {
 // and its length in tokens (its positions, every column's), which bm25
 // compares with the workspace's average. It answers the lengths' sum,
 // which the writer adds to the workspace's.
-const insertItems = `WITH ins AS (INSERT INTO memoria_items(ws, id, file_id, kind, fact_id, confidence, start_line, end_line, day, event_end, section, entities, content, text_id, tsv, tokens)
+const insertItems = `WITH ins AS (INSERT INTO memoria_items(ws, id, file_id, kind, fact_id, confidence, start_line, end_line, day, event_end, section, entities, content, text_id, tsv, tokens, row_hash)
 SELECT $1, id, file_id, kind, nullif(fact_id, ''), conf, s, e, day, event_end, section, entities, content, text_id,
-  v.tsv, (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(v.tsv))
+  v.tsv, (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(v.tsv)), h
 FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::int[], $8::int[], $9::text[], $10::text[],
-  $11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[])
-  AS u(id, file_id, kind, fact_id, conf, s, e, day, event_end, section, entities, content, text_id, rc, rs, re, rx)
+  $11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[])
+  AS u(id, file_id, kind, fact_id, conf, s, e, day, event_end, section, entities, content, text_id, rc, rs, re, rx, h)
 CROSS JOIN LATERAL (SELECT setweight(to_tsvector('memoria', memoria_words(rc)), 'A') || setweight(to_tsvector('memoria', memoria_words(re)), 'B') ||
   setweight(to_tsvector('memoria', memoria_words(rs)), 'C') || setweight(to_tsvector('memoria', memoria_words(rx)), 'D') AS tsv) v
 RETURNING tokens)
@@ -570,7 +706,7 @@ func (w *writer) flush(ctx context.Context, tx pgx.Tx) error {
 	w.added += len(b.ids)
 	var tokens int
 	if err := tx.QueryRow(ctx, insertItems, w.ws, b.ids, b.fileIDs, b.kinds, b.factIDs, b.confs, b.starts, b.ends, b.days, b.eventEnds,
-		b.sections, b.entities, b.contents, b.textIDs, b.rowContent, b.rowSection, b.rowEntities, b.rowCtx).Scan(&tokens); err != nil {
+		b.sections, b.entities, b.contents, b.textIDs, b.rowContent, b.rowSection, b.rowEntities, b.rowCtx, b.rowHashes).Scan(&tokens); err != nil {
 		return fmt.Errorf("items: %w", err)
 	}
 	w.addedTokens += tokens

@@ -342,6 +342,22 @@ func TestSyncEqualsFreshBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The items of the log appended to stay as they were, ids and all,
+	// but for the last one if its neighbours change.
+	logItems := func() map[int64]bool {
+		items, err := ix.Items(ctx, memory.Filter{Since: day("2025-11-30"), Until: day("2025-11-30")}, false, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := map[int64]bool{}
+		for _, it := range items {
+			if it.Source.Path == "memory/2025-11-30.md" {
+				ids[it.RowID] = true
+			}
+		}
+		return ids
+	}
+	before := logItems()
 	logs, _ := filepath.Glob(filepath.Join(ws, "memory", "2025-10-*.md"))
 	for _, p := range logs[:5] {
 		if err := os.Remove(p); err != nil {
@@ -353,19 +369,43 @@ func TestSyncEqualsFreshBuild(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "memory", "2025-12-01.md"), []byte("# 2025-12-01\n\nHelsinki latency is 9 ms from the club.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A line inserted in the middle of a log, and one changed: the items
+	// after it move down a line.
+	mid := filepath.Join(ws, "memory", "2025-11-21.md")
+	text, err := os.ReadFile(mid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(text), "- #257: docs still mention", "- #256b: a Helsinki mirror for the relay.\n- #257: the docs still mention", 1)
+	if edited == string(text) {
+		t.Fatal("the line to edit is not in 2025-11-21.md")
+	}
+	if err := os.WriteFile(mid, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	st, err := ix.Sync(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Removed != 5 || st.Parsed != 3 {
-		t.Errorf("sync: removed %d parsed %d, want 5 and 3", st.Removed, st.Parsed)
+	if st.Removed != 5 || st.Parsed != 4 {
+		t.Errorf("sync: removed %d parsed %d, want 5 and 4", st.Removed, st.Parsed)
+	}
+	after := logItems()
+	kept := 0
+	for id := range before {
+		if after[id] {
+			kept++
+		}
+	}
+	if len(before) < 3 || kept < len(before)-1 || len(after) != len(before)+1 {
+		t.Errorf("the appended log: %d of its %d items kept their ids, %d items after; want all (or all but the last) and one more", kept, len(before), len(after))
 	}
 	fresh, err := db.Workspace(ctx, "fresh", ws, postgres.WorkspaceOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	compareStores(t, fresh, ix)
-	for _, q := range [][]string{{"Helsinki"}, {"relay", "Hetzner"}, {"Pedro"}, {"WhatsApp", "replies", "short"}} {
+	for _, q := range [][]string{{"Helsinki"}, {"relay", "Hetzner"}, {"Pedro"}, {"WhatsApp", "replies", "short"}, {"docs", "mention"}, {"Windows", "line", "endings"}} {
 		a, err := fresh.Search(ctx, q, memory.Filter{}, 20)
 		if err != nil {
 			t.Fatal(err)

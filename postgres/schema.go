@@ -165,6 +165,14 @@ CREATE POLICY memoria_ws ON memoria_vectors USING (ws = ANY (memoria_allowed()))
 ALTER TABLE memoria_items ADD COLUMN tokens int NOT NULL DEFAULT 0;
 ALTER TABLE memoria_workspaces ADD COLUMN tokens bigint NOT NULL DEFAULT 0;
 `,
+	// 5: each item's row hash (rowHash: everything its columns and its
+	// full-text vector are made of), so that a sync of a changed file
+	// rewrites only the items that changed (writer.updateFile) and leaves
+	// the others, ids and all. Rows written before have none, and match
+	// nothing: their files are rewritten whole once, as before.
+	`
+ALTER TABLE memoria_items ADD COLUMN row_hash text NOT NULL DEFAULT '';
+`,
 }
 
 // SchemaVersion is the schema version this code writes.

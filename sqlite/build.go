@@ -8,7 +8,6 @@ import (
 	"hash/maphash"
 	"math"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"time"
 
@@ -180,14 +179,11 @@ func (w *writer) addEntity(ctx context.Context, fileID int64, e *memory.EntityPa
 type itemKey [16]byte
 
 // digest is the first step: the item's own columns.
-func digest(it *ingest.Item) itemKey {
-	return digestStrings(string(it.Kind), it.FactID, strconv.FormatBool(it.HasConf), strconv.FormatFloat(it.Conf, 'g', -1, 64),
-		strconv.Itoa(it.Start), strconv.Itoa(it.End), it.Day, it.EventEnd, it.Section, it.Entities, it.Content, it.TextHash)
-}
+func digest(it *ingest.Item) itemKey { return digestStrings(it.Columns()...) }
 
 // key is the second: the columns' digest with the full-text row.
 func (d itemKey) key(r ingest.Row) itemKey {
-	return digestStrings(string(d[:]), r.Content, r.Section, r.Entities, r.Context)
+	return digestStrings(append([]string{string(d[:])}, r.Fields()...)...)
 }
 
 // digestSeeds: two 64-bit maphash digests make the 128-bit key; keys are

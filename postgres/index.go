@@ -529,9 +529,9 @@ func (w *writer) addEntityPage(ctx context.Context, tx pgx.Tx, fileID int64, e *
 // inserted; the file's row and entity page are written again. An agent
 // appends to today's log all day, and a sync that rewrote the whole file
 // for each line wrote, and left to vacuum as dead rows, hundreds of items
-// a line; a search reads through dead rows that match it until vacuum
-// comes by (two to three times slower after a few hundred appends to one
-// log). It returns the file's items.
+// a line; a search reads through the dead rows that match it until
+// vacuum comes by (20 ms against 15 after 150 appends to one log of a
+// 21,000-item workspace). It returns the file's items.
 func (w *writer) updateFile(ctx context.Context, tx pgx.Tx, fileID int64, l ingest.Loaded) (int, error) {
 	f, doc := l.File, l.Doc
 	if _, err := tx.Exec(ctx, `UPDATE memoria_files SET kind = $3, day = $4, size = $5, mtime = $6, hash = $7, lines = $8, status = $9 WHERE ws = $1 AND id = $2`,
@@ -564,7 +564,8 @@ func (w *writer) updateFile(ctx context.Context, tx pgx.Tx, fileID int64, l inge
 	if err := rows.Err(); err != nil {
 		return 0, err
 	}
-	delete(stored, "") // rows written before row hashes: never kept
+	// Rows written before row hashes have "", which no new row hashes
+	// to: they are never kept.
 	type fresh struct {
 		it   ingest.Item
 		r    ingest.Row

@@ -551,17 +551,9 @@ func (w *writer) updateFile(ctx context.Context, tx pgx.Tx, fileID int64, l inge
 		return 0, err
 	}
 	stored := map[string][]int64{} // by row hash: identical rows are possible, and each is kept once
-	for rows.Next() {
-		var id int64
-		var hash string
-		if err := rows.Scan(&id, &hash); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		stored[hash] = append(stored[hash], id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	var id int64
+	var hash string
+	if _, err := pgx.ForEachRow(rows, []any{&id, &hash}, func() error { stored[hash] = append(stored[hash], id); return nil }); err != nil {
 		return 0, err
 	}
 	// Rows written before row hashes have "", which no new row hashes

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/jackc/pgx/v5"
+
 	"memoria/memory"
 )
 
@@ -178,17 +180,9 @@ func (s *Scope) count(ctx context.Context, q querier, term string) (int, error) 
 		return 0, err
 	}
 	counted := map[int64]int{}
-	for rows.Next() {
-		var ws int64
-		var n int
-		if err := rows.Scan(&ws, &n); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		counted[ws] = n
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	var ws int64
+	var n int
+	if _, err := pgx.ForEachRow(rows, []any{&ws, &n}, func() error { counted[ws] = n; return nil }); err != nil {
 		return 0, err
 	}
 	for _, ix := range todo {

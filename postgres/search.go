@@ -365,16 +365,14 @@ func (ix *Index) termStats(ctx context.Context, tx querier, words []string) ([]m
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	if c.terms == nil || len(c.terms) > maxCachedTerms {
-		c.terms, c.termsAt = map[string]int{}, c.items
-	}
+	counts := c.termCounts()
 	stats, err := rarestTerms(words, tokens, func(t string) (int, error) {
-		n, ok := c.terms[t]
+		n, ok := counts[t]
 		if !ok {
 			if err := tx.QueryRow(ctx, `SELECT count(*) FROM memoria_items WHERE ws = $1 AND tsv @@ quote_literal($2)::tsquery`, ix.id, t).Scan(&n); err != nil {
 				return 0, err
 			}
-			c.terms[t] = n
+			counts[t] = n
 		}
 		return n, nil
 	})
@@ -390,14 +388,19 @@ func (ix *Index) termStats(ctx context.Context, tx querier, words []string) ([]m
 func (ix *Index) keepCount(term string, n int) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	c := &ix.cache
-	if c.generation == 0 {
-		return
+	if c := &ix.cache; c.generation != 0 {
+		c.termCounts()[term] = n
 	}
+}
+
+// termCounts returns the kept term counts, begun afresh at the
+// workspace's size now if there are none or too many. The caller holds
+// the index's mu.
+func (c *cache) termCounts() map[string]int {
 	if c.terms == nil || len(c.terms) > maxCachedTerms {
 		c.terms, c.termsAt = map[string]int{}, c.items
 	}
-	c.terms[term] = n
+	return c.terms
 }
 
 // rarestTerms is, for each word, its rarest term (lex: the words' terms,

@@ -82,8 +82,9 @@ type Workspace struct {
 	stopReembed context.CancelFunc
 
 	// checked is when the last sync by this Workspace that succeeded
-	// began (Unix nanoseconds; 0: none yet): the index held every change
-	// made to the Markdown before it. syncMu lets concurrent recalls
+	// began, or a later moment MarkFresh was told of (Unix nanoseconds;
+	// 0: none yet): the index held every change made to the Markdown
+	// before it. syncMu lets concurrent recalls
 	// that allow a stale index (RecallOptions.MaxStale) share one sync.
 	checked atomic.Int64
 	syncMu  sync.Mutex
@@ -241,6 +242,19 @@ func (w *Workspace) Sync(ctx context.Context) (st memory.Stats, err error) {
 	return st, err
 }
 
+// MarkFresh records that the caller knows the workspace's Markdown did
+// not change between the start of its last successful sync and t, as a
+// watcher of its folders that saw no change since then knows (package
+// team's KeepFresh with package watch's Folders): Checked moves to t, and
+// recalls with RecallOptions.MaxStale answer without checking every file.
+// Before a first successful sync it does nothing: there is nothing the
+// Markdown could be unchanged from.
+func (w *Workspace) MarkFresh(t time.Time) {
+	if w.checked.Load() != 0 {
+		w.markChecked(t)
+	}
+}
+
 // markChecked records that a sync that began at t succeeded.
 func (w *Workspace) markChecked(t time.Time) {
 	for {
@@ -252,8 +266,9 @@ func (w *Workspace) markChecked(t time.Time) {
 }
 
 // Checked is when the last successful sync by this Workspace began (a
-// recall's, Sync, or a watch's): the index holds every change made to
-// the Markdown before then, and perhaps later ones. Zero before the
+// recall's, Sync, or a watch's), or the later moment MarkFresh vouched
+// for: the index holds every change made to the Markdown before then, and
+// perhaps later ones. Zero before the
 // first. A recall with RecallOptions.MaxStale answers from an index that
 // may be this old.
 func (w *Workspace) Checked() time.Time {

@@ -57,3 +57,32 @@ func TestRecallMaxStale(t *testing.T) {
 		t.Error("the change is not found after a sync")
 	}
 }
+
+// TestMarkFresh: MarkFresh moves Checked forward, never back, and does
+// nothing before a first sync.
+func TestMarkFresh(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ws, err := memoria.Open(ctx, testworkspace.CopyExample(t), memoria.Options{IndexPath: filepath.Join(t.TempDir(), "index.sqlite")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	ws.MarkFresh(time.Now())
+	if !ws.Checked().IsZero() {
+		t.Fatalf("Checked %v before any sync", ws.Checked())
+	}
+	if _, err := ws.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	synced := ws.Checked()
+	later := synced.Add(time.Minute)
+	ws.MarkFresh(later)
+	if !ws.Checked().Equal(later) {
+		t.Errorf("Checked %v after MarkFresh(%v)", ws.Checked(), later)
+	}
+	ws.MarkFresh(synced)
+	if !ws.Checked().Equal(later) {
+		t.Errorf("Checked went back to %v", ws.Checked())
+	}
+}

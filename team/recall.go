@@ -151,33 +151,3 @@ func RecallAll(ctx context.Context, spaces []Space, text string, o memoria.Recal
 // measurements. A result found only by meaning or by entity has no bm25
 // and comes after those that have one.
 func MergeKey(r recall.Result) float64 { return r.Score * r.Evidence.Lexical }
-
-// KeepFresh keeps the workspaces' indexes fresh until ctx ends, as a
-// Server does: every maxStale/2, it syncs, one at a time, each workspace
-// that no sync began in since, so that recalls with MaxStale rarely wait
-// for a sync of their own. A failed sync is said through warn (nil:
-// dropped); a recall that finds the index too old then syncs itself, and
-// fails if that fails too. For programs that call RecallAll themselves.
-func KeepFresh(ctx context.Context, spaces []Space, maxStale time.Duration, warn func(string)) {
-	every := max(maxStale/2, time.Millisecond)
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		for _, s := range spaces {
-			if ctx.Err() != nil {
-				return
-			}
-			if time.Since(s.WS.Checked()) < every {
-				continue
-			}
-			if _, err := s.WS.Sync(ctx); err != nil && ctx.Err() == nil && warn != nil {
-				warn(fmt.Sprintf("workspace %s: keeping the index fresh: %v", s.Name, err))
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}

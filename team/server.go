@@ -101,9 +101,10 @@ type Options struct {
 	Now    func() time.Time // "now" for recall and retain; nil: time.Now
 	Warn   func(string)     // the workspaces' warnings; nil: to Logger
 	// MaxStale is how old a workspace's index may be when a recall answers
-	// from it: the server syncs each workspace in the background every
-	// MaxStale/2 (KeepFresh), and a recall checks the files itself only
-	// when that sync is late. Every answer says how old each index was
+	// from it: the server keeps each workspace fresh in the background
+	// every MaxStale/2 (KeepFresh: a sync of those whose folders changed,
+	// or of every one where folders are not watched), and a recall checks
+	// the files itself only when that is late. Every answer says how old each index was
 	// (RecallAnswer.Freshness), and status when each was last synced.
 	// 0 means DefaultMaxStale; negative: every recall checks every file of
 	// its workspaces first, and nothing runs in the background.

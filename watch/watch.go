@@ -140,12 +140,16 @@ type watcher struct {
 }
 
 // addTree watches dir and every non-hidden folder below it. Symlinked
-// folders are not followed, as the index does not follow them.
-func (w *watcher) addTree(dir string) {
+// folders are not followed, as the index does not follow them. It reports
+// whether every folder there is watched (one that vanished meanwhile
+// needs none).
+func (w *watcher) addTree(dir string) (complete bool) {
+	complete = true
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				w.warn(fmt.Sprintf("watch: %v", err))
+				complete = false
 			}
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
@@ -160,42 +164,51 @@ func (w *watcher) addTree(dir string) {
 		}
 		if err := w.fw.Add(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			w.warn(fmt.Sprintf("watch %s: %v", p, err))
+			complete = false
 		}
 		return nil
 	})
+	return complete
 }
 
 // handle reacts to one event and says whether the index may need a sync.
 func (w *watcher) handle(ev fsnotify.Event) bool {
+	changed, _ := w.handleTree(ev)
+	return changed
+}
+
+// handleTree is handle, also saying whether every folder of the tree is
+// still watched after a folder came into it.
+func (w *watcher) handleTree(ev fsnotify.Event) (changed, complete bool) {
+	complete = true
 	rel, err := filepath.Rel(w.root, ev.Name)
 	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-		return false
+		return false, true
 	}
 	parts := strings.Split(filepath.ToSlash(rel), "/")
 	for _, p := range parts {
 		if hidden(p) {
-			return false
+			return false, true
 		}
 	}
 	top := parts[0]
 	inTree := top == "memory" || top == "bank"
 	if len(parts) == 1 && !inTree && !strings.EqualFold(top, "memory.md") {
-		return false // another file at the root
+		return false, true // another file at the root
 	}
 	if ev.Has(fsnotify.Create) && inTree {
 		// A folder created (or moved) into the tree: watch it and what it holds.
 		if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
-			w.addTree(ev.Name)
-			return true
+			return true, w.addTree(ev.Name)
 		}
 	}
 	if ev.Op == fsnotify.Chmod {
-		return false
+		return false, true
 	}
 	// A removed or renamed folder drops its own watches; a change to a
 	// Markdown file (or to a name that might have been a folder) syncs.
 	name := parts[len(parts)-1]
-	return strings.HasSuffix(strings.ToLower(name), ".md") || !strings.Contains(name, ".")
+	return strings.HasSuffix(strings.ToLower(name), ".md") || !strings.Contains(name, "."), true
 }
 
 func hidden(name string) bool {

@@ -97,6 +97,10 @@ type report struct {
 	} `json:"setup"`
 	Idle struct {
 		Recall summary `json:"recall"`
+		// FreshCPU is the cores this process used keeping the workspaces
+		// fresh (team.KeepFresh) while nothing else ran, over FreshFor.
+		FreshCPU float64 `json:"keeping_fresh_cores"`
+		FreshFor ms      `json:"keeping_fresh_for_ms"`
 	} `json:"idle"`
 	Load struct {
 		Recall          summary  `json:"recall"`
@@ -247,8 +251,10 @@ func (r *report) print(w io.Writer) {
 	row("recall around server restarts", r.Restart.Recall, "")
 	if r.Team.MaxStale > 0 {
 		fmt.Fprintf(w, "\nrecalls when idle and under load (one workspace and team-wide) answer, as a team server's do, from indexes at most %s old,\n"+
-			"      kept so by a background sync of every workspace every %s; the oldest index a team-wide recall answered from was %s old;\n"+
-			"      recalls around server restarts check every file first\n", r.Team.MaxStale, time.Duration(r.Team.MaxStale)/2, r.Team.MaxAge)
+			"      kept so by team.KeepFresh every %s (a sync of each workspace whose folder changed, or of every workspace where\n"+
+			"      folders are not watched); the oldest index a team-wide recall answered from was %s old;\n"+
+			"      keeping them fresh with nothing else running took %.3f cores (%s); recalls around server restarts check every file first\n",
+			r.Team.MaxStale, time.Duration(r.Team.MaxStale)/2, r.Team.MaxAge, r.Idle.FreshCPU, r.Idle.FreshFor)
 	} else {
 		fmt.Fprintf(w, "\nevery recall checks every file of its workspaces first (-max-stale 0)\n")
 	}

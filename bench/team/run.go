@@ -294,8 +294,12 @@ func (b *bench) setup(ctx context.Context) error {
 	return err
 }
 
+// idleFresh is how long idle measures the cost of keeping the
+// workspaces fresh with nothing else running.
+const idleFresh = 5 * time.Second
+
 // idle measures one-workspace and team-wide recall with nothing else
-// running.
+// running, and before them the cost of keeping the workspaces fresh.
 func (b *bench) idle(ctx context.Context) error {
 	r := b.rng(1, 0)
 	opts := b.serverOptions()
@@ -304,6 +308,17 @@ func (b *bench) idle(ctx context.Context) error {
 		if _, err := s.ws.Recall(ctx, questions[0], opts); err != nil {
 			return err
 		}
+	}
+	if b.cfg.MaxStale > 0 {
+		// What keeping the workspaces fresh costs with nothing to do.
+		b.logf("keeping fresh, idle: %v", idleFresh)
+		cpu0 := readCPU()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(idleFresh):
+		}
+		b.rep.Idle.FreshCPU, b.rep.Idle.FreshFor = readCPU().process(cpu0), ms(idleFresh)
 	}
 	b.logf("recall, idle: %d queries", b.cfg.IdleQueries)
 	var d []time.Duration

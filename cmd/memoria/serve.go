@@ -32,7 +32,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs.Var(&origins, "allow-origin", "with --http: also accept requests from web pages of this `ORIGIN` (https://host:port; repeatable); pages of other origins get 403, except loopback ones")
 	watchFlag := fs.Bool("watch", false, "keep the index fresh while files change (as memoria watch does)")
 	teamFile := fs.String("team", "", "with --http: serve the workspaces and tokens of the team configuration `FILE` from their shared PostgreSQL index (docs/team.md) instead of one workspace")
-	maxStale := fs.Duration("max-stale", team.DefaultMaxStale, "with --team: how old (`DURATION`, such as 2s or 500ms) a workspace's index may be when a recall answers from it (each is synced in the background every half of it, and each answer says how old; 0: every recall checks every file of its workspaces first)")
+	maxStale := fs.Duration("max-stale", team.DefaultMaxStale, "with --team: how old (`DURATION`, such as 2s or 500ms) a workspace's index may be when a recall answers from it (every half of it, each workspace whose folder changed is synced in the background, or every workspace where folders are not watched, and each answer says how old; 0: every recall checks every file of its workspaces first)")
 	verbose := fs.Bool("v", false, "log requests and errors to stderr")
 	pos, err := parseFlags(e, fs, args)
 	if err != nil {

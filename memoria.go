@@ -84,8 +84,8 @@ type Workspace struct {
 	// checked is when the last sync by this Workspace that succeeded
 	// began, or a later moment MarkFresh was told of (Unix nanoseconds;
 	// 0: none yet): the index held every change made to the Markdown
-	// before it. syncMu lets concurrent recalls
-	// that allow a stale index (RecallOptions.MaxStale) share one sync.
+	// before it. syncMu lets concurrent recalls that allow a stale index
+	// (RecallOptions.MaxStale) share one sync.
 	checked atomic.Int64
 	syncMu  sync.Mutex
 
@@ -268,9 +268,8 @@ func (w *Workspace) markChecked(t time.Time) {
 // Checked is when the last successful sync by this Workspace began (a
 // recall's, Sync, or a watch's), or the later moment MarkFresh vouched
 // for: the index holds every change made to the Markdown before then, and
-// perhaps later ones. Zero before the
-// first. A recall with RecallOptions.MaxStale answers from an index that
-// may be this old.
+// perhaps later ones. Zero before the first. A recall with
+// RecallOptions.MaxStale answers from an index that may be this old.
 func (w *Workspace) Checked() time.Time {
 	n := w.checked.Load()
 	if n == 0 {

@@ -27,8 +27,9 @@ const recheckWatched = 30 * time.Second
 // nothing; it also checks every file every recheckWatched. Elsewhere (a
 // mounted folder, which another machine may write to unseen) it syncs
 // each workspace that no sync began in since the last round, checking
-// every file. Checking every file of 50 workspaces every second was a
-// quarter of a team server's CPU under load (docs/team.md).
+// every file. Checking every file of bench/team's 50 workspaces every
+// second took a twentieth of a two-core machine with nothing else to do;
+// watching them, a three-hundredth of that (docs/team.md).
 //
 // A failed sync is said through warn (nil: dropped); a recall that finds
 // the index too old then syncs itself, and fails if that fails too. For

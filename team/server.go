@@ -104,8 +104,9 @@ type Options struct {
 	// from it: the server keeps each workspace fresh in the background
 	// every MaxStale/2 (KeepFresh: a sync of those whose folders changed,
 	// or of every one where folders are not watched), and a recall checks
-	// the files itself only when that is late. Every answer says how old each index was
-	// (RecallAnswer.Freshness), and status when each was last synced.
+	// the files itself only when that is late. Every answer says how old
+	// each index was (RecallAnswer.Freshness), and status when each was
+	// last synced.
 	// 0 means DefaultMaxStale; negative: every recall checks every file of
 	// its workspaces first, and nothing runs in the background.
 	MaxStale time.Duration

@@ -93,20 +93,23 @@ func (f *Folders) run() {
 			if !ok {
 				return
 			}
-			i, d := f.folderOf(ev.Name)
-			if d == nil || !d.watched.Load() {
-				continue
-			}
-			changed, complete := d.handleTree(ev)
-			if changed {
-				d.changed.Store(time.Now().UnixNano())
-				if f.changedHook != nil {
-					f.changedHook(i)
+			// Every workspace whose folder holds the path: two may share
+			// a folder, or one's be in another's.
+			for i, d := range f.folders {
+				if !d.watched.Load() || ev.Name != d.root && !strings.HasPrefix(ev.Name, d.root+string(filepath.Separator)) {
+					continue
 				}
-			}
-			if !complete {
-				d.watched.Store(false)
-				f.warn(fmt.Sprintf("watch %s: a new folder cannot be watched; its files are checked by reading them", d.root))
+				changed, complete := d.handleTree(ev)
+				if changed {
+					d.changed.Store(time.Now().UnixNano())
+					if f.changedHook != nil {
+						f.changedHook(i)
+					}
+				}
+				if !complete {
+					d.watched.Store(false)
+					f.warn(fmt.Sprintf("watch %s: a new folder cannot be watched; its files are checked by reading them", d.root))
+				}
 			}
 		case err, ok := <-f.fw.Errors:
 			if !ok {
@@ -127,21 +130,6 @@ func (f *Folders) run() {
 			}
 		}
 	}
-}
-
-// folderOf returns the folder an event's path is in, and its index, the
-// deepest if folders nest; nil if none.
-func (f *Folders) folderOf(name string) (int, *folder) {
-	best := -1
-	for i, d := range f.folders {
-		if (name == d.root || strings.HasPrefix(name, d.root+string(filepath.Separator))) && (best < 0 || len(d.root) > len(f.folders[best].root)) {
-			best = i
-		}
-	}
-	if best < 0 {
-		return -1, nil
-	}
-	return best, f.folders[best]
 }
 
 // Take returns when the i-th folder's Markdown last changed since the

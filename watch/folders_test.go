@@ -30,7 +30,9 @@ func TestFoldersTake(t *testing.T) {
 	}
 	seen := make(chan int, 100)
 	began := time.Now()
-	f, err := watch.WatchFoldersHook([]string{a, b, c, ""}, func(m string) { t.Errorf("warning: %s", m) }, func(i int) { seen <- i })
+	// "" is no folder; a is there twice, as two workspaces may share one.
+	roots := []string{a, b, c, "", a}
+	f, err := watch.WatchFoldersHook(roots, func(m string) { t.Errorf("warning: %s", m) }, func(i int) { seen <- i })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,12 +93,16 @@ func TestFoldersTake(t *testing.T) {
 		t.Errorf(`folder "": changed at %v, watched %v; want a change, not watched`, at, watched)
 	}
 
+	take(4, true)
+	take(4, false)
+
 	before := time.Now()
 	write(a, "memory/2026-01-02.md", "# 2026-01-02\n\nA line.\n")
 	settle()
 	if at := take(0, true); at.Before(before) {
 		t.Errorf("change at %v, before the write (%v)", at, before)
 	}
+	take(4, true)
 	take(1, false)
 
 	// Names the index ignores, and a change in b.

@@ -184,16 +184,20 @@ func (ix *Index) SearchWithin(ctx context.Context, s *Scope, terms []string, f m
 			s AS (SELECT i.id, %s AS score FROM m i)`, strings.Join(match, " || "), cond, memory.MaxScoredRows, strings.Join(rank, " + "))
 		}
 		// The best rows' items are read by their ids as a list (= ANY of
-		// an array, one index scan), not by a join the planner orders:
-		// under row-level security, with a few workspaces in the
-		// database, it took the join for costlier than reading every
-		// item of the workspace and matched those against the best
-		// hundred one by one, 2 million comparisons (190 ms a search
-		// instead of 12; TestSearchPlanFewWorkspaces).
+		// an array, one index scan) and each one's file by its key
+		// (LATERAL … OFFSET 0, which the planner may not turn into a
+		// join), never by joins whose order the planner chooses: under
+		// row-level security it cannot tell how many of a workspace's
+		// rows it will see, and with two workspaces in the database it
+		// read every item of the workspace and compared each with the
+		// best hundred (190 ms a search instead of 12), with fifty every
+		// file with every best item (16 ms instead of 3;
+		// TestSearchReadsBestByKey).
 		lim := a.add(limit)
 		sql := fmt.Sprintf(`WITH %s,
 			t AS MATERIALIZED (SELECT id, score FROM s ORDER BY score DESC FETCH FIRST %s ROWS WITH TIES)
-			SELECT %s, t.score FROM t JOIN memoria_items i ON i.ws = $1 AND i.id = t.id JOIN memoria_files f ON f.ws = $1 AND f.id = i.file_id
+			SELECT %s, t.score FROM t JOIN memoria_items i ON i.ws = $1 AND i.id = t.id
+			CROSS JOIN LATERAL (SELECT path, day FROM memoria_files f WHERE f.ws = $1 AND f.id = i.file_id OFFSET 0) f
 			WHERE i.id = ANY(ARRAY(SELECT id FROM t))
 			ORDER BY t.score DESC, f.path, i.start_line LIMIT %s`, scored, lim, itemColumns, lim)
 		// Its text holds the terms' weights: a statement of its own,

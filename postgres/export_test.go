@@ -1,5 +1,5 @@
 package postgres
 
-// OnSearch has f told each full-text search's statement and arguments
-// before it runs.
-func OnSearch(ix *Index, f func(sql string, args []any)) { ix.searched = f }
+// OnStatement has f told the statements of Search, EntityItems and
+// Items, with their arguments, before they run.
+func OnStatement(ix *Index, f func(sql string, args []any)) { ix.statements = f }

@@ -49,9 +49,10 @@ type Index struct {
 	mu    sync.Mutex
 	cache cache // what the database answered, as of one generation
 
-	// searched, if set, is told each full-text search's statement and
-	// arguments before it runs (tests read its plan).
-	searched func(sql string, args []any)
+	// statements, if set, is told the statements of Search, EntityItems
+	// and Items, with their arguments, before they run (tests read their
+	// plans).
+	statements func(sql string, args []any)
 }
 
 // cache holds values the database computed for the workspace as of one

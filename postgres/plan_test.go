@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -19,17 +20,18 @@ import (
 	"memoria/postgres"
 )
 
-// TestSearchReadsBestByKey: a search reads its best rows' items by their
-// ids and each one's file by its key, under row-level security, in a
-// database of two large workspaces and twenty small ones: no scan of
-// every item or every file of the workspace. Under row-level security
-// the planner cannot tell how many of a workspace's rows it will see;
-// when it chose how to join the best hundred rows with their items and
-// files, it read all 21,000 items of one workspace of two and compared
-// each with the hundred (190 ms a search instead of 12), and, once the
-// items were read by their ids, with many workspaces it compared every
-// file of the workspace with every best item (16 ms instead of 3).
-func TestSearchReadsBestByKey(t *testing.T) {
+// TestPlansReadByKey: under row-level security, in a database of two
+// large workspaces and twenty small ones, the statements of a search, of
+// an entity's items and of a listing find the rows they need by key: no
+// scan of every item or every file of the workspace, and a search reads
+// each best item's file alone. Under row-level security the planner
+// cannot tell how many of a workspace's rows it will see. Left to choose,
+// it read all 21,000 items of one workspace of two and compared each with
+// the best hundred (190 ms a search instead of 12); once the items were
+// read by their ids, with many workspaces, it compared every file of the
+// workspace with every best item (16 ms instead of 3); and it read every
+// item to find an entity's within a date range (25 ms instead of 3).
+func TestPlansReadByKey(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	url := pgtest.NewAppDatabase(t)
@@ -62,41 +64,67 @@ func TestSearchReadsBestByKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
+	// plan runs a statement as the index ran it, with EXPLAIN ANALYZE:
+	// the same statement and values, seeing the same workspace only.
+	var sql string
+	var args []any
+	postgres.OnStatement(ix, func(s string, a []any) { sql, args = s, a })
+	plan := func() planNode {
+		t.Helper()
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback(ctx)
+		if _, err := tx.Exec(ctx, `SELECT set_config('memoria.workspaces', $1, true)`, strconv.FormatInt(ix.ID(), 10)); err != nil {
+			t.Fatal(err)
+		}
+		var out []byte
+		if err := tx.QueryRow(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+sql, args...).Scan(&out); err != nil {
+			t.Fatal(err)
+		}
+		var plans []struct{ Plan planNode }
+		if err := json.Unmarshal(out, &plans); err != nil || len(plans) != 1 {
+			t.Fatalf("EXPLAIN: %v\n%s", err, out)
+		}
+		return plans[0].Plan
+	}
+	// check fails the test where a plan scans every item or file of the
+	// workspace, or, with oneFile, reads more than one file at a time (a
+	// date filter reads the files of its dates at once).
+	check := func(what string, p planNode, oneFile bool) {
+		t.Helper()
+		p.walk(func(n planNode) {
+			switch {
+			case n.NodeType == "Seq Scan" && (strings.HasPrefix(n.Relation, "memoria_items") || n.Relation == "memoria_files"):
+				t.Errorf("%s: a sequential scan of %s", what, n.Relation)
+			case oneFile && n.Relation == "memoria_files" && n.Rows > 1:
+				t.Errorf("%s: %s read %v rows at once, not one file per item", what, n.Relation, n.Rows)
+			}
+		})
+	}
+	peter := []string{"Peter"}
+	since := time.Date(2018, 3, 1, 0, 0, 0, 0, time.UTC) // the last two months of the workspace
 	for _, q := range []string{"what did Peter say about the build", "the release version of the library"} {
-		var sql string
-		var args []any
-		postgres.OnSearch(ix, func(s string, a []any) { sql, args = s, a })
-		for _, f := range []memory.Filter{{}, {Entities: []string{"Peter"}}} {
+		for _, f := range []memory.Filter{{}, {Entities: peter}, {Entities: peter, Since: since}} {
 			if _, err := ix.Search(ctx, strings.Fields(q), f, 100); err != nil {
 				t.Fatal(err)
 			}
-			// The plan the search had, run: the same statement and
-			// values, seeing the same workspace only.
-			tx, err := conn.Begin(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := tx.Exec(ctx, `SELECT set_config('memoria.workspaces', $1, true)`, strconv.FormatInt(ix.ID(), 10)); err != nil {
-				t.Fatal(err)
-			}
-			var out []byte
-			if err := tx.QueryRow(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+sql, args...).Scan(&out); err != nil {
-				t.Fatal(err)
-			}
-			tx.Rollback(ctx)
-			var plans []struct{ Plan planNode }
-			if err := json.Unmarshal(out, &plans); err != nil || len(plans) != 1 {
-				t.Fatalf("EXPLAIN: %v\n%s", err, out)
-			}
-			plans[0].Plan.walk(func(n planNode) {
-				switch {
-				case n.NodeType == "Seq Scan" && (strings.HasPrefix(n.Relation, "memoria_items") || n.Relation == "memoria_files"):
-					t.Errorf("%q (filter %+v): a sequential scan of %s", q, f, n.Relation)
-				case n.Relation == "memoria_files" && n.Rows > 1:
-					t.Errorf("%q (filter %+v): %s read %v rows at once, not one file per item", q, f, n.Relation, n.Rows)
-				}
-			})
+			check(fmt.Sprintf("search %q (filter %+v)", q, f), plan(), f.Since.IsZero())
 		}
+	}
+	// An entity's items, with a date filter (one that holds nothing too)
+	// or none, by EntityItems and by a listing (Items).
+	for _, f := range []memory.Filter{{}, {Since: since}, {Since: time.Date(2026, 10, 27, 0, 0, 0, 0, time.UTC)}} {
+		if _, err := ix.EntityItems(ctx, peter, f, 400); err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprintf("entity items (filter %+v)", f), plan(), f.Since.IsZero())
+		f.Entities = peter
+		if _, err := ix.Items(ctx, f, true, 400); err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprintf("items (filter %+v)", f), plan(), f.Since.IsZero())
 	}
 }
 

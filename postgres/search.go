@@ -191,21 +191,19 @@ func (ix *Index) SearchWithin(ctx context.Context, s *Scope, terms []string, f m
 		}
 		// The best rows' items are read by their ids as a list (= ANY of
 		// an array, one index scan) and each one's file by its key
-		// (LATERAL … OFFSET 0, which the planner may not turn into a
-		// join), never by joins whose order the planner chooses: under
-		// row-level security it cannot tell how many of a workspace's
-		// rows it will see, and with two workspaces in the database it
-		// read every item of the workspace and compared each with the
-		// best hundred (190 ms a search instead of 12), with fifty every
-		// file with every best item (16 ms instead of 3;
+		// (fileByKey), never by joins whose order the planner chooses:
+		// under row-level security it cannot tell how many of a
+		// workspace's rows it will see, and with two workspaces in the
+		// database it read every item of the workspace and compared each
+		// with the best hundred (190 ms a search instead of 12), with
+		// fifty every file with every best item (16 ms instead of 3;
 		// TestPlansReadByKey).
 		lim := a.add(limit)
 		sql := fmt.Sprintf(`WITH %s,
 			t AS MATERIALIZED (SELECT id, score FROM s ORDER BY score DESC FETCH FIRST %s ROWS WITH TIES)
-			SELECT %s, t.score FROM t JOIN memoria_items i ON i.ws = $1 AND i.id = t.id
-			CROSS JOIN LATERAL (SELECT path, day FROM memoria_files f WHERE f.ws = $1 AND f.id = i.file_id OFFSET 0) f
+			SELECT %s, t.score FROM t JOIN memoria_items i ON i.ws = $1 AND i.id = t.id %s
 			WHERE i.id = ANY(ARRAY(SELECT id FROM t))
-			ORDER BY t.score DESC, f.path, i.start_line LIMIT %s`, scored, lim, itemColumns, lim)
+			ORDER BY t.score DESC, f.path, i.start_line LIMIT %s`, scored, lim, itemColumns, fileByKey, lim)
 		// Its text holds the terms' weights: a statement of its own,
 		// sent with its values in one round trip (pgx's default prepares
 		// each new text first, a round trip more, and fills its cache of

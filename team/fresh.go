@@ -58,19 +58,19 @@ func KeepFresh(ctx context.Context, spaces []Space, maxStale time.Duration, warn
 				return
 			}
 			now := time.Now()
+			var changed time.Time
+			watched := false
 			if folders != nil {
-				changed, watched := folders.Take(i)
+				changed, watched = folders.Take(i)
+			}
+			switch {
+			case watched && (changed.IsZero() || s.WS.Checked().After(changed)) && now.Sub(checkedAll[i]) < recheckWatched:
 				// Unchanged since a sync began (this loop's, a recall's
 				// or a write's): fresh as of now.
-				if watched && (changed.IsZero() || s.WS.Checked().After(changed)) && now.Sub(checkedAll[i]) < recheckWatched {
-					s.WS.MarkFresh(now)
-					continue
-				}
-				if !watched && now.Sub(s.WS.Checked()) < every {
-					continue
-				}
-			} else if now.Sub(s.WS.Checked()) < every {
+				s.WS.MarkFresh(now)
 				continue
+			case !watched && now.Sub(s.WS.Checked()) < every:
+				continue // polled, and a sync began since the last round
 			}
 			if _, err := s.WS.Sync(ctx); err != nil {
 				// Checked again at the next round, changed or not.

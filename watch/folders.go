@@ -76,15 +76,6 @@ func watchFolders(roots []string, warn func(string), changedHook func(int)) (*Fo
 	return f, nil
 }
 
-// addTrees watches the folders below the root that hold Markdown.
-func (d *folder) addTrees() bool {
-	ok := true
-	for _, top := range []string{"memory", "bank"} {
-		ok = d.addTree(filepath.Join(d.root, top)) && ok
-	}
-	return ok
-}
-
 func (f *Folders) run() {
 	defer close(f.done)
 	for {
@@ -99,7 +90,7 @@ func (f *Folders) run() {
 				if !d.watched.Load() || ev.Name != d.root && !strings.HasPrefix(ev.Name, d.root+string(filepath.Separator)) {
 					continue
 				}
-				changed, complete := d.handleTree(ev)
+				changed, complete := d.handle(ev)
 				if changed {
 					d.changed.Store(time.Now().UnixNano())
 					if f.changedHook != nil {

@@ -59,9 +59,7 @@ func Run(ctx context.Context, ws *memoria.Workspace, o Options) error {
 		return fmt.Errorf("watch %s: %w", root, err)
 	}
 	w := &watcher{fw: fw, root: root, warn: warn}
-	for _, top := range []string{"memory", "bank"} {
-		w.addTree(filepath.Join(root, top))
-	}
+	w.addTrees()
 	sync := func() {
 		st, err := ws.Sync(ctx)
 		if ctx.Err() != nil {
@@ -110,7 +108,7 @@ func Run(ctx context.Context, ws *memoria.Workspace, o Options) error {
 			if !ok {
 				return nil
 			}
-			if w.handle(ev) {
+			if changed, _ := w.handle(ev); changed {
 				schedule()
 			}
 		case err, ok := <-fw.Errors:
@@ -119,9 +117,7 @@ func Run(ctx context.Context, ws *memoria.Workspace, o Options) error {
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
 				// Events were lost: re-add every folder and sync.
-				for _, top := range []string{"memory", "bank"} {
-					w.addTree(filepath.Join(root, top))
-				}
+				w.addTrees()
 				schedule()
 				continue
 			}
@@ -137,6 +133,16 @@ type watcher struct {
 	fw   *fsnotify.Watcher
 	root string
 	warn func(string)
+}
+
+// addTrees watches the folders below the root that hold Markdown, and
+// reports whether every one of them is watched.
+func (w *watcher) addTrees() bool {
+	ok := true
+	for _, top := range []string{"memory", "bank"} {
+		ok = w.addTree(filepath.Join(w.root, top)) && ok
+	}
+	return ok
 }
 
 // addTree watches dir and every non-hidden folder below it. Symlinked
@@ -171,15 +177,10 @@ func (w *watcher) addTree(dir string) (complete bool) {
 	return complete
 }
 
-// handle reacts to one event and says whether the index may need a sync.
-func (w *watcher) handle(ev fsnotify.Event) bool {
-	changed, _ := w.handleTree(ev)
-	return changed
-}
-
-// handleTree is handle, also saying whether every folder of the tree is
-// still watched after a folder came into it.
-func (w *watcher) handleTree(ev fsnotify.Event) (changed, complete bool) {
+// handle reacts to one event and says whether the index may need a sync,
+// and whether every folder of the tree is still watched after a folder
+// came into it.
+func (w *watcher) handle(ev fsnotify.Event) (changed, complete bool) {
 	complete = true
 	rel, err := filepath.Rel(w.root, ev.Name)
 	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {

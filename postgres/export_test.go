@@ -1,5 +1,8 @@
 package postgres
 
-// OnStatement has f told the statements of Search, EntityItems and
-// Items, with their arguments, before they run.
+// OnStatement has f told the statements of Search, EntityItems, Items
+// and NearestItems, with their arguments, before they run.
 func OnStatement(ix *Index, f func(sql string, args []any)) { ix.statements = f }
+
+// WordBag is the tests' deterministic embedder (pgvector_test.go).
+type WordBag = wordBag

@@ -49,10 +49,14 @@ type Index struct {
 	mu    sync.Mutex
 	cache cache // what the database answered, as of one generation
 
-	// statements, if set, is told the statements of Search, EntityItems
-	// and Items, with their arguments, before they run (tests read their
-	// plans).
+	// statements, if set, is told the statements of Search, EntityItems,
+	// Items and NearestItems, with their arguments, before they run (tests
+	// read their plans).
 	statements func(sql string, args []any)
+	// filterScan, if not 0, replaces filterScanMax; below 0, no filter
+	// is answered by scoring its items (tests take every filter through
+	// the widening search).
+	filterScan int
 }
 
 // cache holds values the database computed for the workspace as of one
@@ -89,8 +93,13 @@ var _ memory.Store = (*Index)(nil)
 // identity says how an index's rows were made; an index made otherwise is
 // rebuilt.
 func identity(o ingest.Options) string {
-	return fmt.Sprintf("schema=%d rows=%d parser=%d passage_lines=%d alt=%d/%s", SchemaVersion, ingest.Version, markdown.Version, o.Passage(), lang.Version, lang.Unicode)
+	return fmt.Sprintf("schema=%d rows=%d parser=%d passage_lines=%d alt=%d/%s", rowSchema, ingest.Version, markdown.Version, o.Passage(), lang.Version, lang.Unicode)
 }
+
+// rowSchema is the last schema version that changed what a workspace's
+// rows hold. A later one that only adds an index (6) leaves the rows as
+// they are, and rebuilds no workspace.
+const rowSchema = 5
 
 // Workspace returns the index of the workspace called name, whose
 // Markdown is in dir ("" for a process that serves the index without the

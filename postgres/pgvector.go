@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"memoria/memory"
 	"memoria/vector"
 )
 
@@ -207,58 +206,55 @@ func (ix *Index) exec(ctx context.Context, sql string) error {
 	})
 }
 
-// nearestHNSW is NearestItems through the workspace's HNSW index, for
-// the texts nearest q, widened ×4 until limit items pass the filter; ok
-// is false when the index cannot answer (none for q's dimension, or more
-// texts wanted than one search returns), and the exact scan must.
-func (ix *Index) nearestHNSW(ctx context.Context, q []float32, f memory.Filter, limit int) (hits []memory.Hit, ok bool, err error) {
+// hnswNearest returns the k texts nearest q by the workspace's HNSW
+// index for q's dimension, best first (k at most hnswEfSearch), or none
+// when there is no such index: the exact scan must answer.
+func (ix *Index) hnswNearest(ctx context.Context, tx querier, q []float32, k int) ([]textScore, error) {
 	dim := len(q)
-	lit := vectorLiteral(q)
-	err = ix.read(ctx, func(tx querier) error {
-		for k := limit * 4; k <= hnswEfSearch; k *= 4 {
-			// Only while the index is there and valid (a condition
-			// PostgreSQL evaluates once): without it, no rows, and the
-			// exact scan answers; no round trip of its own to ask.
-			rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT text_id, -(emb::vector(%[1]d) <#> $1::vector(%[1]d)) FROM memoria_vectors
-				WHERE ws = %[2]d AND EXISTS (SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = '%[4]s' AND i.indisvalid)
-				ORDER BY emb::vector(%[1]d) <#> $1::vector(%[1]d) LIMIT %[3]d`, dim, ix.id, k, hnswIndexName(ix.id, dim)), lit)
-			if err != nil {
-				return err
-			}
-			var texts []textScore
-			for rows.Next() {
-				var t textScore
-				if err := rows.Scan(&t.id, &t.score); err != nil {
-					rows.Close()
-					return err
-				}
-				texts = append(texts, t)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
-			}
-			if len(texts) == 0 {
-				return nil // no index for q's dimension (or no vectors): the exact scan's turn
-			}
-			if hits, err = ix.itemsOfTexts(ctx, tx, texts, f); err != nil {
-				return err
-			}
-			if len(hits) >= limit || len(texts) < k {
-				ok = true
-				return nil
-			}
+	// Only while the index is there and valid (a condition PostgreSQL
+	// evaluates once): without it, no rows, and no round trip of its own
+	// to ask.
+	rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT text_id, -(emb::vector(%[1]d) <#> $1::vector(%[1]d)) FROM memoria_vectors
+		WHERE ws = %[2]d AND EXISTS (SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = '%[4]s' AND i.indisvalid)
+		ORDER BY emb::vector(%[1]d) <#> $1::vector(%[1]d) LIMIT %[3]d`, dim, ix.id, k, hnswIndexName(ix.id, dim)), vectorLiteral(q))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var texts []textScore
+	for rows.Next() {
+		var t textScore
+		if err := rows.Scan(&t.id, &t.score); err != nil {
+			return nil, err
 		}
-		return nil
-	})
-	if err != nil || !ok {
-		return nil, false, err
+		texts = append(texts, t)
 	}
-	sortHits(hits)
-	if len(hits) > limit {
-		hits = hits[:limit]
+	return texts, rows.Err()
+}
+
+// hnswScore returns the scores of these texts against q, computed by
+// PostgreSQL from the emb column the HNSW index searches; a text whose
+// vector has another dimension (a model change under way) has none.
+func (ix *Index) hnswScore(ctx context.Context, tx querier, q []float32, ids []int64) (map[int64]float32, error) {
+	dim := len(q)
+	rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT text_id, CASE WHEN vector_dims(emb) = %[1]d THEN -(emb::vector(%[1]d) <#> $2::vector(%[1]d)) END
+		FROM memoria_vectors WHERE ws = $1 AND text_id = ANY($3::bigint[]) AND emb IS NOT NULL`, dim), ix.id, vectorLiteral(q), ids)
+	if err != nil {
+		return nil, err
 	}
-	return hits, true, nil
+	defer rows.Close()
+	out := make(map[int64]float32, len(ids))
+	for rows.Next() {
+		var id int64
+		var score *float32
+		if err := rows.Scan(&id, &score); err != nil {
+			return nil, err
+		}
+		if score != nil {
+			out[id] = *score
+		}
+	}
+	return out, rows.Err()
 }
 
 // vectorSearch says how NearestItems finds the workspace's nearest texts.

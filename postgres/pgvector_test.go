@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"hash/fnv"
 	"path/filepath"
 	"strconv"
@@ -120,9 +121,19 @@ func TestHNSWSearch(t *testing.T) {
 	queries := []string{"prefers concise replies on WhatsApp", "the vet and the vaccination", "deploy script failed", "where does Peter live", "coffee in the morning"}
 	vecs, _ := wordBag{}.Embed(ctx, queries)
 	for i, q := range vecs {
-		got, ok, err := ix.nearestHNSW(ctx, q, memory.Filter{}, 10)
-		if err != nil || !ok {
+		err := ix.read(ctx, func(tx querier) error {
+			texts, err := ix.hnswNearest(ctx, tx, q, 10)
+			if err == nil && len(texts) == 0 {
+				err = errors.New("no texts")
+			}
+			return err
+		})
+		if err != nil {
 			t.Fatalf("%q: the HNSW index did not answer (%v)", queries[i], err)
+		}
+		got, err := ix.NearestItems(ctx, q, memory.Filter{}, 10)
+		if err != nil {
+			t.Fatal(err)
 		}
 		want, err := lite.NearestItems(ctx, q, memory.Filter{}, 10)
 		if err != nil {

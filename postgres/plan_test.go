@@ -66,9 +66,13 @@ func TestPlansReadByKey(t *testing.T) {
 	defer conn.Close(ctx)
 	// plan runs a statement as the index ran it, with EXPLAIN ANALYZE:
 	// the same statement and values, seeing the same workspace only.
+	if _, err := ix.EmbedPending(ctx, postgres.WordBag{}, memory.EmbedOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	var sql string
 	var args []any
-	postgres.OnStatement(ix, func(s string, a []any) { sql, args = s, a })
+	var all []statement
+	postgres.OnStatement(ix, func(s string, a []any) { sql, args = s, a; all = append(all, statement{s, a}) })
 	plan := func() planNode {
 		t.Helper()
 		tx, err := conn.Begin(ctx)
@@ -90,14 +94,18 @@ func TestPlansReadByKey(t *testing.T) {
 		return plans[0].Plan
 	}
 	// check fails the test where a plan scans every item or file of the
-	// workspace, or, with oneFile, reads more than one file at a time (a
-	// date filter reads the files of its dates at once).
+	// workspace, or reads thousands of items its filter removes (an index
+	// walked in order), or, with oneFile, reads more than one file at a
+	// time (a date filter reads the files of its dates at once).
+	const readMax = 5000 // of 21,000 items
 	check := func(what string, p planNode, oneFile bool) {
 		t.Helper()
 		p.walk(func(n planNode) {
 			switch {
 			case n.NodeType == "Seq Scan" && (strings.HasPrefix(n.Relation, "memoria_items") || n.Relation == "memoria_files"):
 				t.Errorf("%s: a sequential scan of %s", what, n.Relation)
+			case strings.HasPrefix(n.Relation, "memoria_items") && n.Removed > readMax:
+				t.Errorf("%s: %s read %v rows that the filter removed", what, n.NodeType, n.Removed)
 			case oneFile && n.Relation == "memoria_files" && n.Rows > 1:
 				t.Errorf("%s: %s read %v rows at once, not one file per item", what, n.Relation, n.Rows)
 			}
@@ -126,13 +134,49 @@ func TestPlansReadByKey(t *testing.T) {
 		}
 		check(fmt.Sprintf("items (filter %+v)", f), plan(), f.Since.IsZero())
 	}
+	// A date filter alone, on a search, a listing and the nearest items
+	// (every statement of theirs): its files are found by their ids and
+	// its events by their index, not by reading every item.
+	week := memory.Filter{Since: since, Until: since.AddDate(0, 0, 7)}
+	vecs, err := postgres.WordBag{}.Embed(ctx, []string{"what did Peter say about the build"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []memory.Filter{{Since: since}, week, {Until: time.Date(2016, 3, 1, 0, 0, 0, 0, time.UTC)}, {Entities: peter}} {
+		if _, err := ix.Search(ctx, strings.Fields("what did Peter say about the build"), f, 100); err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprintf("search (filter %+v)", f), plan(), false)
+		if _, err := ix.Items(ctx, f, true, 100); err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprintf("items (filter %+v)", f), plan(), false)
+		all = nil
+		if _, err := ix.NearestItems(ctx, vecs[0], f, 100); err != nil {
+			t.Fatal(err)
+		}
+		if len(all) == 0 {
+			t.Fatalf("nearest items (filter %+v): no statement", f)
+		}
+		for i, st := range slices.Clone(all) {
+			sql, args = st.sql, st.args
+			check(fmt.Sprintf("nearest items (filter %+v), statement %d", f, i+1), plan(), false)
+		}
+	}
+}
+
+// statement is a statement an index ran, and its arguments.
+type statement struct {
+	sql  string
+	args []any
 }
 
 // planNode is a node of EXPLAIN (ANALYZE, FORMAT JSON)'s plan.
 type planNode struct {
 	NodeType string     `json:"Node Type"`
 	Relation string     `json:"Relation Name"`
-	Rows     float64    `json:"Actual Rows"` // per loop
+	Rows     float64    `json:"Actual Rows"`            // per loop
+	Removed  float64    `json:"Rows Removed by Filter"` // per loop
 	Plans    []planNode `json:"Plans"`
 }
 

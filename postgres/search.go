@@ -61,7 +61,7 @@ func where(a *args, f memory.Filter) string {
 			hi = f.Until.Format(ingest.DateLayout)
 		}
 		l, h := a.add(lo), a.add(hi)
-		conds = append(conds, fmt.Sprintf(`(i.file_id IN (SELECT id FROM memoria_files WHERE ws = $1 AND day != '' AND day BETWEEN %s AND %s) OR (i.event_end != '' AND i.day <= %s AND i.event_end >= %s))`, l, h, h, l))
+		conds = append(conds, fmt.Sprintf(`(i.file_id = ANY(ARRAY(SELECT id FROM memoria_files WHERE ws = $1 AND day != '' AND day BETWEEN %s AND %s)) OR (i.event_end != '' AND i.day <= %s AND i.event_end >= %s))`, l, h, h, l))
 	}
 	if len(f.Kinds) > 0 {
 		kinds := make([]string, len(f.Kinds))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,4 +134,101 @@ func lastDay(ctx context.Context, ix *Index) (time.Time, error) {
 		return time.Time{}, err
 	}
 	return time.Parse("2006-01-02", day)
+}
+
+// TestNearestItemsFilteredHNSW: through the HNSW index, a filtered search
+// gives items the filter selects only, and, where the filter is narrow
+// enough to be answered by scoring its items (by PostgreSQL, from the
+// float32 vectors), the exact scan's answer: the same items, scores
+// within the int8 rounding of the exact scan's vectors (items that near
+// the last one's score may differ).
+func TestNearestItemsFilteredHNSW(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := pgtest.NewVectorAppDatabase(t)
+	dir := t.TempDir()
+	if _, err := synth.Generate(dir, synth.Options{Days: 300, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(ctx, url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ix, err := db.Workspace(ctx, "synth", dir, WorkspaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.EmbedPending(ctx, wordBag{}, memory.EmbedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := ix.Status(ctx); err != nil || !strings.HasPrefix(st.VectorSearch, "pgvector HNSW index") {
+		t.Fatalf("vector search %q, %v", st.VectorSearch, err)
+	}
+	last, err := lastDay(ctx, ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vecs, err := wordBag{}.Embed(ctx, []string{"what did Peter say about the release", "the build failed again on the server"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []memory.Filter{
+		{Since: last.AddDate(0, 0, -30)},
+		{Since: last.AddDate(0, 0, -60), Until: last.AddDate(0, 0, -53)},
+		{Entities: []string{"Peter"}, Since: last.AddDate(0, 0, -90)},
+	} {
+		selected, err := ix.Items(ctx, f, true, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := map[int64]bool{}
+		for _, it := range selected {
+			in[it.RowID] = true
+		}
+		for qi, q := range vecs {
+			ix.filterScan = 0
+			got, err := ix.NearestItems(ctx, q, f, 20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The exact scan's answer: every selected item scored.
+			ix.db.vectorColumn = false
+			want, err := ix.NearestItems(ctx, q, f, 20)
+			ix.db.vectorColumn = true
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("filter %+v, query %d", f, qi+1)
+			if len(got) != len(want) || len(got) == 0 {
+				t.Fatalf("%s: %d items, the exact scan %d", name, len(got), len(want))
+			}
+			wanted := map[int64]float64{}
+			for _, h := range want {
+				wanted[h.RowID] = h.Score
+			}
+			found := map[int64]bool{}
+			for _, h := range got {
+				found[h.RowID] = true
+			}
+			last := want[len(want)-1].Score
+			for _, h := range want {
+				if !found[h.RowID] && h.Score > last+0.02 {
+					t.Errorf("%s: %s (%.4f in the exact scan) is missing", name, h.Source, h.Score)
+				}
+			}
+			for _, h := range got {
+				if !in[h.RowID] {
+					t.Errorf("%s: %s is not selected by the filter", name, h.Source)
+				}
+				w, ok := wanted[h.RowID]
+				switch {
+				case ok && math.Abs(w-h.Score) > 0.02:
+					t.Errorf("%s: %s scores %.4f, the exact scan %.4f", name, h.Source, h.Score, w)
+				case !ok && h.Score > last+0.02:
+					t.Errorf("%s: %s (%.4f) is not in the exact scan's answer", name, h.Source, h.Score)
+				}
+			}
+		}
+	}
 }

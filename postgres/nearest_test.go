@@ -23,26 +23,11 @@ import (
 func TestNearestItemsFiltered(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := t.TempDir()
-	if _, err := synth.Generate(dir, synth.Options{Days: 300, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Open(ctx, pgtest.NewAppDatabase(t), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ix, err := db.Workspace(ctx, "synth", dir, WorkspaceOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ix.EmbedPending(ctx, wordBag{}, memory.EmbedOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	ix := embeddedSynth(t, pgtest.NewAppDatabase(t))
 	// Every item's text, and the vectors the exact scan scores.
 	textOf := map[int64]int64{}
 	var vc *vectorCache
-	err = ix.read(ctx, func(tx querier) error {
+	err := ix.read(ctx, func(tx querier) error {
 		rows, err := tx.Query(ctx, `SELECT id, text_id FROM memoria_items WHERE ws = $1`, ix.id)
 		if err != nil {
 			return err
@@ -124,6 +109,30 @@ func TestNearestItemsFiltered(t *testing.T) {
 	}
 }
 
+// embeddedSynth indexes 300 days of synthetic logs in the database at
+// url and gives every text a vector (wordBag).
+func embeddedSynth(t *testing.T, url string) *Index {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	if _, err := synth.Generate(dir, synth.Options{Days: 300, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(ctx, url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	ix, err := db.Workspace(ctx, "synth", dir, WorkspaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.EmbedPending(ctx, wordBag{}, memory.EmbedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
 // lastDay is the day of the workspace's newest log.
 func lastDay(ctx context.Context, ix *Index) (time.Time, error) {
 	var day string
@@ -145,23 +154,7 @@ func lastDay(ctx context.Context, ix *Index) (time.Time, error) {
 func TestNearestItemsFilteredHNSW(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	url := pgtest.NewVectorAppDatabase(t)
-	dir := t.TempDir()
-	if _, err := synth.Generate(dir, synth.Options{Days: 300, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Open(ctx, url, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ix, err := db.Workspace(ctx, "synth", dir, WorkspaceOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ix.EmbedPending(ctx, wordBag{}, memory.EmbedOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	ix := embeddedSynth(t, pgtest.NewVectorAppDatabase(t))
 	if st, err := ix.Status(ctx); err != nil || !strings.HasPrefix(st.VectorSearch, "pgvector HNSW index") {
 		t.Fatalf("vector search %q, %v", st.VectorSearch, err)
 	}

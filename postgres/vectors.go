@@ -236,12 +236,11 @@ func (ix *Index) vectors(ctx context.Context, tx querier) (*vectorCache, error) 
 // index does (sqlite/nearest.go): with a filter it over-fetches ×4; when
 // too few pass, a filter that selects at most filterScanMax items is
 // answered by scoring exactly those, and a wider one by a search as much
-// wider as the share that passed says. Before, a filter that passed few
-// of the nearest texts widened ×4 round after round, up to every text of
-// the workspace (50 ms a call for the last two months of a 21,000-item
-// workspace). The texts come from the workspace's HNSW index where
-// pgvector is on and one search can return them (pgvector.go), else from
-// an exact scan in this process.
+// wider as the share that passed says: widening ×4 round after round
+// read the items of ever more texts, up to every text of the workspace
+// for a narrow filter (docs/team.md). The texts come from the
+// workspace's HNSW index where pgvector is on and one search can return
+// them (pgvector.go), else from an exact scan in this process.
 func (ix *Index) NearestItems(ctx context.Context, q []float32, f memory.Filter, limit int) ([]memory.Hit, error) {
 	if limit <= 0 || len(q) == 0 {
 		return nil, nil

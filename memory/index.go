@@ -36,9 +36,14 @@ type Store interface {
 	// Items lists items matching a filter without full-text search,
 	// ordered by day (newest first when newest is set), file and line.
 	Items(ctx context.Context, f Filter, newest bool, limit int) ([]Item, error)
-	// Nearby returns the passages in the same file and section as an item
-	// that lie within n lines of it, in line order.
-	Nearby(ctx context.Context, it Item, n int) ([]Item, error)
+	// Nearby returns, by an item's row id, the passages in the same file
+	// and section that lie within n lines of it (before its first line or
+	// after its last), in line order: what recall may widen a result
+	// with. It answers for items[0], and for the others where that costs
+	// little more (one round trip to a server for all); an item it did
+	// not answer for has no key in the map. Recall passes the result it
+	// widens now and the next ones it may widen.
+	Nearby(ctx context.Context, items []Item, n int) (map[int64][]Item, error)
 	// TermStats cuts query words into the index's terms and counts the
 	// items containing each, and returns how many items there are, so
 	// that recall can plan a query before running it.

@@ -133,6 +133,44 @@ func compareStores(t *testing.T, want, got memory.Store) {
 			}
 		}
 	}
+	// The passages around each passage, which recall widens results
+	// with: the SQLite index answers for one passage a query, PostgreSQL
+	// for all of them in one.
+	passages := memory.Filter{Kinds: []memory.Kind{memory.KindPassage}}
+	wp, err := want.Items(ctx, passages, false, 400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gp, err := got.Items(ctx, passages, false, 400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	around, err := got.Nearby(ctx, gp, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bySource := map[string]memory.Item{}
+	for _, it := range gp {
+		bySource[it.Source.String()] = it
+	}
+	for _, w := range wp {
+		g, ok := bySource[w.Source.String()]
+		if !ok {
+			t.Errorf("passage %s: not listed by postgres", w.Source)
+			continue
+		}
+		wa, err := want.Nearby(ctx, []memory.Item{w}, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ga, ok := around[g.RowID]
+		if !ok {
+			t.Errorf("Nearby(%s): postgres did not answer for it", g.Source)
+		}
+		if a, b := citations(wa[w.RowID]), citations(ga); !reflect.DeepEqual(a, b) {
+			t.Errorf("Nearby(%s) differ:\nsqlite   %v\npostgres %v", w.Source, a, b)
+		}
+	}
 	// Matching, not ranking: the items a word is found in, punctuation
 	// taken apart as unicode61 does (deploy.sh, warelay-prod). Not
 	// "deploy": FTS5's Porter stems it "deploi" but "deployment" "deploy",
@@ -539,12 +577,12 @@ func TestIsolation(t *testing.T) {
 	if err != nil || len(bItems) == 0 {
 		t.Fatalf("bravo's items: %v, %v", bItems, err)
 	}
-	for _, it := range bItems {
-		near, err := a.Nearby(ctx, it, 50)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, n := range near {
+	near, err := a.Nearby(ctx, bItems, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, around := range near {
+		for _, n := range around {
 			leak("Nearby", n.Content)
 		}
 	}

@@ -354,14 +354,50 @@ func (ix *Index) Items(ctx context.Context, f memory.Filter, newest bool, limit 
 	return ix.items(ctx, sql, a)
 }
 
-// Nearby returns the passages in the same file and section as an item
-// that lie within n lines of it, in line order.
-func (ix *Index) Nearby(ctx context.Context, it memory.Item, n int) ([]memory.Item, error) {
-	sql := fmt.Sprintf(`SELECT %s FROM memoria_items i JOIN memoria_files f ON f.ws = i.ws AND f.id = i.file_id
-		WHERE i.ws = $1 AND i.file_id = (SELECT file_id FROM memoria_items WHERE ws = $1 AND id = $2) AND i.kind = 'passage' AND i.section = $3
-		AND i.id != $2 AND ((i.end_line < $4 AND i.end_line >= $5) OR (i.start_line > $6 AND i.start_line <= $7))
-		ORDER BY i.start_line`, itemColumns)
-	return ix.items(ctx, sql, args{ix.id, it.RowID, it.Section, it.Source.Start, it.Source.Start - n, it.Source.End, it.Source.End + n})
+// Nearby returns, for each of the items by its row id, the passages in
+// the same file and section that lie within n lines of it, in line
+// order, for all of them in one statement (one round trip, where recall
+// widened each result with one of its own).
+func (ix *Index) Nearby(ctx context.Context, items []memory.Item, n int) (map[int64][]memory.Item, error) {
+	if len(items) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(items))
+	starts := make([]int32, len(items))
+	ends := make([]int32, len(items))
+	for i, it := range items {
+		ids[i], starts[i], ends[i] = it.RowID, int32(it.Source.Start), int32(it.Source.End)
+	}
+	a := args{ix.id, ids, starts, ends, n}
+	sql := fmt.Sprintf(`SELECT %s, w.id FROM unnest($2::bigint[], $3::int[], $4::int[]) AS w(id, s, e)
+		JOIN memoria_items t ON t.ws = $1 AND t.id = w.id
+		JOIN memoria_items i ON i.ws = $1 AND i.file_id = t.file_id AND i.kind = 'passage' AND i.section = t.section AND i.id != w.id
+			AND ((i.end_line < w.s AND i.end_line >= w.s - $5) OR (i.start_line > w.e AND i.start_line <= w.e + $5))
+		%s
+		ORDER BY w.id, i.start_line`, itemColumns, fileByKey)
+	ix.trace(sql, a)
+	var out map[int64][]memory.Item
+	err := ix.read(ctx, func(tx querier) error {
+		out = make(map[int64][]memory.Item, len(items))
+		for _, it := range items {
+			out[it.RowID] = nil // answered, if only with none
+		}
+		rows, err := tx.Query(ctx, sql, a...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var x memory.Item
+			var of int64
+			if err := scanItem(rows, &x, &of); err != nil {
+				return err
+			}
+			out[of] = append(out[of], x)
+		}
+		return rows.Err()
+	})
+	return out, err
 }
 
 // TermStats cuts words into terms with the index's own text search

@@ -42,7 +42,8 @@ func pack(ctx context.Context, ix Index, ranked []scored, l *links, k, lines, bu
 		}
 		return false
 	}
-	for _, s := range ranked {
+	near := nearby{ix: ix, lines: lines, got: map[int64][]memory.Item{}}
+	for i, s := range ranked {
 		if len(out) >= k {
 			break
 		}
@@ -70,10 +71,11 @@ func pack(ctx context.Context, ix Index, ranked []scored, l *links, k, lines, bu
 				continue
 			}
 			if it.Source.Lines() < lines {
-				var err error
-				if it, err = widen(ctx, ix, it, lines, byRow, cited); err != nil {
+				around, err := near.of(ctx, ranked[i:], k-len(out))
+				if err != nil {
 					return nil, err
 				}
+				it = widen(it, lines, around, byRow, cited)
 			}
 		}
 		r := toResult(it)
@@ -155,22 +157,59 @@ func writtenDay(it memory.Item) string {
 	return it.Written.Format("2006-01-02")
 }
 
-// widen grows a passage, one neighbour at a time, with the passage right
-// before or after it while it stays within max lines and does not reach
-// lines another result cites; the content stays exactly the cited lines.
-// It grows towards the neighbour that itself ranked higher for the query
-// (score holds the fused scores by row), so the context it adds is the
-// part most likely to matter; between equals, it grows backwards first
-// (the question before an answer).
-func widen(ctx context.Context, ix Index, it memory.Item, max int, score map[int64]float64, cited func(memory.Source) bool) (memory.Item, error) {
-	if it.Source.Lines() >= max {
-		return it, nil
+// nearby fetches the passages around the results pack widens: for the
+// one to widen now, and, where the index answers for several at once (a
+// round trip to PostgreSQL for all: a recall there took 14.5 ms with one
+// query per result, 11.5 with one per batch), for the next passages of
+// the ranking that may be widened too, as many as results remain to
+// pack.
+type nearby struct {
+	ix    Index
+	lines int
+	got   map[int64][]memory.Item // by the row id of the passage they are around; fetched, even if none
+}
+
+// of returns the passages within n lines of rest[0]'s (every passage its
+// widening could reach: n, not n less its lines, for the line before the
+// farthest one it may take decides whether to take it), fetching them
+// with those of the next want passages of rest that are not fetched yet.
+func (n *nearby) of(ctx context.Context, rest []scored, want int) ([]memory.Item, error) {
+	first := rest[0].c.item
+	if got, ok := n.got[first.RowID]; ok {
+		return got, nil
 	}
-	// Every passage the widening could reach, in one query.
-	near, err := ix.Nearby(ctx, it, max) // max, not max less its lines: the line before the farthest one it may take decides whether to take it
+	batch := []memory.Item{first}
+	for _, s := range rest[1:] {
+		if len(batch) >= max(want, 1) {
+			break
+		}
+		it := s.c.item
+		if _, ok := n.got[it.RowID]; !ok && it.Kind == memory.KindPassage && it.Source.Lines() < n.lines {
+			batch = append(batch, it)
+		}
+	}
+	found, err := n.ix.Nearby(ctx, batch, n.lines)
 	if err != nil {
-		return it, fmt.Errorf("recall: context: %w", err)
+		return nil, fmt.Errorf("recall: context: %w", err)
 	}
+	for _, it := range batch[1:] {
+		if around, ok := found[it.RowID]; ok {
+			n.got[it.RowID] = around
+		}
+	}
+	n.got[first.RowID] = found[first.RowID]
+	return n.got[first.RowID], nil
+}
+
+// widen grows a passage, one neighbour at a time, with the passage right
+// before or after it (from near, the passages within max lines of it)
+// while it stays within max lines and does not reach lines another result
+// cites; the content stays exactly the cited lines. It grows towards the
+// neighbour that itself ranked higher for the query (score holds the
+// fused scores by row), so the context it adds is the part most likely to
+// matter; between equals, it grows backwards first (the question before
+// an answer).
+func widen(it memory.Item, max int, near []memory.Item, score map[int64]float64, cited func(memory.Source) bool) memory.Item {
 	for it.Source.Lines() < max {
 		// The passages right before and right after: ending on the line
 		// before its first, or starting on the line after its last (a
@@ -213,10 +252,10 @@ func widen(ctx context.Context, ix Index, it memory.Item, max int, score map[int
 			it.Content = it.Content + "\n" + next.Content
 			it.Entities = mergeEntities(it.Entities, next.Entities)
 		default:
-			return it, nil
+			return it
 		}
 	}
-	return it, nil
+	return it
 }
 
 // startsMidSentence reports whether text starts in the middle of a

@@ -21,7 +21,7 @@ const DefaultK = 25
 type Index interface {
 	Search(ctx context.Context, terms []string, f memory.Filter, limit int) ([]memory.Hit, error)
 	Items(ctx context.Context, f memory.Filter, newest bool, limit int) ([]memory.Item, error)
-	Nearby(ctx context.Context, it memory.Item, n int) ([]memory.Item, error)
+	Nearby(ctx context.Context, items []memory.Item, n int) (map[int64][]memory.Item, error)
 	TermStats(ctx context.Context, words []string) ([]memory.TermStat, int, error)
 	EntityItems(ctx context.Context, slugs []string, f memory.Filter, limit int) ([]memory.EntityItem, error)
 	NearestItems(ctx context.Context, q []float32, f memory.Filter, limit int) ([]memory.Hit, error)

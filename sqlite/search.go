@@ -360,10 +360,17 @@ func scanItem(rows *sql.Rows, it *memory.Item, extra ...any) error {
 	return nil
 }
 
-// Nearby returns the passages in the same file and section as an item
+// Nearby returns the passages in the same file and section as items[0]
 // that lie within n lines of it (before its first line or after its
-// last), in line order: what recall may widen a result with, in one query.
-func (ix *Index) Nearby(ctx context.Context, it memory.Item, n int) ([]memory.Item, error) {
+// last), in line order, under its row id: what recall may widen a result
+// with, in one query. It answers for items[0] only: in process, a query
+// for several would cost as much as one for each, and recall would pay
+// for those it then does not widen.
+func (ix *Index) Nearby(ctx context.Context, items []memory.Item, n int) (map[int64][]memory.Item, error) {
+	if len(items) == 0 {
+		return nil, nil
+	}
+	it := items[0]
 	q := fmt.Sprintf(`SELECT %s FROM items i JOIN files f ON f.id = i.file_id
 		WHERE i.file_id = (SELECT file_id FROM items WHERE id = ?) AND i.kind = `+kindPassageSQL+`
 		AND i.section = (SELECT section FROM items WHERE id = ?)
@@ -382,7 +389,10 @@ func (ix *Index) Nearby(ctx context.Context, it memory.Item, n int) ([]memory.It
 		}
 		out = append(out, x)
 	}
-	return out, ix.wrapErrNil(rows.Err())
+	if err := rows.Err(); err != nil {
+		return nil, ix.wrapErr(err)
+	}
+	return map[int64][]memory.Item{it.RowID: out}, nil
 }
 
 // EntityNames lists every known entity name: page slugs, names and aliases,

@@ -158,47 +158,47 @@ func writtenDay(it memory.Item) string {
 }
 
 // nearby fetches the passages around the results pack widens: for the
-// one to widen now, and, where the index answers for several at once (a
-// round trip to PostgreSQL for all: a recall there took 14.5 ms with one
-// query per result, 11.5 with one per batch), for the next passages of
-// the ranking that may be widened too, as many as results remain to
-// pack.
+// one to widen now, and, where the index answers for several at once (one
+// round trip to PostgreSQL for all: docs/recall.md), for the next
+// passages of the ranking that may be widened too, as many as results
+// remain to pack.
 type nearby struct {
 	ix    Index
 	lines int
 	got   map[int64][]memory.Item // by the row id of the passage they are around; fetched, even if none
 }
 
-// of returns the passages within n lines of rest[0]'s (every passage its
-// widening could reach: n, not n less its lines, for the line before the
-// farthest one it may take decides whether to take it), fetching them
-// with those of the next want passages of rest that are not fetched yet.
-func (n *nearby) of(ctx context.Context, rest []scored, want int) ([]memory.Item, error) {
+// of returns the passages within nb.lines lines of rest[0] (every passage
+// its widening could reach: all those lines, not those less its own, for
+// the line before the farthest one it may take decides whether to take
+// it), asking for them with those of the next want passages of rest not
+// asked for yet.
+func (nb *nearby) of(ctx context.Context, rest []scored, want int) ([]memory.Item, error) {
 	first := rest[0].c.item
-	if got, ok := n.got[first.RowID]; ok {
+	if got, ok := nb.got[first.RowID]; ok {
 		return got, nil
 	}
 	batch := []memory.Item{first}
 	for _, s := range rest[1:] {
-		if len(batch) >= max(want, 1) {
+		if len(batch) >= want {
 			break
 		}
 		it := s.c.item
-		if _, ok := n.got[it.RowID]; !ok && it.Kind == memory.KindPassage && it.Source.Lines() < n.lines {
+		if _, ok := nb.got[it.RowID]; !ok && it.Kind == memory.KindPassage && it.Source.Lines() < nb.lines {
 			batch = append(batch, it)
 		}
 	}
-	found, err := n.ix.Nearby(ctx, batch, n.lines)
+	found, err := nb.ix.Nearby(ctx, batch, nb.lines)
 	if err != nil {
 		return nil, fmt.Errorf("recall: context: %w", err)
 	}
 	for _, it := range batch[1:] {
 		if around, ok := found[it.RowID]; ok {
-			n.got[it.RowID] = around
+			nb.got[it.RowID] = around
 		}
 	}
-	n.got[first.RowID] = found[first.RowID]
-	return n.got[first.RowID], nil
+	nb.got[first.RowID] = found[first.RowID]
+	return nb.got[first.RowID], nil
 }
 
 // widen grows a passage, one neighbour at a time, with the passage right

@@ -214,22 +214,10 @@ func (ix *Index) hnswNearest(ctx context.Context, tx querier, q []float32, k int
 	// Only while the index is there and valid (a condition PostgreSQL
 	// evaluates once): without it, no rows, and no round trip of its own
 	// to ask.
-	rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT text_id, -(emb::vector(%[1]d) <#> $1::vector(%[1]d)) FROM memoria_vectors
+	sql := fmt.Sprintf(`SELECT text_id, -(emb::vector(%[1]d) <#> $1::vector(%[1]d)) FROM memoria_vectors
 		WHERE ws = %[2]d AND EXISTS (SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = '%[4]s' AND i.indisvalid)
-		ORDER BY emb::vector(%[1]d) <#> $1::vector(%[1]d) LIMIT %[3]d`, dim, ix.id, k, hnswIndexName(ix.id, dim)), vectorLiteral(q))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var texts []textScore
-	for rows.Next() {
-		var t textScore
-		if err := rows.Scan(&t.id, &t.score); err != nil {
-			return nil, err
-		}
-		texts = append(texts, t)
-	}
-	return texts, rows.Err()
+		ORDER BY emb::vector(%[1]d) <#> $1::vector(%[1]d) LIMIT %[3]d`, dim, ix.id, k, hnswIndexName(ix.id, dim))
+	return collect(ctx, tx, sql, args{vectorLiteral(q)}, func(rows pgx.Rows, t *textScore) error { return rows.Scan(&t.id, &t.score) })
 }
 
 // hnswScore returns the scores of these texts against q, computed by
@@ -242,19 +230,16 @@ func (ix *Index) hnswScore(ctx context.Context, tx querier, q []float32, ids []i
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	out := make(map[int64]float32, len(ids))
-	for rows.Next() {
-		var id int64
-		var score *float32
-		if err := rows.Scan(&id, &score); err != nil {
-			return nil, err
-		}
+	var id int64
+	var score *float32
+	_, err = pgx.ForEachRow(rows, []any{&id, &score}, func() error {
 		if score != nil {
 			out[id] = *score
 		}
-	}
-	return out, rows.Err()
+		return nil
+	})
+	return out, err
 }
 
 // vectorSearch says how NearestItems finds the workspace's nearest texts.

@@ -39,11 +39,7 @@ func TestPlansReadByKey(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	url := pgtest.NewAppDatabase(t)
-	db, err := postgres.Open(ctx, url, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, url)
 	var ix *postgres.Index
 	for i := range 2 {
 		dir := t.TempDir()
@@ -200,11 +196,7 @@ func TestBuildAnalyzesSharedTables(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	app := pgtest.NewAppDatabase(t)
-	db, err := postgres.Open(ctx, app, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, app)
 	var ids []int64
 	for _, name := range []string{"first", "second"} {
 		ix, err := db.Workspace(ctx, name, testworkspace.CopyExample(t), postgres.WorkspaceOptions{})

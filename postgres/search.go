@@ -376,28 +376,26 @@ func (ix *Index) Nearby(ctx context.Context, items []memory.Item, n int) (map[in
 		%s
 		ORDER BY w.id, i.start_line`, itemColumns, fileByKey)
 	ix.trace(sql, a)
-	var out map[int64][]memory.Item
-	err := ix.read(ctx, func(tx querier) error {
-		out = make(map[int64][]memory.Item, len(items))
-		for _, it := range items {
-			out[it.RowID] = nil // answered, if only with none
-		}
-		rows, err := tx.Query(ctx, sql, a...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var x memory.Item
-			var of int64
-			if err := scanItem(rows, &x, &of); err != nil {
-				return err
-			}
-			out[of] = append(out[of], x)
-		}
-		return rows.Err()
+	type around struct {
+		item memory.Item
+		of   int64 // the row id of the item it is around
+	}
+	var found []around
+	err := ix.read(ctx, func(tx querier) (err error) {
+		found, err = collect(ctx, tx, sql, a, func(rows pgx.Rows, x *around) error { return scanItem(rows, &x.item, &x.of) })
+		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64][]memory.Item, len(items))
+	for _, it := range items {
+		out[it.RowID] = nil // answered, if only with none
+	}
+	for _, x := range found {
+		out[x.of] = append(out[x.of], x.item)
+	}
+	return out, nil
 }
 
 // TermStats cuts words into terms with the index's own text search

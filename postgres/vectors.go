@@ -412,22 +412,9 @@ func (ix *Index) scoreFiltered(ctx context.Context, s *textSearch, f memory.Filt
 	scanMax := ix.scanMax()
 	sql := fmt.Sprintf(`SELECT i.id, i.text_id FROM memoria_items i WHERE i.ws = $1%s LIMIT %s`, cond, a.add(scanMax+1))
 	ix.trace(sql, a)
-	rows, err := s.tx.Query(ctx, sql, a...)
-	if err != nil {
-		return nil, false, err
-	}
 	type itemText struct{ id, text int64 }
-	var selected []itemText
-	for rows.Next() {
-		var it itemText
-		if err := rows.Scan(&it.id, &it.text); err != nil {
-			rows.Close()
-			return nil, false, err
-		}
-		selected = append(selected, it)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(selected) > scanMax {
+	selected, err := collect(ctx, s.tx, sql, a, func(rows pgx.Rows, it *itemText) error { return rows.Scan(&it.id, &it.text) })
+	if err != nil || len(selected) > scanMax {
 		return nil, false, err
 	}
 	ids := make([]int64, 0, len(selected))

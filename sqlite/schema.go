@@ -38,8 +38,10 @@ func identity(o Options) string {
 // with files_day, the days written; items_event the events in the date
 // filter (a MULTI-INDEX OR with the former). No query looks items up by
 // fact_id. There is no index of items
-// by day (1 MB on ten years): every listing by day has a date filter but
-// the listing of a bare "--kind" or "--entity", which scans the items.
+// by day (1 MB on ten years): a listing by day has a date filter, or,
+// newest first, starts from the day newestDay finds through files_day and
+// items_event. Only an oldest-first listing without dates, which neither
+// recall nor the timeline asks for, reads every item.
 // item_entities is read by its primary key only; a sync deletes a link
 // by its slug and item (deleteItemEntities).
 const indexes = `

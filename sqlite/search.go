@@ -276,6 +276,17 @@ func (ix *Index) readHits(ctx context.Context, q string, args []any) ([]memory.H
 // Items lists items matching a filter without full-text search, ordered by
 // day (newest first when newest is set) then file and line.
 func (ix *Index) Items(ctx context.Context, f memory.Filter, newest bool, limit int) ([]memory.Item, error) {
+	if newest && f.Since.IsZero() && f.Until.IsZero() && limit > 0 {
+		// Without a date filter the listing below would read every item
+		// (there is no index of items by day). The newest items are on or
+		// after the day of the limit-th of them, which the indexes of
+		// days find; listing from that day is the same listing.
+		since, err := ix.newestDay(ctx, f, limit)
+		if err != nil {
+			return nil, err
+		}
+		f.Since = since
+	}
 	cond, args := where(f)
 	order, cmp, open := "ASC", "<=", strconv.Itoa(noDayMax)
 	if newest {
@@ -305,6 +316,35 @@ func (ix *Index) Items(ctx context.Context, f memory.Filter, newest bool, limit 
 		items = append(items, it)
 	}
 	return items, ix.wrapErrNil(rows.Err())
+}
+
+// newestDay returns the day of the limit-th newest dated item the filter
+// (which has no dates) admits, or the zero time when fewer are dated. An
+// item's day is its file's unless it has an event (ingest.NewItem), so
+// the newest are the first items of the newest files (files_day) and the
+// latest events (items_event): the limit newest of each hold the limit
+// newest of all.
+func (ix *Index) newestDay(ctx context.Context, f memory.Filter, limit int) (time.Time, error) {
+	cond, args := where(f)
+	q := fmt.Sprintf(`SELECT day FROM (
+		SELECT * FROM (SELECT i.day AS day FROM files f JOIN items i ON i.file_id = f.id
+			WHERE f.day != '' AND i.event_end = 0%s ORDER BY f.day DESC LIMIT ?)
+		UNION ALL
+		SELECT * FROM (SELECT i.day AS day FROM items i WHERE i.event_end != 0%s ORDER BY i.day DESC LIMIT ?))
+	ORDER BY day DESC LIMIT 1 OFFSET ?`, cond, cond)
+	var day int64
+	err := ix.queryRow(ctx, q, slices.Concat(args, []any{limit}, args, []any{limit, limit - 1})...).Scan(&day)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, ix.wrapErr(err)
+	}
+	t, err := time.Parse(ingest.DateLayout, dayText(day))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("index %s: item day %d: %w", ix.path, day, err)
+	}
+	return t, nil
 }
 
 // itemsWithIDs reads the items with these ids, in one query.

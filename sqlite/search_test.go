@@ -3,8 +3,10 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"memoria/memory"
 )
@@ -79,4 +81,73 @@ func TestSplitSearchRanksAsOne(t *testing.T) {
 	if ranking(hits) != ranking(one) {
 		t.Fatalf("Search:\n%s\none search:\n%s", ranking(hits), ranking(one))
 	}
+}
+
+// TestNewestListingFromItsDay: a newest-first listing without a date
+// filter, which starts from the day of its limit-th item (newestDay),
+// lists what a listing of every item lists first, whatever the limit and
+// filter: with events dated before, after and across their logs, facts
+// in undated pages with and without a date, and many items a day.
+func TestNewestListingFromItsDay(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	for d := range 40 {
+		day := fmt.Sprintf("2025-%02d-%02d", 1+d/10, 1+2*(d%10))
+		var b strings.Builder
+		fmt.Fprintf(&b, "# %s\n\nA walk by the canal, day %d.\n\nThe kiln was fired again.\n\n## Retain\n", day, d)
+		fmt.Fprintf(&b, "- W @Maren: the pottery fair runs on 2026-0%d-1%d.\n", 1+d%9, d%10) // after every log
+		fmt.Fprintf(&b, "- B glazed %d bowls.\n", d)
+		if d%3 == 0 {
+			fmt.Fprintf(&b, "- O(c=0.%d) @Maren: prefers ash glaze.\n", 1+d%9)
+			fmt.Fprintf(&b, "- W the studio lease started on 2019-0%d-0%d.\n", 1+d%9, 1+d%9) // long before
+		}
+		writeFile(t, dir, "memory/"+day+".md", b.String())
+	}
+	writeFile(t, dir, "bank/world.md", "# World\n\n- W @Maren: the kiln was built on 2031-05-04.\n- W @Maren: the studio has two wheels.\n")
+	writeFile(t, dir, "bank/entities/Maren.md", "# Maren\n\nRuns the studio by the canal.\n")
+	ix := openTest(t, dir, Options{})
+	filters := []memory.Filter{{}, {Kinds: []memory.Kind{memory.KindWorld}}, {Kinds: []memory.Kind{memory.KindOpinion, memory.KindPassage}}, {Entities: []string{"maren"}}}
+	for _, f := range filters {
+		all, err := ix.Items(ctx, f, true, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) < 20 {
+			t.Fatalf("%+v: %d items", f, len(all))
+		}
+		for limit := 1; limit <= len(all)+1; limit++ {
+			got, err := ix.Items(ctx, f, true, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := all[:min(limit, len(all))]
+			if a, b := sourcesOf(got), sourcesOf(want); !slices.Equal(a, b) {
+				t.Fatalf("%+v, limit %d:\n got %v\nwant %v", f, limit, a, b)
+			}
+			// The listing started from the day of its last item, when
+			// that item has one.
+			since, err := ix.newestDay(ctx, f, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantDay := time.Time{}
+			if limit <= len(all) {
+				wantDay = all[limit-1].Written
+				if ev := all[limit-1].Event; ev != nil {
+					wantDay = ev.Start
+				}
+			}
+			if !since.Equal(wantDay) {
+				t.Fatalf("%+v, limit %d: newestDay = %v, want %v", f, limit, since, wantDay)
+			}
+		}
+	}
+}
+
+func sourcesOf(items []memory.Item) []string {
+	var out []string
+	for _, it := range items {
+		out = append(out, it.Source.String())
+	}
+	return out
 }

@@ -370,7 +370,7 @@ func (db *DB) register(ctx context.Context, name string) (id int64, identity str
 		if !guarded {
 			_, err := tx.Exec(ctx, fmt.Sprintf(`ALTER TABLE %[1]s ENABLE ROW LEVEL SECURITY;
 				ALTER TABLE %[1]s FORCE ROW LEVEL SECURITY;
-				CREATE POLICY memoria_ws ON %[1]s USING (ws = ANY (memoria_allowed()))`, part))
+				CREATE POLICY memoria_ws ON %[1]s USING (%[2]s)`, part, wsPolicy))
 			if err != nil {
 				return err
 			}

@@ -114,6 +114,7 @@ func (p *parser) capitalised(i int) bool {
 const (
 	ctxAbbr = 1 << iota // bare abbreviated months and weekdays ("in Oct", "on Sat")
 	ctxYear             // bare years ("in 2024")
+	ctxRel              // any relation word: bare seasons ("in the summer", "over the winter")
 	ctxAll  = ctxAbbr | ctxYear
 )
 
@@ -221,12 +222,12 @@ func (p *parser) phrase(i int) (Phrase, int, bool) {
 		i++
 		rel = relBefore
 	}
-	ctx := ctxAll
+	ctx := ctxAll | ctxRel
 	switch rel {
 	case relOn:
-		ctx = ctxAbbr
+		ctx = ctxAbbr | ctxRel
 	case relOver:
-		ctx = 0 // "over", "within": no bare years or abbreviations ("over 2000 items")
+		ctx = ctxRel // "over", "within": no bare years or abbreviations ("over 2000 items")
 	}
 	sp, j, ok := p.coreTail(i+1, ctx, true)
 	if !ok {
@@ -394,7 +395,16 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 		if w.flags&fAbbrev != 0 && ctx&ctxAbbr == 0 {
 			return span{}, 0, false
 		}
+		if p.beforeLast(i + 1) {
+			// "Saturday before last": the one before last Saturday.
+			return p.day(p.weekday(time.Weekday(w.val), wLast).AddDate(0, 0, -7)), i + 3, true
+		}
+		if sp, j, ok := p.weekdayNextTo(time.Weekday(w.val), i+1); ok {
+			return sp, j, true // "the Tuesday after Easter"
+		}
 		return p.day(p.weekday(time.Weekday(w.val), 0)), i + 1, true
+	case cSeason:
+		return p.season(int(w.val), 0, i+1, ctx)
 	case cNumWord:
 		n, k := p.count(i)
 		return p.ago(n, k)
@@ -425,9 +435,19 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 		return p.rng(p.today.AddDate(0, 0, -RecentDays), p.today), i + 1, true
 	case wThe:
 		k := i + 1
+		if sp, j, ok := p.part(k); ok {
+			return sp, j, true // "the end of May", "the second week of June"
+		}
 		switch {
 		case p.word(k, cUnit, unitDay) && p.word(k+1, cRel, relBefore) && p.word(k+2, cWord, wYesterday):
 			return p.day(p.today.AddDate(0, 0, -2)), k + 3, true
+		case p.kind(k, tWord) && p.toks[k].w.class == cSeason:
+			return p.season(int(p.toks[k].w.val), 0, k+1, ctx)
+		case p.word(k, cWord, wNew) && p.word(k+1, cUnit, unitYear):
+			return p.holiday(holNewYear, k+2) // "since the new year"
+		case k+1 < len(p.toks) && p.toks[k].kind == tWord && p.toks[k].w.class == cUnit && p.beforeLast(k+1):
+			// "the week before last", "the weekend before last"
+			return p.calendarAt(-2, int(p.toks[k].w.val)), k + 3, true
 		case p.word(k, cUnit, unitDay) && p.word(k+1, cRel, relAfter) && p.word(k+2, cWord, wTomorrow):
 			return p.day(p.today.AddDate(0, 0, 2)), k + 3, true
 		case k+1 < len(p.toks) && p.toks[k].kind == tWord && p.toks[k].w.class == cUnit && (p.word(k+1, cRel, relAfter) || p.word(k+1, cRel, relBefore)):
@@ -442,6 +462,8 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 		return span{}, 0, false
 	case wLast, wPast, wThis, wNext:
 		return p.relative(i, false)
+	case wStart, wEnd:
+		return p.part(i) // "end of last month"
 	case wEarlier:
 		if p.word(i+1, cWord, wToday) || p.word(i+1, cWord, wThis) {
 			return p.core(i+1, ctx) // "earlier today", "earlier this week"
@@ -482,6 +504,203 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 	return span{}, 0, false
 }
 
+// beforeLast reports whether tokens k and k+1 are "before last" and end
+// the phrase there ("the week before last", "Saturday before last"), not
+// "before last Friday".
+func (p *parser) beforeLast(k int) bool {
+	if !p.word(k, cRel, relBefore) || !p.word(k+1, cWord, wLast) {
+		return false
+	}
+	if k+2 < len(p.toks) && p.toks[k+2].kind == tWord {
+		switch p.toks[k+2].w.class {
+		case cUnit, cWeekday, cMonth, cSeason, cNumWord:
+			return false
+		}
+	}
+	return !p.kind(k+2, tNum)
+}
+
+// weekdayNextTo reads "after Easter" or "before Nov 3" at token k, after
+// a weekday: the first such weekday after the time ends, or the last
+// before it starts.
+func (p *parser) weekdayNextTo(wd time.Weekday, k int) (span, int, bool) {
+	after := p.word(k, cRel, relAfter)
+	if !after && !p.word(k, cRel, relBefore) {
+		return span{}, 0, false
+	}
+	sp, j, ok := p.core(k+1, ctxAll)
+	if !ok {
+		return span{}, 0, false
+	}
+	r, ok := p.finish(sp)
+	if !ok || r.Start.Equal(MinDay) || r.End.Equal(MaxDay) {
+		return span{}, 0, false
+	}
+	if after {
+		t := r.End.AddDate(0, 0, 1)
+		return p.day(t.AddDate(0, 0, (int(wd)-int(t.Weekday())+7)%7)), j, true
+	}
+	t := r.Start.AddDate(0, 0, -1)
+	return p.day(t.AddDate(0, 0, -((int(t.Weekday()) - int(wd) + 7) % 7))), j, true
+}
+
+// part reads a part of a time expression, from token k: "start of May",
+// "the beginning of the year", "end of last month", "the first days of
+// June", "the last few days of May" (the first or last third of it), "the
+// second week of June", "the last week of May" (seven days of a month).
+func (p *parser) part(k int) (span, int, bool) {
+	if k >= len(p.toks) || p.toks[k].kind != tWord {
+		return span{}, 0, false
+	}
+	w := p.toks[k].w
+	week, first := 0, false
+	j := k + 1
+	switch {
+	case w.class == cWord && (w.val == wStart || w.val == wEnd):
+		first = w.val == wStart
+	case w.class == cOrdinal || w.class == cWord && w.val == wLast:
+		first = w.class == cOrdinal
+		if p.word(j, cNumWord, 3) && p.toks[j].end-p.toks[j].start == 3 {
+			j++ // "the last few days"
+		}
+		switch {
+		case p.word(j, cUnit, unitWeek) && p.text[p.toks[j].end-1] != 's':
+			week = 5 // the last
+			if first {
+				week = int(w.val)
+			}
+		case p.word(j, cUnit, unitDay) && p.text[p.toks[j].end-1] == 's' && (!first || w.val == 1):
+		default:
+			return span{}, 0, false
+		}
+		j++
+	default:
+		return span{}, 0, false
+	}
+	if !p.word(j, cWord, wOf) {
+		return span{}, 0, false
+	}
+	var sp span
+	end, ok := 0, false
+	if m := j + 1; p.kind(m, tWord) && p.toks[m].w.class == cMonth && p.toks[m].w.flags&fAbbrev == 0 && !p.kind(m+1, tNum) {
+		// "the end of May": after "of", a month needs no day or year.
+		sp, end, ok = span{abs: true, a: parts{m: int(p.toks[m].w.val)}}, m+1, true
+		if y, k, hasYear := p.optYear(end); hasYear {
+			sp.a.y, end = y, k
+		}
+	} else if u := j + 2; p.word(j+1, cWord, wThe) && p.kind(u, tWord) && p.toks[u].w.class == cUnit &&
+		(p.toks[u].w.val == unitWeek || p.toks[u].w.val == unitMonth || p.toks[u].w.val == unitYear) &&
+		!p.word(u+1, cWord, wOf) && !p.kind(u+1, tNum) && p.text[p.toks[u].end-1] != 's' {
+		sp, end, ok = p.calendarAt(0, int(p.toks[u].w.val)), u+1, true // "the end of the month": this one
+	} else if sp, end, ok = p.core(j+1, ctxAll|ctxRel); !ok {
+		return span{}, 0, false
+	}
+	r, ok := p.finish(sp)
+	if !ok || r.Start.Equal(MinDay) || r.End.Equal(MaxDay) {
+		return span{}, 0, false
+	}
+	days := int(r.End.Sub(r.Start).Hours()/24) + 1
+	if week > 0 {
+		if days < 28 {
+			return span{}, 0, false // weeks of a month, of a season, of a year
+		}
+		if week == 5 {
+			return p.rng(r.End.AddDate(0, 0, -6), r.End), end, true
+		}
+		s := r.Start.AddDate(0, 0, 7*(week-1))
+		return p.rng(s, s.AddDate(0, 0, 6)), end, true
+	}
+	if days < 3 {
+		return span{}, 0, false
+	}
+	third := (days + 2) / 3
+	if first {
+		return p.rng(r.Start, r.Start.AddDate(0, 0, third-1)), end, true
+	}
+	return p.rng(r.End.AddDate(0, 0, 1-third), r.End), end, true
+}
+
+// season reads a season (spring, summer, autumn or fall, winter), its
+// name at token k-1: with lead wLast the latest one that ended before
+// today, wNext the first that starts after, wThis the one nearest today,
+// 0 the latest that has begun. A year may follow ("summer 2025", "the
+// summer of 2024"); without one, a bare season needs a relation word
+// before it ("in the spring", "over the summer"), as "a summer intern"
+// or "the spring release" name no time. Winter 2025 is December 2024 to
+// February 2025.
+func (p *parser) season(s, lead, k, ctx int) (span, int, bool) {
+	y, j, hasYear := p.optYear(k)
+	if !hasYear && p.word(k, cWord, wOf) {
+		if yy, ok := p.yearNum(k + 1); ok {
+			y, j, hasYear = yy, k+2, true
+		}
+	}
+	if hasYear {
+		r := seasonRange(s, y)
+		return p.rng(r.Start, r.End), j, true
+	}
+	if lead == 0 && ctx&ctxRel == 0 {
+		return span{}, 0, false
+	}
+	t := p.today
+	y = t.Year() + 1 // the latest season of this kind that has begun by today
+	for seasonRange(s, y).Start.After(t) {
+		y--
+	}
+	switch lead {
+	case wLast:
+		if !seasonRange(s, y).End.Before(t) {
+			y--
+		}
+	case wNext:
+		y++
+	case wThis:
+		if r := seasonRange(s, y); r.End.Before(t) {
+			// Past: this year's, or the coming one if that is nearer.
+			next := seasonRange(s, y+1)
+			if next.Start.Sub(t) < t.Sub(r.End) {
+				y++
+			}
+		}
+	}
+	r := seasonRange(s, y)
+	return p.rng(r.Start, r.End), k, true
+}
+
+// seasonRange is the range of season s of year y; winter is that of
+// December y-1 to February y.
+func seasonRange(s, y int) memory.TimeRange {
+	m := time.Month(3 * s) // March, June, September, December
+	start := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+	if s == seasonWinter {
+		start = start.AddDate(-1, 0, 0)
+	}
+	return memory.TimeRange{Start: start, End: start.AddDate(0, 3, -1)}
+}
+
+// calendarAt is the calendar unit off units from the one containing
+// today: -1 last week, -2 the week before last.
+func (p *parser) calendarAt(off, unit int) span {
+	t := p.today
+	ws := t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7)) // Monday
+	switch unit {
+	case unitDay:
+		return p.day(t.AddDate(0, 0, off))
+	case unitWeek:
+		s := ws.AddDate(0, 0, 7*off)
+		return p.rng(s, s.AddDate(0, 0, 6))
+	case unitWeekend:
+		s := ws.AddDate(0, 0, 7*off+5)
+		return p.rng(s, s.AddDate(0, 0, 1))
+	case unitFortnight:
+		return p.rng(t.AddDate(0, 0, 14*off), t.AddDate(0, 0, 14*(off+1)-1))
+	case unitMonth:
+		s := time.Date(t.Year(), t.Month()+time.Month(off), 1, 0, 0, 0, 0, time.UTC)
+		return p.rng(s, s.AddDate(0, 1, -1))
+	}
+	return span{abs: true, a: parts{y: t.Year() + off}}
+}
+
 // nextTo reads "the week after Easter", "the day before Nov 3", "the month
 // after the launch date": the unit at token k, next to the time expression
 // after the relation word at k+1. The window is that long and starts the
@@ -505,6 +724,8 @@ func (p *parser) nextTo(k int) (span, int, bool) {
 		days = 7
 	case unitWeekend:
 		days = 2
+	case unitFortnight:
+		days = 14
 	case unitMonth:
 		days = 30
 	default:
@@ -538,6 +759,25 @@ func (p *parser) nextTo(k int) (span, int, bool) {
 // the latest one that began on or before today ("over Easter" said in
 // May is this year's, said in January last year's).
 func (p *parser) holiday(h, k int) (span, int, bool) {
+	if wd, ok := feastDay[h]; ok {
+		// "Good Friday", "Whit Monday" (or "Whit Sunday"): the weekday is
+		// part of the name, capitalised as the name is.
+		switch {
+		case p.word(k, cWeekday, int(wd)) && p.capitalised(k):
+		case h == holWhit && p.word(k, cWeekday, int(time.Sunday)) && p.capitalised(k):
+			h = holPentecost
+		default:
+			return span{}, 0, false
+		}
+		return p.holidayIn(h, "day", k+1)
+	}
+	if h >= holBoxing {
+		// "Boxing Day", "Independence Day": the day is part of the name.
+		if !p.word(k, cUnit, unitDay) || !p.capitalised(k) {
+			return span{}, 0, false
+		}
+		return p.holidayIn(h, "day", k+1)
+	}
 	if p.kind(k, tOther) && k+1 < len(p.toks) && p.toks[k+1].end-p.toks[k+1].start == 1 && p.toks[k].end-p.toks[k].start <= 3 {
 		k += 2 // "'s" (the apostrophe is a token of its own, then "s")
 	}
@@ -553,6 +793,13 @@ func (p *parser) holiday(h, k int) (span, int, bool) {
 			qual = "monday"
 		}
 	}
+	return p.holidayIn(h, qual, k)
+}
+
+// holidayIn is holiday h (qualified: its eve, its day) of the year at
+// token k, if one is written there, else the latest one that began on or
+// before today.
+func (p *parser) holidayIn(h int, qual string, k int) (span, int, bool) {
 	if y, j, ok := p.optYear(k); ok {
 		s, e, ok := holidayRange(h, qual, y)
 		return p.rng(s, e), j, ok
@@ -563,6 +810,13 @@ func (p *parser) holiday(h, k int) (span, int, bool) {
 		s, e, ok = holidayRange(h, qual, y-1)
 	}
 	return p.rng(s, e), k, ok
+}
+
+// feastDay is the weekday that follows each holiday word naming a feast
+// day: "Good Friday", "Whit Monday", "Black Friday".
+var feastDay = map[int]time.Weekday{
+	holGood: time.Friday, holMaundy: time.Thursday, holHoly: time.Saturday, holPalm: time.Sunday,
+	holAsh: time.Wednesday, holWhit: time.Monday, holBlack: time.Friday, holCyber: time.Monday,
 }
 
 // holidayRange is the range of days holiday h of year y covers: Easter is
@@ -584,7 +838,35 @@ func holidayRange(h int, qual string, y int) (time.Time, time.Time, bool) {
 		return e.AddDate(0, 0, -2), e.AddDate(0, 0, 1), true
 	case holPentecost:
 		e := easterSunday(y).AddDate(0, 0, 49)
+		if qual == "day" {
+			return one(e) // "Whit Sunday"
+		}
 		return e, e.AddDate(0, 0, 1), true
+	case holGood, holMaundy, holHoly, holPalm, holAsh, holWhit:
+		off := map[int]int{holGood: -2, holMaundy: -3, holHoly: -1, holPalm: -7, holAsh: -46, holWhit: 50}[h]
+		return one(easterSunday(y).AddDate(0, 0, off))
+	case holBlack, holCyber:
+		t, _, _ := holidayRange(holThanksgiving, "", y)
+		if h == holBlack {
+			return one(t.AddDate(0, 0, 1))
+		}
+		return one(t.AddDate(0, 0, 4))
+	case holBoxing:
+		return one(d(time.December, 26))
+	case holIndependence:
+		return one(d(time.July, 4)) // the United States'
+	case holMemorial:
+		t := d(time.May, 31)
+		for t.Weekday() != time.Monday {
+			t = t.AddDate(0, 0, -1)
+		}
+		return one(t) // the last Monday of May (US)
+	case holLabor:
+		t := d(time.September, 1)
+		for t.Weekday() != time.Monday {
+			t = t.AddDate(0, 0, 1)
+		}
+		return one(t) // the first Monday of September (US)
 	case holChristmas:
 		switch qual {
 		case "eve":
@@ -639,6 +921,13 @@ func (p *parser) month(i, ctx int) (span, int, bool) {
 	k := i + 1
 	if w.flags&fAbbrev != 0 && p.kind(k, tDot) {
 		k++
+	}
+	if a.m == 5 && w.flags&fAbbrev == 0 && p.word(k, cUnit, unitDay) && p.capitalised(i) && p.capitalised(k) && p.toks[i].end-p.toks[i].start == 3 {
+		a.d, k = 1, k+1 // "May Day": the first of May
+		if y, j, ok := p.optYear(k); ok {
+			a.y, k = y, j
+		}
+		return span{abs: true, a: a}, k, true
 	}
 	if d, ok := p.dayNum(k); ok {
 		a.d = d
@@ -754,6 +1043,10 @@ func (p *parser) ago(n, k int) (span, int, bool) {
 		return p.day(p.today.AddDate(0, 0, -n)), j, true
 	case unitWeek:
 		return p.near(p.today.AddDate(0, 0, -7*n), 3), j, true
+	case unitFortnight:
+		return p.near(p.today.AddDate(0, 0, -14*n), 3), j, true
+	case unitWeekend:
+		return p.calendarAt(-n, unitWeekend), j, true // "two weekends ago"
 	case unitMonth:
 		return p.near(p.today.AddDate(0, -n, 0), 15), j, true
 	case unitYear:
@@ -802,6 +1095,11 @@ func (p *parser) relative(i int, afterThe bool) (span, int, bool) {
 			lead = wLast
 		}
 		return p.day(p.weekday(time.Weekday(t.w.val), lead)), k + 1, true
+	case cSeason:
+		if lead == wPast {
+			return span{}, 0, false
+		}
+		return p.season(int(t.w.val), lead, k+1, 0)
 	case cMonth:
 		if lead == wPast {
 			return span{}, 0, false
@@ -843,6 +1141,8 @@ func (p *parser) rolling(lead, n, unit int) span {
 		other = p.today.AddDate(0, 0, sign*n)
 	case unitWeek:
 		other = p.today.AddDate(0, 0, sign*7*n)
+	case unitFortnight:
+		other = p.today.AddDate(0, 0, sign*14*n)
 	case unitMonth:
 		other = p.today.AddDate(0, sign*n, 0)
 	default:
@@ -864,24 +1164,16 @@ func (p *parser) calendar(lead, unit int) span {
 	case wNext:
 		off = 1
 	}
-	t := p.today
-	ws := t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7)) // Monday
 	switch unit {
 	case unitMinute, unitHour:
-		return p.day(t)
-	case unitDay:
-		return p.day(t.AddDate(0, 0, off))
-	case unitWeek:
-		s := ws.AddDate(0, 0, 7*off)
-		return p.rng(s, s.AddDate(0, 0, 6))
-	case unitWeekend:
-		s := ws.AddDate(0, 0, 7*off+5)
-		return p.rng(s, s.AddDate(0, 0, 1))
-	case unitMonth:
-		s := time.Date(t.Year(), t.Month()+time.Month(off), 1, 0, 0, 0, 0, time.UTC)
-		return p.rng(s, s.AddDate(0, 1, -1))
+		return p.day(p.today)
+	case unitFortnight:
+		if lead == wNext {
+			return p.rolling(wNext, 1, unitFortnight) // "the next fortnight"
+		}
+		return p.rolling(wLast, 1, unitFortnight) // "last fortnight", "this fortnight"
 	}
-	return span{abs: true, a: parts{y: t.Year() + off}}
+	return p.calendarAt(off, unit)
 }
 
 // weekday finds a day of the week: lead wLast is the latest one before

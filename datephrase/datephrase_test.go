@@ -177,7 +177,7 @@ func TestFindNone(t *testing.T) {
 		"wed the couple", "Sun is bright", "the last time", "in 3", "a week", "Oct", "Decimal",
 		"@@@", "next", "last", "between us and them", "from Peter",
 		"2025-11-00", "2025-02-30", "Nov 31", "32 Nov", "since", "around the corner",
-		"the day after", "last a day", "2 weekends ago", "10000000000 days ago",
+		"the day after", "last a day", "10000000000 days ago",
 	} {
 		if got := Find(text, now); len(got) != 0 {
 			var s []string
@@ -361,5 +361,86 @@ func TestNamedPeriods(t *testing.T) {
 	}
 	if e := easterSunday(2024); e.Format(time.DateOnly) != "2024-03-31" {
 		t.Errorf("Easter 2024: %v", e)
+	}
+}
+
+// TestSeasonsPartsAndFeasts: seasons, parts of a period ("the end of last
+// month", "the second week of June"), "before last", fortnights and
+// weekends counted back, and days whose name holds a weekday or "Day"
+// ("Good Friday", "Boxing Day"), which are never that weekday of this week.
+// Now is Thursday, 27 November 2025.
+func TestSeasonsPartsAndFeasts(t *testing.T) {
+	for _, tc := range []struct {
+		in, text   string
+		rel        Relation
+		start, end string
+	}{
+		{"what did we do last spring?", "last spring", During, "2025-03-01", "2025-05-31"},
+		{"this summer", "this summer", During, "2025-06-01", "2025-08-31"},
+		{"in the summer", "in the summer", During, "2025-06-01", "2025-08-31"},
+		{"over the winter", "over the winter", During, "2024-12-01", "2025-02-28"},
+		{"next winter", "next winter", During, "2025-12-01", "2026-02-28"},
+		{"last autumn", "last autumn", During, "2024-09-01", "2024-11-30"},
+		{"in the fall of 2023", "in the fall of 2023", During, "2023-09-01", "2023-11-30"},
+		{"summer 2024", "summer 2024", During, "2024-06-01", "2024-08-31"},
+		{"since the spring", "since the spring", Since, "2025-03-01", "2025-11-27"},
+		{"the start of May", "the start of May", During, "2025-05-01", "2025-05-11"},
+		{"at the end of last month", "the end of last month", During, "2025-10-21", "2025-10-31"},
+		{"end of last month", "end of last month", During, "2025-10-21", "2025-10-31"},
+		{"the beginning of this year", "the beginning of this year", During, "2025-01-01", "2025-05-02"},
+		{"the first week of May", "the first week of May", During, "2025-05-01", "2025-05-07"},
+		{"in the second week of June", "in the second week of June", During, "2025-06-08", "2025-06-14"},
+		{"the last week of May", "the last week of May", During, "2025-05-25", "2025-05-31"},
+		{"the last days of May", "the last days of May", During, "2025-05-21", "2025-05-31"},
+		{"the last few days of October", "the last few days of October", During, "2025-10-21", "2025-10-31"},
+		{"the last few days", "the last few days", During, "2025-11-24", "2025-11-27"},
+		{"since the new year", "since the new year", Since, "2024-12-31", "2025-11-27"},
+		{"Saturday before last", "Saturday before last", On, "2025-11-15", "2025-11-15"},
+		{"the week before last", "the week before last", During, "2025-11-10", "2025-11-16"},
+		{"the weekend before last", "the weekend before last", During, "2025-11-15", "2025-11-16"},
+		{"two weekends ago", "two weekends ago", During, "2025-11-15", "2025-11-16"},
+		{"2 weekends ago", "2 weekends ago", During, "2025-11-15", "2025-11-16"},
+		{"a fortnight ago", "a fortnight ago", Around, "2025-11-10", "2025-11-16"},
+		{"three weeks back", "three weeks back", Around, "2025-11-03", "2025-11-09"},
+		{"in the last fortnight", "in the last fortnight", During, "2025-11-13", "2025-11-27"},
+		{"last fortnight", "last fortnight", During, "2025-11-13", "2025-11-27"},
+		{"the fortnight before Christmas", "the fortnight before Christmas", During, "2024-12-10", "2024-12-23"},
+		{"on Good Friday", "on Good Friday", On, "2025-04-18", "2025-04-18"},
+		{"Good Friday 2024", "Good Friday 2024", On, "2024-03-29", "2024-03-29"},
+		{"Whit Monday", "Whit Monday", On, "2025-06-09", "2025-06-09"},
+		{"Whit Sunday", "Whit Sunday", On, "2025-06-08", "2025-06-08"},
+		{"Ash Wednesday", "Ash Wednesday", On, "2025-03-05", "2025-03-05"},
+		{"Palm Sunday", "Palm Sunday", On, "2025-04-13", "2025-04-13"},
+		{"Maundy Thursday", "Maundy Thursday", On, "2025-04-17", "2025-04-17"},
+		{"Black Friday", "Black Friday", On, "2024-11-29", "2024-11-29"},
+		{"Boxing Day", "Boxing Day", On, "2024-12-26", "2024-12-26"},
+		{"Independence Day", "Independence Day", On, "2025-07-04", "2025-07-04"},
+		{"Memorial Day", "Memorial Day", On, "2025-05-26", "2025-05-26"},
+		{"Labor Day", "Labor Day", On, "2025-09-01", "2025-09-01"},
+		{"on May Day", "on May Day", On, "2025-05-01", "2025-05-01"},
+		{"a good Friday for it", "Friday", On, "2025-11-21", "2025-11-21"},
+		{"before last Friday", "before last Friday", Until, "min", "2025-11-20"},
+		{"the Tuesday after Easter", "Tuesday after Easter", On, "2025-04-22", "2025-04-22"},
+		{"the Friday before Christmas", "Friday before Christmas", On, "2024-12-20", "2024-12-20"},
+		{"the end of the month", "the end of the month", During, "2025-11-21", "2025-11-30"},
+		{"the start of the week", "the start of the week", During, "2025-11-24", "2025-11-26"},
+	} {
+		ps := Find(tc.in, now)
+		if len(ps) != 1 || ps[0].Text != tc.text || ps[0].Relation != tc.rel || !ps[0].Range.Start.Equal(day(tc.start)) || !ps[0].Range.End.Equal(day(tc.end)) {
+			var got []string
+			for _, p := range ps {
+				got = append(got, fmtPhrase(p))
+			}
+			t.Errorf("%q: %v, want %q %s %s..%s", tc.in, got, tc.text, tc.rel, tc.start, tc.end)
+		}
+	}
+	for _, s := range []string{
+		"a summer intern", "the spring release", "we fall behind", "the end of the meeting",
+		"the first time", "the second week", "a black cat", "the good news", "boxing day",
+		"a holy place", "start of the build",
+	} {
+		if ps := Find(s, now); len(ps) != 0 {
+			t.Errorf("%q: %+v, want no phrase", s, ps)
+		}
 	}
 }

@@ -40,6 +40,28 @@
 //	past 3 weeks, last 10 days, the past week,  rolling windows ending today (Start = today
 //	  in the last 10 days, over the last month  minus N units); "next 3 days" starts today
 //	recently, lately                            the last RecentDays (14) days
+//	a fortnight ago, three weeks back,          "back" as "ago"; a fortnight is 14 days;
+//	  two weekends ago, last fortnight            weekends counted back from last weekend's
+//	the week/weekend before last,               two units back; the weekday a week before
+//	  Saturday before last                        last Saturday
+//	the Tuesday after Easter,                   the first such weekday after X ends, the
+//	  Friday before Christmas                     last before it starts
+//	the start/beginning/end of X,               the first or last third of X's days
+//	  the first/last (few) days of X              ("the end of last month", "the end of the
+//	                                              month": this one)
+//	the first … fourth/last week of X           seven days of a month: 1–7, 8–14, …, the last 7
+//	last/this/next spring, in the summer,       seasons, as meteorological ones in the north:
+//	  over the winter, the fall of 2023,          Mar–May, Jun–Aug, Sep–Nov, Dec–Feb (winter
+//	  summer 2024                                 2025 is Dec 2024–Feb 2025); "this" the nearest
+//	Easter, Christmas, New Year, Halloween,     named days and periods, the latest begun;
+//	  Pentecost/Whitsun, Thanksgiving,            days whose name holds a weekday or "Day"
+//	  Good Friday, Whit Monday, Ash Wednesday,    are never that weekday of this week
+//	  Black Friday, Boxing Day, May Day,
+//	  Memorial Day, Labor Day, Independence Day
+//
+// A bare season needs a relation word before it ("in the spring", "over
+// the summer") or a year after it: "a summer intern" and "the spring
+// release" name no time.
 //
 // A relation word may lead the phrase:
 //
@@ -90,7 +112,9 @@
 // # Not handled
 //
 // Numeric month/day forms (11/27/2025), times of day beyond an ISO
-// timestamp ("at 3pm"), ordinal weeks ("the first week of May"), "the
-// week of Nov 3", "end of last month", quarters, future offsets ("in 3
-// days"), and relative phrases in other languages ("вчера", "上周").
+// timestamp ("at 3pm"), "the week of Nov 3", a day of the month alone
+// ("on the 3rd": "the 3rd floor" reads the same), quarters, bank
+// holidays and other days that differ by country, future offsets ("in 3
+// days"), seasons of the southern hemisphere, and relative phrases in
+// other languages ("вчера", "上周").
 package datephrase

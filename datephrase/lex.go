@@ -42,6 +42,8 @@ const (
 	cRel            // val: rel*
 	cWord           // val: w* (other words with a role in the grammar)
 	cHoliday        // val: hol* (a named day or period of the year)
+	cSeason         // val: season* (spring, summer, autumn or fall, winter)
+	cOrdinal        // val: 1..4 (first … fourth), of "the second week of May"
 )
 
 // Keyword flags.
@@ -66,6 +68,7 @@ const (
 	unitMonth
 	unitYear
 	unitWeekend
+	unitFortnight
 )
 
 // Relation words (cRel).
@@ -105,8 +108,10 @@ const (
 	wPartOfDay // morning, afternoon, evening
 	wNight
 	wTonight
-	wNew // "new", of "New Year"
-	wEve // "eve", of "Christmas Eve", "New Year's Eve"
+	wNew   // "new", of "New Year"
+	wEve   // "eve", of "Christmas Eve", "New Year's Eve"
+	wStart // start, beginning: "the start of May"
+	wEnd   // "the end of last month"
 )
 
 // Named holidays (cHoliday): days and periods people name instead of a
@@ -119,6 +124,28 @@ const (
 	holValentine
 	holThanksgiving
 	holPentecost
+	// Days named by a word and a weekday ("Good Friday"): feasts.
+	holGood
+	holMaundy
+	holHoly
+	holPalm
+	holAsh
+	holWhit
+	holBlack
+	holCyber
+	// Days named by a word and "Day" ("Boxing Day").
+	holBoxing
+	holIndependence
+	holMemorial
+	holLabor
+)
+
+// Seasons (cSeason), as the northern hemisphere's meteorological ones.
+const (
+	seasonSpring = iota + 1 // March to May
+	seasonSummer            // June to August
+	seasonAutumn            // September to November
+	seasonWinter            // December to February
 )
 
 var keywords = makeKeywords()
@@ -206,7 +233,8 @@ func makeKeywords() map[string]wordInfo {
 		"week": unitWeek, "weeks": unitWeek, "wk": unitWeek, "wks": unitWeek,
 		"month": unitMonth, "months": unitMonth,
 		"year": unitYear, "years": unitYear, "yr": unitYear, "yrs": unitYear,
-		"weekend": unitWeekend,
+		"weekend": unitWeekend, "weekends": unitWeekend,
+		"fortnight": unitFortnight, "fortnights": unitFortnight,
 	} {
 		keywords[name] = wordInfo{cUnit, int8(u), 0}
 	}
@@ -233,7 +261,8 @@ func makeKeywords() map[string]wordInfo {
 		"through": wTo, "thru": wTo, "of": wOf, "de": wOf, "early": wEarly, "mid": wMid,
 		"late": wLate, "earlier": wEarlier, "morning": wPartOfDay,
 		"afternoon": wPartOfDay, "evening": wPartOfDay, "night": wNight,
-		"tonight": wTonight, "new": wNew, "eve": wEve,
+		"tonight": wTonight, "new": wNew, "eve": wEve, "back": wAgo,
+		"start": wStart, "beginning": wStart, "end": wEnd,
 	} {
 		keywords[name] = wordInfo{cWord, int8(w), 0}
 	}
@@ -241,8 +270,20 @@ func makeKeywords() map[string]wordInfo {
 		"easter": holEaster, "christmas": holChristmas, "xmas": holChristmas, "halloween": holHalloween,
 		"valentine": holValentine, "valentines": holValentine, "thanksgiving": holThanksgiving,
 		"pentecost": holPentecost, "whitsun": holPentecost, "whitsunday": holPentecost,
+		"good": holGood, "maundy": holMaundy, "holy": holHoly, "palm": holPalm, "ash": holAsh,
+		"whit": holWhit, "black": holBlack, "cyber": holCyber, "boxing": holBoxing,
+		"independence": holIndependence, "memorial": holMemorial, "labor": holLabor,
 	} {
 		keywords[name] = wordInfo{cHoliday, int8(h), 0}
+	}
+	for name, v := range map[string]int{
+		"spring": seasonSpring, "summer": seasonSummer, "autumn": seasonAutumn, "fall": seasonAutumn,
+		"winter": seasonWinter,
+	} {
+		keywords[name] = wordInfo{cSeason, int8(v), 0}
+	}
+	for name, v := range map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4} {
+		keywords[name] = wordInfo{cOrdinal, int8(v), 0}
 	}
 	return keywords
 }

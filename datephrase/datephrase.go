@@ -364,6 +364,9 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 		if y, ok := p.yearNum(i); ok && ctx&ctxYear != 0 {
 			return span{abs: true, a: parts{y: y}}, i + 1, true
 		}
+		if t.ord {
+			return p.part(i) // "2nd half of Dec"
+		}
 		if !t.ord && t.nd <= 5 && t.n >= 0 {
 			return p.ago(int(t.n), i+1)
 		}
@@ -405,6 +408,8 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 		return p.day(p.weekday(time.Weekday(w.val), 0)), i + 1, true
 	case cSeason:
 		return p.season(int(w.val), 0, i+1, ctx)
+	case cOrdinal:
+		return p.part(i) // "second half of March"
 	case cNumWord:
 		n, k := p.count(i)
 		return p.ago(n, k)
@@ -549,11 +554,17 @@ func (p *parser) weekdayNextTo(wd time.Weekday, k int) (span, int, bool) {
 // June", "the last few days of May" (the first or last third of it), "the
 // second week of June", "the last week of May" (seven days of a month).
 func (p *parser) part(k int) (span, int, bool) {
-	if k >= len(p.toks) || p.toks[k].kind != tWord {
+	if k >= len(p.toks) {
 		return span{}, 0, false
 	}
 	w := p.toks[k].w
-	week, first := 0, false
+	nth := int(w.val) // first … fourth
+	if t := &p.toks[k]; t.kind == tNum && t.ord && t.n >= 1 && t.n <= 4 {
+		w, nth = wordInfo{class: cOrdinal}, int(t.n) // "the 2nd week of May"
+	} else if t.kind != tWord {
+		return span{}, 0, false
+	}
+	week, half, first := 0, 0, false
 	j := k + 1
 	switch {
 	case w.class == cWord && (w.val == wStart || w.val == wEnd):
@@ -567,9 +578,14 @@ func (p *parser) part(k int) (span, int, bool) {
 		case p.word(j, cUnit, unitWeek) && p.text[p.toks[j].end-1] != 's':
 			week = 5 // the last
 			if first {
-				week = int(w.val)
+				week = nth
 			}
-		case p.word(j, cUnit, unitDay) && p.text[p.toks[j].end-1] == 's' && (!first || w.val == 1):
+		case p.word(j, cWord, wHalf) && (!first || nth <= 2):
+			half = 2 // the second, or the last
+			if first {
+				half = nth
+			}
+		case p.word(j, cUnit, unitDay) && p.text[p.toks[j].end-1] == 's' && (!first || nth == 1):
 		default:
 			return span{}, 0, false
 		}
@@ -600,6 +616,16 @@ func (p *parser) part(k int) (span, int, bool) {
 		return span{}, 0, false
 	}
 	days := int(r.End.Sub(r.Start).Hours()/24) + 1
+	if half > 0 {
+		if days < 28 {
+			return span{}, 0, false
+		}
+		mid := r.Start.AddDate(0, 0, days/2) // November: the 1st–15th, the 16th–30th
+		if half == 1 {
+			return p.rng(r.Start, mid.AddDate(0, 0, -1)), end, true
+		}
+		return p.rng(mid, r.End), end, true
+	}
 	if week > 0 {
 		if days < 28 {
 			return span{}, 0, false // weeks of a month, of a season, of a year

@@ -423,6 +423,13 @@ func TestSeasonsPartsAndFeasts(t *testing.T) {
 		{"the Tuesday after Easter", "Tuesday after Easter", On, "2025-04-22", "2025-04-22"},
 		{"the Friday before Christmas", "Friday before Christmas", On, "2024-12-20", "2024-12-20"},
 		{"the end of the month", "the end of the month", During, "2025-11-21", "2025-11-30"},
+		{"in the second half of November", "in the second half of November", During, "2025-11-16", "2025-11-30"},
+		{"the first half of October 2024", "the first half of October 2024", During, "2024-10-01", "2024-10-15"},
+		{"the last half of October", "the last half of October", During, "2025-10-16", "2025-10-31"},
+		{"second half of march", "second half of march", During, "2025-03-16", "2025-03-31"},
+		{"the 2nd Half of Dec.", "the 2nd Half of Dec.", During, "2024-12-16", "2024-12-31"},
+		{"THE LAST WEEK OF NOV 2024", "THE LAST WEEK OF NOV 2024", During, "2024-11-24", "2024-11-30"},
+		{"the 3rd week of September", "the 3rd week of September", During, "2025-09-15", "2025-09-21"},
 		{"the start of the week", "the start of the week", During, "2025-11-24", "2025-11-26"},
 	} {
 		ps := Find(tc.in, now)
@@ -437,7 +444,7 @@ func TestSeasonsPartsAndFeasts(t *testing.T) {
 	for _, s := range []string{
 		"a summer intern", "the spring release", "we fall behind", "the end of the meeting",
 		"the first time", "the second week", "a black cat", "the good news", "boxing day",
-		"a holy place", "start of the build",
+		"a holy place", "start of the build", "the third half of May", "weekly half-marathon", "the first half",
 	} {
 		if ps := Find(s, now); len(ps) != 0 {
 			t.Errorf("%q: %+v, want no phrase", s, ps)

@@ -112,6 +112,7 @@ const (
 	wEve   // "eve", of "Christmas Eve", "New Year's Eve"
 	wStart // start, beginning: "the start of May"
 	wEnd   // "the end of last month"
+	wHalf  // "the second half of November"
 )
 
 // Named holidays (cHoliday): days and periods people name instead of a
@@ -262,7 +263,7 @@ func makeKeywords() map[string]wordInfo {
 		"late": wLate, "earlier": wEarlier, "morning": wPartOfDay,
 		"afternoon": wPartOfDay, "evening": wPartOfDay, "night": wNight,
 		"tonight": wTonight, "new": wNew, "eve": wEve, "back": wAgo,
-		"start": wStart, "beginning": wStart, "end": wEnd,
+		"start": wStart, "beginning": wStart, "end": wEnd, "half": wHalf,
 	} {
 		keywords[name] = wordInfo{cWord, int8(w), 0}
 	}

@@ -448,6 +448,18 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 			return p.day(p.today.AddDate(0, 0, -2)), k + 3, true
 		case p.kind(k, tWord) && p.toks[k].w.class == cSeason:
 			return p.season(int(p.toks[k].w.val), 0, k+1, ctx)
+		case p.word(k, cUnit, unitWeekend) && p.text[p.toks[k].end-1] == 'd' && ctx&ctxRel != 0 &&
+			!p.word(k+1, cRel, relAfter) && !p.word(k+1, cRel, relBefore) && !p.word(k+1, cWord, wOf):
+			return p.latestWeekend(), k + 1, true // "over the weekend"
+		case p.word(k, cUnit, unitWeek) && p.word(k+1, cWord, wOf):
+			// "the week of June 8": Monday to Sunday around that day.
+			if sp, j, ok := p.core(k+2, ctxAll); ok {
+				if r, ok := p.finish(sp); ok && r.Start.Equal(r.End) {
+					ws := r.Start.AddDate(0, 0, -((int(r.Start.Weekday()) + 6) % 7))
+					return p.rng(ws, ws.AddDate(0, 0, 6)), j, true
+				}
+			}
+			return span{}, 0, false
 		case p.word(k, cWord, wNew) && p.word(k+1, cUnit, unitYear):
 			return p.holiday(holNewYear, k+2) // "since the new year"
 		case k+1 < len(p.toks) && p.toks[k].kind == tWord && p.toks[k].w.class == cUnit && p.beforeLast(k+1):
@@ -486,6 +498,16 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 		}
 		if y, ok := p.yearNum(k); ok {
 			return span{abs: true, a: parts{y: y, sub: sub}}, k + 1, true // "early 2024"
+		}
+		if k < len(p.toks) && p.toks[k].kind == tWord && p.toks[k].w.class == cSeason {
+			// "late summer", "early spring 2024": a third of the season.
+			sp, j, ok := p.season(int(p.toks[k].w.val), 0, k+1, ctxRel)
+			if !ok {
+				return span{}, 0, false
+			}
+			r := sp.r
+			s := r.Start.AddDate(0, (sub - 1), 0)
+			return p.rng(s, s.AddDate(0, 1, -1)), j, true
 		}
 		if k < len(p.toks) && p.toks[k].kind == tWord && p.toks[k].w.class == cMonth {
 			a := parts{m: int(p.toks[k].w.val), sub: sub}
@@ -665,6 +687,9 @@ func (p *parser) season(s, lead, k, ctx int) (span, int, bool) {
 		r := seasonRange(s, y)
 		return p.rng(r.Start, r.End), j, true
 	}
+	if lead == 0 && p.beforeLast(k) {
+		lead, k = -1, k+2 // "the summer before last"
+	}
 	if lead == 0 && ctx&ctxRel == 0 {
 		return span{}, 0, false
 	}
@@ -674,8 +699,11 @@ func (p *parser) season(s, lead, k, ctx int) (span, int, bool) {
 		y--
 	}
 	switch lead {
-	case wLast:
+	case wLast, -1:
 		if !seasonRange(s, y).End.Before(t) {
+			y--
+		}
+		if lead == -1 {
 			y--
 		}
 	case wNext:
@@ -702,6 +730,76 @@ func seasonRange(s, y int) memory.TimeRange {
 		start = start.AddDate(-1, 0, 0)
 	}
 	return memory.TimeRange{Start: start, End: start.AddDate(0, 3, -1)}
+}
+
+// latestWeekend is the weekend under way, or else the last one.
+func (p *parser) latestWeekend() span {
+	if wd := p.today.Weekday(); wd == time.Saturday || wd == time.Sunday {
+		return p.calendarAt(0, unitWeekend)
+	}
+	return p.calendarAt(-1, unitWeekend)
+}
+
+// lastWeekend is the latest weekend that is over: "the past weekend".
+func (p *parser) lastWeekend() span {
+	if p.today.Weekday() == time.Sunday {
+		return p.calendarAt(-1, unitWeekend)
+	}
+	return p.latestWeekend()
+}
+
+// holidayFrom reads a holiday led by last, this or next, its name at
+// token k-1: last is the latest that ended before today, next the first
+// that starts after today, this the one of this year.
+func (p *parser) holidayFrom(h, lead, k int) (span, int, bool) {
+	sp, j, ok := p.holiday(h, k)
+	if !ok || p.toks[j-1].kind == tNum {
+		return span{}, 0, false // "last Christmas 2024"
+	}
+	qual := ""
+	switch {
+	case p.word(j-1, cWord, wEve):
+		qual = "eve"
+	case p.word(j-1, cUnit, unitDay) || p.word(j-1, cWeekday, int(time.Sunday)) && h == holEaster:
+		qual = "day"
+	case p.word(j-1, cWeekday, int(time.Monday)) && h == holEaster:
+		qual = "monday"
+	}
+	if _, feast := feastDay[h]; feast || h >= holBoxing {
+		qual = "day"
+	}
+	if h == holWhit && p.word(j-1, cWeekday, int(time.Sunday)) {
+		h = holPentecost
+	}
+	y := p.today.Year()
+	switch lead {
+	case wLast:
+		for {
+			s, e, ok := holidayRange(h, qual, y)
+			if !ok {
+				return span{}, 0, false
+			}
+			if e.Before(p.today) {
+				return p.rng(s, e), j, true
+			}
+			y--
+		}
+	case wNext:
+		for {
+			s, e, ok := holidayRange(h, qual, y)
+			if !ok {
+				return span{}, 0, false
+			}
+			if s.After(p.today) {
+				return p.rng(s, e), j, true
+			}
+			y++
+		}
+	case wThis:
+		s, e, ok := holidayRange(h, qual, y)
+		return p.rng(s, e), j, ok
+	}
+	return sp, j, true
 }
 
 // calendarAt is the calendar unit off units from the one containing
@@ -1106,16 +1204,24 @@ func (p *parser) relative(i int, afterThe bool) (span, int, bool) {
 		}
 		return p.rolling(lead, n, int(p.toks[k].w.val)), k + 1, true
 	}
+	if lead == wThis && p.word(k, cWord, wPast) {
+		return p.relative(k, false) // "this past weekend", "this past Monday"
+	}
 	switch t.w.class {
 	case cUnit:
 		unit := int(t.w.val)
+		if unit == unitWeekend && (lead == wPast || afterThe && lead == wLast) {
+			return p.lastWeekend(), k + 1, true // "the past weekend": the latest one over
+		}
 		if lead == wPast || (afterThe && lead == wLast) {
-			if unit == unitWeekend {
-				return span{}, 0, false
-			}
 			return p.rolling(wLast, 1, unit), k + 1, true
 		}
 		return p.calendar(lead, unit), k + 1, true
+	case cHoliday:
+		if lead == wPast || !p.capitalised(k) {
+			return span{}, 0, false
+		}
+		return p.holidayFrom(int(t.w.val), lead, k+1) // "last Christmas", "next Easter"
 	case cWeekday:
 		if lead == wPast {
 			lead = wLast

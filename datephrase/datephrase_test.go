@@ -431,6 +431,17 @@ func TestSeasonsPartsAndFeasts(t *testing.T) {
 		{"THE LAST WEEK OF NOV 2024", "THE LAST WEEK OF NOV 2024", During, "2024-11-24", "2024-11-30"},
 		{"the 3rd week of September", "the 3rd week of September", During, "2025-09-15", "2025-09-21"},
 		{"the start of the week", "the start of the week", During, "2025-11-24", "2025-11-26"},
+		{"last Christmas", "last Christmas", During, "2024-12-24", "2024-12-26"},
+		{"this Christmas", "this Christmas", During, "2025-12-24", "2025-12-26"},
+		{"next Easter", "next Easter", During, "2026-04-03", "2026-04-06"},
+		{"last Good Friday", "last Good Friday", On, "2025-04-18", "2025-04-18"},
+		{"over the weekend", "over the weekend", During, "2025-11-22", "2025-11-23"},
+		{"the past weekend", "the past weekend", During, "2025-11-22", "2025-11-23"},
+		{"this past weekend", "this past weekend", During, "2025-11-22", "2025-11-23"},
+		{"the week of Nov 3", "the week of Nov 3", During, "2025-11-03", "2025-11-09"},
+		{"the summer before last", "the summer before last", During, "2024-06-01", "2024-08-31"},
+		{"late summer", "late summer", During, "2025-08-01", "2025-08-31"},
+		{"early spring 2024", "early spring 2024", During, "2024-03-01", "2024-03-31"},
 	} {
 		ps := Find(tc.in, now)
 		if len(ps) != 1 || ps[0].Text != tc.text || ps[0].Relation != tc.rel || !ps[0].Range.Start.Equal(day(tc.start)) || !ps[0].Range.End.Equal(day(tc.end)) {
@@ -444,7 +455,7 @@ func TestSeasonsPartsAndFeasts(t *testing.T) {
 	for _, s := range []string{
 		"a summer intern", "the spring release", "we fall behind", "the end of the meeting",
 		"the first time", "the second week", "a black cat", "the good news", "boxing day",
-		"a holy place", "start of the build", "the third half of May", "weekly half-marathon", "the first half",
+		"a holy place", "start of the build", "the weekend", "the week of hard work", "spring cleaning", "the third half of May", "weekly half-marathon", "the first half",
 	} {
 		if ps := Find(s, now); len(ps) != 0 {
 			t.Errorf("%q: %+v, want no phrase", s, ps)

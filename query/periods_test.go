@@ -21,7 +21,11 @@ func TestPeriodsAndBrowse(t *testing.T) {
 		{"the first half of November 2024", "2024-11-01", "2024-11-15", true, nil},
 		{"the third week of September", "2025-09-15", "2025-09-21", true, nil},
 		{"What went on at Halloween?", "2025-10-31", "2025-10-31", true, nil},
-		{"plans for Christmas", "2024-12-25", "2024-12-25", false, nil}, // Dec 25 2025 is after now
+		{"plans for Christmas", "2024-12-24", "2024-12-26", false, nil}, // Christmas 2025 is after now
+		{"what did we do over christmas", "2024-12-24", "2024-12-26", true, nil},
+		{"anything since easter?", "2025-04-18", "2025-12-01", true, nil},
+		{"what happened on good friday", "2025-04-18", "2025-04-18", true, nil},
+		{"christmas day", "2024-12-25", "2024-12-25", true, nil},
 		{"What happened between Oct 3 and Oct 9?", "2025-10-03", "2025-10-09", true, nil},
 		{"What happened with the dog in September?", "2025-09-01", "2025-09-30", false, []string{"the", "dog"}},
 		{"What happened with the boiler in September?", "2025-09-01", "2025-09-30", false, nil},

@@ -43,7 +43,11 @@
 //	a fortnight ago, three weeks back,          "back" as "ago"; a fortnight is 14 days;
 //	  two weekends ago, last fortnight            weekends counted back from last weekend's
 //	the week/weekend before last,               two units back; the weekday a week before
-//	  Saturday before last                        last Saturday
+//	  Saturday before last, the summer before     last Saturday; the season before last's
+//	  last
+//	over/on the weekend, the past weekend,      the weekend under way, else the last one;
+//	  this past weekend                           the last one over
+//	the week of Nov 3                           Monday to Sunday around that day
 //	the Tuesday after Easter,                   the first such weekday after X ends, the
 //	  Friday before Christmas                     last before it starts
 //	the start/beginning/end of X,               the first or last third of X's days
@@ -52,8 +56,10 @@
 //	the first … fourth/last week of X           seven days of a month: 1–7, 8–14, …, the last 7
 //	last/this/next spring, in the summer,       seasons, as meteorological ones in the north:
 //	  over the winter, the fall of 2023,          Mar–May, Jun–Aug, Sep–Nov, Dec–Feb (winter
-//	  summer 2024                                 2025 is Dec 2024–Feb 2025); "this" the nearest
-//	Easter, Christmas, New Year, Halloween,     named days and periods, the latest begun;
+//	  summer 2024, late summer                    2025 is Dec 2024–Feb 2025); "this" the nearest;
+//	                                              early/mid/late: its first, second, third month
+//	Easter, Christmas, New Year, Halloween,     named days and periods, the latest begun
+//	  last/this/next Christmas                    (last: the latest over; next: the first to come);
 //	  Pentecost/Whitsun, Thanksgiving,            days whose name holds a weekday or "Day"
 //	  Good Friday, Whit Monday, Ash Wednesday,    are never that weekday of this week
 //	  Black Friday, Boxing Day, May Day,
@@ -112,7 +118,7 @@
 // # Not handled
 //
 // Numeric month/day forms (11/27/2025), times of day beyond an ISO
-// timestamp ("at 3pm"), "the week of Nov 3", a day of the month alone
+// timestamp ("at 3pm"), a day of the month alone
 // ("on the 3rd": "the 3rd floor" reads the same), quarters, bank
 // holidays and other days that differ by country, future offsets ("in 3
 // days"), seasons of the southern hemisphere, and relative phrases in

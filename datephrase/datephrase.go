@@ -752,54 +752,25 @@ func (p *parser) lastWeekend() span {
 // token k-1: last is the latest that ended before today, next the first
 // that starts after today, this the one of this year.
 func (p *parser) holidayFrom(h, lead, k int) (span, int, bool) {
-	sp, j, ok := p.holiday(h, k)
-	if !ok || p.toks[j-1].kind == tNum {
-		return span{}, 0, false // "last Christmas 2024"
-	}
-	qual := ""
-	switch {
-	case p.word(j-1, cWord, wEve):
-		qual = "eve"
-	case p.word(j-1, cUnit, unitDay) || p.word(j-1, cWeekday, int(time.Sunday)) && h == holEaster:
-		qual = "day"
-	case p.word(j-1, cWeekday, int(time.Monday)) && h == holEaster:
-		qual = "monday"
-	}
-	if _, feast := feastDay[h]; feast || h >= holBoxing {
-		qual = "day"
-	}
-	if h == holWhit && p.word(j-1, cWeekday, int(time.Sunday)) {
-		h = holPentecost
+	h, qual, j, ok := p.holidayName(h, k)
+	if !ok || p.kind(j, tNum) {
+		return span{}, 0, false // "last Christmas 2024" says two things
 	}
 	y := p.today.Year()
-	switch lead {
-	case wLast:
-		for {
-			s, e, ok := holidayRange(h, qual, y)
-			if !ok {
-				return span{}, 0, false
-			}
-			if e.Before(p.today) {
-				return p.rng(s, e), j, true
-			}
+	for range 3 { // a holiday a year: the one wanted is at most two years off
+		s, e, ok := holidayRange(h, qual, y)
+		switch {
+		case !ok:
+			return span{}, 0, false
+		case lead == wThis, lead == wLast && e.Before(p.today), lead == wNext && s.After(p.today):
+			return p.rng(s, e), j, true
+		case lead == wLast:
 			y--
-		}
-	case wNext:
-		for {
-			s, e, ok := holidayRange(h, qual, y)
-			if !ok {
-				return span{}, 0, false
-			}
-			if s.After(p.today) {
-				return p.rng(s, e), j, true
-			}
+		default:
 			y++
 		}
-	case wThis:
-		s, e, ok := holidayRange(h, qual, y)
-		return p.rng(s, e), j, ok
 	}
-	return sp, j, true
+	return span{}, 0, false
 }
 
 // calendarAt is the calendar unit off units from the one containing
@@ -883,6 +854,18 @@ func (p *parser) nextTo(k int) (span, int, bool) {
 // the latest one that began on or before today ("over Easter" said in
 // May is this year's, said in January last year's).
 func (p *parser) holiday(h, k int) (span, int, bool) {
+	h, qual, k, ok := p.holidayName(h, k)
+	if !ok {
+		return span{}, 0, false
+	}
+	return p.holidayIn(h, qual, k)
+}
+
+// holidayName reads the rest of a holiday's name from token k: which
+// holiday it is ("Whit Sunday" is Pentecost), the day of it that it
+// names ("eve", "day", "monday": Easter Monday; "" for the whole), and
+// the token after the name.
+func (p *parser) holidayName(h, k int) (int, string, int, bool) {
 	if wd, ok := feastDay[h]; ok {
 		// "Good Friday", "Whit Monday" (or "Whit Sunday"): the weekday is
 		// part of the name, capitalised as the name is.
@@ -891,33 +874,31 @@ func (p *parser) holiday(h, k int) (span, int, bool) {
 		case h == holWhit && p.word(k, cWeekday, int(time.Sunday)) && p.capitalised(k):
 			h = holPentecost
 		default:
-			return span{}, 0, false
+			return 0, "", 0, false
 		}
-		return p.holidayIn(h, "day", k+1)
+		return h, "day", k + 1, true
 	}
 	if h >= holBoxing {
 		// "Boxing Day", "Independence Day": the day is part of the name.
 		if !p.word(k, cUnit, unitDay) || !p.capitalised(k) {
-			return span{}, 0, false
+			return 0, "", 0, false
 		}
-		return p.holidayIn(h, "day", k+1)
+		return h, "day", k + 1, true
 	}
 	if p.kind(k, tOther) && k+1 < len(p.toks) && p.toks[k+1].end-p.toks[k+1].start == 1 && p.toks[k].end-p.toks[k].start <= 3 {
 		k += 2 // "'s" (the apostrophe is a token of its own, then "s")
 	}
-	qual := ""
 	switch {
 	case p.word(k, cWord, wEve):
-		qual, k = "eve", k+1
+		return h, "eve", k + 1, true
 	case p.word(k, cUnit, unitDay):
-		qual, k = "day", k+1
-	case h == holEaster && (p.word(k, cWeekday, int(time.Sunday)) || p.word(k, cWeekday, int(time.Monday))):
-		qual, k = "day", k+1
-		if p.word(k-1, cWeekday, int(time.Monday)) {
-			qual = "monday"
-		}
+		return h, "day", k + 1, true
+	case h == holEaster && p.word(k, cWeekday, int(time.Sunday)):
+		return h, "day", k + 1, true
+	case h == holEaster && p.word(k, cWeekday, int(time.Monday)):
+		return h, "monday", k + 1, true
 	}
-	return p.holidayIn(h, qual, k)
+	return h, "", k, true
 }
 
 // holidayIn is holiday h (qualified: its eve, its day) of the year at

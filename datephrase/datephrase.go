@@ -547,6 +547,20 @@ func (p *parser) beforeLast(k int) bool {
 	return !p.kind(k+2, tNum)
 }
 
+// bounded reads a time expression at token k that has both ends ("Easter",
+// "Nov 3", not "after May"): its range and the token after it.
+func (p *parser) bounded(k int) (memory.TimeRange, int, bool) {
+	sp, j, ok := p.core(k, ctxAll)
+	if !ok {
+		return memory.TimeRange{}, 0, false
+	}
+	r, ok := p.finish(sp)
+	if !ok || r.Start.Equal(MinDay) || r.End.Equal(MaxDay) {
+		return memory.TimeRange{}, 0, false
+	}
+	return r, j, true
+}
+
 // weekdayNextTo reads "after Easter" or "before Nov 3" at token k, after
 // a weekday: the first such weekday after the time ends, or the last
 // before it starts.
@@ -555,12 +569,8 @@ func (p *parser) weekdayNextTo(wd time.Weekday, k int) (span, int, bool) {
 	if !after && !p.word(k, cRel, relBefore) {
 		return span{}, 0, false
 	}
-	sp, j, ok := p.core(k+1, ctxAll)
+	r, j, ok := p.bounded(k + 1)
 	if !ok {
-		return span{}, 0, false
-	}
-	r, ok := p.finish(sp)
-	if !ok || r.Start.Equal(MinDay) || r.End.Equal(MaxDay) {
 		return span{}, 0, false
 	}
 	if after {
@@ -803,12 +813,8 @@ func (p *parser) calendarAt(off, unit int) span {
 func (p *parser) nextTo(k int) (span, int, bool) {
 	unit := p.toks[k].w.val
 	after := p.word(k+1, cRel, relAfter)
-	sp, j, ok := p.core(k+2, ctxAll)
+	r, j, ok := p.bounded(k + 2)
 	if !ok {
-		return span{}, 0, false
-	}
-	r, ok := p.finish(sp)
-	if !ok || r.Start.Equal(MinDay) || r.End.Equal(MaxDay) {
 		return span{}, 0, false
 	}
 	var days int

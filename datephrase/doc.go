@@ -54,6 +54,7 @@
 //	  the first/last (few) days of X              ("the end of last month", "the end of the
 //	                                              month": this one)
 //	the first … fourth/last week of X           seven days of a month: 1–7, 8–14, …, the last 7
+//	the first/second/last half of X             X's days before its middle, or from it
 //	last/this/next spring, in the summer,       seasons, as meteorological ones in the north:
 //	  over the winter, the fall of 2023,          Mar–May, Jun–Aug, Sep–Nov, Dec–Feb (winter
 //	  summer 2024, late summer                    2025 is Dec 2024–Feb 2025); "this" the nearest;

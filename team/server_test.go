@@ -167,7 +167,10 @@ func TestTeamIsolation(t *testing.T) {
 		if code == 200 && ref != "memory.md#L1-L99999" {
 			t.Errorf("get %q: %d %s", ref, code, body)
 		}
-		leak("get "+ref, body)
+		// An error may say the path that was asked for, whose temporary
+		// folder has a random name: it once held bravo's secret digits.
+		path, _, _ := strings.Cut(ref, "#")
+		leak("get "+ref, strings.ReplaceAll(body, path, ""))
 	}
 	code, body = a.call("GET", team.PathStatus, nil)
 	if code != 200 || !strings.Contains(body, `"alpha"`) {

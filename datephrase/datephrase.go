@@ -453,11 +453,9 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 			return p.latestWeekend(), k + 1, true // "over the weekend"
 		case p.word(k, cUnit, unitWeek) && p.word(k+1, cWord, wOf):
 			// "the week of June 8": Monday to Sunday around that day.
-			if sp, j, ok := p.core(k+2, ctxAll); ok {
-				if r, ok := p.finish(sp); ok && r.Start.Equal(r.End) {
-					ws := r.Start.AddDate(0, 0, -((int(r.Start.Weekday()) + 6) % 7))
-					return p.rng(ws, ws.AddDate(0, 0, 6)), j, true
-				}
+			if r, j, ok := p.bounded(k+2, ctxAll); ok && r.Start.Equal(r.End) {
+				ws := monday(r.Start)
+				return p.rng(ws, ws.AddDate(0, 0, 6)), j, true
 			}
 			return span{}, 0, false
 		case p.word(k, cWord, wNew) && p.word(k+1, cUnit, unitYear):
@@ -506,7 +504,7 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 				return span{}, 0, false
 			}
 			r := sp.r
-			s := r.Start.AddDate(0, (sub - 1), 0)
+			s := r.Start.AddDate(0, sub-1, 0)
 			return p.rng(s, s.AddDate(0, 1, -1)), j, true
 		}
 		if k < len(p.toks) && p.toks[k].kind == tWord && p.toks[k].w.class == cMonth {
@@ -549,8 +547,8 @@ func (p *parser) beforeLast(k int) bool {
 
 // bounded reads a time expression at token k that has both ends ("Easter",
 // "Nov 3", not "after May"): its range and the token after it.
-func (p *parser) bounded(k int) (memory.TimeRange, int, bool) {
-	sp, j, ok := p.core(k, ctxAll)
+func (p *parser) bounded(k, ctx int) (memory.TimeRange, int, bool) {
+	sp, j, ok := p.core(k, ctx)
 	if !ok {
 		return memory.TimeRange{}, 0, false
 	}
@@ -569,7 +567,7 @@ func (p *parser) weekdayNextTo(wd time.Weekday, k int) (span, int, bool) {
 	if !after && !p.word(k, cRel, relBefore) {
 		return span{}, 0, false
 	}
-	r, j, ok := p.bounded(k + 1)
+	r, j, ok := p.bounded(k+1, ctxAll)
 	if !ok {
 		return span{}, 0, false
 	}
@@ -628,23 +626,26 @@ func (p *parser) part(k int) (span, int, bool) {
 	if !p.word(j, cWord, wOf) {
 		return span{}, 0, false
 	}
-	var sp span
-	end, ok := 0, false
+	var r memory.TimeRange
+	var end int
+	var ok bool
 	if m := j + 1; p.kind(m, tWord) && p.toks[m].w.class == cMonth && p.toks[m].w.flags&fAbbrev == 0 && !p.kind(m+1, tNum) {
 		// "the end of May": after "of", a month needs no day or year.
-		sp, end, ok = span{abs: true, a: parts{m: int(p.toks[m].w.val)}}, m+1, true
+		a := parts{m: int(p.toks[m].w.val)}
+		end = m + 1
 		if y, k, hasYear := p.optYear(end); hasYear {
-			sp.a.y, end = y, k
+			a.y, end = y, k
 		}
+		r, ok = p.finish(span{abs: true, a: a})
 	} else if u := j + 2; p.word(j+1, cWord, wThe) && p.kind(u, tWord) && p.toks[u].w.class == cUnit &&
 		(p.toks[u].w.val == unitWeek || p.toks[u].w.val == unitMonth || p.toks[u].w.val == unitYear) &&
 		!p.word(u+1, cWord, wOf) && !p.kind(u+1, tNum) && p.text[p.toks[u].end-1] != 's' {
-		sp, end, ok = p.calendarAt(0, int(p.toks[u].w.val)), u+1, true // "the end of the month": this one
-	} else if sp, end, ok = p.core(j+1, ctxAll|ctxRel); !ok {
-		return span{}, 0, false
+		r, ok = p.finish(p.calendarAt(0, int(p.toks[u].w.val))) // "the end of the month": this one
+		end = u + 1
+	} else {
+		r, end, ok = p.bounded(j+1, ctxAll|ctxRel)
 	}
-	r, ok := p.finish(sp)
-	if !ok || r.Start.Equal(MinDay) || r.End.Equal(MaxDay) {
+	if !ok {
 		return span{}, 0, false
 	}
 	days := int(r.End.Sub(r.Start).Hours()/24) + 1
@@ -698,7 +699,7 @@ func (p *parser) season(s, lead, k, ctx int) (span, int, bool) {
 		return p.rng(r.Start, r.End), j, true
 	}
 	if lead == 0 && p.beforeLast(k) {
-		lead, k = -1, k+2 // "the summer before last"
+		lead, k = leadBeforeLast, k+2 // "the summer before last"
 	}
 	if lead == 0 && ctx&ctxRel == 0 {
 		return span{}, 0, false
@@ -709,11 +710,11 @@ func (p *parser) season(s, lead, k, ctx int) (span, int, bool) {
 		y--
 	}
 	switch lead {
-	case wLast, -1:
+	case wLast, leadBeforeLast:
 		if !seasonRange(s, y).End.Before(t) {
 			y--
 		}
-		if lead == -1 {
+		if lead == leadBeforeLast {
 			y--
 		}
 	case wNext:
@@ -731,6 +732,10 @@ func (p *parser) season(s, lead, k, ctx int) (span, int, bool) {
 	return p.rng(r.Start, r.End), k, true
 }
 
+// leadBeforeLast stands for "before last" after a season, as wLast
+// stands for "last" before one.
+const leadBeforeLast = -1
+
 // seasonRange is the range of season s of year y; winter is that of
 // December y-1 to February y.
 func seasonRange(s, y int) memory.TimeRange {
@@ -742,20 +747,20 @@ func seasonRange(s, y int) memory.TimeRange {
 	return memory.TimeRange{Start: start, End: start.AddDate(0, 3, -1)}
 }
 
-// latestWeekend is the weekend under way, or else the last one.
-func (p *parser) latestWeekend() span {
-	if wd := p.today.Weekday(); wd == time.Saturday || wd == time.Sunday {
-		return p.calendarAt(0, unitWeekend)
-	}
-	return p.calendarAt(-1, unitWeekend)
-}
-
 // lastWeekend is the latest weekend that is over: "the past weekend".
 func (p *parser) lastWeekend() span {
 	if p.today.Weekday() == time.Sunday {
 		return p.calendarAt(-1, unitWeekend)
 	}
 	return p.latestWeekend()
+}
+
+// latestWeekend is the weekend under way, or else the last one.
+func (p *parser) latestWeekend() span {
+	if wd := p.today.Weekday(); wd == time.Saturday || wd == time.Sunday {
+		return p.calendarAt(0, unitWeekend)
+	}
+	return p.calendarAt(-1, unitWeekend)
 }
 
 // holidayFrom reads a holiday led by last, this or next, its name at
@@ -787,7 +792,7 @@ func (p *parser) holidayFrom(h, lead, k int) (span, int, bool) {
 // today: -1 last week, -2 the week before last.
 func (p *parser) calendarAt(off, unit int) span {
 	t := p.today
-	ws := t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7)) // Monday
+	ws := monday(t)
 	switch unit {
 	case unitDay:
 		return p.day(t.AddDate(0, 0, off))
@@ -813,7 +818,7 @@ func (p *parser) calendarAt(off, unit int) span {
 func (p *parser) nextTo(k int) (span, int, bool) {
 	unit := p.toks[k].w.val
 	after := p.word(k+1, cRel, relAfter)
-	r, j, ok := p.bounded(k + 2)
+	r, j, ok := p.bounded(k+2, ctxAll)
 	if !ok {
 		return span{}, 0, false
 	}
@@ -923,6 +928,10 @@ func (p *parser) holidayIn(h int, qual string, k int) (span, int, bool) {
 	return p.rng(s, e), k, ok
 }
 
+// fromEaster is the days from Easter Sunday to each feast that Easter
+// dates.
+var fromEaster = map[int]int{holGood: -2, holMaundy: -3, holHoly: -1, holPalm: -7, holAsh: -46, holWhit: 50}
+
 // feastDay is the weekday that follows each holiday word naming a feast
 // day: "Good Friday", "Whit Monday", "Black Friday".
 var feastDay = map[int]time.Weekday{
@@ -954,8 +963,7 @@ func holidayRange(h int, qual string, y int) (time.Time, time.Time, bool) {
 		}
 		return e, e.AddDate(0, 0, 1), true
 	case holGood, holMaundy, holHoly, holPalm, holAsh, holWhit:
-		off := map[int]int{holGood: -2, holMaundy: -3, holHoly: -1, holPalm: -7, holAsh: -46, holWhit: 50}[h]
-		return one(easterSunday(y).AddDate(0, 0, off))
+		return one(easterSunday(y).AddDate(0, 0, fromEaster[h]))
 	case holBlack, holCyber:
 		t, _, _ := holidayRange(holThanksgiving, "", y)
 		if h == holBlack {
@@ -1302,7 +1310,7 @@ func (p *parser) weekday(wd time.Weekday, lead int) time.Time {
 	t := p.today
 	switch lead {
 	case wThis:
-		ws := t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7))
+		ws := monday(t)
 		return ws.AddDate(0, 0, (int(wd)+6)%7)
 	case wNext:
 		t = t.AddDate(0, 0, 1)
@@ -1311,6 +1319,11 @@ func (p *parser) weekday(wd time.Weekday, lead int) time.Time {
 		t = t.AddDate(0, 0, -1)
 	}
 	return t.AddDate(0, 0, -((int(t.Weekday()) - int(wd) + 7) % 7))
+}
+
+// monday is the Monday of t's week (weeks run Monday to Sunday).
+func monday(t time.Time) time.Time {
+	return t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7))
 }
 
 func (p *parser) day(t time.Time) span {

@@ -747,14 +747,6 @@ func seasonRange(s, y int) memory.TimeRange {
 	return memory.TimeRange{Start: start, End: start.AddDate(0, 3, -1)}
 }
 
-// lastWeekend is the latest weekend that is over: "the past weekend".
-func (p *parser) lastWeekend() span {
-	if p.today.Weekday() == time.Sunday {
-		return p.calendarAt(-1, unitWeekend)
-	}
-	return p.latestWeekend()
-}
-
 // latestWeekend is the weekend under way, or else the last one.
 func (p *parser) latestWeekend() span {
 	if wd := p.today.Weekday(); wd == time.Saturday || wd == time.Sunday {
@@ -1206,7 +1198,7 @@ func (p *parser) relative(i int, afterThe bool) (span, int, bool) {
 	case cUnit:
 		unit := int(t.w.val)
 		if unit == unitWeekend && (lead == wPast || afterThe && lead == wLast) {
-			return p.lastWeekend(), k + 1, true // "the past weekend": the latest one over
+			return p.calendar(wLast, unitWeekend), k + 1, true // "the past weekend": last weekend
 		}
 		if lead == wPast || (afterThe && lead == wLast) {
 			return p.rolling(wLast, 1, unit), k + 1, true

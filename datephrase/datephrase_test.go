@@ -452,6 +452,13 @@ func TestSeasonsPartsAndFeasts(t *testing.T) {
 			t.Errorf("%q: %v, want %q %s %s..%s", tc.in, got, tc.text, tc.rel, tc.start, tc.end)
 		}
 	}
+	// On a weekend, the past weekend is the one before (on Saturday it
+	// read as this one, which is not over).
+	for _, sat := range []time.Time{time.Date(2025, 11, 29, 9, 0, 0, 0, time.UTC), time.Date(2025, 11, 30, 9, 0, 0, 0, time.UTC)} {
+		if ps := Find("the past weekend", sat); len(ps) != 1 || !ps[0].Range.Start.Equal(day("2025-11-22")) || !ps[0].Range.End.Equal(day("2025-11-23")) {
+			t.Errorf("the past weekend, said %s: %+v", sat.Weekday(), ps)
+		}
+	}
 	for _, s := range []string{
 		"a summer intern", "the spring release", "we fall behind", "the end of the meeting",
 		"the first time", "the second week", "a black cat", "the good news", "boxing day",

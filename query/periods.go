@@ -25,7 +25,7 @@ var holidayRE = sync.OnceValue(func() *regexp.Regexp {
 // none of them has no match (the s of "christmas" and "easter" left out,
 // (?i) also matches it as the long s, and the k of "thanksgiving" as the
 // Kelvin sign).
-var holidayWords = []string{"hallo", "chri", "year", "valent", "ter", "good", "maundy", "palm", "ash", "whit", "pentecost", "than", "black", "boxing", "memorial", "labor", "independence"}
+var holidayWords = []string{"hallo", "chri", "year", "valent", "ter", "good", "maundy", "palm", "wedne", "whit", "pentec", "than", "black", "boxing", "memorial", "labor", "independence"}
 
 // holidayMatches returns the submatch indices of holidayRE in text.
 func holidayMatches(text string) [][]int {

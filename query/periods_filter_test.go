@@ -17,6 +17,7 @@ func TestPeriodPrefilter(t *testing.T) {
 		"since easter", "EA\u017fTER MONDAY", "good friday", "Whit Monday", "whitsun", "pentecost",
 		"THAN\u212aSGIVING", "black friday", "boxing day", "Ash Wednesday", "palm sunday",
 		"maundy thursday", "memorial day", "labor day", "independence day", "a good day",
+		"A\u017fh Wednesday", "pentecO\u017fT",
 	}
 	for _, text := range texts {
 		if got, want := holidayMatches(text), holidayRE().FindAllStringSubmatchIndex(text, -1); !slices.EqualFunc(got, want, slices.Equal) {

@@ -490,7 +490,7 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 	plan := recall.Plan{
 		Terms: q.Words, K: o.K, Budget: o.Budget, Explain: o.Explain, Floor: o.Floor,
 		Entities: q.Entities, NameWords: q.NameWords, Intent: q.Intent, Now: now,
-		Quantity: q.Quantity,
+		Quantity: q.Quantity, Choice: q.Choice,
 	}
 	if q.Window != nil && !allVague(q.TimePhrases) {
 		plan.Window = q.Window

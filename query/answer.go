@@ -20,3 +20,26 @@ var quantityMarkers = [][]string{
 func asksQuantity(words []string) bool {
 	return firstMarker(words, quantityMarkers) >= 0 && !slices.Contains(words, "ago")
 }
+
+// choiceMarkers ask what was chosen, or why something was done: "why did
+// we …", "what did we pick instead of …", "what made her drop …", "did
+// we go with … or …". The answer is the line that records the choice or
+// gives its reason ("went with Bellcote: Ridgeway's price rose"), while
+// the lines that only mention the options (a quote, a demo, later use)
+// often share as many words with the question. "Stuck with" is not one:
+// "I've been feeling stuck with my paintings" asks for ideas.
+var choiceMarkers = [][]string{
+	{"why"}, {"how", "come"}, {"reason"}, {"reasons"}, {"what", "made"}, {"what", "led"},
+	{"decid*"}, {"decision*"}, {"chose"}, {"chosen"}, {"choos*"}, {"choice*"},
+	{"pick"}, {"picked"}, {"opt", "for"}, {"opted"}, {"settle", "on"}, {"settled", "on"},
+	{"go", "with"}, {"went", "with"}, {"going", "with"}, {"gone", "with"},
+	{"end", "up"}, {"ended", "up"}, {"instead"}, {"rather", "than"}, {"agree", "on"}, {"agreed", "on"},
+	{"rule", "out"}, {"ruled", "out"}, {"drop"}, {"dropped"}, {"abandon*"}, {"ditch*"},
+	{"switch*"}, {"vote"}, {"voted"}, {"select*"},
+}
+
+// asksChoice reports whether a question, as its lower-cased words in
+// order, asks for a decision or the reason for one (choiceMarkers).
+func asksChoice(words []string) bool {
+	return firstMarker(words, choiceMarkers) >= 0
+}

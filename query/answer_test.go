@@ -31,3 +31,32 @@ func TestAsksQuantity(t *testing.T) {
 		}
 	}
 }
+
+// TestAsksChoice: a question asks for a choice when it asks why something
+// was done, what was picked, chosen or dropped, or what was taken instead
+// of something; a question about what happened, when or how much does not.
+func TestAsksChoice(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"Why did the co-op leave the old printer firm?", true},
+		{"What did Anouk pick instead of the yurt?", true},
+		{"Which kayak hire did they end up going with?", true},
+		{"What made Jonas drop the evening class?", true},
+		{"did we go with the slate roof or the tiles?", true},
+		{"How come the choir moved to Thursdays?", true},
+		{"Which venue was ruled out for the reunion?", true},
+		{"What did the committee decide about parking?", true},
+		{"When is the choir's next concert?", false},
+		{"How much did the slate roof cost?", false},
+		{"Where does Anouk keep the tent poles?", false},
+		{"What happened at the reunion?", false},
+		{"I feel stuck with my garden lately, any ideas?", false},
+	}
+	for _, tc := range tests {
+		if got := parse(t, tc.text).Choice; got != tc.want {
+			t.Errorf("%q: Choice %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}

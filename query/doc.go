@@ -16,7 +16,10 @@
 //     "during Nov 2025", "yesterday") intersected with --since/--until;
 //   - Kinds: --kind filters, read by memory.ParseKind;
 //   - Intent: Search, About, Opinion, Decision, Current or Past, read from
-//     the original text (stop words included).
+//     the original text (stop words included);
+//   - Quantity and Choice: whether the question asks for an amount ("how
+//     many", "how long") or for what was chosen and why ("why did we …",
+//     "what did we pick instead of …"), whatever its intent.
 //
 // Precedence where spans overlap: a quoted phrase keeps its words (a date
 // inside quotes is not a time window), and a known name beats a time phrase

@@ -56,6 +56,10 @@ type Query struct {
 	// "how long", "what percentage"): recall lifts the lines that state a
 	// number.
 	Quantity bool
+	// Choice is true when the question asks what was chosen or why
+	// something was done ("why did we …", "what did we pick instead of
+	// …"): recall lifts the lines that record a choice or give a reason.
+	Choice bool
 	// Browse is true when the query asks what happened in a window and
 	// names no topic: it has a window, no entities or quoted phrases, and
 	// its terms are only generic words ("what happened", "what did we get
@@ -226,6 +230,7 @@ func Parse(text string, opts Options) (*Query, error) {
 	}
 	q.Intent = detectIntent(in)
 	q.Quantity = asksQuantity(lower)
+	q.Choice = asksChoice(lower)
 	q.Browse = q.Window != nil && topical == 0 && len(q.Entities) == 0 && len(q.Phrases) == 0
 	return q, nil
 }

@@ -96,6 +96,12 @@ const (
 	// is among those that give the number (measured on longmemeval100,
 	// docs/recall.md).
 	boostQuantity = 1.1
+	// boostChoice lifts, for a question that asks what was chosen or why
+	// ("why did we …", "what did we pick instead of …"), a candidate that
+	// records a choice or gives a reason (statesChoice): of the lines
+	// that name the options, the answer is the one that says which won
+	// and why, not the quote, the demo or the later use.
+	boostChoice = 1.15
 	// nearestSlot is the place the semantic channel's nearest item is
 	// kept within (keepNearest).
 	nearestSlot = 10
@@ -219,6 +225,9 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 		}
 		if p.Quantity && statesQuantity(it.Content) {
 			boosts["quantity"] = boostQuantity
+		}
+		if p.Choice && statesChoice(it.Content) {
+			boosts["choice"] = boostChoice
 		}
 		if p.Intent == query.About && c.onPage {
 			boosts["entity_page"] = boostEntityPage

@@ -57,6 +57,10 @@ type Plan struct {
 	// Quantity says the question asks for an amount ("how many", "how
 	// long"): candidates that state a number are lifted (boostQuantity).
 	Quantity bool
+	// Choice says the question asks what was chosen or why ("why did we
+	// …", "what did we pick instead of …"): candidates that record a
+	// choice or give a reason are lifted (boostChoice).
+	Choice bool
 	// Now is the query's "now"; a Window ending before its day makes the
 	// query one about the past for update-awareness. Zero means unknown:
 	// every query is about the present.

@@ -55,51 +55,6 @@ func load(t *testing.T) []eval.Query {
 	return qs
 }
 
-// fileLines caches workspace files as lines (lines[0] is line 1); nil means
-// the file could not be read.
-type fileLines map[string][]string
-
-func (c fileLines) get(ws, rel string) []string {
-	path := filepath.Join(ws, filepath.FromSlash(rel))
-	if ls, ok := c[path]; ok {
-		return ls
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		c[path] = nil
-		return nil
-	}
-	ls := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	c[path] = ls
-	return ls
-}
-
-// checkRef says what is wrong with a citation, or "" if nothing is: it must
-// name a workspace memory file that exists, with an explicit line range
-// inside the file whose every line has text.
-func checkRef(files fileLines, ws string, s memory.Source) string {
-	if _, _, ok := memory.ClassifyPath(s.Path); !ok {
-		return "not a workspace memory file"
-	}
-	ls := files.get(ws, s.Path)
-	if ls == nil {
-		return "file does not exist"
-	}
-	end := max(s.End, s.Start)
-	switch {
-	case s.Start < 1:
-		return "no line range"
-	case end > len(ls):
-		return "past the end of the file"
-	}
-	for n := s.Start; n <= end; n++ {
-		if strings.TrimSpace(ls[n-1]) == "" {
-			return "line " + strconv.Itoa(n) + " is blank"
-		}
-	}
-	return ""
-}
-
 func TestQueriesParse(t *testing.T) {
 	qs := load(t)
 	abs, err := filepath.Abs(workspaceDir)
@@ -125,21 +80,11 @@ func TestQueriesParse(t *testing.T) {
 }
 
 func TestReferences(t *testing.T) {
-	files := fileLines{}
-	for _, q := range load(t) {
-		for _, list := range []struct {
-			name string
-			refs []memory.Source
-		}{
-			{"gold", q.Gold},
-			{"superseded", q.Superseded},
-		} {
-			for _, s := range list.refs {
-				if msg := checkRef(files, q.Workspace, s); msg != "" {
-					t.Errorf("%s: %s %s: %s", q.ID, list.name, s, msg)
-				}
-			}
-		}
+	qs := load(t)
+	for _, err := range eval.CheckCitations(qs) {
+		t.Error(err)
+	}
+	for _, q := range qs {
 		for _, g := range q.Gold {
 			for _, s := range q.Superseded {
 				if eval.Hits(g, s) {

@@ -1,0 +1,66 @@
+package recall
+
+import (
+	"testing"
+
+	"memoria/memory"
+)
+
+// TestStatesChoice: a line records a choice when it says what was taken,
+// kept or turned away, or gives a reason; a line that only mentions the
+// options does not.
+func TestStatesChoice(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"Went with the slate roof; the tiles needed a new batten frame.", true},
+		{"The committee settled on the village hall for the reunion.", true},
+		{"Yurt is off the table: the field floods every March.", true},
+		{"Ruled out the Tuesday slot, half the choir works late.", true},
+		{"Opted for the cheaper kayak hire in Brora.", true},
+		{"Jonas dropped the evening class because of the commute.", true},
+		{"We'll stick with the old printer until the lease ends.", true},
+		{"Picked the blue kayak over the red one.", true},
+		{"Quote from the slate roofer: £8,400 plus VAT.", false},
+		{"Anouk picked up the tent poles from the garage.", false},
+		{"Demo of the new printer on Friday, looked fine.", false},
+		{"The choir sang at the village hall.", false},
+		{"Still stuck with the same chord change.", false},
+		{"", false},
+	}
+	for _, tc := range tests {
+		if got := statesChoice(tc.text); got != tc.want {
+			t.Errorf("statesChoice(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestChoiceLift: for a question that asks what was chosen or why, of two
+// lines about the options the one that records the choice ranks first,
+// though words alone ranked it second; any other question keeps the order
+// of the words.
+func TestChoiceLift(t *testing.T) {
+	quote := &candidate{
+		item:  memory.Item{RowID: 1, Kind: memory.KindPassage, Content: "- Slate roof quote in, tiles quote due Monday."},
+		ranks: map[string]int{"lexical": 1},
+	}
+	chosen := &candidate{
+		item:  memory.Item{RowID: 2, Kind: memory.KindPassage, Content: "- Went with the tiles: the slate roof needs a new frame."},
+		ranks: map[string]int{"lexical": 2},
+	}
+	l := &links{sig: map[int64]*factSig{}, next: map[int64][]int64{}, prev: map[int64][]int64{}}
+	tests := []struct {
+		choice bool
+		first  int64
+	}{
+		{true, 2},
+		{false, 1},
+	}
+	for _, tc := range tests {
+		got := fuse(Plan{Choice: tc.choice, Terms: []string{"slate", "roof"}}, []*candidate{quote, chosen}, l, false)
+		if got[0].c.item.RowID != tc.first {
+			t.Errorf("Choice %v: %q first, want row %d", tc.choice, got[0].c.item.Content, tc.first)
+		}
+	}
+}

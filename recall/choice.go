@@ -1,9 +1,6 @@
 package recall
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // choiceCues are the words with which a line records a choice or gives a
 // reason, for a question that asks for one (Plan.Choice): what was
@@ -30,18 +27,40 @@ var choiceCues = [][]string{
 
 // notChoices are phrases that begin like a cue and record no choice:
 // "picked up the keys".
-var notChoices = [][]string{{"picked", "up"}}
+var notChoices = map[string][]string{"picked": {"picked", "up"}}
+
+// choiceCuesByWord holds choiceCues by their first word, and
+// choicePrefixCues those whose first word is a prefix, so that a text's
+// words are each looked up once: statesChoice runs on every candidate of
+// such a question.
+var choiceCuesByWord, choicePrefixCues = func() (map[string][][]string, [][]string) {
+	exact := map[string][][]string{}
+	var prefix [][]string
+	for _, c := range choiceCues {
+		if strings.HasSuffix(c[0], "*") {
+			prefix = append(prefix, c)
+		} else {
+			exact[c[0]] = append(exact[c[0]], c)
+		}
+	}
+	return exact, prefix
+}()
 
 // statesChoice reports whether text records a choice or gives a reason
 // (choiceCues).
 func statesChoice(text string) bool {
 	words := splitWords(text)
-	for i := range words {
-		if slices.ContainsFunc(notChoices, func(not []string) bool { return cueAt(words, i, not) }) {
+	for i, w := range words {
+		if not, ok := notChoices[w]; ok && cueAt(words, i, not) {
 			continue
 		}
-		for _, cue := range choiceCues {
-			if cueAt(words, i, cue) {
+		for _, c := range choiceCuesByWord[w] {
+			if cueAt(words, i, c) {
+				return true
+			}
+		}
+		for _, c := range choicePrefixCues {
+			if cueAt(words, i, c) {
 				return true
 			}
 		}

@@ -22,6 +22,8 @@ func TestStatesChoice(t *testing.T) {
 		{"Jonas dropped the evening class because of the commute.", true},
 		{"We'll stick with the old printer until the lease ends.", true},
 		{"Picked the blue kayak over the red one.", true},
+		{"The board's decision: the hall, not the barn.", true},
+		{"Abandoning the Tuesday slot for good.", true},
 		{"Quote from the slate roofer: £8,400 plus VAT.", false},
 		{"Anouk picked up the tent poles from the garage.", false},
 		{"Demo of the new printer on Friday, looked fine.", false},

@@ -116,7 +116,7 @@ func detectIntent(in intentInput) Intent {
 func firstMarker(ws []string, markers [][]string) int {
 	for i := range ws {
 		for _, m := range markers {
-			if matchAt(ws, i, m) {
+			if MarkerAt(ws, i, m) {
 				return i
 			}
 		}
@@ -124,7 +124,10 @@ func firstMarker(ws []string, markers [][]string) int {
 	return -1
 }
 
-func matchAt(ws []string, i int, m []string) bool {
+// MarkerAt reports whether the words from i on begin with marker m: a
+// sequence of lower-cased words, where a trailing '*' on one matches any
+// word with that prefix.
+func MarkerAt(ws []string, i int, m []string) bool {
 	if i+len(m) > len(ws) {
 		return false
 	}

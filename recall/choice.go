@@ -1,6 +1,10 @@
 package recall
 
-import "strings"
+import (
+	"strings"
+
+	"memoria/query"
+)
 
 // choiceCues are the words with which a line records a choice or gives a
 // reason, for a question that asks for one (Plan.Choice): what was
@@ -51,37 +55,19 @@ var choiceCuesByWord, choicePrefixCues = func() (map[string][][]string, [][]stri
 func statesChoice(text string) bool {
 	words := splitWords(text)
 	for i, w := range words {
-		if not, ok := notChoices[w]; ok && cueAt(words, i, not) {
+		if not, ok := notChoices[w]; ok && query.MarkerAt(words, i, not) {
 			continue
 		}
 		for _, c := range choiceCuesByWord[w] {
-			if cueAt(words, i, c) {
+			if query.MarkerAt(words, i, c) {
 				return true
 			}
 		}
 		for _, c := range choicePrefixCues {
-			if cueAt(words, i, c) {
+			if query.MarkerAt(words, i, c) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// cueAt reports whether the words from i on begin with cue.
-func cueAt(words []string, i int, cue []string) bool {
-	if i+len(cue) > len(words) {
-		return false
-	}
-	for k, c := range cue {
-		w := words[i+k]
-		if pre, ok := strings.CutSuffix(c, "*"); ok {
-			if !strings.HasPrefix(w, pre) {
-				return false
-			}
-		} else if w != c {
-			return false
-		}
-	}
-	return true
 }

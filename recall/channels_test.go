@@ -297,11 +297,43 @@ func TestStartsMidSentence(t *testing.T) {
 	}
 }
 
+// TestCuratedDatedByItsLog: a curated fact that says what a log's fact
+// of the same attribute says is as old as that log, not newer than every
+// log: an older log with another value does not replace it, a later one
+// does.
+func TestCuratedDatedByItsLog(t *testing.T) {
+	W := memory.KindWorld
+	curated := fact(W, "", "Drives a grey Ford Ranger.", "Callum")
+	older := fact(W, "2026-08-02", "Drives a white Toyota Hilux.", "Callum")
+	same := fact(W, "2026-09-08", "Drives a grey Ford Ranger, the Hilux traded in.", "Callum")
+	later := fact(W, "2026-10-20", "Drives a blue Mazda BT-50.", "Callum")
+	for _, tc := range []struct {
+		name     string
+		items    []memory.Item
+		replaced bool // the curated fact is superseded
+	}{
+		{"an older value", []memory.Item{curated, older, same}, false},
+		{"a later value", []memory.Item{curated, older, same, later}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for i := range tc.items {
+				tc.items[i].RowID = int64(i + 1)
+			}
+			rs := Versions(tc.items)
+			if got := len(rs[0].SupersededBy) > 0; got != tc.replaced {
+				t.Errorf("curated superseded by %v, want superseded: %v", rs[0].SupersededBy, tc.replaced)
+			}
+		})
+	}
+}
+
 // TestCuratedReplacedByLaterChange: a curated world fact (no day written)
 // is the current state, newer than every log, unless a log written after
-// the latest day it names says the value changed (another version, or a
-// change in which none of its values is current). A curated page written
-// once used to outrank every later move, upgrade and release.
+// the latest day it names, and after the latest log that says what it
+// says, gives another value: another version, a typed world fact with
+// none of its values, or prose that says a change in which none of its
+// values is current. A curated page written once used to outrank every
+// later move, upgrade and release.
 func TestCuratedReplacedByLaterChange(t *testing.T) {
 	W := memory.KindWorld
 	for _, tc := range []struct {
@@ -314,7 +346,7 @@ func TestCuratedReplacedByLaterChange(t *testing.T) {
 		{"the same value in other words", fact(W, "", "Lives on the top floor of The Castle, Lainzer Straße 88.", "Peter"),
 			fact(W, "2025-10-28", "Registered his new address at Lainzer Straße 88; the Neubaugasse flat is no longer his address.", "Peter"), false},
 		{"written before the day the curated fact names", fact(W, "", "Lives in Utrecht since 2026-03-01.", "Noor"), fact(W, "2026-02-02", "Noor moved to Rotterdam.", "Noor"), false},
-		{"no change said", fact(W, "", "Lives in Rotterdam with two cats.", "Noor"), fact(W, "2026-02-02", "Lives near the zoo in Blijdorp.", "Noor"), false},
+		{"a typed fact with another value", fact(W, "", "Drives a white Toyota Hilux.", "Callum"), fact(W, "2026-09-08", "Drives a grey Ford Ranger.", "Callum"), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.curated.RowID, tc.log.RowID = 1, 2

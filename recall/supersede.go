@@ -38,9 +38,11 @@ import (
 //   - The effects in fusion apply only when both versions are candidates,
 //     so a loose link cannot move a result on its own.
 //   - Order: a fact in a daily log dates from the day it was written. A
-//     curated fact (bank/, memory.md: no day) is the maintained current
-//     state: it dates from its event time if it names one, else it is
-//     newer than every log, and it is never superseded itself.
+//     curated fact (bank/, memory.md: no day) dates from its event time if
+//     it names one. Else it is the current state, newer than every log,
+//     until a log gives another value (replacesCurated) that was written
+//     after the latest day it names and after the latest log fact that
+//     says what it says (dateCurated).
 //   - The later fact supersedes the earlier; two facts of one day in one
 //     file are ordered by line; otherwise equal times supersede nothing.
 const (
@@ -94,7 +96,7 @@ type factSig struct {
 	cues    map[string]bool
 	tokens  []string  // content words and numbers, sorted, each once: what the fact says
 	names   []string  // its entities' names, lower-cased words
-	asOf    time.Time // a curated world fact: the latest day it names (AsOf)
+	asOf    time.Time // a curated fact: the latest day it names (AsOf) or that a log saying what it says was written (dateCurated)
 	// versions are the words a number follows ("debian" in "Debian 12",
 	// "release" in "release 0.5"), with the number.
 	versions map[string]string
@@ -362,13 +364,16 @@ func later(a, b *factSig) bool {
 // replacesCurated reports whether log, a fact of a daily log, replaces
 // curated, a curated world fact (bank/, memory.md) of the same attribute.
 // A curated fact is the maintained current state, newer than every log,
-// unless a log written after the latest day it names says the value
-// changed: another version, or a change ("moved to", "switched",
+// unless a log written after its asOf (the latest day it names, or the
+// latest log that says what it says: dateCurated) gives another value:
+// another version, a typed world fact none of whose values is the curated
+// fact's, or prose that says a change ("moved to", "switched",
 // "upgraded", "no longer") in which none of the curated fact's values is
 // current. Saying the same value in other words ("Registered his address
 // at Lainzer Straße 88") replaces nothing. (A curated page written once
 // and never updated used to outrank every later move, upgrade and
-// release.)
+// release. A typed world fact states how things are on its day, so it
+// needs no word of change; a line of prose may only mention a thing.)
 func replacesCurated(log, curated *factSig) bool {
 	if (curated.it.Kind != memory.KindWorld && curated.it.Kind != memory.KindPassage) || !log.when.After(curated.asOf) {
 		return false
@@ -376,11 +381,40 @@ func replacesCurated(log, curated *factSig) bool {
 	if (Sig{log}).VersionsDiffer(Sig{curated}) {
 		return true
 	}
+	return (log.it.Kind == memory.KindWorld || SaysChange(log.it.Content)) && !sharesValue(curated, log)
+}
+
+// sharesValue reports whether log states one of curated's current values
+// (ShareCurrentValue; the entities' names are not values).
+func sharesValue(curated, log *factSig) bool {
 	isName := func(w string) bool {
 		w = strings.ToLower(w)
 		return slicesContains(curated.names, w) || slicesContains(log.names, w)
 	}
-	return SaysChange(log.it.Content) && !ShareCurrentValue(curated.it.Content, log.it.Content, isName)
+	return ShareCurrentValue(curated.it.Content, log.it.Content, isName)
+}
+
+// dateCurated dates each curated line that repeats a dated one: a line
+// of a curated page (bank/, memory.md) that states a value a daily log's
+// fact of the same entity and attribute states is current as of the
+// latest such log (its asOf), not of every log. A page copied from the
+// logs, or kept by reflect, then stays current while it repeats the
+// latest version, and a later log with another value replaces it
+// (replacesCurated).
+func dateCurated(sigs map[int64]*factSig, byEntity map[string][]*factSig) {
+	for _, c := range sigs {
+		if !c.curated || (c.it.Kind != memory.KindWorld && c.it.Kind != memory.KindPassage) {
+			continue
+		}
+		for _, k := range c.keys {
+			for _, d := range byEntity[k] {
+				if d.curated || !d.when.After(c.asOf) || !attributeMatch(c, d) || (Sig{d}).VersionsDiffer(Sig{c}) || !sharesValue(c, d) {
+					continue
+				}
+				c.asOf = d.when
+			}
+		}
+	}
 }
 
 // links are the supersession links found for one query.
@@ -465,6 +499,7 @@ func supersede(cands []*candidate, known []memory.Item, mentions func(string) []
 			addSig(it)
 		}
 	}
+	dateCurated(l.sig, byEntity)
 	// Each pair once: a pair of two compared candidates is taken from
 	// the earlier one's side, and a pair sharing several entities at the
 	// first of a's.

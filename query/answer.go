@@ -34,12 +34,26 @@ var choiceMarkers = [][]string{
 	{"pick"}, {"picked"}, {"opt", "for"}, {"opted"}, {"settle", "on"}, {"settled", "on"},
 	{"go", "with"}, {"went", "with"}, {"going", "with"}, {"gone", "with"},
 	{"end", "up"}, {"ended", "up"}, {"instead"}, {"rather", "than"}, {"agree", "on"}, {"agreed", "on"},
-	{"rule", "out"}, {"ruled", "out"}, {"drop"}, {"dropped"}, {"abandon*"}, {"ditch*"},
-	{"switch*"}, {"vote"}, {"voted"}, {"select*"},
+	{"rule", "out"}, {"ruled", "out"}, {"abandon*"}, {"ditch*"},
+	{"vote"}, {"voted"}, {"select*"},
 }
+
+// Not choices, though they begin like one: "when do I pick up the kids?".
+// ("Drop" and "switch" are no markers at all: "where did I drop off the
+// parcel?", "how do I switch on the heating?"; "why did we drop …" has
+// its "why".)
+var notChoiceMarkers = [][]string{{"pick", "up"}, {"picked", "up"}}
 
 // asksChoice reports whether a question, as its lower-cased words in
 // order, asks for a decision or the reason for one (choiceMarkers).
 func asksChoice(words []string) bool {
-	return firstMarker(words, choiceMarkers) >= 0
+	for i := range words {
+		if slices.ContainsFunc(notChoiceMarkers, func(m []string) bool { return MarkerAt(words, i, m) }) {
+			continue
+		}
+		if slices.ContainsFunc(choiceMarkers, func(m []string) bool { return MarkerAt(words, i, m) }) {
+			return true
+		}
+	}
+	return false
 }

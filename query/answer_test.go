@@ -44,6 +44,7 @@ func TestAsksChoice(t *testing.T) {
 		{"What did Anouk pick instead of the yurt?", true},
 		{"Which kayak hire did they end up going with?", true},
 		{"What made Jonas drop the evening class?", true},
+		{"Which mic did the studio pick?", true},
 		{"did we go with the slate roof or the tiles?", true},
 		{"How come the choir moved to Thursdays?", true},
 		{"Which venue was ruled out for the reunion?", true},
@@ -53,6 +54,9 @@ func TestAsksChoice(t *testing.T) {
 		{"Where does Anouk keep the tent poles?", false},
 		{"What happened at the reunion?", false},
 		{"I feel stuck with my garden lately, any ideas?", false},
+		{"When do I pick up the kids on Friday?", false},
+		{"Where did I drop off the parcel?", false},
+		{"How do I switch on the heating?", false},
 	}
 	for _, tc := range tests {
 		if got := parse(t, tc.text).Choice; got != tc.want {

@@ -1,6 +1,9 @@
 package query
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Intent is what kind of answer a query asks for; recall uses it to weigh
 // its channels.
@@ -98,7 +101,7 @@ func detectIntent(in intentInput) Intent {
 		return Suggest
 	case op >= 0:
 		return Opinion
-	case firstMarker(in.words, currentMarkers) >= 0:
+	case firstMarker(in.words, currentMarkers) >= 0 && !ordersInTime(in.words):
 		return Current
 	case firstMarker(in.words, pastMarkers) >= 0:
 		return Past
@@ -110,6 +113,23 @@ func detectIntent(in intentInput) Intent {
 		return About
 	}
 	return Search
+}
+
+// ordersInTime reports whether a question asks for things in order of
+// time ("from earliest to latest"): its "latest" is then the last of
+// them, not now. It says so only when "latest" is its one marker of now.
+func ordersInTime(ws []string) bool {
+	if !slices.Contains(ws, "earliest") {
+		return false
+	}
+	for i := range ws {
+		for _, m := range currentMarkers {
+			if MarkerAt(ws, i, m) && !(len(m) == 1 && m[0] == "latest") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // firstMarker returns the index of the first word where any marker starts, or -1.

@@ -75,6 +75,10 @@ func TestIntent(t *testing.T) {
 		{"where is Peter now", Current},
 		{"what is Peter currently working on", Current},
 		{"is Andy still in Marrakech", Current},
+		{"what is the latest release of warelay", Current},
+		// An order in time: its "latest" is the last, not now.
+		{"in what order did I visit the three museums, from earliest to latest?", Search},
+		{"which flat do I live in now, and which was the earliest?", Current},
 		{"what was true during Nov 2025", Past},
 		{"where was Peter in October", Past},
 		{"where did Peter use to live", Past},

@@ -26,9 +26,11 @@ const (
 	// attribute that changed): 1 + boostRecency·2^(−age/recencyHalfLife),
 	// age counted from the day written to the query's now; curated,
 	// undated items (bank/, memory.md) count as current. It applies to
-	// typed facts and curated items only: raw passages of old
-	// conversations often hold the answer to "what do I use now"
-	// (measured on longmemeval100, docs/recall.md).
+	// typed facts, curated items and the passages that say the question's
+	// topic ("gym" for "which gym do I go to now?"): of the turns that
+	// name it, the later ones tell what holds now. Passages off the topic
+	// get none: raw passages of old conversations often hold the answer to
+	// "what do I use now" (measured on longmemeval100, docs/recall.md).
 	boostRecency    = 0.25
 	recencyHalfLife = 30 * 24 * time.Hour
 	// demoteSuperseded is a fact replaced by a later one, for a question
@@ -186,7 +188,7 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 				boosts["confidence"] = round3(1 + boostConfidence*(*it.Confidence-0.5))
 			}
 		}
-		if recent && !p.Now.IsZero() && (it.Kind.IsFact() || it.Written.IsZero()) {
+		if recent && !p.Now.IsZero() && (it.Kind.IsFact() || it.Written.IsZero() || (len(p.heavy.stems) > 0 && p.heavy.said(it.Content))) {
 			age := 0.0
 			if !it.Written.IsZero() {
 				age = math.Max(0, float64(memory.Day(p.Now).Sub(it.Written)))

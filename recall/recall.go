@@ -676,11 +676,6 @@ func newTopicWords(topic []string) topicWords {
 	return t
 }
 
-// said reports whether text says something the topic asks about: one of
-// its content words (by stem, or a word that starts with one: "deploy"
-// finds "deployment"), or another word for the same attribute ("hosted"
-// finds "Deployed on Fly.io"). A topic of stop words alone finds every
-// text.
 // count is how many of the topic's words text says.
 func (t topicWords) count(text string) int {
 	n := 0
@@ -696,6 +691,11 @@ func (t topicWords) count(text string) int {
 	return n
 }
 
+// said reports whether text says something the topic asks about: one of
+// its content words (by stem, or a word that starts with one: "deploy"
+// finds "deployment"), or another word for the same attribute ("hosted"
+// finds "Deployed on Fly.io"). A topic of stop words alone finds every
+// text.
 func (t topicWords) said(text string) bool {
 	if len(t.stems) == 0 {
 		return true

@@ -10,16 +10,16 @@ import (
 	"memoria/memory"
 )
 
-// sets are the set's two halves, each a folder with a workspace and its
+// sets are the set's parts, each a folder with a workspace and its
 // queries.jsonl.
-var sets = []string{"vineyard", "chats"}
+var sets = []string{"vineyard", "chats", "chats2"}
 
 const (
-	wantScored      = 22 // scored questions in each half
+	wantScored      = 22 // scored questions in each part
 	wantAbstentions = 2  // and abstentions
 )
 
-// TestSets checks each half: every query parses and is an update question
+// TestSets checks each part: every query parses and is an update question
 // about its own workspace with a question, an answer and a question date;
 // a scored one has gold and superseded lines that do not overlap, and an
 // asof that is "now" or a day before the question; an abstention has none

@@ -133,6 +133,10 @@ type span struct {
 	r      memory.TimeRange
 	around bool // r is a window around anchor
 	anchor time.Time
+	// dayOnly is a day of the month said alone ("on the 3rd"): the latest
+	// such day up to today, or, joined to a date, a day of its month
+	// ("between the 10th and the 14th of March").
+	dayOnly int
 }
 
 func (p *parser) canStart(i int) bool {
@@ -292,6 +296,7 @@ func midpoint(r memory.TimeRange) time.Time {
 
 // join makes the range "from x to y".
 func (p *parser) join(x, y span) (memory.TimeRange, bool) {
+	x, y = sameMonth(x, y), sameMonth(y, x)
 	if x.abs && !x.hasB && y.abs && !y.hasB {
 		return p.finish(span{abs: true, a: x.a, b: y.a, hasB: true})
 	}
@@ -301,6 +306,49 @@ func (p *parser) join(x, y span) (memory.TimeRange, bool) {
 		return memory.TimeRange{}, false
 	}
 	return memory.TimeRange{Start: rx.Start, End: ry.End}, true
+}
+
+// dayAlone reports whether token k is a day of the month said alone, as
+// an ordinal ("the 3rd", "the 21st") that no month follows and no noun
+// either: "the 3rd floor", "the 2nd time" are no days.
+func (p *parser) dayAlone(k int) bool {
+	d, ok := p.dayNum(k)
+	if !ok || !p.toks[k].ord || d < 1 {
+		return false
+	}
+	if _, _, ok := p.dayMonth(k); ok {
+		return false
+	}
+	if k+1 >= len(p.toks) || p.toks[k+1].kind != tWord {
+		return true
+	}
+	next := p.toks[k+1]
+	if next.w.class == cRel || next.w.class == cWord {
+		return true // "on the 3rd and the 4th", "on the 3rd at the harbour"
+	}
+	return afterDay[strings.ToLower(p.text[next.start:next.end])]
+}
+
+// afterDay are the words other than keywords that may follow a day said
+// alone: "on the 3rd we…", "on the 3rd, when…".
+var afterDay = map[string]bool{
+	"when": true, "we": true, "i": true, "you": true, "he": true, "she": true, "they": true,
+	"it": true, "there": true, "did": true, "was": true, "were": true, "had": true, "at": true,
+	"or": true, "for": true, "with": true,
+}
+
+// sameMonth gives a day said alone (x.dayOnly) the month and year of the
+// date y it is joined to: "the 10th" of "between the 10th and the 14th of
+// March" is March 10.
+func sameMonth(x, y span) span {
+	if x.dayOnly == 0 || !y.abs || y.hasB || y.a.m == 0 || y.a.d == 0 {
+		return x
+	}
+	a := parts{y: y.a.y, m: y.a.m, d: x.dayOnly}
+	if !validDay(a) {
+		return x
+	}
+	return span{abs: true, a: a}
 }
 
 // coreTail matches a time expression and, if tails, a range tail after a
@@ -446,6 +494,8 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 		switch {
 		case p.word(k, cUnit, unitDay) && p.word(k+1, cRel, relBefore) && p.word(k+2, cWord, wYesterday):
 			return p.day(p.today.AddDate(0, 0, -2)), k + 3, true
+		case p.dayAlone(k):
+			return span{dayOnly: int(p.toks[k].n)}, k + 1, true // "on the 3rd"
 		case p.kind(k, tWord) && p.toks[k].w.class == cSeason:
 			return p.season(int(p.toks[k].w.val), 0, k+1, ctx)
 		case p.word(k, cUnit, unitWeekend) && p.text[p.toks[k].end-1] == 'd' && ctx&ctxRel != 0 &&
@@ -1339,6 +1389,9 @@ func (p *parser) near(anchor time.Time, half int) span {
 // takes the latest year that puts it not after today; in a range, a year
 // written on one end applies to the other.
 func (p *parser) finish(sp span) (memory.TimeRange, bool) {
+	if sp.dayOnly > 0 {
+		return p.latestDay(sp.dayOnly)
+	}
 	if !sp.abs {
 		return sp.r, true
 	}
@@ -1373,6 +1426,24 @@ func (p *parser) finish(sp span) (memory.TimeRange, bool) {
 		return memory.TimeRange{}, false
 	}
 	return memory.TimeRange{Start: ra.Start, End: rb.End}, true
+}
+
+// latestDay is the latest day d of a month up to today: "on the 3rd"
+// said on the 10th is this month's, said on the 2nd last month's (or the
+// month before, where last month has no such day).
+func (p *parser) latestDay(d int) (memory.TimeRange, bool) {
+	y, m := p.today.Year(), p.today.Month()
+	if d > p.today.Day() {
+		m--
+	}
+	for range 3 {
+		if t := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC); d <= daysIn(t.Year(), int(t.Month())) {
+			day := time.Date(t.Year(), t.Month(), d, 0, 0, 0, 0, time.UTC)
+			return memory.TimeRange{Start: day, End: day}, true
+		}
+		m--
+	}
+	return memory.TimeRange{}, false
 }
 
 // resolveYear gives a the latest year that puts its start not after today.

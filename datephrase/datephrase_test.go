@@ -34,7 +34,7 @@ func TestFind(t *testing.T) {
 	}{
 		// Calendar dates.
 		{"2025-11-03", "2025-11-03", On, "2025-11-03", "2025-11-03", ""},
-		{"at 2025-11-03T14:30 we met", "2025-11-03T14:30", On, "2025-11-03", "2025-11-03", ""},
+		{"at 2025-11-03T14:30 we met", "at 2025-11-03T14:30", On, "2025-11-03", "2025-11-03", ""},
 		{"2025/11/03", "2025/11/03", On, "2025-11-03", "2025-11-03", ""},
 		{"2025-11", "2025-11", During, "2025-11-01", "2025-11-30", ""},
 		{"Nov 27", "Nov 27", On, "2025-11-27", "2025-11-27", ""},
@@ -178,6 +178,8 @@ func TestFindNone(t *testing.T) {
 		"@@@", "next", "last", "between us and them", "from Peter",
 		"2025-11-00", "2025-02-30", "Nov 31", "32 Nov", "since", "around the corner",
 		"the day after", "last a day", "10000000000 days ago",
+		"on the 3rd floor", "the 2nd time we met", "meet at 5pm", "at the moment", "at the time",
+		"the 32nd", "look at March figures",
 	} {
 		if got := Find(text, now); len(got) != 0 {
 			var s []string
@@ -338,7 +340,7 @@ func TestNamedPeriods(t *testing.T) {
 		{"what did we do over Easter?", "over Easter", "2026-04-03", "2026-04-06"},
 		{"Easter 2025", "Easter 2025", "2025-04-18", "2025-04-21"},
 		{"Easter Monday", "Easter Monday", "2026-04-06", "2026-04-06"},
-		{"at New Year", "New Year", "2025-12-31", "2026-01-01"},
+		{"at New Year", "at New Year", "2025-12-31", "2026-01-01"},
 		{"New Year's Eve 2025", "New Year's Eve 2025", "2025-12-31", "2025-12-31"},
 		{"on Christmas Eve", "on Christmas Eve", "2025-12-24", "2025-12-24"},
 		{"over Christmas", "over Christmas", "2025-12-24", "2025-12-26"},
@@ -385,7 +387,7 @@ func TestSeasonsPartsAndFeasts(t *testing.T) {
 		{"summer 2024", "summer 2024", During, "2024-06-01", "2024-08-31"},
 		{"since the spring", "since the spring", Since, "2025-03-01", "2025-11-27"},
 		{"the start of May", "the start of May", During, "2025-05-01", "2025-05-11"},
-		{"at the end of last month", "the end of last month", During, "2025-10-21", "2025-10-31"},
+		{"at the end of last month", "at the end of last month", During, "2025-10-21", "2025-10-31"},
 		{"end of last month", "end of last month", During, "2025-10-21", "2025-10-31"},
 		{"the beginning of this year", "the beginning of this year", During, "2025-01-01", "2025-05-02"},
 		{"the first week of May", "the first week of May", During, "2025-05-01", "2025-05-07"},
@@ -436,6 +438,14 @@ func TestSeasonsPartsAndFeasts(t *testing.T) {
 		{"next Easter", "next Easter", During, "2026-04-03", "2026-04-06"},
 		{"last Good Friday", "last Good Friday", On, "2025-04-18", "2025-04-18"},
 		{"over the weekend", "over the weekend", During, "2025-11-22", "2025-11-23"},
+		{"any complaints at the weekend?", "at the weekend", During, "2025-11-22", "2025-11-23"},
+		{"what did we cook at Christmas", "at Christmas", During, "2024-12-24", "2024-12-26"},
+		// A day of the month said alone: the latest such day.
+		{"what did Podge land on the 3rd?", "on the 3rd", On, "2025-11-03", "2025-11-03"},
+		{"on the 28th we went out", "on the 28th", On, "2025-10-28", "2025-10-28"},
+		{"the 31st", "the 31st", On, "2025-10-31", "2025-10-31"},
+		{"between the 10th and the 14th of March", "between the 10th and the 14th of March", During, "2025-03-10", "2025-03-14"},
+		{"from the 3rd to the 7th of November", "from the 3rd to the 7th of November", During, "2025-11-03", "2025-11-07"},
 		{"the past weekend", "the past weekend", During, "2025-11-22", "2025-11-23"},
 		{"this past weekend", "this past weekend", During, "2025-11-22", "2025-11-23"},
 		{"the week of Nov 3", "the week of Nov 3", During, "2025-11-03", "2025-11-09"},

@@ -19,6 +19,10 @@
 //	Nov 27, November 27, 27 Nov, Nov 27th,      a day; a year may follow ("Nov 27, 2025");
 //	  Nov. 27, the 27th of November,            a leading weekday is skipped
 //	  Thursday, November 27, 2025
+//	the 3rd, on the 21st                        a day of the month said alone: the latest such
+//	                                              day up to today; joined to a date, a day of its
+//	                                              month ("between the 10th and the 14th of March");
+//	                                              not before a noun ("the 3rd floor")
 //	Nov 27–Dec 1, 2025; Nov 27 - Dec 1;         ranges: a dash (- – —), to, through, thru,
 //	  Oct 14–16, 2025; 27–30 Nov;               until or till joins two dates; a year on
 //	  2025-11-03 to 2025-11-05                  either end applies to both
@@ -45,7 +49,7 @@
 //	the week/weekend before last,               two units back; the weekday a week before
 //	  Saturday before last, the summer before     last Saturday; the season before last's
 //	  last
-//	over/on the weekend, the past weekend,      the weekend under way, else the last one;
+//	over/on/at the weekend, the past weekend,   the weekend under way, else the last one;
 //	  this past weekend                           the last one over
 //	the week of Nov 3                           Monday to Sunday around that day
 //	the Tuesday after Easter,                   the first such weekday after X ends, the
@@ -72,7 +76,8 @@
 //
 // A relation word may lead the phrase:
 //
-//	on, in, during, throughout, over, within    Range is the phrase's range (On or During)
+//	on, at, in, during, throughout, over,       Range is the phrase's range (On or During):
+//	  within                                      "at the weekend", "at Christmas"
 //	since X, from X                             X's start through today (Since)
 //	until X, till X                             MinDay through X's first day (Until)
 //	before X, prior to X                        MinDay through the day before X starts (Until)

@@ -247,7 +247,7 @@ func makeKeywords() map[string]wordInfo {
 		keywords[name] = wordInfo{cNumWord, int8(n), 0}
 	}
 	for name, r := range map[string]int{
-		"on": relOn, "in": relIn, "during": relIn, "within": relOver, "over": relOver,
+		"on": relOn, "at": relOn, "in": relIn, "during": relIn, "within": relOver, "over": relOver,
 		"throughout": relIn, "since": relSince, "before": relBefore, "until": relUntil,
 		"till": relUntil, "til": relUntil, "after": relAfter, "around": relAround,
 		"circa": relAround, "approximately": relAround, "approx": relAround,

@@ -98,6 +98,12 @@ const (
 	// is among those that give the number (measured on longmemeval100,
 	// docs/recall.md).
 	boostQuantity = 1.1
+	// boostRare lifts the candidates that say the question's rare word
+	// (Plan.rare): a code, an identifier or a name that only a few items
+	// contain ("MemoryMax", "INV-0419", "#249", a CJK name) says what the
+	// question is about more surely than its other words together, which
+	// bm25 adds up over longer lines that share the common ones.
+	boostRare = 1.15
 	// boostChoice lifts, for a question that asks what was chosen or why
 	// ("why did we …", "what did we pick instead of …"), a candidate that
 	// records a choice or gives a reason (statesChoice): of the lines
@@ -227,6 +233,9 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 		}
 		if p.Quantity && statesQuantity(it.Content) {
 			boosts["quantity"] = boostQuantity
+		}
+		if len(p.rare.stems) > 0 && p.rare.said(it.Content) {
+			boosts["rare"] = boostRare
 		}
 		if p.Choice && statesChoice(it.Content) {
 			boosts["choice"] = boostChoice

@@ -32,6 +32,7 @@ type Index interface {
 // much text.
 type Plan struct {
 	topic topicWords // the query's own topic words, set by Run for fuse
+	rare  topicWords // its rare word, if it has one (planTerms), set by Run for fuse
 	heavy topicWords // its topic words that are not light verbs (Floor)
 
 	Terms  []string          // lexical terms, OR-ed
@@ -184,10 +185,11 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	// Words in other scripts also search under their alternative forms
 	// (lang.AltTerms): CJK runs as bigrams, folds, stems.
 	words, nameWords = withAltTerms(words), withAltTerms(nameWords)
-	terms, err := planTerms(ctx, ix, words)
+	terms, rare, err := planTerms(ctx, ix, words)
 	if err != nil {
 		return nil, err
 	}
+	p.rare = topicOf(rare)
 	if !anyContent(terms) && anyContent(words) {
 		// The query's own words match nothing: its function words ("tell
 		// me about Bob" when no item says Bob) would find lines that
@@ -797,14 +799,16 @@ func topFactEntities(cands []*candidate, n int) []string {
 // the rows one search scores (memory.MaxScoredRows): the index scores
 // every row an OR-query matches, and common words match most of a large
 // index. The rarest always stays. Words no item contains cost
-// nothing and go too.
-func planTerms(ctx context.Context, ix Index, words []string) ([]string, error) {
+// nothing and go too. It also names the question's rare word (boostRare):
+// its rarest content word, when that is in at most rareRows items and the
+// question has other words to search.
+func planTerms(ctx context.Context, ix Index, words []string) ([]string, []string, error) {
 	if len(words) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	stats, total, err := ix.TermStats(ctx, words)
 	if err != nil {
-		return nil, fmt.Errorf("recall: plan: %w", err)
+		return nil, nil, fmt.Errorf("recall: plan: %w", err)
 	}
 	var useful, common []memory.TermStat
 	for _, s := range stats {
@@ -842,8 +846,16 @@ func planTerms(ctx context.Context, ix Index, words []string) ([]string, error) 
 		scan += s.Rows
 		terms = append(terms, s.Word)
 	}
-	return terms, nil
+	var rare []string
+	if len(useful) > 0 && len(useful)+len(common) > 1 && useful[0].Rows <= rareRows && isContent(useful[0]) {
+		rare = []string{useful[0].Word}
+	}
+	return terms, rare, nil
 }
+
+// rareRows is the most items a word may be in to be a question's rare
+// word (planTerms), a handful of lines whatever the workspace's size.
+const rareRows = 5
 
 // withAltTerms appends to words the alternative search terms of each
 // (lang.AltTerms), once; words in ASCII have none.

@@ -67,3 +67,48 @@ func checkCitation(ls []string, s memory.Source) string {
 	}
 	return ""
 }
+
+// CheckSet checks a set of queries written for one category about one
+// workspace, as the sets' own tests do: ids are unique; each query is
+// about workspace ws, of the category, with a question, an answer and a
+// question date; a scored query has gold lines, and an abstention has
+// none and is not scored; every citation points at existing lines with
+// text (CheckCitations). It counts the scored queries and the abstentions,
+// and returns one error per fault.
+func CheckSet(qs []Query, ws, category string) (scored, abstentions int, errs []error) {
+	abs, err := filepath.Abs(ws)
+	if err != nil {
+		return 0, 0, []error{err}
+	}
+	seen := map[string]bool{}
+	for _, q := range qs {
+		fault := func(format string, a ...any) {
+			errs = append(errs, fmt.Errorf("%s: "+format, append([]any{q.ID}, a...)...))
+		}
+		if seen[q.ID] {
+			fault("duplicate id")
+		}
+		seen[q.ID] = true
+		if got, _ := filepath.Abs(q.Workspace); got != abs {
+			fault("workspace %s, want %s", got, abs)
+		}
+		if q.Category != category {
+			fault("type %q, want %s", q.Category, category)
+		}
+		if strings.TrimSpace(q.Question) == "" || strings.TrimSpace(q.Answer) == "" || q.Now.IsZero() {
+			fault("needs a question, an answer and a question_date")
+		}
+		switch {
+		case q.Abstention && (q.Scored || len(q.Gold) > 0):
+			fault("an abstention is not scored and has no gold")
+		case !q.Abstention && (!q.Scored || len(q.Gold) == 0):
+			fault("a scored query needs gold lines")
+		}
+		if q.Abstention {
+			abstentions++
+		} else {
+			scored++
+		}
+	}
+	return scored, abstentions, append(errs, CheckCitations(qs)...)
+}

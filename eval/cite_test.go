@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"memoria/memory"
 )
@@ -49,5 +50,43 @@ func TestCheckCitations(t *testing.T) {
 	bad := Query{ID: "q", Workspace: ws, Superseded: []memory.Source{{Path: "memory/2026-01-05.md", Start: 2, End: 2}}}
 	if errs := CheckCitations([]Query{bad}); len(errs) != 1 {
 		t.Errorf("a blank superseded line: %v, want one error", errs)
+	}
+}
+
+// TestCheckSet: a set's queries must have unique ids, be about its
+// workspace and of its category, say a question, an answer and a date,
+// and have gold lines when scored and none when abstentions.
+func TestCheckSet(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "memory", "2026-01-05.md"), []byte("# 2026-01-05\n\n- Went with the slate roof.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gold := []memory.Source{{Path: "memory/2026-01-05.md", Start: 3, End: 3}}
+	now := time.Date(2026, 2, 1, 9, 0, 0, 0, time.UTC)
+	good := Query{ID: "q1", Workspace: ws, Category: "decision", Question: "Which roof?", Answer: "Slate.", Now: now, Scored: true, Gold: gold}
+	abstention := Query{ID: "q2", Workspace: ws, Category: "decision", Question: "Which gate?", Answer: "None.", Now: now, Abstention: true}
+	scored, abstentions, errs := CheckSet([]Query{good, abstention}, ws, "decision")
+	if scored != 1 || abstentions != 1 || len(errs) != 0 {
+		t.Fatalf("a good set: %d scored, %d abstentions, errors %v", scored, abstentions, errs)
+	}
+	for _, tc := range []struct {
+		name string
+		bad  func(q Query) Query
+		want string
+	}{
+		{"a duplicate id", func(q Query) Query { q.ID = "q2"; return q }, "duplicate id"},
+		{"another workspace", func(q Query) Query { q.Workspace = t.TempDir(); return q }, "workspace"},
+		{"another type", func(q Query) Query { q.Category = "update"; return q }, "want decision"},
+		{"no answer", func(q Query) Query { q.Answer = ""; return q }, "an answer"},
+		{"no gold", func(q Query) Query { q.Gold = nil; return q }, "needs gold"},
+		{"an abstention with gold", func(q Query) Query { q.Abstention = true; return q }, "abstention"},
+	} {
+		_, _, errs := CheckSet([]Query{tc.bad(good), abstention}, ws, "decision")
+		if len(errs) == 0 || !strings.Contains(errs[0].Error(), tc.want) {
+			t.Errorf("%s: %v, want an error saying %q", tc.name, errs, tc.want)
+		}
 	}
 }

@@ -102,7 +102,9 @@ const (
 	// (Plan.rare): a code, an identifier or a name that only a few items
 	// contain ("MemoryMax", "INV-0419", "#249", a CJK name) says what the
 	// question is about more surely than its other words together, which
-	// bm25 adds up over longer lines that share the common ones.
+	// bm25 adds up over longer lines that share the common ones. Not for
+	// a question that asks for a choice: its rare word names an option,
+	// which the quote, the demo and the later use all say.
 	boostRare = 1.15
 	// boostChoice lifts, for a question that asks what was chosen or why
 	// ("why did we …", "what did we pick instead of …"), a candidate that
@@ -234,7 +236,7 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 		if p.Quantity && statesQuantity(it.Content) {
 			boosts["quantity"] = boostQuantity
 		}
-		if len(p.rare.stems) > 0 && p.rare.said(it.Content) {
+		if len(p.rare.stems) > 0 && !p.Choice && p.rare.said(it.Content) {
 			boosts["rare"] = boostRare
 		}
 		if p.Choice && statesChoice(it.Content) {

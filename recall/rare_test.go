@@ -47,7 +47,8 @@ func TestRareWord(t *testing.T) {
 
 // TestRareLift: of two lines, the one that says the question's rare word
 // ranks first, though words alone ranked the one that says more of the
-// common ones first; without a rare word the order of the words stays.
+// common ones first; without a rare word, or for a question that asks for
+// a choice, the order of the words stays.
 func TestRareLift(t *testing.T) {
 	common := &candidate{
 		item:  memory.Item{RowID: 1, Kind: memory.KindPassage, Content: "- Wrote the systemd unit for the relay; the unit file is in /etc/systemd/system."},
@@ -59,12 +60,13 @@ func TestRareLift(t *testing.T) {
 	}
 	l := &links{sig: map[int64]*factSig{}, next: map[int64][]int64{}, prev: map[int64][]int64{}}
 	for _, tc := range []struct {
-		rare  []string
-		first int64
-	}{{[]string{"memorymax"}, 2}, {nil, 1}} {
-		got := fuse(Plan{rare: topicOf(tc.rare), Terms: []string{"memorymax", "systemd", "unit"}}, []*candidate{common, exact}, l, false)
+		rare   []string
+		choice bool
+		first  int64
+	}{{[]string{"memorymax"}, false, 2}, {nil, false, 1}, {[]string{"memorymax"}, true, 1}} {
+		got := fuse(Plan{rare: topicOf(tc.rare), Choice: tc.choice, Terms: []string{"memorymax", "systemd", "unit"}}, []*candidate{common, exact}, l, false)
 		if got[0].c.item.RowID != tc.first {
-			t.Errorf("rare word %q: %q first, want row %d", tc.rare, got[0].c.item.Content, tc.first)
+			t.Errorf("rare word %q, choice %v: %q first, want row %d", tc.rare, tc.choice, got[0].c.item.Content, tc.first)
 		}
 	}
 }

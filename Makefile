@@ -4,7 +4,7 @@
 # bundled example workspace and asks it a question.
 QUESTION ?= who looks after the dog when Pete travels?
 
-.PHONY: demo test model
+.PHONY: demo test model eval
 
 demo: model
 	go run ./cmd/memoria index --workspace examples/workspace
@@ -15,3 +15,14 @@ model:
 
 test:
 	go test ./...
+
+# Scores recall on every evaluation set, lexical (EVALFLAGS=--semantic for
+# the model), one line each: R@5, R@10, MRR, NDCG@10 and the class's own
+# figures. longmemeval100 runs when ../shared/data is there.
+EVALSETS = bench/multilingual bench/unseen bench/decisions/radio bench/decisions/fieldwork \
+	bench/updates/vineyard bench/updates/chats2 bench/updates/chats bench/temporal/harbour bench/temporal/chats
+eval:
+	@go build -o $${TMPDIR:-/tmp}/memoria-eval ./cmd/memoria
+	@printf '%-28s ' bench/evalset; $${TMPDIR:-/tmp}/memoria-eval eval bench/evalset/queries.jsonl -w examples/workspace $(EVALFLAGS) | tail -1
+	@for s in $(EVALSETS); do printf '%-28s ' $$s; $${TMPDIR:-/tmp}/memoria-eval eval $$s/queries.jsonl $(EVALFLAGS) | tail -1; done
+	@if [ -d ../shared/data/longmemeval100 ]; then printf '%-28s ' longmemeval100; $${TMPDIR:-/tmp}/memoria-eval eval ../shared/data/longmemeval100/queries.jsonl $(EVALFLAGS) | tail -1; fi

@@ -312,8 +312,7 @@ func (p *parser) join(x, y span) (memory.TimeRange, bool) {
 // an ordinal ("the 3rd", "the 21st") that no month follows and no noun
 // either: "the 3rd floor", "the 2nd time" are no days.
 func (p *parser) dayAlone(k int) bool {
-	d, ok := p.dayNum(k)
-	if !ok || !p.toks[k].ord || d < 1 {
+	if _, ok := p.dayNum(k); !ok || !p.toks[k].ord {
 		return false
 	}
 	if _, _, ok := p.dayMonth(k); ok {
@@ -333,7 +332,7 @@ func (p *parser) dayAlone(k int) bool {
 // alone: "on the 3rd we…", "on the 3rd, when…".
 var afterDay = map[string]bool{
 	"when": true, "we": true, "i": true, "you": true, "he": true, "she": true, "they": true,
-	"it": true, "there": true, "did": true, "was": true, "were": true, "had": true, "at": true,
+	"it": true, "there": true, "did": true, "was": true, "were": true, "had": true,
 	"or": true, "for": true, "with": true,
 }
 

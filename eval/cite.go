@@ -112,3 +112,20 @@ func CheckSet(qs []Query, ws, category string) (scored, abstentions int, errs []
 	}
 	return scored, abstentions, append(errs, CheckCitations(qs)...)
 }
+
+// CheckSetDir checks the set in dir, as the sets under bench/ keep them:
+// dir/queries.jsonl about the workspace dir/workspace, all of the
+// category (CheckSet), with the given numbers of scored queries and
+// abstentions. It returns the queries, for checks of the category's own
+// fields, and one error per fault.
+func CheckSetDir(dir, category string, wantScored, wantAbstentions int) ([]Query, []error) {
+	qs, err := LoadQueries(filepath.Join(dir, "queries.jsonl"))
+	if err != nil {
+		return nil, []error{err}
+	}
+	scored, abstentions, errs := CheckSet(qs, filepath.Join(dir, "workspace"), category)
+	if scored != wantScored || abstentions != wantAbstentions {
+		errs = append(errs, fmt.Errorf("%s: %d scored and %d abstentions, want %d and %d", dir, scored, abstentions, wantScored, wantAbstentions))
+	}
+	return qs, errs
+}

@@ -90,3 +90,26 @@ func TestCheckSet(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSetDir: a set's folder holds its queries and its workspace, and
+// its counts must be the ones asked for.
+func TestCheckSetDir(t *testing.T) {
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "workspace")
+	if err := os.MkdirAll(filepath.Join(ws, "memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "memory", "2026-01-05.md"), []byte("# 2026-01-05\n\n- Went with the slate roof.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	q := `{"id": "q1", "type": "decision", "workspace": "workspace", "question_date": "2026-02-01T09:00", "question": "Which roof?", "answer": "Slate.", "gold": ["memory/2026-01-05.md#L3"]}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "queries.jsonl"), []byte(q), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if qs, errs := CheckSetDir(dir, "decision", 1, 0); len(qs) != 1 || len(errs) != 0 {
+		t.Errorf("a good set: %d queries, errors %v", len(qs), errs)
+	}
+	if _, errs := CheckSetDir(dir, "decision", 2, 0); len(errs) != 1 || !strings.Contains(errs[0].Error(), "1 scored and 0 abstentions, want 2 and 0") {
+		t.Errorf("a count short: %v, want one error naming the counts", errs)
+	}
+}

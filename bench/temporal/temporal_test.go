@@ -19,7 +19,7 @@ const (
 	wantAbstentions = 2  // and abstentions
 )
 
-// TestSets checks each half (eval.CheckSet: temporal questions about its
+// TestSets checks each half (eval.CheckSetDir: temporal questions about its
 // own workspace, gold where scored, every citation on lines with text),
 // that its counts match README.md, and the windows: a scored query has
 // one that starts on or after the first log and ends on or before the
@@ -27,16 +27,9 @@ const (
 func TestSets(t *testing.T) {
 	for _, set := range sets {
 		t.Run(set, func(t *testing.T) {
-			qs, err := eval.LoadQueries(filepath.Join(set, "queries.jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			scored, abstentions, errs := eval.CheckSet(qs, filepath.Join(set, "workspace"), "temporal")
+			qs, errs := eval.CheckSetDir(set, "temporal", wantScored, wantAbstentions)
 			for _, err := range errs {
 				t.Error(err)
-			}
-			if scored != wantScored || abstentions != wantAbstentions {
-				t.Errorf("%d scored and %d abstentions, want %d and %d", scored, abstentions, wantScored, wantAbstentions)
 			}
 			logs, err := os.ReadDir(filepath.Join(set, "workspace", "memory"))
 			if err != nil || len(logs) == 0 {

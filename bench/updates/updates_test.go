@@ -1,7 +1,6 @@
 package updates_test
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -18,7 +17,7 @@ const (
 	wantAbstentions = 2  // and abstentions
 )
 
-// TestSets checks each part (eval.CheckSet: update questions about its
+// TestSets checks each part (eval.CheckSetDir: update questions about its
 // own workspace, gold where scored, every citation on lines with text),
 // that its counts match README.md, and the fields of updates: a scored
 // query has superseded lines that no gold line overlaps and an asof that
@@ -26,16 +25,9 @@ const (
 func TestSets(t *testing.T) {
 	for _, set := range sets {
 		t.Run(set, func(t *testing.T) {
-			qs, err := eval.LoadQueries(filepath.Join(set, "queries.jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			scored, abstentions, errs := eval.CheckSet(qs, filepath.Join(set, "workspace"), "update")
+			qs, errs := eval.CheckSetDir(set, "update", wantScored, wantAbstentions)
 			for _, err := range errs {
 				t.Error(err)
-			}
-			if scored != wantScored || abstentions != wantAbstentions {
-				t.Errorf("%d scored and %d abstentions, want %d and %d", scored, abstentions, wantScored, wantAbstentions)
 			}
 			for _, q := range qs {
 				if q.Abstention {

@@ -50,8 +50,12 @@
 //
 // Each O fact of a daily log that no opinion cites yet (by ID and file, or
 // by overlapping lines) is evidence for the most similar opinion that
-// shares an entity (Similarity ≥ MatchThreshold); otherwise it starts a
-// new opinion. Contradicts decides, offline, whether it contradicts; Apply
+// shares an entity (Similarity ≥ MatchThreshold, or its entity's only
+// opinion sharing two terms with it); otherwise it starts a new opinion.
+// A fact the opinions file holds already is not applied again: its file
+// cited as a whole, or written before the opinion's last_updated; an
+// opinion citing nothing at the fact's confidence was written from it
+// (SourceNote). Contradicts decides, offline, whether it contradicts; Apply
 // is the update rule.
 //
 // # Core proposals

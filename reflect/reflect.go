@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"memoria/memory"
@@ -287,7 +288,6 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 		if f.Kind != memory.KindOpinion || !recent(f) || done.has(f) {
 			continue
 		}
-		r.NewEvidence++
 		f.terms = termsOf(f.Text)
 		var best *Opinion
 		bestSim := 0.0
@@ -313,15 +313,38 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 				best, bestSim = op, MatchThreshold
 			} else if op := semanticMatch(opf.Opinions(), f, res, sim); op != nil {
 				best, bestSim = op, MatchThreshold
+			} else if op := soleOpinion(opf.Opinions(), f, res, opTerms); op != nil {
+				best, bestSim = op, MatchThreshold
 			}
 		}
+		day := f.Written.Format(time.DateOnly)
+		matched := best != nil && bestSim >= MatchThreshold
+		if matched && (citesFile(best, f.Source.Path) || day < best.LastUpdated()) {
+			continue // evidence its confidence already holds
+		}
+		if !matched && fileCiter(opf.Opinions(), f, res) != nil {
+			continue // the evidence a citation of its file names, said in other words
+		}
+		r.NewEvidence++
 		strength := DefaultStrength
 		if f.HasConfidence {
 			strength = f.Confidence
 		}
 		ev := Evidence{FactID: f.ID, Source: f.Source}
-		day := f.Written.Format(time.DateOnly)
-		if best == nil || bestSim < MatchThreshold {
+		if matched && sourceOf(best, f) {
+			// The opinion was written from this fact: it is cited from now
+			// on, and the confidence stays the one both state.
+			ev.Note = SourceNote
+			best.addEvidence(true, ev)
+			done.add(ev)
+			oc := change(best, false)
+			oc.Evidence = append(oc.Evidence, KeySupports+" "+ev.String())
+			if lu := best.LastUpdated(); lu < day {
+				best.setItem(KeyLastUpdated, day)
+			}
+			continue
+		}
+		if !matched {
 			c := DefaultConfidence
 			if f.HasConfidence {
 				c = f.Confidence
@@ -392,6 +415,61 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 	return order
 }
 
+// soleOpinion returns the one opinion about f's entities when f shares
+// at least soleShared terms with it ("Steady in a crisis; handled the
+// blackout without any fuss" and "The best person for calming a
+// complaint, and steady in a crisis"): a second view of the entity in
+// part the same words is more likely the same view than a new one. Nil
+// when f names no entity, or its entities have more than one opinion.
+func soleOpinion(ops []*Opinion, f *fact, res *resolver, opTerms map[*Opinion]terms) *Opinion {
+	if len(f.keys) == 0 {
+		return nil
+	}
+	var found *Opinion
+	for _, op := range ops {
+		if len(op.Entities) == 0 || !sharesEntity(op, f, res) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = op
+	}
+	if found == nil {
+		return nil
+	}
+	t, ok := opTerms[found]
+	if !ok {
+		t = termsOf(found.Statement)
+		opTerms[found] = t
+	}
+	shared := 0
+	for w := range f.terms {
+		if _, ok := t[w]; ok && !strings.HasPrefix(w, "~") && !frameTerms()[w] {
+			shared++
+		}
+	}
+	if shared < soleShared {
+		return nil
+	}
+	return found
+}
+
+// frameTerms are the stems of the verbs that frame a view ("thinks the
+// refit was worth it"): every opinion may say them, so sharing one says
+// nothing about sharing a topic.
+var frameTerms = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("think thinks thought believe believes feel feels reckon reckons say says suspect suspects expect expects find finds consider considers") {
+		m[stem(w)] = true
+	}
+	return m
+})
+
+// soleShared is how many terms a fact shares with its entity's only
+// opinion to count as evidence about it (soleOpinion).
+const soleShared = 2
+
 // changedView returns the opinion sharing an entity with f that f says
 // changed: f names a thing the opinion names (a capitalised word, not an
 // entity's name: "Emacs") and has a change marker, and contradicts it.
@@ -438,6 +516,61 @@ func semanticMatch(ops []*Opinion, f *fact, res *resolver, sim func(a, b string)
 		return nil
 	}
 	return best
+}
+
+// SourceNote is the note of the evidence an opinion was written from
+// (sourceOf): it supports the opinion and leaves its confidence as it is.
+const SourceNote = "its source; c unchanged"
+
+// An O fact of the logs that no opinion cites by its line may still be
+// evidence an opinion's confidence holds already; applying it again would
+// count one observation twice. Three cases, each saying so in the
+// opinions file a person or reflect wrote:
+//
+//   - citesFile: the opinion cites the fact's file without a line
+//     ("supports: memory/2026-03-09.md"), as people write by hand;
+//   - fileCiter: no opinion is similar enough to the fact, but one that
+//     shares its entity cites its file so (the page put in other words
+//     what the log said);
+//   - last_updated: the fact was written before the day the opinion was
+//     last updated, so it was there to be weighed.
+//
+// And sourceOf: an opinion that cites no evidence at all and states the
+// confidence the fact states was written from it.
+
+// citesFile reports whether op cites the file path as a whole.
+func citesFile(op *Opinion, path string) bool {
+	ev, _ := op.Evidence()
+	for _, e := range ev {
+		if e.Source.Path == path && e.Source.Start == 0 && e.FactID == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// fileCiter returns the one opinion sharing an entity with f that cites
+// f's file as a whole, or nil (none, or several).
+func fileCiter(ops []*Opinion, f *fact, res *resolver) *Opinion {
+	var found *Opinion
+	for _, op := range ops {
+		if len(f.keys) == 0 || !sharesEntity(op, f, res) || !citesFile(op, f.Source.Path) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = op
+	}
+	return found
+}
+
+// sourceOf reports whether op was written from f: op cites no evidence,
+// and both state one confidence.
+func sourceOf(op *Opinion, f *fact) bool {
+	ev, _ := op.Evidence()
+	return len(ev) == 0 && op.HasConfidence && f.HasConfidence && round2(op.Confidence) == round2(f.Confidence) &&
+		!Contradicts(op.Statement, f.Text)
 }
 
 // evidenceCount is how many pieces of evidence an opinion cites.

@@ -178,3 +178,72 @@ func TestParseNote(t *testing.T) {
 		t.Errorf("plain: %+v", c)
 	}
 }
+
+// TestEvidenceAlreadyHeld: an O fact no opinion cites by its line is not
+// applied again when the opinions file says its confidence holds it
+// already: the opinion cites the fact's file as a whole (in the same or in
+// other words), or was last updated after the fact was written. An opinion
+// citing nothing, at the confidence the fact states, was written from it:
+// the fact becomes its citation and the confidence stays, and a later fact
+// saying the same counts. A fact in part in the words of its entity's only
+// opinion is evidence for it, not a second opinion; the verbs that frame
+// a view ("thinks") are no shared words.
+func TestEvidenceAlreadyHeld(t *testing.T) {
+	tests := []struct {
+		name     string
+		opinions string   // bank/opinions.md after its title
+		facts    []string // O facts, one log per day from 2025-01-01
+		want     []string // in bank/opinions.md after reflect
+		not      []string // not in it
+	}{
+		{"its file cited",
+			"- O(c=0.8) @Ann: Prefers tea in the morning.\n  - supports: memory/2025-01-01.md\n",
+			[]string{"O(c=0.8) @Ann: Prefers tea in the morning, green."},
+			[]string{"- O(c=0.8) @Ann: Prefers tea in the morning.\n  - supports: memory/2025-01-01.md\n"},
+			[]string{"f_"}},
+		{"its file cited, in other words",
+			"- O(c=0.9) @Ann: Do not ring Ann after lunch; she naps.\n  - supports: memory/2025-01-01.md\n",
+			[]string{"O(c=0.9) @Ann: Must not be phoned between 13:00 and 16:00."},
+			[]string{"- O(c=0.9) @Ann: Do not ring Ann after lunch"},
+			[]string{"f_", "13:00"}},
+		{"written before the last update",
+			"- O(c=0.8) @Ann: Prefers tea in the morning.\n  - last_updated: 2025-01-05\n",
+			[]string{"O(c=0.6) @Ann: Dislikes tea in the morning."},
+			[]string{"- O(c=0.8) @Ann: Prefers tea in the morning.\n  - last_updated: 2025-01-05\n"},
+			[]string{"f_"}},
+		{"its source, then a second say",
+			"- O(c=0.8) @Ann: Prefers tea in the morning.\n",
+			[]string{"O(c=0.8) @Ann: Prefers tea in the morning.", "O(c=0.9) @Ann: Prefers tea in the morning, always."},
+			[]string{"- O(c=0.85) @Ann: Prefers tea in the morning.", "memory/2025-01-01.md#L4 (" + SourceNote + ")", "memory/2025-01-02.md#L4 (c 0.8->0.85)"},
+			nil},
+		{"in part the words of the only opinion",
+			"- O(c=0.8) @Ann: The best person in the building for calming a complaint, and steady in a crisis.\n",
+			[]string{"O(c=0.7) @Ann: Steady in a crisis; handled the blackout at the Doyle wedding without any fuss."},
+			[]string{"- O(c=0.8", "memory/2025-01-01.md#L4 (c 0.8->"},
+			[]string{"new opinion"}},
+		{"sharing only a framing verb",
+			"- O(c=0.6) @Ann: Thinks drift nets say more about mayflies than benthic samples.\n",
+			[]string{"O(c=0.6) @Ann: Thinks the paired samples could become a short paper."},
+			[]string{"new opinion, c=0.6"},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, "bank/opinions.md", "# Opinions\n\n"+tt.opinions)
+			writeLogs(t, dir, tt.facts)
+			run(t, dir, Options{})
+			data := testworkspace.Files(t, dir)["bank/opinions.md"]
+			for _, w := range tt.want {
+				if !strings.Contains(data, w) {
+					t.Errorf("bank/opinions.md lacks %q:\n%s", w, data)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(data, w) {
+					t.Errorf("bank/opinions.md has %q:\n%s", w, data)
+				}
+			}
+		})
+	}
+}

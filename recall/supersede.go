@@ -100,6 +100,9 @@ type factSig struct {
 	// versions are the words a number follows ("debian" in "Debian 12",
 	// "release" in "release 0.5"), with the number.
 	versions map[string]string
+	// amounts are the measured amounts it states, by unit ("ml" in "1.5
+	// mL"), with the number.
+	amounts map[string]string
 }
 
 // farFuture orders undated curated facts after every log, unless a log
@@ -131,7 +134,9 @@ func signature(it memory.Item) *factSig {
 	s.names = names
 	var versions [][]string
 	if strings.ContainsAny(it.Content, "0123456789") { // what versionPattern needs, tested first: most lines have no digit
-		versions = versionPattern.FindAllStringSubmatch(strings.ToLower(it.Content), -1)
+		lower := strings.ToLower(it.Content)
+		versions = versionPattern.FindAllStringSubmatch(lower, -1)
+		s.amounts = amountsOf(lower)
 	}
 	for _, m := range versions {
 		if query.IsStopWord(m[1]) || calendarWords[m[1]] {
@@ -158,8 +163,13 @@ func signature(it memory.Item) *factSig {
 			}
 		}
 	}
-	for i, w := range splitWords(it.Content) {
-		if c, ok := attributeCues[w]; ok && i < cueWords && it.Kind == memory.KindWorld {
+	words := splitWords(it.Content)
+	for i, w := range words {
+		c, ok := attributeCues[w]
+		if !ok && workVerbs[w] && namesEmployer(words[i+1:]) {
+			c, ok = "employer", true
+		}
+		if ok && i < cueWords && it.Kind == memory.KindWorld {
 			if s.cues == nil {
 				s.cues = map[string]bool{}
 			}
@@ -169,8 +179,8 @@ func signature(it memory.Item) *factSig {
 			continue
 		}
 		s.tokens = append(s.tokens, stem(w))
-		if strings.ContainsAny(w, "0123456789") {
-			continue
+		if strings.ContainsAny(w, "0123456789") || numberWords[w] {
+			continue // a count (numberWords) says how many, not what: "Two frost fans"
 		}
 		w = stem(w)
 		if !slicesContains(s.words, w) {
@@ -183,6 +193,21 @@ func signature(it memory.Item) *factSig {
 	s.tokens = slices.Compact(s.tokens)
 	s.set = slices.Sorted(slices.Values(s.words))
 	return s
+}
+
+// workVerbs say that someone works; namesEmployer tells when they name
+// the employer.
+var workVerbs = map[string]bool{"work": true, "works": true, "worked": true, "working": true}
+
+// namesEmployer reports whether the words after a work verb say where
+// ("works at the bakery", "works after school at the Four Square") or for
+// whom ("worked for Acme"). Alone, "works" is any activity ("works on the
+// fans").
+func namesEmployer(next []string) bool {
+	if len(next) > 0 && next[0] == "for" {
+		return true
+	}
+	return slices.Contains(next[:min(len(next), 4)], "at")
 }
 
 // calendarWords are month and weekday names (and their short forms): a
@@ -296,8 +321,46 @@ func attributeMatch(a, b *factSig) bool {
 		}
 	}
 	shared := sharedCount(a.set, b.set)
+	for u, v := range a.amounts {
+		// Another amount in the same unit, said of the same thing: "1.5 mL
+		// of Metacam with dinner" and "Metacam dose is 1 mL with dinner".
+		if w, ok := b.amounts[u]; ok && w != v && shared-sharedUnit(a, b, u) >= 1 {
+			return true
+		}
+	}
 	union := len(a.set) + len(b.set) - shared
 	return shared >= minShared && union > 0 && float64(shared)/float64(union) >= minOverlap
+}
+
+// sharedUnit is 1 when the unit u is a word both facts' content words
+// hold, else 0: a unit is no shared topic.
+func sharedUnit(a, b *factSig, u string) int {
+	if slices.Contains(a.set, u) && slices.Contains(b.set, u) {
+		return 1
+	}
+	return 0
+}
+
+// amountPattern finds a measured amount ("1.5 mL", "20 kg", "15%").
+// Money is left out: bills and prices of different things differ in every
+// line about them, and the price cues (attributeCues) link the price of
+// one thing.
+var amountPattern = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?(ml|mg|mcg|kg|g|km|mi|miles|m|cm|mm|l|litres|liters|lb|lbs|oz|%|percent)(?:[^\p{L}\p{N}]|$)`)
+
+// amountsOf returns the amounts a lower-cased text states, by unit, the
+// first of each unit.
+func amountsOf(lower string) map[string]string {
+	var out map[string]string
+	for _, m := range amountPattern.FindAllStringSubmatch(lower, -1) {
+		n, unit := m[1], m[2]
+		if out == nil {
+			out = map[string]string{}
+		}
+		if _, ok := out[unit]; !ok {
+			out[unit] = n
+		}
+	}
+	return out
 }
 
 // restates reports whether a says nothing b does not: every content word

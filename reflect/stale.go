@@ -45,6 +45,8 @@ type statement struct {
 	start, end int
 	line       int
 	text       string
+	heading    string // the heading the statement stands under, without its #s ("" if none)
+	unit       string // the paragraph or list item it is a sentence of
 }
 
 // markedRun matches what StaleMark writes: "~~old~~ (now: … StaleTag)".
@@ -74,12 +76,16 @@ func curatedStatements(data []byte) []statement {
 		return i
 	}
 	inFront, inFence, inBlock := false, false, false
+	heading := ""
 	var unit [2]int // the current unit's text bytes; unit[1] == 0: none
 	flush := func() {
 		// A unit holding a mark, whatever a person made of it since, is
 		// left as it is: reflect marks once, people decide after.
 		if unit[1] > unit[0] && !strings.Contains(s[unit[0]:unit[1]], StaleTag) {
-			out = append(out, sentences(s, unit[0], unit[1], skip, lineOf)...)
+			for _, st := range sentences(s, unit[0], unit[1], skip, lineOf) {
+				st.heading, st.unit = heading, s[unit[0]:unit[1]]
+				out = append(out, st)
+			}
 		}
 		unit = [2]int{}
 	}
@@ -112,6 +118,9 @@ func curatedStatements(data []byte) []statement {
 			continue
 		case t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, ">"):
 			flush()
+			if strings.HasPrefix(t, "#") {
+				heading = strings.TrimSpace(strings.TrimLeft(t, "#"))
+			}
 			continue
 		}
 		indent := len(line) - len(strings.TrimLeft(line, " \t"))
@@ -235,11 +244,16 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 		}
 		if page == "" {
 			// Outside entity pages, a known entity's name counts as a
-			// mention ("Noor lives in Rotterdam" in memory.md).
+			// mention ("Noor lives in Rotterdam" in memory.md), and so does
+			// a heading that is an entity's name ("## Ridge House (B&B)"
+			// over "- Room rate is $240 a night").
 			for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }) {
 				if k, ok := res.byKey[memory.EntityKey(w)]; ok && unicode.IsUpper([]rune(w)[0]) && !slices.Contains(ents, k) {
 					ents = append(ents, k)
 				}
+			}
+			if k := headingEntity(st.heading, res); k != "" && !slices.Contains(ents, k) {
+				ents = append(ents, k)
 			}
 		}
 		if len(ents) == 0 || historical(text) || preference(text) {
@@ -253,9 +267,17 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 		if i := strings.Index(text, ": "); i > 0 && strings.HasPrefix(text, "@") && !strings.Contains(text[:i], " ") {
 			text = text[i+2:]
 		}
+		if instruction(text) {
+			continue
+		}
 		curated := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text, Entities: ents})
-		// The curated statement is as new as the latest day it names.
+		// The curated statement is as new as the latest day it, or the
+		// item it is a sentence of, names ("Kitchen refitted in spring
+		// 2026: … The old range is gone.").
 		asOf := recall.AsOf(text)
+		if u := recall.AsOf(st.unit); u.After(asOf) {
+			asOf = u
+		}
 		// The newest fact about one of its entities that speaks of the
 		// same attribute decides: a restatement confirms the statement,
 		// another value makes it stale.
@@ -361,6 +383,34 @@ func historical(text string) bool {
 	l := strings.ToLower(text)
 	for _, w := range []string{"before that", "previously", "formerly", "used to", "until ", "in the past", "no longer", "back then", "earlier:"} {
 		if strings.HasPrefix(l, w) || strings.Contains(l, " "+w) {
+			return true
+		}
+	}
+	return false
+}
+
+// headingEntity returns the entity a heading names as a whole, with or
+// without a closing parenthesis ("Ridge House (B&B)"), or "".
+func headingEntity(heading string, res *resolver) string {
+	if heading == "" {
+		return ""
+	}
+	if i := strings.LastIndexByte(heading, '('); i > 0 && strings.HasSuffix(heading, ")") {
+		if k := res.byKey[memory.EntityKey(strings.TrimSpace(heading[:i]))]; k != "" {
+			return k
+		}
+	}
+	return res.byKey[memory.EntityKey(heading)]
+}
+
+// instruction reports whether a statement is a rule for the agent
+// ("Never write Ralph's phone number into these notes", "Do not book
+// Tuesdays"): it says what to do, not how things are, so no fact
+// outdates it.
+func instruction(text string) bool {
+	l := strings.ToLower(strings.TrimSpace(text))
+	for _, p := range []string{"never ", "always ", "do not ", "don't ", "don’t ", "please ", "make sure ", "remember to "} {
+		if strings.HasPrefix(l, p) {
 			return true
 		}
 	}

@@ -82,3 +82,68 @@ func TestStaleLinesOfTheExample(t *testing.T) {
 		}
 	}
 }
+
+// TestStaleLineClasses: kinds of curated statement a later fact outdates
+// though they share few words with it, and kinds no fact outdates.
+func TestStaleLineClasses(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string // besides the log below
+		log   string            // a fact of memory/2026-05-10.md
+		want  string            // in the file named first (want == "": unchanged), or in review/core-proposals.md for memory.md
+	}{
+		{"a count in words opens it",
+			map[string]string{"bank/entities/Ridge.md": "# Ridge\n\n- Two frost fans, serviced each August by Frostguard Otago.\n"},
+			"W @Ridge: frost fans now serviced by Alpine Fan Services.",
+			"~~Two frost fans, serviced each August by Frostguard Otago.~~ (now: frost fans now serviced by Alpine Fan Services."},
+		{"where someone works",
+			map[string]string{"bank/world.md": "# World\n\n- W @Mere: works after school at the Four Square, Tuesdays.\n"},
+			"W @Mere: works at Crumb & Co bakery on Ngaio St, Saturday mornings.",
+			"~~W @Mere: works after school at the Four Square, Tuesdays.~~ (now: works at Crumb & Co bakery"},
+		{"another amount of the same thing",
+			map[string]string{"bank/entities/Tui.md": "# Tui\n\n- Arthritis in both hips: Metacam, 1.5 mL with dinner.\n"},
+			"W @Tui: Metacam dose is 1 mL with dinner (Dr Tipene).",
+			"~~Arthritis in both hips: Metacam, 1.5 mL with dinner.~~ (now: Metacam dose is 1 mL with dinner"},
+		{"an entity named by the heading",
+			map[string]string{"memory.md": "# Core\n\n## Ridge House (B&B)\n- Room rate is $240 a night, breakfast included.\n",
+				"bank/entities/Ridge-House.md": "# Ridge House\n\nThe B&B.\n"},
+			"W @Ridge-House: room rate is $285 a night including breakfast.",
+			`Stale: memory.md#L4 says "Room rate is $240 a night, breakfast included."`},
+		{"a rule for the agent",
+			map[string]string{"memory.md": "# Core\n\n- Never write Ralph Ashby's phone number or the gate code into these notes.\n",
+				"bank/entities/Ralph-Ashby.md": "---\naliases: [Ralph]\n---\n# Ralph Ashby\n\nFarmer.\n"},
+			"W @Ralph-Ashby: Farms Hollin Farm; wants a phone call on the morning of every visit.",
+			""},
+		{"a sentence dated by its item",
+			map[string]string{"bank/entities/Loft.md": "# Loft\n\n- Kitchen refitted in spring 2026 with a new canopy. The old Falcon range is gone.\n"},
+			"W @Loft: The old Falcon range's thermostat failed during service.",
+			""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var first string
+			for _, name := range []string{"memory.md", "bank/world.md", "bank/entities/Ridge.md", "bank/entities/Tui.md", "bank/entities/Loft.md"} {
+				if _, ok := tt.files[name]; ok && first == "" {
+					first = name
+				}
+			}
+			for name, data := range tt.files {
+				writeFile(t, dir, name, data)
+			}
+			writeFile(t, dir, "memory/2026-05-10.md", "# 2026-05-10\n\n## Retain\n- "+tt.log+"\n")
+			p := run(t, dir, Options{})
+			files := testworkspace.Files(t, dir)
+			got := files[first]
+			if first == "memory.md" {
+				got = files["review/core-proposals.md"]
+			}
+			switch {
+			case tt.want == "" && len(p.Report.Stale) > 0:
+				t.Errorf("marked %+v", p.Report.Stale)
+			case tt.want != "" && !strings.Contains(got, tt.want):
+				t.Errorf("%s lacks %q:\n%s", first, tt.want, got)
+			}
+		})
+	}
+}

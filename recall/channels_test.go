@@ -358,3 +358,27 @@ func TestCuratedReplacedByLaterChange(t *testing.T) {
 		})
 	}
 }
+
+// TestEntitylessFactsLink: world facts that name no entity are compared
+// by the thing they open with: "the ute is now a Ranger" supersedes "the
+// ute is a Hilux", while a fact opening with something else, or with its
+// subject far from the start, links to neither.
+func TestEntitylessFactsLink(t *testing.T) {
+	ix := index(t, map[string]string{
+		"bank/world.md":        "# World\n\n- W: the ute is a white 2011 Toyota Hilux double cab.\n- W: the shed roof is a green double skin.\n",
+		"memory/2026-09-08.md": "# 2026-09-08\n\n## Retain\n- W: the ute is now a grey 2020 Ford Ranger double cab.\n- W: yesterday after a long day the ute got a wash.\n",
+	})
+	res := run(t, ix, Plan{Terms: []string{"ute", "double", "cab"}, Now: day("2026-10-01"), Intent: query.Current, K: 10, Lines: 1, Explain: true})
+	ranger, hilux := index0(res, "memory/2026-09-08.md#L4"), index0(res, "bank/world.md#L3")
+	if ranger < 0 || hilux < 0 || hilux < ranger {
+		t.Fatalf("the Ranger (at %d) should rank above the Hilux (at %d): %s", ranger, hilux, sources(res))
+	}
+	if len(res[ranger].Supersedes) != 1 || res[ranger].Supersedes[0].Source != "bank/world.md#L3" {
+		t.Errorf("the Ranger supersedes %+v, want the Hilux", res[ranger].Supersedes)
+	}
+	for _, r := range res {
+		if r.Source != "memory/2026-09-08.md#L4" && r.Source != "bank/world.md#L3" && len(r.Supersedes)+len(r.SupersededBy) > 0 {
+			t.Errorf("%s is linked: %+v %+v", r.Source, r.Supersedes, r.SupersededBy)
+		}
+	}
+}

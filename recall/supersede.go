@@ -25,7 +25,11 @@ import (
 //   - The two facts share an entity (by memory.EntityKey), are not the
 //     same fact (FactID), and neither restates the other (every content
 //     word and number of one is in the other: a log line and its curated
-//     summary are one version said twice).
+//     summary are one version said twice). A world fact that names no
+//     entity is about the word it opens with ("- W: the ute is …", "- W
+//     Priscilla Wong comes in on Mondays"), which stands for its entity;
+//     two such facts that both say what that subject is ("the ute is …")
+//     state the same attribute.
 //   - Same attribute: two world facts share an attribute cue among their
 //     first cueWords words (attributeCues: "lives" and "moved" are the
 //     residence, "phone" and "mobile" the phone, "deployed" and "hosted"
@@ -103,6 +107,9 @@ type factSig struct {
 	// amounts are the measured amounts it states, by unit ("ml" in "1.5
 	// mL"), with the number.
 	amounts map[string]string
+	// says: an entity-less world fact that says what its subject is
+	// ("the ute is a white Hilux").
+	says bool
 }
 
 // farFuture orders undated curated facts after every log, unless a log
@@ -164,6 +171,7 @@ func signature(it memory.Item) *factSig {
 		}
 	}
 	words := splitWords(it.Content)
+	firstContent := -1 // the index in words of the first content word
 	for i, w := range words {
 		c, ok := attributeCues[w]
 		if !ok && workVerbs[w] && namesEmployer(words[i+1:]) {
@@ -183,8 +191,26 @@ func signature(it memory.Item) *factSig {
 			continue // a count (numberWords) says how many, not what: "Two frost fans"
 		}
 		w = stem(w)
+		if firstContent < 0 {
+			firstContent = i
+		}
 		if !slicesContains(s.words, w) {
 			s.words = append(s.words, w)
+		}
+	}
+	if len(s.keys) == 0 && it.Kind == memory.KindWorld && firstContent >= 0 && firstContent < subjectWithin {
+		// A world fact that names no entity ("- W: the ute is a white
+		// 2011 Hilux", "- W Priscilla Wong comes in on Mondays") is
+		// about the thing it opens with: facts opening with the same word
+		// are compared as facts of one entity are.
+		s.keys = []string{subjectKeyPrefix + s.words[0]}
+		// "the ute is …", "power company is …": it says what its subject
+		// is, the one attribute such facts share (attributeMatch).
+		for _, w := range words[firstContent+1 : min(len(words), firstContent+3)] {
+			if w == "is" || w == "are" {
+				s.says = true
+				break
+			}
 		}
 	}
 	// Sorted sets: the pairwise comparisons below merge them, which costs
@@ -194,6 +220,15 @@ func signature(it memory.Item) *factSig {
 	s.set = slices.Sorted(slices.Values(s.words))
 	return s
 }
+
+// subjectWithin is how near its start an entity-less world fact's first
+// content word must be to name what the fact is about ("the ute is…",
+// "our power company is…"), and subjectKeyPrefix marks the key made of
+// it, which no entity key has.
+const (
+	subjectWithin    = 3
+	subjectKeyPrefix = "~"
+)
 
 // workVerbs say that someone works; namesEmployer tells when they name
 // the employer.
@@ -303,6 +338,9 @@ func sameAttribute(a, b *factSig) bool {
 // head words or enough of their content words (see above), or name
 // different versions of one thing ("Debian 12" and "Debian 13").
 func attributeMatch(a, b *factSig) bool {
+	if a.says && b.says && a.keys[0] == b.keys[0] {
+		return true // "the ute is a white Hilux", "the ute is now a grey Ranger"
+	}
 	for c := range a.cues {
 		if b.cues[c] {
 			return true
@@ -539,11 +577,12 @@ func supersede(cands []*candidate, known []memory.Item, mentions func(string) []
 		if len(pool) >= compareDepth {
 			break
 		}
-		if supersedable(c.item.Kind) && len(c.item.Entities) > 0 {
-			s := addSig(c.item)
-			s.pool = len(pool)
-			pool = append(pool, s)
-			continue
+		if keyed(c.item) {
+			if s := addSig(c.item); len(s.keys) > 0 {
+				s.pool = len(pool)
+				pool = append(pool, s)
+				continue
+			}
 		}
 		if s := proseSig(c.item, mentions); s != nil {
 			if _, ok := l.sig[c.item.RowID]; !ok {
@@ -558,7 +597,7 @@ func supersede(cands []*candidate, known []memory.Item, mentions func(string) []
 		}
 	}
 	for _, it := range known {
-		if supersedable(it.Kind) && len(it.Entities) > 0 {
+		if keyed(it) {
 			addSig(it)
 		}
 	}
@@ -596,6 +635,12 @@ func supersede(cands []*candidate, known []memory.Item, mentions func(string) []
 		}
 	}
 	return l
+}
+
+// keyed reports whether a fact may have the keys supersession compares
+// by: its entities, or the subject an entity-less world fact opens with.
+func keyed(it memory.Item) bool {
+	return supersedable(it.Kind) && (len(it.Entities) > 0 || it.Kind == memory.KindWorld)
 }
 
 // proseSig is the signature of a line of prose that takes part (see

@@ -84,6 +84,7 @@ func TestTemporalChannel(t *testing.T) {
 		"memory/2025-10-13.md": "# 2025-10-13\n\nThe tram strike went on.\n",
 		"memory/2025-10-14.md": "# 2025-10-14\n\nThe tram strike ended.\n\n## Retain\n- W: The tram strike ended on 2025-10-14.\n",
 		"memory/2025-10-30.md": "# 2025-10-30\n\nTram tram tram strike strike.\n",
+		"memory/2025-09-01.md": "# 2025-09-01\n\nTwo complaints about the noise.\n",
 	})
 	around := day("2025-10-14")
 	win := memory.TimeRange{Start: day("2025-10-11"), End: day("2025-10-17")}
@@ -96,6 +97,10 @@ func TestTemporalChannel(t *testing.T) {
 		{"around ranks by proximity", Plan{Terms: []string{"tram", "strike"}, Window: &win, Around: &around},
 			"memory/2025-10-14.md", []string{"memory/2025-10-14.md", "memory/2025-10-14.md", "memory/2025-10-13.md"}},
 		{"browse lists the window, one day at a time", Plan{Terms: []string{"happened"}, Window: &win, Around: &around, Browse: true},
+			"memory/2025-10-14.md", []string{"memory/2025-10-14.md", "memory/2025-10-14.md", "memory/2025-10-13.md"}},
+		// Nothing in the window says "complaints": the question asks what
+		// happened then in other words, and the window is listed.
+		{"words the window never says list it", Plan{Terms: []string{"complaints"}, Window: &win, Around: &around},
 			"memory/2025-10-14.md", []string{"memory/2025-10-14.md", "memory/2025-10-14.md", "memory/2025-10-13.md"}},
 		{"browse without an anchor covers every day first", Plan{Window: &memory.TimeRange{Start: day("2025-10-01"), End: day("2025-10-31")}, Browse: true},
 			"", []string{"memory/2025-10-30.md", "memory/2025-10-14.md", "memory/2025-10-13.md", "memory/2025-10-10.md", "memory/2025-10-14.md"}},

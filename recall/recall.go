@@ -363,7 +363,13 @@ func temporal(ctx context.Context, ix Index, p Plan, pl *pool, terms []string, w
 		for i, h := range hits {
 			pl.add("temporal", i+1, h.Item, h.Score)
 		}
-		return nil
+		if len(hits) > 0 || !anyContent(terms) {
+			return nil
+		}
+		// Nothing said in the window has the question's words: it asks
+		// what happened then in other words ("Any complaints at the
+		// weekend?" of "a man at table 7 found a pin bone in his hake"),
+		// so the window is listed as a question without words lists it.
 	}
 	items, err := ix.Items(ctx, windowed, false, browseDepth)
 	if err != nil {

@@ -108,18 +108,31 @@ func TestRuleInFile(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeLogs(t, dir, tt.facts)
-			run(t, dir, Options{})
-			data := testworkspace.Files(t, dir)["bank/opinions.md"]
-			for _, w := range tt.want {
-				if !strings.Contains(data, w) {
-					t.Errorf("bank/opinions.md lacks %q:\n%s", w, data)
-				}
-			}
+			data := opinionsAfterReflect(t, dir, tt.want, nil)
 			if strings.Count(data, "\n- O(") != 1 && !strings.HasPrefix(data, "- O(") {
 				t.Errorf("evidence started a second opinion:\n%s", data)
 			}
 		})
 	}
+}
+
+// opinionsAfterReflect runs reflect on dir and returns bank/opinions.md, which
+// must hold every string of want and none of not.
+func opinionsAfterReflect(t *testing.T, dir string, want, not []string) string {
+	t.Helper()
+	run(t, dir, Options{})
+	data := testworkspace.Files(t, dir)["bank/opinions.md"]
+	for _, w := range want {
+		if !strings.Contains(data, w) {
+			t.Errorf("bank/opinions.md lacks %q:\n%s", w, data)
+		}
+	}
+	for _, w := range not {
+		if strings.Contains(data, w) {
+			t.Errorf("bank/opinions.md has %q:\n%s", w, data)
+		}
+	}
+	return data
 }
 
 func writeLogs(t *testing.T, dir string, facts []string) {
@@ -232,18 +245,7 @@ func TestEvidenceAlreadyHeld(t *testing.T) {
 			dir := t.TempDir()
 			writeFile(t, dir, "bank/opinions.md", "# Opinions\n\n"+tt.opinions)
 			writeLogs(t, dir, tt.facts)
-			run(t, dir, Options{})
-			data := testworkspace.Files(t, dir)["bank/opinions.md"]
-			for _, w := range tt.want {
-				if !strings.Contains(data, w) {
-					t.Errorf("bank/opinions.md lacks %q:\n%s", w, data)
-				}
-			}
-			for _, w := range tt.not {
-				if strings.Contains(data, w) {
-					t.Errorf("bank/opinions.md has %q:\n%s", w, data)
-				}
-			}
+			opinionsAfterReflect(t, dir, tt.want, tt.not)
 		})
 	}
 }

@@ -319,7 +319,7 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 		}
 		day := f.Written.Format(time.DateOnly)
 		matched := best != nil && bestSim >= MatchThreshold
-		if matched && (citesFile(best, f.Source.Path) || day < best.LastUpdated()) {
+		if matched && (citesFile(best, f.Source.Path) || updatedAfter(best, f.Written)) {
 			continue // evidence its confidence already holds
 		}
 		if !matched && fileCiter(opf.Opinions(), f, res) != nil {
@@ -537,6 +537,13 @@ const SourceNote = "its source; c unchanged"
 //
 // And sourceOf: an opinion that cites no evidence at all and states the
 // confidence the fact states was written from it.
+
+// updatedAfter reports whether op's last_updated is a day after written
+// (a last_updated that is no YYYY-MM-DD day says nothing).
+func updatedAfter(op *Opinion, written time.Time) bool {
+	lu, err := time.Parse(time.DateOnly, op.LastUpdated())
+	return err == nil && lu.After(memory.Day(written))
+}
 
 // citesFile reports whether op cites the file path as a whole.
 func citesFile(op *Opinion, path string) bool {

@@ -18,7 +18,8 @@ test:
 
 # Scores recall on every evaluation set, lexical (EVALFLAGS=--semantic for
 # the model), one line each: R@5, R@10, MRR, NDCG@10 and the class's own
-# figures. longmemeval100 runs when ../shared/data is there.
+# figures. longmemeval100 runs when ../shared/data is there. Then reflect's
+# sets: the checks each passes.
 EVALSETS = bench/multilingual bench/unseen bench/decisions/radio bench/decisions/fieldwork \
 	bench/updates/vineyard bench/updates/chats2 bench/updates/chats bench/temporal/harbour bench/temporal/chats
 eval:
@@ -26,3 +27,4 @@ eval:
 	@printf '%-28s ' bench/evalset; $${TMPDIR:-/tmp}/memoria-eval eval bench/evalset/queries.jsonl -w examples/workspace $(EVALFLAGS) | tail -1
 	@for s in $(EVALSETS); do printf '%-28s ' $$s; $${TMPDIR:-/tmp}/memoria-eval eval $$s/queries.jsonl $(EVALFLAGS) | tail -1; done
 	@if [ -d ../shared/data/longmemeval100 ]; then printf '%-28s ' longmemeval100; $${TMPDIR:-/tmp}/memoria-eval eval ../shared/data/longmemeval100/queries.jsonl $(EVALFLAGS) | tail -1; fi
+	@for s in bench/reflectset bench/reflectset/sailing; do printf '%-28s reflect ' $$s; go run ./bench/reflectset -memoria $${TMPDIR:-/tmp}/memoria-eval -set $$s | tail -1; done

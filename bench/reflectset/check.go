@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,50 +18,110 @@ type check struct {
 	detail string
 }
 
-// staleLine: a curated statement later logs contradict, and a word of the
-// value that replaced it.
-type staleLine struct {
-	path, old, current string
+// checks is what a set's checks.json expects of its workspace after
+// reflect, as the person who wrote the set expects it.
+type checks struct {
+	// Now is the day reflect runs on: after the last log.
+	Now string `json:"now"`
+	// Stale: curated statements in bank/ later logs outdate; the line
+	// holding Old must be struck through and name Current, a word of the
+	// new value.
+	Stale []struct{ Path, Old, Current string } `json:"stale"`
+	// Kept: curated lines that must stay byte for byte.
+	Kept []struct{ Path, Line string } `json:"kept"`
+	// Proposals: memory.md statements gone out of date, which
+	// review/core-proposals.md must name (with Current, when given);
+	// NotProposed: memory.md statements it must not name.
+	Proposals   []struct{ Old, Current string } `json:"proposals"`
+	NotProposed []struct{ Old string }          `json:"not_proposed"`
+	// Opinions: the confidence each opinion must end in.
+	Opinions []struct {
+		Prefix string  `json:"prefix"`
+		Min    float64 `json:"min"`
+		Max    float64 `json:"max"`
+		Why    string  `json:"why"`
+	} `json:"opinions"`
+	// OpinionCount: how many opinions bank/opinions.md must hold (0: not
+	// checked): the page's own and the new views, no view twice.
+	OpinionCount int `json:"opinion_count"`
+	// Summaries: a value a page's managed block must show; NewPages:
+	// entity pages reflect must create.
+	Summaries []struct{ Path, Value string } `json:"summaries"`
+	NewPages  []string                       `json:"new_pages"`
 }
 
-// The workspace's curated pages, as later logs contradict them.
-var staleLines = []staleLine{
-	{"bank/entities/Noor.md", "Lives in Rotterdam", "Utrecht"},
-	{"bank/entities/Tomasz.md", "Uses Emacs as his editor", "Zed"},
-	{"bank/entities/kiln-server.md", "Runs Debian 12", "Debian 13"},
-	{"bank/entities/harbor-app.md", "Production is on release 2.3", "2.5"},
-	{"bank/world.md", "kiln-server runs Debian 12", "Debian 13"},
-	{"bank/world.md", "harbor-app is on release 2.3", "2.5"},
+// loadChecks reads a set's checks.json.
+func loadChecks(path string) (*checks, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var c checks
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if c.Now == "" {
+		return nil, fmt.Errorf("%s: no now", path)
+	}
+	return &c, nil
 }
 
-// currentLines: curated statements no later log contradicts, which must
-// stay as written.
-var currentLines = []staleLine{
-	{"bank/entities/Noor.md", "- Drinks her coffee black.", ""},
-	{"bank/entities/Tomasz.md", "- Rides a cargo bike to work.", ""},
-	{"bank/entities/harbor-app.md", "- Deploys go out on Thursday afternoons.", ""},
-	{"bank/world.md", "- W @Noor: Noor's team has four analysts.", ""},
+// validate reports what of the checks the original workspace orig does
+// not hold as written: a stale or proposed statement, a kept line or an
+// opinion that is not there.
+func (c *checks) validate(orig string) error {
+	read := func(rel string) string {
+		b, _ := os.ReadFile(filepath.Join(orig, filepath.FromSlash(rel)))
+		return string(b)
+	}
+	var missing []string
+	for _, s := range c.Stale {
+		if !strings.Contains(read(s.Path), s.Old) {
+			missing = append(missing, s.Path+": "+s.Old)
+		}
+	}
+	for _, k := range c.Kept {
+		if lineWith(read(k.Path), k.Line) != k.Line {
+			missing = append(missing, k.Path+": "+k.Line)
+		}
+	}
+	for _, p := range c.Proposals {
+		if !strings.Contains(read("memory.md"), p.Old) {
+			missing = append(missing, "memory.md: "+p.Old)
+		}
+	}
+	for _, p := range c.NotProposed {
+		if !strings.Contains(read("memory.md"), p.Old) {
+			missing = append(missing, "memory.md: "+p.Old)
+		}
+	}
+	for _, o := range c.Opinions {
+		// An opinion reflect is to create is in a log, not on the page.
+		if !strings.Contains(read("bank/opinions.md"), o.Prefix) && !inLogs(orig, o.Prefix) {
+			missing = append(missing, "opinion: "+o.Prefix)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("not in the workspace as written: %s", strings.Join(missing, "; "))
+	}
+	return nil
 }
 
-// confidence: the opinion whose statement starts with prefix, as found in
-// bank/opinions.md (its bullet, or the superseded line if it flipped), must
-// have a confidence in [min, max].
-type confidence struct {
-	prefix   string
-	min, max float64
-	why      string
-}
-
-var confidences = []confidence{
-	{"Prefers Emacs for everything", 0, 0.4, "repeated, strong contradiction"},
-	{"Likes working from the office on Tuesdays", 0, 0.55, "contradicted twice"},
-	{"The harbor-app test suite is reliable", 0.7, 1, "supported three times"},
-	{"Prefers to do code review first thing in the morning", 0.8, 1, "a new opinion three consistent facts support"},
+// inLogs reports whether a daily log of orig contains s.
+func inLogs(orig, s string) bool {
+	logs, _ := filepath.Glob(filepath.Join(orig, "memory", "*.md"))
+	for _, l := range logs {
+		if b, _ := os.ReadFile(l); strings.Contains(string(b), s) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkWorkspace reads a reflected copy of the workspace (dir) and the
-// original (orig), and returns the checks.
-func checkWorkspace(orig, dir string, secondRunChanged []string) []check {
+// original (orig), and returns the checks: c's, and that the logs and
+// memory.md are byte-identical and a second run changed nothing.
+func checkWorkspace(c *checks, orig, dir string, secondRunChanged []string) []check {
 	var out []check
 	add := func(name string, ok bool, detail string, args ...any) {
 		out = append(out, check{name, ok, fmt.Sprintf(detail, args...)})
@@ -69,30 +130,39 @@ func checkWorkspace(orig, dir string, secondRunChanged []string) []check {
 		b, _ := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
 		return string(b)
 	}
-	for _, s := range staleLines {
-		text := read(s.path)
-		line := lineWith(text, s.old)
-		marked := strings.Contains(line, "~~") && strings.Contains(line, s.current)
-		add("stale marked: "+s.path+": "+s.old, marked, "line %q", line)
+	for _, s := range c.Stale {
+		line := lineWith(read(s.Path), s.Old)
+		marked := strings.Contains(line, "~~") && strings.Contains(line, s.Current)
+		add("stale marked: "+s.Path+": "+s.Old, marked, "line %q", line)
 	}
-	for _, s := range currentLines {
-		add("kept: "+s.path+": "+s.old, lineWith(read(s.path), s.old) == s.old, "line %q", lineWith(read(s.path), s.old))
+	for _, k := range c.Kept {
+		line := lineWith(read(k.Path), k.Line)
+		add("kept: "+k.Path+": "+k.Line, line == k.Line, "line %q", line)
 	}
-	for _, p := range []struct{ page, value string }{
-		{"bank/entities/Noor.md", "Utrecht"}, {"bank/entities/Tomasz.md", "Zed"},
-		{"bank/entities/kiln-server.md", "Debian 13"}, {"bank/entities/harbor-app.md", "2.5"},
-	} {
-		block := managedBlock(read(p.page))
-		add("current value in the page's summary: "+p.page+": "+p.value, strings.Contains(block, p.value), "%d bytes of block", len(block))
+	for _, p := range c.Summaries {
+		block := managedBlock(read(p.Path))
+		add("current value in the page's summary: "+p.Path+": "+p.Value, strings.Contains(block, p.Value), "%d bytes of block", len(block))
 	}
-	add("page for a new person: bank/entities/Priya.md", strings.Contains(read("bank/entities/Priya.md"), "memoria:begin"), "")
+	for _, p := range c.NewPages {
+		add("page for a new entity: "+p, strings.Contains(read(p), "memoria:begin"), "")
+	}
 	opinions := read("bank/opinions.md")
-	for _, c := range confidences {
-		v, found := opinionConfidence(opinions, c.prefix)
-		add(fmt.Sprintf("confidence of %q in [%.2f, %.2f] (%s)", c.prefix, c.min, c.max, c.why), found && v >= c.min && v <= c.max, "c=%.2f found=%v", v, found)
+	for _, o := range c.Opinions {
+		v, found := opinionConfidence(opinions, o.Prefix)
+		add(fmt.Sprintf("confidence of %q in [%.2f, %.2f] (%s)", o.Prefix, o.Min, o.Max, o.Why), found && v >= o.Min && v <= o.Max, "c=%.2f found=%v", v, found)
+	}
+	if c.OpinionCount > 0 {
+		n := strings.Count("\n"+opinions, "\n- O(")
+		add(fmt.Sprintf("%d opinions, no view twice", c.OpinionCount), n == c.OpinionCount, "%d opinions", n)
 	}
 	proposals := read("review/core-proposals.md")
-	add("stale core line proposed: memory.md: Noor lives in Rotterdam", strings.Contains(proposals, "Rotterdam") && strings.Contains(proposals, "Utrecht"), "")
+	for _, p := range c.Proposals {
+		line := lineWith(proposals, p.Old)
+		add("stale core line proposed: memory.md: "+p.Old, line != "" && strings.Contains(line, p.Current), "line %q", line)
+	}
+	for _, p := range c.NotProposed {
+		add("core line not proposed: memory.md: "+p.Old, lineWith(proposals, p.Old) == "", "line %q", lineWith(proposals, p.Old))
+	}
 	same := true
 	for _, rel := range []string{"memory.md"} {
 		a, _ := os.ReadFile(filepath.Join(orig, rel))

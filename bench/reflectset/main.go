@@ -1,11 +1,17 @@
-// Command reflectset scores `memoria reflect` on a workspace of its own: a
-// curated bank/ that later daily logs contradict (moves, a new editor, a
-// new OS version, a new release, changed preferences, a new person). It
-// copies the workspace, runs the given memoria binary's reflect twice, and
-// prints each check and the score. TestReflectSet runs the same checks
-// through the library.
+// Command reflectset scores `memoria reflect` on a workspace of its own
+// and the checks its author wrote for it (checks.json: the curated lines
+// later logs outdate and those they leave true, the core lines to propose,
+// the confidences the opinions should end in). It copies the set's
+// workspace, runs the given memoria binary's reflect twice, and prints
+// each check and the score.
 //
-//	go build -o /tmp/memoria ./cmd/memoria && go run ./bench/reflectset -memoria /tmp/memoria
+// The sets: bench/reflectset itself (a curated bank/ later logs
+// contradict: moves, a new editor, a new OS version, a new release,
+// changed preferences, a new person; TestReflectSet requires every check)
+// and bench/reflectset/sailing (written later by someone who had not seen
+// reflect, held out: its README says how).
+//
+//	go build -o /tmp/memoria ./cmd/memoria && go run ./bench/reflectset -memoria /tmp/memoria [-set bench/reflectset/sailing]
 package main
 
 import (
@@ -17,13 +23,18 @@ import (
 	"path/filepath"
 )
 
-// Now is the day the workspace is reflected on: after its last log.
-const Now = "2026-04-30"
-
 func main() {
 	bin := flag.String("memoria", "memoria", "the memoria `BINARY` to score")
+	set := flag.String("set", filepath.Join("bench", "reflectset"), "the set: a `DIR` holding workspace/ and checks.json")
 	flag.Parse()
-	src := filepath.Join("bench", "reflectset", "workspace")
+	c, err := loadChecks(filepath.Join(*set, "checks.json"))
+	if err != nil {
+		fatal(err)
+	}
+	src := filepath.Join(*set, "workspace")
+	if err := c.validate(src); err != nil {
+		fatal(err)
+	}
 	dir, err := os.MkdirTemp("", "reflectset-")
 	if err != nil {
 		fatal(err)
@@ -34,7 +45,7 @@ func main() {
 	}
 	var changed []string
 	for run := 0; run < 2; run++ {
-		out, err := exec.Command(*bin, "reflect", "--workspace", dir, "--now", Now, "--json").Output()
+		out, err := exec.Command(*bin, "reflect", "--workspace", dir, "--now", c.Now, "--json").Output()
 		if err != nil {
 			fatal(fmt.Errorf("reflect: %v", err))
 		}
@@ -46,16 +57,16 @@ func main() {
 		}
 		changed = rep.Changed
 	}
-	checks := checkWorkspace(src, dir, changed)
+	results := checkWorkspace(c, src, dir, changed)
 	passed := 0
-	for _, c := range checks {
+	for _, r := range results {
 		mark := "FAIL"
-		if c.ok {
+		if r.ok {
 			mark, passed = "ok  ", passed+1
 		}
-		fmt.Printf("%s %s %s\n", mark, c.name, c.detail)
+		fmt.Printf("%s %s %s\n", mark, r.name, r.detail)
 	}
-	fmt.Printf("score: %d of %d\n", passed, len(checks))
+	fmt.Printf("score: %d of %d\n", passed, len(results))
 }
 
 func fatal(err error) {

@@ -230,6 +230,17 @@ const (
 	subjectKeyPrefix = "~"
 )
 
+// SubjectOf returns the key a world fact that names no entity is
+// compared by (the word it opens with: see signature), or "" when its
+// first content word is not near its start.
+func SubjectOf(text string) string {
+	s := signature(memory.Item{Kind: memory.KindWorld, Content: text})
+	if len(s.keys) == 1 && strings.HasPrefix(s.keys[0], subjectKeyPrefix) {
+		return s.keys[0]
+	}
+	return ""
+}
+
 // workVerbs say that someone works; namesEmployer tells when they name
 // the employer.
 var workVerbs = map[string]bool{"work": true, "works": true, "worked": true, "working": true}

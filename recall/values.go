@@ -45,11 +45,39 @@ func endsSomething(clause string) bool {
 		return unicode.ToLower(r)
 	}, clause) + " "
 	for _, m := range []string{" no longer ", " not ", "n't ", " never ", " stopped ", " archived ", " retired ", " dropped ", " gone ",
-		" replaced ", " old ", " former ", " previous ", " was ", " were ", " used to ", " until ", " from ", " ditched ", " abandoned ", " sold ",
+		" replaced ", " old ", " former ", " previous ", " was ", " were ", " used to ", " until ", " ditched ", " abandoned ", " sold ",
 		" handed back ", " given back ", " gave back ", " moved out ", " left ", " cancelled ", " canceled ", " closed ", " ended ", " quit "} {
 		if strings.Contains(l, m) {
 			return true
 		}
+	}
+	// "moved from Graz" names what ended; "from 2026-08-17", "from next
+	// week" say when the value begins.
+	for rest := l; ; {
+		i := strings.Index(rest, " from ")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(" from "):]
+		next, _, _ := strings.Cut(rest, " ")
+		if !startsWhen(next) {
+			return true
+		}
+	}
+}
+
+// startsWhen reports whether a word after "from" says when something
+// begins: a number, a month or weekday, today, tomorrow, next, now.
+func startsWhen(w string) bool {
+	if w == "" {
+		return false
+	}
+	if w[0] >= '0' && w[0] <= '9' || calendarWords[w] {
+		return true
+	}
+	switch w {
+	case "today", "tomorrow", "tonight", "next", "now", "then", "this":
+		return true
 	}
 	return false
 }

@@ -1,6 +1,7 @@
 package reflect
 
 import (
+	"maps"
 	"bytes"
 	"cmp"
 	"fmt"
@@ -181,9 +182,20 @@ func Compute(in *Input, o Options) (*Plan, error) {
 	}
 	pages(in, facts, byKey, opf, res, touched, o, p)
 
-	// 3. Stale curated world facts.
+	// 3. Stale curated world facts. World facts that name no entity are
+	// compared by the word they open with (recall.SubjectOf), with the
+	// curated statements that name none either: "the ute is now a grey
+	// Ranger" outdates "The ute is a white 2011 Hilux".
+	stale := maps.Clone(byKey)
+	for _, f := range facts {
+		if len(f.keys) == 0 && f.Kind == memory.KindWorld {
+			if k := recall.SubjectOf(f.Text); k != "" {
+				stale[k] = append(stale[k], f)
+			}
+		}
+	}
 	if in.World.Exists {
-		data, marks := staleIn(WorldPath, in.World.Data, "", byKey, res, true)
+		data, marks := staleIn(WorldPath, in.World.Data, "", stale, res, true)
 		p.Report.Stale = append(p.Report.Stale, marks...)
 		p.add(WorldPath, in.World, data)
 	}
@@ -191,7 +203,7 @@ func Compute(in *Input, o Options) (*Plan, error) {
 	// 4. Core proposals: recurring facts, and stale statements of core
 	// memory.
 	data, n := proposeCore(in, facts, recent, res)
-	_, coreMarks := staleIn(in.CorePath, in.Core.Data, "", byKey, res, false)
+	_, coreMarks := staleIn(in.CorePath, in.Core.Data, "", stale, res, false)
 	existing := string(in.Proposals.Data)
 	if n > 0 {
 		existing = string(data)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"maps"
 	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
@@ -93,22 +94,10 @@ func TestTwiceIdentical(t *testing.T) {
 		if len(p.Changes) != 0 {
 			t.Errorf("%+v: second run changes %v", o, p.Report.Changed)
 		}
-		if second := testworkspace.Files(t, dir); !maps(first, second) {
+		if second := testworkspace.Files(t, dir); !maps.Equal(first, second) {
 			t.Errorf("%+v: second run changed bytes", o)
 		}
 	}
-}
-
-func maps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestHandEdits: text outside the managed block survives byte for byte;
@@ -186,7 +175,7 @@ func TestEditedWhileRunning(t *testing.T) {
 	}
 	after := testworkspace.Files(t, dir)
 	before["bank/opinions.md"] = edit
-	if !maps(before, after) {
+	if !maps.Equal(before, after) {
 		t.Error("reflect wrote something after detecting a concurrent edit")
 	}
 	// Run again: the edit is kept and built upon.
@@ -204,7 +193,7 @@ func TestDryRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !maps(before, testworkspace.Files(t, dir)) {
+	if !maps.Equal(before, testworkspace.Files(t, dir)) {
 		t.Error("dry run wrote")
 	}
 	d := p.Diff()

@@ -141,13 +141,13 @@ func curatedStatements(data []byte) []statement {
 }
 
 // listItem matches a list marker at the start of a line, with a typed
-// fact's prefix when there is one ("- W @Peter: ", "- O(c=0.8) "): the
-// statement starts after it.
-var listItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+(?:[WBOS](?:\(c=[0-9.]+\))?\s+)?`)
+// fact's prefix when there is one ("- W @Peter: ", "- O(c=0.8) ", "- W: "):
+// the statement starts after it.
+var listItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+(?:[WBOS](?:\(c=[0-9.]+\))?:?\s+)?`)
 
 // kindPrefix matches the kind letter of a typed fact after its list marker,
 // up to where its statement starts.
-var kindPrefix = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+([WBOS](?:\(c=[0-9.]+\))?\s+)$`)
+var kindPrefix = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+([WBOS](?:\(c=[0-9.]+\))?:?\s+)$`)
 
 // sentences cuts s[from:to] into sentences: a sentence ends at ". ", "! "
 // or "? " before a capital, a digit or a quote, or at the end.
@@ -256,21 +256,31 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 				ents = append(ents, k)
 			}
 		}
+		// Outside entity pages, a statement is also about the word it
+		// opens with, as a log's world fact that names no entity is
+		// (recall.SubjectOf): "The ute is a white Hilux (Callum's)".
+		if page == "" {
+			if k := recall.SubjectOf(withoutLeadingMention(text)); k != "" && !slices.Contains(ents, k) {
+				ents = append(ents, k)
+			}
+		}
 		if len(ents) == 0 || historical(text) || preference(text) {
 			continue
 		}
 		if page != "" && otherSubject(text, page, res) {
 			continue // "Mother Ingrid lives downstairs" on Peter's page
 		}
-		// Leading mentions ("@Peter: Lives in Vienna.") name the entity;
-		// the statement is what follows.
-		if i := strings.Index(text, ": "); i > 0 && strings.HasPrefix(text, "@") && !strings.Contains(text[:i], " ") {
-			text = text[i+2:]
-		}
+		text = withoutLeadingMention(text)
 		if instruction(text) {
 			continue
 		}
-		curated := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text, Entities: ents})
+		byEntity := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text, Entities: slices.DeleteFunc(slices.Clone(ents), isSubjectKey)})
+		bySubject := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text})
+		// Compared with a fact of its subject, the name it opens with
+		// ("Priscilla Wong comes in on Mondays") stands for its entity: it
+		// is no value either.
+		opening := openingName(text)
+		subjectName := func(w string) bool { return res.isName(w) || slices.Contains(opening, strings.ToLower(w)) }
 		// The curated statement is as new as the latest day it, or the
 		// item it is a sentence of, names ("Kitchen refitted in spring
 		// 2026: … The old range is gone.").
@@ -304,6 +314,10 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 				f.sig = &sig
 			}
 			it := *f.sig
+			curated, isName := byEntity, res.isName
+			if len(f.keys) == 0 {
+				curated, isName = bySubject, subjectName // a fact of its subject
+			}
 			if it.Restates(curated) {
 				break
 			}
@@ -315,7 +329,7 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 				// A statement that names no value (no name, no number:
 				// "Plays the cello in an amateur orchestra") has nothing a
 				// fact can outdate; a later fact adds detail to it.
-				if it.VersionsDiffer(curated) || len(values(text, res)) > 0 && !shareCurrentValue(text, f.Text, res) {
+				if it.VersionsDiffer(curated) || len(recall.Values(text, isName)) > 0 && !recall.ShareCurrentValue(text, f.Text, isName) {
 					by = f
 				}
 				break
@@ -387,6 +401,35 @@ func historical(text string) bool {
 		}
 	}
 	return false
+}
+
+// withoutLeadingMention returns a statement without the mentions that
+// open it ("@Peter: Lives in Vienna."): they name the entity, and the
+// statement is what follows.
+func withoutLeadingMention(text string) string {
+	if i := strings.Index(text, ": "); i > 0 && strings.HasPrefix(text, "@") && !strings.Contains(text[:i], " ") {
+		return text[i+2:]
+	}
+	return text
+}
+
+// isSubjectKey reports whether an entity key is a subject's
+// (recall.SubjectOf).
+func isSubjectKey(k string) bool { return strings.HasPrefix(k, "~") }
+
+// openingName returns the lower-cased words of the run of capitalised
+// words a statement opens with ("Priscilla Wong" of "Priscilla Wong comes
+// in on Mondays"), or nil.
+func openingName(text string) []string {
+	var out []string
+	for _, w := range strings.Fields(text) {
+		w = strings.Trim(w, ",.;:()\"'’")
+		if w == "" || !unicode.IsUpper([]rune(w)[0]) {
+			break
+		}
+		out = append(out, strings.ToLower(w))
+	}
+	return out
 }
 
 // headingEntity returns the entity a heading names as a whole, with or
@@ -464,10 +507,5 @@ func otherSubject(text, page string, res *resolver) bool {
 // what, so it is no value).
 func (r *resolver) isName(w string) bool { return r.byKey[memory.EntityKey(w)] != "" }
 
-func shareCurrentValue(statement, fact string, res *resolver) bool {
-	return recall.ShareCurrentValue(statement, fact, res.isName)
-}
-
 func shareValue(a, b string, res *resolver) bool { return recall.ShareValue(a, b, res.isName) }
 
-func values(text string, res *resolver) map[string]bool { return recall.Values(text, res.isName) }

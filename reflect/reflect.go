@@ -1,10 +1,10 @@
 package reflect
 
 import (
-	"maps"
 	"bytes"
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"

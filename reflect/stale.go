@@ -508,4 +508,3 @@ func otherSubject(text, page string, res *resolver) bool {
 func (r *resolver) isName(w string) bool { return r.byKey[memory.EntityKey(w)] != "" }
 
 func shareValue(a, b string, res *resolver) bool { return recall.ShareValue(a, b, res.isName) }
-

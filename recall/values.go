@@ -2,6 +2,7 @@ package recall
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -59,11 +60,19 @@ func endsSomething(clause string) bool {
 			return false
 		}
 		rest = rest[i+len(" from "):]
-		next, _, _ := strings.Cut(rest, " ")
-		if !startsWhen(next) {
+		next, after, _ := strings.Cut(rest, " ")
+		// "from Monday to Tuesday", "from 13:00 to 13:30": a change from
+		// the first.
+		if !startsWhen(next) || fromTo(after) {
 			return true
 		}
 	}
+}
+
+// fromTo reports whether "to" follows within the next three words
+// (after "from X").
+func fromTo(after string) bool {
+	return slices.Contains(strings.Fields(after)[:min(3, len(strings.Fields(after)))], "to")
 }
 
 // startsWhen reports whether a word after "from" says when something

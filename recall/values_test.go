@@ -1,0 +1,25 @@
+package recall
+
+import "testing"
+
+// TestShareCurrentValue: a fact shares a statement's current value when a
+// value of the statement is one the fact gives as it is now; values in a
+// clause that says something ended ("moved from Graz", "from Monday to
+// Tuesday") are old ones, while "from" a day says when a value begins.
+func TestShareCurrentValue(t *testing.T) {
+	noName := func(string) bool { return false }
+	for _, c := range []struct {
+		statement, fact string
+		want            bool
+	}{
+		{"Comes in on Mondays.", "Priscilla comes in on Mondays from 2026-08-17.", true},
+		{"Comes in on Mondays.", "Priscilla comes in on Mondays from next week.", true},
+		{"Weekly off: Monday.", "Weekly off moves from Monday to Tuesday, starting 9 June.", false},
+		{"Lives in Graz.", "Moved to Linz from Graz last week.", false},
+		{"Lives in Graz.", "Still lives in Graz, near the river.", true},
+	} {
+		if got := ShareCurrentValue(c.statement, c.fact, noName); got != c.want {
+			t.Errorf("ShareCurrentValue(%q, %q) = %v, want %v", c.statement, c.fact, got, c.want)
+		}
+	}
+}

@@ -178,6 +178,15 @@ func closingRun(s string, j, k int) int {
 	return -1
 }
 
+// Mentions returns the @mentions of a line of text as the parser reads
+// them: not inside code spans, not the part of an e-mail address or a
+// handle after its '@' ("kesarcrumb@okaxis"), and only slugs that are safe
+// to be file names.
+func Mentions(s string) []string {
+	p := parser{doc: &memory.Document{}}
+	return p.mentions(s, 0, nil)
+}
+
 // mentions appends to ents the safe @mentions in s (outside inline code
 // spans), skipping ones already present, and records a warning for each
 // unsafe one. line is s's 1-based line number.

@@ -110,17 +110,20 @@ func ShareValue(a, b string, isName func(string) bool) bool {
 func Values(text string, isName func(string) bool) map[string]bool {
 	out := map[string]bool{}
 	ws := strings.FieldsFunc(text, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '.' && r != '/' && r != '+'
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '.' && r != '/' && r != '+' && r != '@' && r != '_'
 	})
 	ws = joinNumbers(ws)
 	for i, w := range ws {
-		w = strings.Trim(w, ".-/+")
+		w = strings.Trim(strings.TrimLeft(w, "@"), ".-/+@_") // "@Peter" is a mention
 		if w == "" {
 			continue
 		}
 		r := []rune(w)
 		digits := strings.IndexFunc(w, unicode.IsDigit) >= 0
-		if !digits && (i == 0 || !unicode.IsUpper(r[0])) {
+		// An identifier in lower case is a value too: an address or a
+		// handle ("kesarcrumb@okaxis"), a name_with_underscores.
+		identifier := strings.ContainsAny(w, "@_")
+		if !digits && !identifier && (i == 0 || !unicode.IsUpper(r[0])) {
 			continue
 		}
 		if !digits && isName != nil && isName(w) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"memoria/memory"
 	"memoria/recall"
@@ -623,6 +624,7 @@ func sharesEntity(op *Opinion, f *fact, res *resolver) bool {
 // page, else the most frequent spelling of the mention.
 type resolver struct {
 	byKey  map[string]string         // entity key → page slug
+	multi  []string                  // the keys of more than one word ("millyard pottery"), longest first
 	counts map[string]map[string]int // entity key → spelling → mentions
 	memo   map[string]string
 }
@@ -653,7 +655,31 @@ func newResolver(in *Input) *resolver {
 			}
 		}
 	}
+	for k := range r.byKey {
+		if strings.Contains(k, " ") {
+			r.multi = append(r.multi, k)
+		}
+	}
+	slices.SortFunc(r.multi, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
 	return r
+}
+
+// namesIn returns an isName for the values of text: a word that names an
+// entity, or that is part of a known name of several words text says
+// ("Millyard" and "Pottery" in "Studio: Millyard Pottery, behind the
+// bakery"), says who or where, not what.
+func (r *resolver) namesIn(text string) func(string) bool {
+	l := " " + strings.Join(strings.FieldsFunc(strings.ToLower(text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }), " ") + " "
+	var words []string
+	for _, k := range r.multi {
+		if strings.Contains(l, " "+k+" ") {
+			words = append(words, strings.Fields(k)...)
+		}
+	}
+	if len(words) == 0 {
+		return r.isName
+	}
+	return func(w string) bool { return r.isName(w) || slices.Contains(words, strings.ToLower(w)) }
 }
 
 func (r *resolver) count(ents []string) {

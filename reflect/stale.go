@@ -213,9 +213,6 @@ func abbreviation(text string) bool {
 	return len(w) == 1
 }
 
-// mentionPattern finds @mentions in a statement.
-var mentionPattern = regexp.MustCompile(`@([\p{L}\p{N}][\p{L}\p{N}_-]*)`)
-
 // staleIn finds the stale statements of a curated file and returns the
 // file with each marked (or, when mark is false, unchanged) and the marks.
 // page is the slug of the entity the file is the page of ("" for other
@@ -237,8 +234,8 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 		if page != "" {
 			ents = append(ents, page)
 		}
-		for _, m := range mentionPattern.FindAllStringSubmatch(text, -1) {
-			if k := res.slug(m[1]); !slices.Contains(ents, k) {
+		for _, m := range markdown.Mentions(text) {
+			if k := res.slug(m); !slices.Contains(ents, k) {
 				ents = append(ents, k)
 			}
 		}
@@ -280,7 +277,14 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 		// ("Priscilla Wong comes in on Mondays") stands for its entity: it
 		// is no value either.
 		opening := openingName(text)
-		subjectName := func(w string) bool { return res.isName(w) || slices.Contains(opening, strings.ToLower(w)) }
+		names := res.namesIn(text)
+		// A field's label ("UPI ID: …") names the attribute; its values
+		// are what follows.
+		value := text
+		if labelled(text) {
+			_, value, _ = strings.Cut(text, ": ")
+		}
+		subjectName := func(w string) bool { return names(w) || slices.Contains(opening, strings.ToLower(w)) }
 		// The curated statement is as new as the latest day it, or the
 		// item it is a sentence of, names ("Kitchen refitted in spring
 		// 2026: … The old range is gone.").
@@ -314,7 +318,7 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 				f.sig = &sig
 			}
 			it := *f.sig
-			curated, isName := byEntity, res.isName
+			curated, isName := byEntity, names
 			if len(f.keys) == 0 {
 				curated, isName = bySubject, subjectName // a fact of its subject
 			}
@@ -329,7 +333,7 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 				// A statement that names no value (no name, no number:
 				// "Plays the cello in an amateur orchestra") has nothing a
 				// fact can outdate; a later fact adds detail to it.
-				if it.VersionsDiffer(curated) || len(recall.Values(text, isName)) > 0 && !recall.ShareCurrentValue(text, f.Text, isName) {
+				if it.VersionsDiffer(curated) || len(recall.Values(value, isName)) > 0 && !recall.ShareCurrentValue(value, f.Text, isName) {
 					by = f
 				}
 				break
@@ -480,6 +484,9 @@ func preference(text string) bool {
 // known entity: every sentence starts with a capital ("Lives in
 // Rotterdam").
 func otherSubject(text, page string, res *resolver) bool {
+	if labelled(text) {
+		return false // "Vet: Dr Fiona McLeod", "UPI ID: …": a field of the page's entity
+	}
 	for i, w := range strings.Fields(text) {
 		w = strings.Trim(w, ",.;:()\"'’")
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
@@ -501,6 +508,15 @@ func otherSubject(text, page string, res *resolver) bool {
 		return true
 	}
 	return false
+}
+
+// labelled reports whether a statement opens with a label of at most
+// three words and a colon ("Vet: Dr Fiona McLeod, Te Arawhiti Vet
+// Clinic.", "UPI ID: kesarcrumb@okaxis"): a field of the page it is on,
+// whatever names its value holds.
+func labelled(text string) bool {
+	label, _, ok := strings.Cut(text, ": ")
+	return ok && label != "" && len(strings.Fields(label)) <= 3 && !strings.ContainsAny(label, ".;!?")
 }
 
 // isName reports whether a word names a known entity (it says who, not

@@ -127,6 +127,19 @@ func TestStaleLineClasses(t *testing.T) {
 			map[string]string{"bank/world.md": "# World\n\n- W: Priscilla Wong is the bookkeeper; she comes in on Mondays.\n"},
 			"W: Priscilla Wong comes in on Mondays from 2026-05-17.",
 			""},
+		{"a field whose value is a handle, not a mention",
+			map[string]string{"bank/entities/Shop.md": "# Shop\n\n- UPI ID: shop@okaxis\n"},
+			"W @Shop: UPI ID is now shop@oksbi (the business account).",
+			"- ~~UPI ID: shop@okaxis~~ (now: UPI ID is now shop@oksbi"},
+		{"a field whose value is a name",
+			map[string]string{"bank/entities/Tui.md": "# Tui\n\n- Vet: Dr Fiona McLeod, Te Arawhiti Vet Clinic.\n"},
+			"W @Tui: vet is now Dr Sam Tipene at Clutha Vets.",
+			"- ~~Vet: Dr Fiona McLeod, Te Arawhiti Vet Clinic.~~ (now: vet is now Dr Sam Tipene"},
+		{"an entity's name of several words is no value",
+			map[string]string{"bank/entities/Loft.md": "# Loft\n\n- Studio: Millyard Pottery, behind the bakery.\n",
+				"bank/entities/Millyard-Pottery.md": "# Millyard Pottery\n\nThe pottery.\n"},
+			"W @Loft: the studio is in the old stables behind the bakery.",
+			""},
 		{"a sentence dated by its item",
 			map[string]string{"bank/entities/Loft.md": "# Loft\n\n- Kitchen refitted in spring 2026 with a new canopy. The old Falcon range is gone.\n"},
 			"W @Loft: The old Falcon range's thermostat failed during service.",
@@ -136,7 +149,7 @@ func TestStaleLineClasses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			var first string
-			for _, name := range []string{"memory.md", "bank/world.md", "bank/entities/Ridge.md", "bank/entities/Tui.md", "bank/entities/Loft.md"} {
+			for _, name := range []string{"memory.md", "bank/world.md", "bank/entities/Ridge.md", "bank/entities/Tui.md", "bank/entities/Loft.md", "bank/entities/Shop.md"} {
 				if _, ok := tt.files[name]; ok && first == "" {
 					first = name
 				}

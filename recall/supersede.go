@@ -235,11 +235,15 @@ const (
 // first content word is not near its start.
 func SubjectOf(text string) string {
 	s := signature(memory.Item{Kind: memory.KindWorld, Content: text})
-	if len(s.keys) == 1 && strings.HasPrefix(s.keys[0], subjectKeyPrefix) {
+	if len(s.keys) == 1 && IsSubjectKey(s.keys[0]) {
 		return s.keys[0]
 	}
 	return ""
 }
+
+// IsSubjectKey reports whether a key is one SubjectOf made, not an
+// entity's.
+func IsSubjectKey(k string) bool { return strings.HasPrefix(k, subjectKeyPrefix) }
 
 // workVerbs say that someone works; namesEmployer tells when they name
 // the employer.

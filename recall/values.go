@@ -72,7 +72,8 @@ func endsSomething(clause string) bool {
 // fromTo reports whether "to" follows within the next three words
 // (after "from X").
 func fromTo(after string) bool {
-	return slices.Contains(strings.Fields(after)[:min(3, len(strings.Fields(after)))], "to")
+	ws := strings.Fields(after)
+	return slices.Contains(ws[:min(3, len(ws))], "to")
 }
 
 // startsWhen reports whether a word after "from" says when something

@@ -271,27 +271,6 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 		if instruction(text) {
 			continue
 		}
-		byEntity := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text, Entities: slices.DeleteFunc(slices.Clone(ents), isSubjectKey)})
-		bySubject := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text})
-		// Compared with a fact of its subject, the name it opens with
-		// ("Priscilla Wong comes in on Mondays") stands for its entity: it
-		// is no value either.
-		opening := openingName(text)
-		names := res.namesIn(text)
-		// A field's label ("UPI ID: …") names the attribute; its values
-		// are what follows.
-		value := text
-		if labelled(text) {
-			_, value, _ = strings.Cut(text, ": ")
-		}
-		subjectName := func(w string) bool { return names(w) || slices.Contains(opening, strings.ToLower(w)) }
-		// The curated statement is as new as the latest day it, or the
-		// item it is a sentence of, names ("Kitchen refitted in spring
-		// 2026: … The old range is gone.").
-		asOf := recall.AsOf(text)
-		if u := recall.AsOf(st.unit); u.After(asOf) {
-			asOf = u
-		}
 		// The newest fact about one of its entities that speaks of the
 		// same attribute decides: a restatement confirms the statement,
 		// another value makes it stale.
@@ -299,12 +278,36 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 		for _, e := range ents {
 			cands = append(cands, byKey[e]...)
 		}
+		if len(cands) == 0 {
+			continue
+		}
 		slices.SortFunc(cands, func(a, b *fact) int {
 			if c := b.Written.Compare(a.Written); c != 0 {
 				return c
 			}
 			return strings.Compare(b.Source.String(), a.Source.String())
 		})
+		byEntity := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text, Entities: slices.DeleteFunc(slices.Clone(ents), recall.IsSubjectKey)})
+		var bySubject *recall.Sig // made for the first fact of its subject
+		// Compared with a fact of its subject, the name it opens with
+		// ("Priscilla Wong comes in on Mondays") stands for its entity: it
+		// is no value either.
+		opening := openingName(text)
+		names := res.namesIn(text)
+		subjectName := func(w string) bool { return names(w) || slices.Contains(opening, strings.ToLower(w)) }
+		// A field's label ("UPI ID: …") names the attribute; its values
+		// are what follows.
+		value := text
+		if labelled(text) {
+			_, value, _ = strings.Cut(text, ": ")
+		}
+		// The curated statement is as new as the latest day it, or the
+		// item it is a sentence of, names ("Kitchen refitted in spring
+		// 2026: … The old range is gone.").
+		asOf := recall.AsOf(text)
+		if u := recall.AsOf(st.unit); u.After(asOf) {
+			asOf = u
+		}
 		var by *fact
 		for i, f := range cands {
 			if i > 0 && f == cands[i-1] {
@@ -319,8 +322,12 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 			}
 			it := *f.sig
 			curated, isName := byEntity, names
-			if len(f.keys) == 0 {
-				curated, isName = bySubject, subjectName // a fact of its subject
+			if len(f.keys) == 0 { // a fact of its subject
+				if bySubject == nil {
+					sig := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text})
+					bySubject = &sig
+				}
+				curated, isName = *bySubject, subjectName
 			}
 			if it.Restates(curated) {
 				break
@@ -416,10 +423,6 @@ func withoutLeadingMention(text string) string {
 	}
 	return text
 }
-
-// isSubjectKey reports whether an entity key is a subject's
-// (recall.SubjectOf).
-func isSubjectKey(k string) bool { return strings.HasPrefix(k, "~") }
 
 // openingName returns the lower-cased words of the run of capitalised
 // words a statement opens with ("Priscilla Wong" of "Priscilla Wong comes

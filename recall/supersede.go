@@ -812,6 +812,21 @@ func (later Sig) Replaces(curated Sig) bool { return sameAttribute(later.s, cura
 // not: one version of a fact said twice.
 func (a Sig) Restates(b Sig) bool { return restates(a.s, b.s) || restates(b.s, a.s) }
 
+// SharesCue reports whether two facts name one attribute by a cue word
+// ("lives" and "moved" the residence, "phone" and "mobile" the phone).
+func (a Sig) SharesCue(b Sig) bool {
+	for c := range a.s.cues {
+		if b.s.cues[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// Words returns the fact's content words in order, each once, lower-cased
+// and lightly stemmed: no stop words, entity names or numbers.
+func (a Sig) Words() []string { return a.s.words }
+
 // VersionsDiffer reports whether two facts name different versions of one
 // thing ("Debian 12" and "Debian 13", "release 0.5" and "release 0.6").
 func (a Sig) VersionsDiffer(b Sig) bool {

@@ -21,11 +21,11 @@ import (
 // current one).
 func ShareCurrentValue(statement, fact string, isName func(string) bool) bool {
 	vs := Values(statement, isName)
-	for _, clause := range clauses.Split(fact, -1) {
-		if endsSomething(clause) {
+	for _, c := range splitClauses(fact) {
+		if c.ended {
 			continue
 		}
-		for v := range Values(clause, isName) {
+		for v := range Values(c.text, isName) {
 			if vs[v] {
 				return true
 			}
@@ -34,7 +34,30 @@ func ShareCurrentValue(statement, fact string, isName func(string) bool) bool {
 	return false
 }
 
-var clauses = regexp.MustCompile(`[;.]\s+|,\s+(?:but|and|while|whereas)\s+|\s+(?:instead of|rather than|replacing)\s+`)
+var clauses = regexp.MustCompile(`[;.:]\s+|,\s+(?:but|and|while|whereas|so)\s+|\s+(?:instead of|rather than|replacing|where)\s+`)
+
+// clause is a part of a fact, and whether it says that something is over.
+type clause struct {
+	text  string
+	ended bool
+}
+
+// splitClauses cuts a fact into clauses. A clause says something is over
+// when it says so itself (endsSomething) or follows "instead of", "rather
+// than" or "replacing": "atta comes from Laxmi Chakki instead of Ganesh
+// Traders".
+func splitClauses(fact string) []clause {
+	var out []clause
+	at, replaced := 0, false
+	for _, m := range append(clauses.FindAllStringIndex(fact, -1), []int{len(fact), len(fact)}) {
+		text := fact[at:m[0]]
+		out = append(out, clause{text: text, ended: replaced || endsSomething(text)})
+		sep := strings.TrimSpace(fact[m[0]:m[1]])
+		replaced = sep == "instead of" || sep == "rather than" || sep == "replacing"
+		at = m[1]
+	}
+	return out
+}
 
 // endsSomething reports whether a clause says something is over: it was
 // replaced, dropped, archived, is no longer or not.
@@ -47,7 +70,8 @@ func endsSomething(clause string) bool {
 	}, clause) + " "
 	for _, m := range []string{" no longer ", " not ", "n't ", " never ", " stopped ", " archived ", " retired ", " dropped ", " gone ",
 		" replaced ", " old ", " former ", " previous ", " was ", " were ", " used to ", " until ", " ditched ", " abandoned ", " sold ",
-		" handed back ", " given back ", " gave back ", " moved out ", " left ", " cancelled ", " canceled ", " closed ", " ended ", " quit "} {
+		" handed back ", " given back ", " gave back ", " moved out ", " left ", " cancelled ", " canceled ", " closed ", " ended ", " quit ",
+		" finished at ", " given up ", " gave up ", " stepped down "} {
 		if strings.Contains(l, m) {
 			return true
 		}
@@ -60,14 +84,20 @@ func endsSomething(clause string) bool {
 			return false
 		}
 		rest = rest[i+len(" from "):]
+		before := strings.Fields(l[:len(l)-len(rest)-len(" from ")])
 		next, after, _ := strings.Cut(rest, " ")
 		// "from Monday to Tuesday", "from 13:00 to 13:30": a change from
-		// the first.
-		if !startsWhen(next) || fromTo(after) {
+		// the first; "moved from Graz" too, but "comes from Laxmi Chakki"
+		// and "a letter from the mill" name no past.
+		if fromTo(after) || !startsWhen(next) && slices.ContainsFunc(before, func(w string) bool { return leftFrom[w] }) {
 			return true
 		}
 	}
 }
+
+// leftFrom are the words that make a later "from X" name what was left.
+var leftFrom = map[string]bool{"moved": true, "moves": true, "move": true, "moving": true, "switched": true, "switching": true,
+	"changed": true, "changing": true, "transferred": true, "went": true, "gone": true, "goes": true, "up": true, "down": true, "away": true, "over": true}
 
 // fromTo reports whether "to" follows within the next three words
 // (after "from X").
@@ -110,35 +140,55 @@ func ShareValue(a, b string, isName func(string) bool) bool {
 // 25", "2025-10-25") and month names are left out. isName may be nil.
 func Values(text string, isName func(string) bool) map[string]bool {
 	out := map[string]bool{}
+	for _, t := range ValueTokens(text, isName) {
+		if t.Value {
+			out[t.Word] = true
+		}
+	}
+	return out
+}
+
+// Token is a word of a text as Values reads it, lower-cased (numbers
+// written apart joined into one), and whether it is a value.
+type Token struct {
+	Word  string
+	Value bool
+}
+
+// ValueTokens returns the words of text in order as Values reads them.
+func ValueTokens(text string, isName func(string) bool) []Token {
 	ws := strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '.' && r != '/' && r != '+' && r != '@' && r != '_'
 	})
 	ws = joinNumbers(ws)
+	out := make([]Token, 0, len(ws))
 	for i, w := range ws {
 		w = strings.Trim(strings.TrimLeft(w, "@"), ".-/+@_") // "@Peter" is a mention
 		if w == "" {
 			continue
 		}
-		r := []rune(w)
-		digits := strings.IndexFunc(w, unicode.IsDigit) >= 0
-		// An identifier in lower case is a value too: an address or a
-		// handle ("kesarcrumb@okaxis"), a name_with_underscores.
-		identifier := strings.ContainsAny(w, "@_")
-		if !digits && !identifier && (i == 0 || !unicode.IsUpper(r[0])) {
-			continue
-		}
-		if !digits && isName != nil && isName(w) {
-			continue // an entity's name says who, not what
-		}
-		if digits && (len(w) <= 2 && calendarDay(ws, i) || isoDate.MatchString(w)) {
-			continue // "October 25", "2025-10-25": a day, compared by dates elsewhere
-		}
-		if !digits && monthNames[strings.ToLower(w)] {
-			continue
-		}
-		out[strings.ToLower(w)] = true
+		out = append(out, Token{Word: strings.ToLower(w), Value: isValue(ws, i, w, isName)})
 	}
 	return out
+}
+
+// isValue reports whether w, the trimmed ws[i], is a value (see Values).
+func isValue(ws []string, i int, w string, isName func(string) bool) bool {
+	r := []rune(w)
+	digits := strings.IndexFunc(w, unicode.IsDigit) >= 0
+	// An identifier in lower case is a value too: an address or a
+	// handle ("kesarcrumb@okaxis"), a name_with_underscores.
+	identifier := strings.ContainsAny(w, "@_")
+	if !digits && !identifier && (i == 0 || !unicode.IsUpper(r[0])) {
+		return false
+	}
+	if !digits && isName != nil && isName(w) {
+		return false // an entity's name says who, not what
+	}
+	if digits && (len(w) <= 2 && calendarDay(ws, i) || isoDate.MatchString(w)) {
+		return false // "October 25", "2025-10-25": a day, compared by dates elsewhere
+	}
+	return digits || !monthNames[strings.ToLower(w)]
 }
 
 // joinNumbers makes a run of numbers written apart one value: "+43 660
@@ -229,4 +279,38 @@ func SaysChange(text string) bool {
 		}
 	}
 	return false
+}
+
+// ClauseValues returns the values (Values) a fact names in its clauses
+// that hold (current) and in those that say something is over (ended:
+// "instead of Ganesh Traders", "she's finished at Fish Hoek Primary").
+func ClauseValues(fact string, isName func(string) bool) (current, ended map[string]bool) {
+	current, ended = map[string]bool{}, map[string]bool{}
+	for _, c := range splitClauses(fact) {
+		into := current
+		if c.ended {
+			into = ended
+		}
+		for v := range Values(c.text, isName) {
+			into[v] = true
+		}
+	}
+	// What a clause names as over is no current value, whatever another
+	// clause says of it.
+	for v := range ended {
+		delete(current, v)
+	}
+	return current, ended
+}
+
+// CurrentClauses returns the clauses of a fact that do not say something
+// is over (see ShareCurrentValue).
+func CurrentClauses(fact string) []string {
+	var out []string
+	for _, c := range splitClauses(fact) {
+		if !c.ended {
+			out = append(out, c.text)
+		}
+	}
+	return out
 }

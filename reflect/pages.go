@@ -50,7 +50,7 @@ func blockHash(lines []string) string {
 }
 
 // pages refreshes the managed block of every entity page that needs it.
-func pages(in *Input, facts []*fact, bySlug map[string][]*fact, opf *OpinionsFile, res *resolver, touched map[string]bool, o Options, p *Plan) {
+func pages(in *Input, facts []*fact, bySlug map[string][]*fact, prose []*fact, opf *OpinionsFile, res *resolver, touched map[string]bool, o Options, p *Plan) {
 	slugs := make([]string, 0, len(bySlug))
 	for k := range bySlug {
 		slugs = append(slugs, k)
@@ -92,7 +92,7 @@ func pages(in *Input, facts []*fact, bySlug map[string][]*fact, opf *OpinionsFil
 		if !ok {
 			old.Hash = safewrite.Hash(nil)
 		}
-		marked, marks := staleIn(path, old.Data, slug, bySlug, res, true)
+		marked, marks := staleIn(path, old.Data, slug, bySlug, prose, res, true)
 		data, edited, err := splice(marked, slug, body)
 		if err != nil {
 			p.Report.Warnings = append(p.Report.Warnings, fmt.Sprintf("%s: %v; page left as it is", path, err))
@@ -104,6 +104,23 @@ func pages(in *Input, facts []*fact, bySlug map[string][]*fact, opf *OpinionsFil
 		p.add(path, old, data)
 		p.Report.Pages = append(p.Report.Pages, PageChange{Path: path, Created: !old.Exists, HandEdited: edited})
 		p.Report.Stale = append(p.Report.Stale, marks...)
+	}
+	// A page no typed fact names can still be outdated by a change said
+	// in prose.
+	var rest []string
+	for path, d := range in.PageDocs {
+		if d.Entity != nil && len(bySlug[d.Entity.Slug]) == 0 && (o.Since.IsZero() || touched[d.Entity.Slug]) {
+			rest = append(rest, path)
+		}
+	}
+	slices.Sort(rest)
+	for _, path := range rest {
+		old := in.Pages[path]
+		marked, marks := staleIn(path, old.Data, in.PageDocs[path].Entity.Slug, bySlug, prose, res, true)
+		if len(marks) > 0 {
+			p.add(path, old, marked)
+			p.Report.Stale = append(p.Report.Stale, marks...)
+		}
 	}
 }
 

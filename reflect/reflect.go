@@ -105,6 +105,8 @@ type fact struct {
 	keys  []string // canonical entity slugs
 	terms terms
 	sig   *recall.Sig // made on first use (stale.go)
+	prose bool        // a sentence of a log's narrative that says a change (prose.go)
+	view  *proseView  // made on first use, for prose
 }
 
 // Compute works out, without any I/O, what reflect changes: the opinions
@@ -181,7 +183,8 @@ func Compute(in *Input, o Options) (*Plan, error) {
 			byKey[k] = append(byKey[k], f)
 		}
 	}
-	pages(in, facts, byKey, opf, res, touched, o, p)
+	prose := proseChanges(in, res, o.Now)
+	pages(in, facts, byKey, prose, opf, res, touched, o, p)
 
 	// 3. Stale curated world facts. World facts that name no entity are
 	// compared by the word they open with (recall.SubjectOf), with the
@@ -196,7 +199,7 @@ func Compute(in *Input, o Options) (*Plan, error) {
 		}
 	}
 	if in.World.Exists {
-		data, marks := staleIn(WorldPath, in.World.Data, "", stale, res, true)
+		data, marks := staleIn(WorldPath, in.World.Data, "", stale, prose, res, true)
 		p.Report.Stale = append(p.Report.Stale, marks...)
 		p.add(WorldPath, in.World, data)
 	}
@@ -204,7 +207,7 @@ func Compute(in *Input, o Options) (*Plan, error) {
 	// 4. Core proposals: recurring facts, and stale statements of core
 	// memory.
 	data, n := proposeCore(in, facts, recent, res)
-	_, coreMarks := staleIn(in.CorePath, in.Core.Data, "", stale, res, false)
+	_, coreMarks := staleIn(in.CorePath, in.Core.Data, "", stale, prose, res, false)
 	existing := string(in.Proposals.Data)
 	if n > 0 {
 		existing = string(data)
@@ -625,6 +628,7 @@ func sharesEntity(op *Opinion, f *fact, res *resolver) bool {
 type resolver struct {
 	byKey  map[string]string         // entity key → page slug
 	multi  []string                  // the keys of more than one word ("millyard pottery"), longest first
+	first  map[string]string         // a lower-cased first name → the slug of the one page whose name of several words it opens ("" when several do)
 	counts map[string]map[string]int // entity key → spelling → mentions
 	memo   map[string]string
 }
@@ -660,6 +664,19 @@ func newResolver(in *Input) *resolver {
 			r.multi = append(r.multi, k)
 		}
 	}
+	r.first = map[string]string{}
+	for _, p := range paths {
+		if e := in.PageDocs[p].Entity; e != nil {
+			if ws := strings.Fields(e.Name); len(ws) > 1 {
+				w := strings.ToLower(ws[0])
+				if s, ok := r.first[w]; ok && s != e.Slug {
+					r.first[w] = ""
+				} else {
+					r.first[w] = e.Slug
+				}
+			}
+		}
+	}
 	slices.SortFunc(r.multi, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
 	return r
 }
@@ -680,6 +697,39 @@ func (r *resolver) namesIn(text string) func(string) bool {
 		return r.isName
 	}
 	return func(w string) bool { return r.isName(w) || slices.Contains(words, strings.ToLower(w)) }
+}
+
+// named returns the slugs of the entities a text of prose names: by a
+// known name of several words, by a capitalised word that is a slug, name
+// or alias, or by a person's first name ("Yusuf" for Yusuf Adams) when
+// one page's name opens with it.
+func (r *resolver) named(text string) []string {
+	var out []string
+	add := func(s string) {
+		if s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	l := " " + strings.Join(strings.FieldsFunc(strings.ToLower(text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }), " ") + " "
+	for _, k := range r.multi {
+		if strings.Contains(l, " "+k+" ") {
+			add(r.byKey[k])
+		}
+	}
+	for _, w := range strings.FieldsFunc(text, func(c rune) bool {
+		return !unicode.IsLetter(c) && !unicode.IsDigit(c) && c != '-' && c != '\'' && c != '’'
+	}) {
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+		if w == "" || !unicode.IsUpper([]rune(w)[0]) {
+			continue
+		}
+		if s := r.byKey[memory.EntityKey(w)]; s != "" {
+			add(s)
+		} else {
+			add(r.first[strings.ToLower(w)])
+		}
+	}
+	return out
 }
 
 func (r *resolver) count(ents []string) {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -47,15 +48,21 @@ type statement struct {
 	text       string
 	heading    string // the heading the statement stands under, without its #s ("" if none)
 	unit       string // the paragraph or list item it is a sentence of
+	marked     bool   // struck through by an earlier reflect: never marked again
 }
 
-// markedRun matches what StaleMark writes: "~~old~~ (now: … StaleTag)".
-var markedRun = regexp.MustCompile(`(?s)~~.*?~~ \(now: [^()]*?` + regexp.QuoteMeta(StaleTag) + `\)`)
+// markedRun matches what StaleMark writes: "~~old~~ (now: … StaleTag)";
+// struckText its old text, after a typed fact's kind letter (kindLetter).
+var (
+	markedRun  = regexp.MustCompile(`(?s)~~.*?~~ \(now: [^()]*?` + regexp.QuoteMeta(StaleTag) + `\)`)
+	struckText = regexp.MustCompile(`(?s)~~(.*?)~~ \(now: [^()]*?` + regexp.QuoteMeta(StaleTag) + `\)`)
+	kindLetter = regexp.MustCompile(`^[WBOS](?:\(c=[0-9.]+\))?:?\s+`)
+)
 
 // curatedStatements splits a curated Markdown file into statements: the
 // sentences of its paragraphs and list items, leaving out front matter,
-// headings, code, tables, HTML comments and reflect's managed blocks, and
-// what reflect marked before.
+// headings, code, tables, HTML comments and reflect's managed blocks. What
+// reflect marked before is returned marked, with no place in the file.
 func curatedStatements(data []byte) []statement {
 	s := string(data)
 	var out []statement
@@ -80,8 +87,14 @@ func curatedStatements(data []byte) []statement {
 	var unit [2]int // the current unit's text bytes; unit[1] == 0: none
 	flush := func() {
 		// A unit holding a mark, whatever a person made of it since, is
-		// left as it is: reflect marks once, people decide after.
-		if unit[1] > unit[0] && !strings.Contains(s[unit[0]:unit[1]], StaleTag) {
+		// left as it is: reflect marks once, people decide after. What it
+		// struck through is returned as marked.
+		if unit[1] > unit[0] && strings.Contains(s[unit[0]:unit[1]], StaleTag) {
+			for _, m := range struckText.FindAllStringSubmatch(s[unit[0]:unit[1]], -1) {
+				text := strings.Join(strings.Fields(strings.TrimPrefix(m[1], kindLetter.FindString(m[1]))), " ")
+				out = append(out, statement{line: lineOf(unit[0]), text: text, heading: heading, unit: s[unit[0]:unit[1]], marked: true})
+			}
+		} else if unit[1] > unit[0] {
 			for _, st := range sentences(s, unit[0], unit[1], skip, lineOf) {
 				st.heading, st.unit = heading, s[unit[0]:unit[1]]
 				out = append(out, st)
@@ -216,143 +229,115 @@ func abbreviation(text string) bool {
 // staleIn finds the stale statements of a curated file and returns the
 // file with each marked (or, when mark is false, unchanged) and the marks.
 // page is the slug of the entity the file is the page of ("" for other
-// files). Facts are the daily logs' facts, oldest first.
-func staleIn(path string, data []byte, page string, byKey map[string][]*fact, res *resolver, mark bool) ([]byte, []StaleMark) {
-	stmts := curatedStatements(data)
-	var marks []StaleMark
+// files). Facts are the daily logs' facts by entity key, oldest first;
+// prose the sentences of their narrative that say a change (prose.go).
+func staleIn(path string, data []byte, page string, byKey map[string][]*fact, prose []*fact, res *resolver, mark bool) ([]byte, []StaleMark) {
 	type edit struct {
 		st   statement
 		note string
 	}
-	var edits []edit
-	for _, st := range stmts {
-		if strings.Contains(st.text, "~~") {
+	// checked is a statement the check compares, with what it is compared
+	// by.
+	type checked struct {
+		st       statement
+		text     string // without a leading mention
+		value    string // what gives its values: after its label, if a field
+		ents     []string
+		cands    []*fact // the typed facts of its entities
+		replaced map[*fact]int
+	}
+	var all []*checked
+	for _, st := range curatedStatements(data) {
+		if !st.marked && strings.Contains(st.text, "~~") {
 			continue
 		}
-		text := st.text
-		var ents []string
-		if page != "" {
-			ents = append(ents, page)
-		}
-		for _, m := range markdown.Mentions(text) {
-			if k := res.slug(m); !slices.Contains(ents, k) {
-				ents = append(ents, k)
-			}
-		}
-		if page == "" {
-			// Outside entity pages, a known entity's name counts as a
-			// mention ("Noor lives in Rotterdam" in memory.md), and so does
-			// a heading that is an entity's name ("## Ridge House (B&B)"
-			// over "- Room rate is $240 a night").
-			for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }) {
-				if k, ok := res.byKey[memory.EntityKey(w)]; ok && unicode.IsUpper([]rune(w)[0]) && !slices.Contains(ents, k) {
-					ents = append(ents, k)
-				}
-			}
-			if k := headingEntity(st.heading, res); k != "" && !slices.Contains(ents, k) {
-				ents = append(ents, k)
-			}
-		}
-		// Outside entity pages, a statement is also about the word it
-		// opens with, as a log's world fact that names no entity is
-		// (recall.SubjectOf): "The ute is a white Hilux (Callum's)".
-		if page == "" {
-			if k := recall.SubjectOf(withoutLeadingMention(text)); k != "" && !slices.Contains(ents, k) {
-				ents = append(ents, k)
-			}
-		}
-		if len(ents) == 0 || historical(text) || preference(text) {
+		ents, ok := statementEntities(st, page, res)
+		if !ok {
 			continue
 		}
-		if page != "" && otherSubject(text, page, res) {
-			continue // "Mother Ingrid lives downstairs" on Peter's page
-		}
-		text = withoutLeadingMention(text)
+		text := withoutLeadingMention(st.text)
 		if instruction(text) {
 			continue
 		}
-		// The newest fact about one of its entities that speaks of the
-		// same attribute decides: a restatement confirms the statement,
-		// another value makes it stale.
-		var cands []*fact
-		for _, e := range ents {
-			cands = append(cands, byKey[e]...)
-		}
-		if len(cands) == 0 {
-			continue
-		}
-		slices.SortFunc(cands, func(a, b *fact) int {
-			if c := b.Written.Compare(a.Written); c != 0 {
-				return c
-			}
-			return strings.Compare(b.Source.String(), a.Source.String())
-		})
-		byEntity := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text, Entities: slices.DeleteFunc(slices.Clone(ents), recall.IsSubjectKey)})
-		var bySubject *recall.Sig // made for the first fact of its subject
-		// Compared with a fact of its subject, the name it opens with
-		// ("Priscilla Wong comes in on Mondays") stands for its entity: it
-		// is no value either.
-		opening := openingName(text)
-		names := res.namesIn(text)
-		subjectName := func(w string) bool { return names(w) || slices.Contains(opening, strings.ToLower(w)) }
+		c := &checked{st: st, text: text, value: text, ents: ents}
 		// A field's label ("UPI ID: …") names the attribute; its values
 		// are what follows.
-		value := text
 		if labelled(text) {
-			_, value, _ = strings.Cut(text, ": ")
+			_, c.value, _ = strings.Cut(text, ": ")
 		}
-		// The curated statement is as new as the latest day it, or the
-		// item it is a sentence of, names ("Kitchen refitted in spring
-		// 2026: … The old range is gone.").
-		asOf := recall.AsOf(text)
-		if u := recall.AsOf(st.unit); u.After(asOf) {
-			asOf = u
+		for _, e := range ents {
+			c.cands = append(c.cands, byKey[e]...)
 		}
-		var by *fact
-		for i, f := range cands {
-			if i > 0 && f == cands[i-1] {
+		all = append(all, c)
+	}
+	// The changes said in prose that would outdate each statement, with
+	// the topic words they share with it. One sentence of prose changes
+	// one thing: of the statements of this file it would outdate, it may
+	// only outdate the one it shares the most words with, and none when
+	// two share as many ("moved the dogs to Clutha Vets" changes "Vet for
+	// the dogs: …", not "Dogs: Tui and Bess"). Statements marked before
+	// count too, so that a second run marks no runner-up.
+	best := map[*fact]int{}
+	for _, c := range all {
+		view := newCuratedView(c.text, c.value, c.ents, res)
+		entities := slices.DeleteFunc(slices.Clone(c.ents), recall.IsSubjectKey)
+		var curated *recall.Sig
+		for _, f := range prose {
+			t, head := view.tie(f, res)
+			if t == untied {
 				continue
 			}
-			if f.Kind != memory.KindWorld || (!asOf.IsZero() && !f.Written.After(asOf)) {
+			if t == tieEntity {
+				if curated == nil {
+					sig := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: c.text, Entities: entities})
+					curated = &sig
+				}
+				if !recall.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.Text, Entities: entities}).SharesCue(*curated) {
+					continue
+				}
+			}
+			inText, inSentence := res.namesIn(c.text), res.namesIn(f.Text)
+			if !proseReplaces(f.Text, c.value, head, func(w string) bool { return inText(w) || inSentence(w) }) {
 				continue
 			}
-			if f.sig == nil {
-				sig := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: f.Text, Entities: f.keys})
-				f.sig = &sig
+			if c.replaced == nil {
+				c.replaced = map[*fact]int{}
 			}
-			it := *f.sig
-			curated, isName := byEntity, names
-			if len(f.keys) == 0 { // a fact of its subject
-				if bySubject == nil {
-					sig := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text})
-					bySubject = &sig
-				}
-				curated, isName = *bySubject, subjectName
+			n := len(shared(recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: c.text}).Words(), f.proseView(res).words))
+			c.replaced[f] = n
+			if os.Getenv("DBGSTALE") != "" {
+				fmt.Fprintf(os.Stderr, "REP %s | %q | %q n=%d t=%d\n", path, c.text, f.Text, n, t)
 			}
-			if it.Restates(curated) {
-				break
-			}
-			if it.Replaces(curated) {
-				// The same value said in other words ("Lives at Lainzer
-				// Straße 88" and "Registered his address at Lainzer Straße
-				// 88") confirms; only another value, or another version of
-				// the same thing, makes the statement stale.
-				// A statement that names no value (no name, no number:
-				// "Plays the cello in an amateur orchestra") has nothing a
-				// fact can outdate; a later fact adds detail to it.
-				if it.VersionsDiffer(curated) || len(recall.Values(value, isName)) > 0 && !recall.ShareCurrentValue(value, f.Text, isName) {
-					by = f
-				}
-				break
+			if m, ok := best[f]; !ok || n > m {
+				best[f] = n
+			} else if n == m {
+				best[f] = -1
 			}
 		}
+	}
+	var edits []edit
+	var marks []StaleMark
+	for _, c := range all {
+		if c.st.marked {
+			continue // it takes part above only: reflect marks once
+		}
+		cands := c.cands
+		for f, n := range c.replaced {
+			if n == best[f] {
+				cands = append(cands, f)
+			}
+		}
+		by := newestChange(c.st, c.text, c.value, c.ents, cands, res)
 		if by == nil {
 			continue
 		}
+		if os.Getenv("DBGSTALE") != "" && by.prose {
+			fmt.Fprintf(os.Stderr, "DBG %s | %q | %q keys=%v ents=%v\n", path, c.text, by.Text, by.keys, c.ents)
+		}
 		current := strings.Join(strings.Fields(by.Text), " ")
-		marks = append(marks, StaleMark{Path: path, Line: st.line, Old: st.text, Current: current, By: by.Source.String(), Day: day(by.Written)})
+		marks = append(marks, StaleMark{Path: path, Line: c.st.line, Old: c.st.text, Current: current, By: by.Source.String(), Day: day(by.Written)})
 		note := strings.NewReplacer("(", "[", ")", "]", "~~", "~", "<!--", "<!-").Replace(current)
-		edits = append(edits, edit{st, fmt.Sprintf("~~ (now: %s — %s, %s; %s)", note, by.Source, day(by.Written), StaleTag)})
+		edits = append(edits, edit{st: c.st, note: fmt.Sprintf("~~ (now: %s — %s, %s; %s)", note, by.Source, day(by.Written), StaleTag)})
 	}
 	if !mark || len(edits) == 0 {
 		return data, marks
@@ -377,6 +362,131 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, re
 	}
 	b.WriteString(s[at:])
 	return []byte(b.String()), marks
+}
+
+// statementEntities returns the entities a curated statement is about
+// (the page's, its mentions and, outside pages, the names and heading it
+// names and the word it opens with), or false when it is none the check
+// compares: about nothing known, history, a preference, or a page's line
+// about someone else.
+func statementEntities(st statement, page string, res *resolver) ([]string, bool) {
+	text := st.text
+	var ents []string
+	if page != "" {
+		ents = append(ents, page)
+	}
+	for _, m := range markdown.Mentions(text) {
+		if k := res.slug(m); !slices.Contains(ents, k) {
+			ents = append(ents, k)
+		}
+	}
+	if page == "" {
+		// Outside entity pages, a known entity's name counts as a
+		// mention ("Noor lives in Rotterdam" in memory.md), and so does
+		// a heading that is an entity's name ("## Ridge House (B&B)"
+		// over "- Room rate is $240 a night").
+		for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }) {
+			if k, ok := res.byKey[memory.EntityKey(w)]; ok && unicode.IsUpper([]rune(w)[0]) && !slices.Contains(ents, k) {
+				ents = append(ents, k)
+			}
+		}
+		if k := headingEntity(st.heading, res); k != "" && !slices.Contains(ents, k) {
+			ents = append(ents, k)
+		}
+		// A statement is also about the word it opens with, as a log's
+		// world fact that names no entity is (recall.SubjectOf): "The ute
+		// is a white Hilux (Callum's)".
+		if k := recall.SubjectOf(withoutLeadingMention(text)); k != "" && !slices.Contains(ents, k) {
+			ents = append(ents, k)
+		}
+	}
+	if len(ents) == 0 || historical(text) || preference(text) {
+		return nil, false
+	}
+	if page != "" && otherSubject(text, page, res) {
+		return nil, false // "Mother Ingrid lives downstairs" on Peter's page
+	}
+	return ents, true
+}
+
+// newestChange returns the fact that outdates a curated statement (text,
+// without a leading mention; value, what gives its values), or nil: of
+// the candidate facts written after the statement's day, the newest that
+// speaks of the same attribute decides. A restatement confirms the
+// statement, another value makes it stale. A change in prose among the
+// candidates was found to give another value (staleIn).
+func newestChange(st statement, text, value string, ents []string, cands []*fact, res *resolver) *fact {
+	if len(cands) == 0 {
+		return nil
+	}
+	slices.SortFunc(cands, func(a, b *fact) int {
+		if c := b.Written.Compare(a.Written); c != 0 {
+			return c
+		}
+		if a.prose != b.prose { // on one day, a typed fact says it best
+			if a.prose {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(b.Source.String(), a.Source.String())
+	})
+	byEntity := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text, Entities: slices.DeleteFunc(slices.Clone(ents), recall.IsSubjectKey)})
+	var bySubject *recall.Sig // made for the first fact of its subject
+	// Compared with a fact of its subject, the name it opens with
+	// ("Priscilla Wong comes in on Mondays") stands for its entity: it
+	// is no value either.
+	opening := openingName(text)
+	names := res.namesIn(text)
+	subjectName := func(w string) bool { return names(w) || slices.Contains(opening, strings.ToLower(w)) }
+	// The curated statement is as new as the latest day it, or the
+	// item it is a sentence of, names ("Kitchen refitted in spring
+	// 2026: … The old range is gone.").
+	asOf := recall.AsOf(text)
+	if u := recall.AsOf(st.unit); u.After(asOf) {
+		asOf = u
+	}
+	for i, f := range cands {
+		if i > 0 && f == cands[i-1] {
+			continue
+		}
+		if f.Kind != memory.KindWorld || (!asOf.IsZero() && !f.Written.After(asOf)) {
+			continue
+		}
+		if f.prose {
+			return f
+		}
+		if f.sig == nil {
+			sig := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: f.Text, Entities: f.keys})
+			f.sig = &sig
+		}
+		it := *f.sig
+		curated, isName := byEntity, names
+		if len(f.keys) == 0 { // a fact of its subject
+			if bySubject == nil {
+				sig := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text})
+				bySubject = &sig
+			}
+			curated, isName = *bySubject, subjectName
+		}
+		if it.Restates(curated) {
+			return nil
+		}
+		if it.Replaces(curated) {
+			// The same value said in other words ("Lives at Lainzer
+			// Straße 88" and "Registered his address at Lainzer Straße
+			// 88") confirms; only another value, or another version of
+			// the same thing, makes the statement stale.
+			// A statement that names no value (no name, no number:
+			// "Plays the cello in an amateur orchestra") has nothing a
+			// fact can outdate; a later fact adds detail to it.
+			if it.VersionsDiffer(curated) || len(recall.Values(value, isName)) > 0 && !recall.ShareCurrentValue(value, f.Text, isName) {
+				return f
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // staleProposals turns stale statements of core memory into proposals for

@@ -8,8 +8,9 @@
 // The sets: bench/reflectset itself (a curated bank/ later logs
 // contradict: moves, a new editor, a new OS version, a new release,
 // changed preferences, a new person; TestReflectSet requires every check)
-// and bench/reflectset/sailing, bakery and prairie (written later by
-// people who had not seen reflect, held out: their READMEs say how).
+// and bench/reflectset/sailing, bakery, prairie, dublin and kisumu
+// (written later by people who had not seen reflect, held out: their
+// READMEs say how).
 //
 //	go build -o /tmp/memoria ./cmd/memoria && go run ./bench/reflectset -memoria /tmp/memoria [-set bench/reflectset/sailing]
 package main

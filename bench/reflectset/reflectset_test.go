@@ -20,7 +20,7 @@ import (
 // the ranges the update rule promises, the stale core line proposed, the
 // logs byte-identical and a second run changing nothing.
 func TestReflectSet(t *testing.T) {
-	for _, r := range reflectSet(t, ".") {
+	for _, r := range reflectSet(t, ".", true) {
 		if !r.ok {
 			t.Errorf("%s: %s", r.name, r.detail)
 		}
@@ -31,9 +31,9 @@ func TestReflectSet(t *testing.T) {
 // checks name what its workspace holds) and that reflect runs on it, and
 // logs its score: a held-out set measures, it is not a specification.
 func TestHeldOutSets(t *testing.T) {
-	for _, set := range []string{"sailing", "bakery", "prairie"} {
+	for _, set := range []string{"sailing", "bakery", "prairie", "dublin", "kisumu"} {
 		t.Run(set, func(t *testing.T) {
-			passed, results := 0, reflectSet(t, set)
+			passed, results := 0, reflectSet(t, set, false)
 			for _, r := range results {
 				if r.ok {
 					passed++
@@ -45,8 +45,9 @@ func TestHeldOutSets(t *testing.T) {
 }
 
 // reflectSet runs reflect twice on a copy of set's workspace, after a dry
-// run that must write nothing, and returns the checks of its checks.json.
-func reflectSet(t *testing.T, set string) []check {
+// run that must write nothing (and, when strict, show a stale mark), and
+// returns the checks of its checks.json.
+func reflectSet(t *testing.T, set string, strict bool) []check {
 	t.Helper()
 	c, err := loadChecks(filepath.Join(set, "checks.json"))
 	if err != nil {
@@ -77,7 +78,7 @@ func reflectSet(t *testing.T, set string) []check {
 	if after := snapshot(t, dir); after != before {
 		t.Errorf("dry run changed files (a diff of %d bytes)", len(rep.Diff))
 	}
-	if len(c.Stale) > 0 && !strings.Contains(rep.Diff, "marked stale by memoria reflect") {
+	if strict && len(c.Stale) > 0 && !strings.Contains(rep.Diff, "marked stale by memoria reflect") {
 		t.Errorf("dry run: no stale mark in a diff of %d bytes", len(rep.Diff))
 	}
 	var changed []string

@@ -1,0 +1,475 @@
+package reflect
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"memoria/markdown"
+	"memoria/memory"
+	"memoria/recall"
+)
+
+// Changes said in prose. Most changes people note in a daily log are not
+// typed facts: "Switched the club's chandlery account to Albatross Marine
+// today", "We've moved the dogs to Clutha Vets in Alexandra", "From next
+// month the Saturday race starts at 13:30". A sentence of a log's
+// narrative takes part in the stale check when it says that something
+// changed (a change word: "now", "switched", "moved to", "instead of",
+// "from next month", "goes up to", …), names a value, and is no plan,
+// guess or passing exception ("may move", "proposes", "this week only").
+//
+// Prose is looser than a typed fact, so it must also be tied to the
+// curated statement it outdates, by one of:
+//   - an entity both name (the page's entity, by name, alias or a
+//     person's first name; a sentence that opens with a pronoun names whom
+//     the sentence before names first), with an attribute cue in common
+//     ("lives" and "moved": recall.Sig.SharesCue);
+//   - the statement's head: every word of its label ("Vet: …",
+//     "Chandlery: …") or the first content word of a statement without one
+//     ("Bookings through StayLocal NZ") is in the sentence;
+//   - a value of the statement that the sentence says is over ("instead of
+//     Ganesh Traders", "she's finished at Fish Hoek Primary").
+//
+// And it must give another value of the same kind (a name for a name, a
+// number for a number) while naming none of the statement's values as
+// current. A typed fact about the statement, when newer, decides first.
+
+// changeWords say that a value changed from some moment on, or ended.
+// A bare "now" or "new" is not enough: prose says "noticed only now" and
+// "two new bookings" of things that did not change.
+var changeWords = regexp.MustCompile(`(?i)\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|go(es)? (up|down) to|went (up|down) to|gone (up|down) to|(took|takes|taken|taking) over|stepped down|finished at|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
+
+// notSettled marks a sentence that does not say how things are now: a
+// plan, a guess, a question, an exception for a while, or what stays as
+// it was ("we'll keep ordering from Sadashiv kaka"; in lower case, which
+// "Haere Mai Stays" is not).
+var notSettled = regexp.MustCompile(`(?i)(\?|\b(may|might|could|would|should|if|maybe|perhaps|probably|possibly|propos\w*|plan\w*|consider\w*|thinking of|thinking about|hasn't decided|not decided|undecided|in case|for now|temporar\w*|this week only|just for|for the day|for the morning|for the weekend|on leave|be back|asked (whether|if)|hop(e|es|ing) to|want(s|ed)? (him|her|them|us|me) to|wants to|unless)\b)|(?-i:\b(keeps?|kept|still|stays?|same|as before|as usual|unchanged)\b)`)
+
+// pronounOpening matches a sentence that opens with a personal pronoun:
+// it is about whom the sentence before names ("Santosh kaka did his last
+// round. He has moved back to Satara").
+var pronounOpening = regexp.MustCompile(`^(He|She|They|His|Her|Their)\b`)
+
+// proseChanges returns the sentences of the logs' narrative, written up to
+// now (zero: all), that say a value changed, as world facts of their
+// log's day, keyed by the entities they name.
+func proseChanges(in *Input, res *resolver, now time.Time) []*fact {
+	var out []*fact
+	for _, d := range in.Logs {
+		if d.Kind != memory.FileLog || !now.IsZero() && d.Date.After(memory.Day(now)) {
+			continue
+		}
+		for _, p := range d.Passages {
+			out = append(out, passageChanges(d, p, res)...)
+		}
+	}
+	return out
+}
+
+// passageChanges returns the change sentences of one passage of log d.
+func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact {
+	text := blankListMarkers(p.Text)
+	skip := make([]bool, len(text))
+	lineOf := func(off int) int { return p.Source.Start + strings.Count(text[:off], "\n") }
+	sts := sentences(text, 0, len(text), skip, lineOf)
+	named := make([][]string, len(sts)) // made when needed: res.named(sts[i].text)
+	namedIn := func(i int) []string {
+		if named[i] == nil {
+			named[i] = res.named(sts[i].text)
+			if named[i] == nil {
+				named[i] = []string{}
+			}
+		}
+		return named[i]
+	}
+	var out []*fact
+	for i, st := range sts {
+		sentence, last := st.text, st.line
+		if !saysChange(sentence) || notSettled.MatchString(sentence) {
+			continue
+		}
+		// "Aroha changed the Wi-Fi password this morning. New one's
+		// SchistStone26.": the value is in the next sentence.
+		if len(recall.Values(sentence, res.isName)) == 0 && i+1 < len(sts) && len(strings.Fields(sts[i+1].text)) <= 8 && !notSettled.MatchString(sts[i+1].text) {
+			sentence += " " + sts[i+1].text
+			last = sts[i+1].line
+		}
+		if len(recall.Values(sentence, res.isName)) == 0 {
+			continue
+		}
+		keys := res.named(sentence)
+		for _, m := range markdown.Mentions(sentence) {
+			if k := res.slug(m); !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+		if pronounOpening.MatchString(sentence) {
+			// The pronoun stands for whom the nearest sentence before
+			// names first.
+			for j := i - 1; j >= 0; j-- {
+				if ns := namedIn(j); len(ns) > 0 {
+					if !slices.Contains(keys, ns[0]) {
+						keys = append(keys, ns[0])
+					}
+					break
+				}
+			}
+		}
+		out = append(out, &fact{
+			Fact: memory.Fact{Kind: memory.KindWorld, Text: sentence, Source: memory.Source{Path: d.Path, Start: st.line, End: last}, Written: d.Date},
+			keys: keys, prose: true,
+		})
+	}
+	return out
+}
+
+// saysChange reports whether a sentence says that a value changed.
+func saysChange(s string) bool {
+	// The regular expression is slow, and most sentences hold none of
+	// its words: a quick look first.
+	l := strings.ToLower(s)
+	for _, w := range changeAnchors {
+		if strings.Contains(l, w) {
+			return changeWords.MatchString(s)
+		}
+	}
+	return false
+}
+
+// changeAnchors are parts of changeWords, one of which each of its
+// matches holds.
+var changeAnchors = []string{"switch", "moved", "instead of", "replac", "no longer", "from ", "starting ", " up to", " down to", " over", "stepped down", "finished at", "changed ", "now"}
+
+// blankListMarkers replaces the list markers that open lines of text with
+// spaces, keeping every offset.
+func blankListMarkers(text string) string {
+	b := []byte(text)
+	at := 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		t := strings.TrimLeft(line, " \t")
+		if t == "" || !strings.ContainsRune("-*+0123456789", rune(t[0])) {
+			at += len(line)
+			continue // no list marker: the common case, without the regexp
+		}
+		if m := listItem.FindStringIndex(line); m != nil {
+			for i := at + m[0]; i < at+m[1]; i++ {
+				b[i] = ' '
+			}
+		}
+		at += len(line)
+	}
+	return string(b)
+}
+
+// tie is how a change sentence is tied to a curated statement.
+type tie int
+
+const (
+	untied    tie = iota
+	tieEntity     // an entity both name; the attribute must match by a cue
+	tieHead       // the statement's head words
+	tieEnded      // values of the statement the sentence says are over
+)
+
+// proseView is what the stale check compares of a change in prose, made
+// once for all statements.
+type proseView struct {
+	words []string        // content words (recall.Sig.Words)
+	topic []string        // those that are no values (topicWords)
+	ended map[string]bool // the values it says are over
+}
+
+func (f *fact) proseView(res *resolver) *proseView {
+	if f.view == nil {
+		_, ended := recall.ClauseValues(f.Text, res.isName)
+		f.view = &proseView{words: recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: f.Text}).Words(), topic: topicWords(f.Text), ended: ended}
+	}
+	return f.view
+}
+
+// topicWords are a text's content words (recall.Sig.Words) without its
+// values: what it is about, not what it says it is.
+func topicWords(text string) []string {
+	vals := map[string]bool{}
+	for v := range recall.Values(text, nil) {
+		vals[contentForm(v)] = true
+	}
+	return slices.DeleteFunc(slices.Clone(recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text}).Words()), func(w string) bool { return vals[w] })
+}
+
+// curatedView is what the stale check compares of a curated statement.
+type curatedView struct {
+	text, value string
+	topic       []string        // topicWords of text
+	clauses     [][]string      // topic, then that of each of its clauses ("…; …"), if several
+	label       []string        // topicWords of its label, for a field ("Vet: …")
+	values      map[string]bool // recall.Values of value
+	ents        []string
+}
+
+func newCuratedView(text, value string, ents []string, res *resolver) *curatedView {
+	c := &curatedView{text: text, value: value, topic: topicWords(text), values: recall.Values(value, res.isName), ents: ents}
+	c.clauses = [][]string{c.topic}
+	if parts := strings.Split(text, "; "); len(parts) > 1 {
+		for _, p := range parts {
+			c.clauses = append(c.clauses, topicWords(p))
+		}
+	}
+	if labelled(text) {
+		label, _, _ := strings.Cut(text, ": ")
+		c.label = topicWords(label)
+	}
+	return c
+}
+
+// tie reports how a change sentence is tied to the statement, if it is,
+// with the words that tie it by its head.
+func (c *curatedView) tie(f *fact, res *resolver) (tie, []string) {
+	v := f.proseView(res)
+	// A sentence about another entity than the statement's is no change
+	// of it, whatever words they share ("Switched the club's chandlery
+	// account to Albatross Marine" and, on Southern Rigging's page,
+	// "Chandlery on Main Road").
+	about := len(f.keys) == 0 || !slices.ContainsFunc(c.ents, func(e string) bool { return !recall.IsSubjectKey(e) })
+	for _, k := range f.keys {
+		if slices.Contains(c.ents, k) {
+			about = true
+		}
+	}
+	if !about {
+		return untied, nil
+	}
+	if head := c.head(v); len(head) > 0 {
+		return tieHead, head
+	}
+	// Values said to be over tie when the sentence is about what the
+	// statement is about: an entity both name besides the values ("Chantal
+	// … so she's finished at Fish Hoek Primary" on Chantal's page), or the
+	// word the statement opens with; and when they are several, or share a
+	// word besides them. A weekday alone is no value over: many things
+	// happen on Thursdays. "Whole wheat atta comes from Laxmi Chakki
+	// instead of Ganesh Traders" says nothing of "Butter, sugar and maida
+	// come from Ganesh Traders".
+	n := 0
+	for w := range c.values {
+		if v.ended[w] && !weekdays[w] {
+			n++
+		}
+	}
+	if n > 0 && (n >= 2 || len(shared(c.topic, v.topic)) > 0) {
+		subject := len(c.topic) > 0 && slices.Contains(v.topic, c.topic[0])
+		for _, k := range f.keys {
+			if slices.Contains(c.ents, k) && !slices.ContainsFunc(strings.Fields(strings.ToLower(memory.EntityName(k))), func(w string) bool { return v.ended[w] }) {
+				subject = true
+			}
+		}
+		if subject {
+			return tieEnded, nil
+		}
+	}
+	for _, k := range f.keys {
+		if slices.Contains(c.ents, k) {
+			return tieEntity, nil
+		}
+	}
+	return untied, nil
+}
+
+// head returns the words that tie the statement to a sentence by what it
+// is about: every word of its label ("Wine distributor: …", which the
+// sentence may say in a value: "Vet: …" and "Clutha Vets"); or the topic
+// words both share when they are two or more and at least half of those
+// of the statement, or of a clause of it ("Maximum 12 kids per junior
+// session" and "Junior cap goes up to 16 kids a session"); or the whole
+// statement's only topic word ("Bookings through StayLocal NZ"). Else
+// nil.
+func (c *curatedView) head(v *proseView) []string {
+	if len(c.label) > 0 {
+		if len(shared(c.label, v.words)) == len(c.label) {
+			return c.label
+		}
+		return nil
+	}
+	for _, topic := range c.clauses {
+		if both := shared(topic, v.topic); len(both) >= 2 && 2*len(both) >= len(topic) {
+			return both
+		}
+	}
+	if len(c.topic) == 1 && slices.Contains(v.topic, c.topic[0]) {
+		return c.topic
+	}
+	return nil
+}
+
+// shared returns the words of a that b holds.
+func shared(a, b []string) []string {
+	var out []string
+	for _, w := range a {
+		if slices.Contains(b, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+var weekdays = map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true}
+
+// proseReplaces reports whether a change sentence gives a statement (its
+// values: value) another value: it names none of them as current, and a
+// clause of it that holds names a value of a kind the statement has (a
+// name for a name, a number for a number) that is no entity's name (a
+// name a clause gives is who did something: "Sipho confirmed …"). When
+// head is given (the sentence was tied by the statement's head words), a
+// head word must come in that clause before or within the new value:
+// "Switched the club's chandlery account to Albatross Marine" gives the
+// chandlery a value, "a new address …, the family house" none to
+// "Family: …".
+func proseReplaces(sentence, value string, head []string, isName func(string) bool) bool {
+	old := recall.Values(value, isName)
+	if len(old) == 0 {
+		return false
+	}
+	kinds := map[string]bool{}
+	oldKinds := valueKinds(value)
+	for v := range old {
+		kinds[kindOf(v, oldKinds)] = true
+	}
+	// The names of entities the statement gives as values ("Lives on the
+	// top floor of The-Castle") are its values too, which the sentence
+	// may repeat by name.
+	for _, w := range strings.Fields(value)[1:] {
+		if w = strings.Trim(w, ",.;:()\"'’"); w != "" && unicode.IsUpper([]rune(w)[0]) && isName(w) {
+			old[strings.ToLower(w)] = true
+		}
+	}
+	oldRuns := valueRuns(value, nil)
+	for _, clause := range recall.CurrentClauses(sentence) {
+		for _, r := range valueRuns(clause, nil) {
+			for _, o := range oldRuns {
+				if sameValue(r, o) {
+					return false
+				}
+			}
+		}
+		if newValueAfter(clause, head, old, kinds, valueKinds(clause), isName) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueRuns returns the runs of consecutive value words of a text
+// ("riverside", "vets"), each a value as a reader takes it.
+func valueRuns(text string, isName func(string) bool) [][]string {
+	var out [][]string
+	var run []string
+	for _, t := range recall.ValueTokens(text, isName) {
+		if t.Value {
+			run = append(run, t.Word)
+			continue
+		}
+		if len(run) > 0 {
+			out = append(out, run)
+			run = nil
+		}
+	}
+	if len(run) > 0 {
+		out = append(out, run)
+	}
+	return out
+}
+
+// sameValue reports whether two runs of value words name one value: they
+// share a word that is no title, and not only the last word of both when
+// both have several ("Riverside Vets" is not "Millbank Vets"; "Hāwea St"
+// is "14 Hāwea St").
+func sameValue(a, b []string) bool {
+	for i, w := range a {
+		if titles[w] {
+			continue
+		}
+		j := slices.Index(b, w)
+		if j < 0 {
+			continue
+		}
+		if len(a) == 1 || len(b) == 1 || i < len(a)-1 || j < len(b)-1 {
+			return true
+		}
+	}
+	return false
+}
+
+var titles = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "mx": true, "prof": true, "st": true, "the": true}
+
+// newValueAfter reports whether a clause names a value not in old, of a
+// kind in kinds, and a head word comes before or within the first such
+// value (a run of value words: "Clutha Vets"). No head: any such value.
+func newValueAfter(clause string, head []string, old map[string]bool, kinds map[string]bool, clauseKinds map[string]string, isName func(string) bool) bool {
+	seen, inValue := head == nil, false
+	for _, t := range recall.ValueTokens(clause, isName) {
+		isNew := t.Value && !old[t.Word] && kinds[kindOf(t.Word, clauseKinds)]
+		if inValue && !isNew {
+			return seen
+		}
+		inValue = isNew
+		if !seen && slices.Contains(head, contentForm(t.Word)) {
+			seen = true
+		}
+	}
+	return inValue && seen
+}
+
+// contentForm is a word's form among content words (recall.Sig.Words):
+// "" for a stop word.
+func contentForm(w string) string {
+	ws := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: w}).Words()
+	if len(ws) == 0 {
+		return ""
+	}
+	return ws[0]
+}
+
+// The kinds of value a new value must share with an old one: a name for
+// a name; an amount of money, a share, a time of day or another number
+// for the same (a price list "up 14%" gives no new price of "£4.20").
+var (
+	moneyValue   = regexp.MustCompile(`(?i)(?:[$€£₹¥]\s?|\b(?:rs\.?|kes|ksh\.?|usd|eur|gbp|inr|zar)\s?)(\d[\d,.]*)|\b(r\d[\d,.]*)`)
+	percentValue = regexp.MustCompile(`(?i)(\d[\d.]*)\s?(?:%|percent\b|per cent\b)`)
+	timeValue    = regexp.MustCompile(`(?i)\b(\d{1,2}[:.]\d{2}(?:\s?(?:am|pm|hrs|h)\b)?|\d{1,2}\s?(?:am|pm|hrs)\b)`)
+)
+
+// valueKinds maps the numbers of a text, as recall.ValueTokens writes
+// them, to their kind ("money", "share", "time"); others are plain.
+func valueKinds(text string) map[string]string {
+	out := map[string]string{}
+	for _, k := range []struct {
+		re   *regexp.Regexp
+		kind string
+	}{{moneyValue, "money"}, {percentValue, "share"}, {timeValue, "time"}} {
+		for _, m := range k.re.FindAllStringSubmatch(text, -1) {
+			for _, g := range m[1:] {
+				if g != "" {
+					for _, t := range recall.ValueTokens("x "+g, nil) {
+						out[t.Word] = k.kind
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// kindOf is the kind of a value: its kind in kinds (valueKinds), else
+// "number" for a number and "name" for a word.
+func kindOf(v string, kinds map[string]string) string {
+	if k, ok := kinds[v]; ok {
+		return k
+	}
+	if strings.IndexFunc(v, unicode.IsDigit) >= 0 {
+		return "number"
+	}
+	return "name"
+}

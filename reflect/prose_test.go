@@ -1,0 +1,103 @@
+package reflect
+
+import (
+	"strings"
+	"testing"
+
+	"memoria/internal/testworkspace"
+)
+
+// TestProseChanges: changes a daily log says only in its narrative mark
+// the curated lines they outdate, and prose that changes nothing (a plan,
+// a passing exception, another entity's business, what stays as it was)
+// marks none.
+func TestProseChanges(t *testing.T) {
+	tests := []struct {
+		name  string
+		files [][2]string // the curated files (name, content), the first checked
+		log   string      // the narrative of memory/2026-05-10.md
+		want  []string    // in the checked file (or review/core-proposals.md for memory.md); none: no mark anywhere
+	}{
+		{"a field whose label the sentence names",
+			[][2]string{{"bank/entities/Flat.md", "# Flat\n\n- Plumber: Dario Fenn, of Fenn & Sons.\n"}},
+			"Our plumber is now Ilse Varga from Leak Stop; Dario retired in April.",
+			[]string{"- ~~Plumber: Dario Fenn, of Fenn & Sons.~~ (now: Our plumber is now Ilse Varga from Leak Stop; Dario retired in April. — memory/2026-05-10.md#L3, 2026-05-10;"}},
+		{"a person by first name, with a cue of the same attribute",
+			[][2]string{{"bank/entities/Ottilie-Brandt.md", "# Ottilie Brandt\n\n- Lives in Harrowgate, near the station.\n"}},
+			"Ottilie moved to Penrith over the weekend, boxes everywhere.",
+			[]string{"~~Lives in Harrowgate, near the station.~~ (now: Ottilie moved to Penrith"}},
+		{"a sentence that opens with a pronoun is about whom the one before names",
+			[][2]string{{"bank/entities/Ottilie-Brandt.md", "# Ottilie Brandt\n\n- Lives in Harrowgate, near the station.\n"}},
+			"Coffee with Ottilie at the market. She has moved to Penrith for the new job.",
+			[]string{"~~Lives in Harrowgate, near the station.~~ (now: She has moved to Penrith"}},
+		{"values the sentence says are over",
+			[][2]string{{"bank/entities/Bram-Oyelaran.md", "# Bram Oyelaran\n\n- Coaches the under-12s at Westfield Rovers.\n"}},
+			"Bram rang: he starts at Carlton Albion next month, so he has finished at Westfield Rovers.",
+			[]string{"~~Coaches the under-12s at Westfield Rovers.~~ (now: Bram rang"}},
+		{"the words of a statement without entities",
+			[][2]string{{"bank/world.md", "# World\n\n- Recycling goes out every second Tuesday.\n"}},
+			"From next week recycling goes out every second Thursday instead.",
+			[]string{"- ~~Recycling goes out every second Tuesday.~~ (now: From next week recycling goes out every second Thursday instead."}},
+		{"an amount of money in core memory",
+			[][2]string{{"memory.md", "# Core\n\n- Gym membership: €45 a month.\n"}},
+			"The gym membership went up to €52 a month from 1 March.",
+			[]string{`Stale: memory.md#L3 says "Gym membership: €45 a month."`}},
+		{"one sentence changes one thing",
+			[][2]string{{"memory.md", "# Core\n\n- Dogs: Pip and Rolo, both terriers.\n- Vet for the dogs: Dr Anand at Millbank Vets.\n"}},
+			"We've moved the dogs to Riverside Vets in Kelso.",
+			[]string{`memory.md#L4 says "Vet for the dogs`, "!memory.md#L3"}},
+		{"a change of another entity's", // the feed shop's page is not the farm's
+			[][2]string{{"bank/entities/Harbour-Feeds.md", "# Harbour Feeds\n\n- Feed shop on Quay Road, Arbroath.\n"},
+				{"bank/entities/Greyfield-Farm.md", "# Greyfield Farm\n\n- Feed: Harbour Feeds, Quay Road.\n"}},
+			"Switched Greyfield Farm's feed account to Millbrook Agri today.",
+			[]string{"!~~"}},
+		{"the same change, on the page it changes",
+			[][2]string{{"bank/entities/Greyfield-Farm.md", "# Greyfield Farm\n\n- Feed: Harbour Feeds, Quay Road.\n"},
+				{"bank/entities/Harbour-Feeds.md", "# Harbour Feeds\n\n- Feed shop on Quay Road, Arbroath.\n"}},
+			"Switched Greyfield Farm's feed account to Millbrook Agri today.",
+			[]string{"- ~~Feed: Harbour Feeds, Quay Road.~~ (now: Switched Greyfield Farm's feed account to Millbrook Agri today."}},
+		{"a plan", [][2]string{{"bank/world.md", "# World\n\n- Recycling goes out every second Tuesday.\n"}},
+			"The council might move recycling to every second Thursday from next month.", nil},
+		{"an exception for a while", [][2]string{{"bank/world.md", "# World\n\n- Recycling goes out every second Tuesday.\n"}},
+			"Just for the bank holiday week, recycling goes out on Thursday instead.", nil},
+		{"what stays as it was", [][2]string{{"bank/entities/Greyfield-Farm.md", "# Greyfield Farm\n\n- Feed: Harbour Feeds, Quay Road.\n"}},
+			"We'll keep buying feed from Harbour Feeds, but no longer on credit.", nil},
+		{"the same value said again", [][2]string{{"memory.md", "# Core\n\n- Gym membership: €45 a month.\n"}},
+			"Gym membership is now €45 a month for everyone, after the autumn offer ended.", nil},
+		{"another kind of value", [][2]string{{"memory.md", "# Core\n\n- Prices: sourdough £4.20, rye £4.80.\n"}},
+			"A letter from the mill: new prices from 1 April, up 12% across the board.", nil},
+		{"a change that names no value", [][2]string{{"bank/entities/Flat.md", "# Flat\n\n- Plumber: Dario Fenn, of Fenn & Sons.\n"}},
+			"We've switched plumbers, finally.", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			first := tt.files[0][0]
+			for _, f := range tt.files {
+				writeFile(t, dir, f[0], f[1])
+			}
+			writeFile(t, dir, "memory/2026-05-10.md", "# 2026-05-10\n\n"+tt.log+"\n")
+			p := run(t, dir, Options{})
+			if tt.want == nil {
+				if len(p.Report.Stale) > 0 {
+					t.Errorf("marked %+v", p.Report.Stale)
+				}
+				return
+			}
+			files := testworkspace.Files(t, dir)
+			got := files[first]
+			if first == "memory.md" {
+				got = files["review/core-proposals.md"]
+			}
+			for _, w := range tt.want {
+				if not, ok := strings.CutPrefix(w, "!"); ok {
+					if strings.Contains(got, not) {
+						t.Errorf("%s holds %q:\n%s", first, not, got)
+					}
+				} else if !strings.Contains(got, w) {
+					t.Errorf("%s lacks %q:\n%s", first, w, got)
+				}
+			}
+		})
+	}
+}

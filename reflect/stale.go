@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -305,9 +304,6 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 			}
 			n := len(shared(recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: c.text}).Words(), f.proseView(res).words))
 			c.replaced[f] = n
-			if os.Getenv("DBGSTALE") != "" {
-				fmt.Fprintf(os.Stderr, "REP %s | %q | %q n=%d t=%d\n", path, c.text, f.Text, n, t)
-			}
 			if m, ok := best[f]; !ok || n > m {
 				best[f] = n
 			} else if n == m {
@@ -330,9 +326,6 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 		by := newestChange(c.st, c.text, c.value, c.ents, cands, res)
 		if by == nil {
 			continue
-		}
-		if os.Getenv("DBGSTALE") != "" && by.prose {
-			fmt.Fprintf(os.Stderr, "DBG %s | %q | %q keys=%v ents=%v\n", path, c.text, by.Text, by.keys, c.ents)
 		}
 		current := strings.Join(strings.Fields(by.Text), " ")
 		marks = append(marks, StaleMark{Path: path, Line: c.st.line, Old: c.st.text, Current: current, By: by.Source.String(), Day: day(by.Written)})

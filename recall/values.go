@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"memoria/datephrase"
+	"memoria/query"
 )
 
 // What a statement says its values are, and whether a later statement
@@ -36,6 +37,9 @@ func ShareCurrentValue(statement, fact string, isName func(string) bool) bool {
 
 var clauses = regexp.MustCompile(`[;.:]\s+|,\s+(?:but|and|while|whereas|so)\s+|\s+(?:instead of|rather than|replacing|where)\s+`)
 
+// fromToPattern finds "from X to " with X of at most three words.
+var fromToPattern = regexp.MustCompile(`(?i)\bfrom\s+(?:\S+\s+){0,2}?\S+\s+to\s`)
+
 // clause is a part of a fact, and whether it says that something is over.
 type clause struct {
 	text  string
@@ -45,12 +49,18 @@ type clause struct {
 // splitClauses cuts a fact into clauses. A clause says something is over
 // when it says so itself (endsSomething) or follows "instead of", "rather
 // than" or "replacing": "atta comes from Laxmi Chakki instead of Ganesh
-// Traders".
+// Traders". "From X to Y" ends X, and Y begins a clause of its own.
 func splitClauses(fact string) []clause {
 	var out []clause
 	at, replaced := 0, false
 	for _, m := range append(clauses.FindAllStringIndex(fact, -1), []int{len(fact), len(fact)}) {
 		text := fact[at:m[0]]
+		// "moves from Monday to Tuesday": Monday is over, Tuesday holds.
+		if ft := fromToPattern.FindStringIndex(text); ft != nil && !replaced {
+			to := strings.LastIndex(text[:ft[1]], " to ")
+			out = append(out, clause{text: text[:to], ended: true})
+			text = text[to+len(" to "):]
+		}
 		out = append(out, clause{text: text, ended: replaced || endsSomething(text)})
 		sep := strings.TrimSpace(fact[m[0]:m[1]])
 		replaced = sep == "instead of" || sep == "rather than" || sep == "replacing"
@@ -179,8 +189,8 @@ func isValue(ws []string, i int, w string, isName func(string) bool) bool {
 	// An identifier in lower case is a value too: an address or a
 	// handle ("kesarcrumb@okaxis"), a name_with_underscores.
 	identifier := strings.ContainsAny(w, "@_")
-	if !digits && !identifier && (i == 0 || !unicode.IsUpper(r[0])) {
-		return false
+	if !digits && !identifier && (i == 0 || !unicode.IsUpper(r[0]) || query.IsStopWord(strings.ToLower(w))) {
+		return false // a capitalised function word opens a sentence: "He", "The"
 	}
 	if !digits && isName != nil && isName(w) {
 		return false // an entity's name says who, not what
@@ -196,7 +206,7 @@ func isValue(ws []string, i int, w string, isName func(string) bool) bool {
 // code is not.
 func joinNumbers(ws []string) []string {
 	isNum := func(w string) bool {
-		w = strings.TrimLeft(w, "+")
+		w = strings.TrimRight(strings.TrimLeft(w, "+"), ".") // "13:00." ends a sentence
 		return w != "" && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 	}
 	out := ws[:0:0]

@@ -40,7 +40,7 @@ import (
 // changeWords say that a value changed from some moment on, or ended.
 // A bare "now" or "new" is not enough: prose says "noticed only now" and
 // "two new bookings" of things that did not change.
-var changeWords = regexp.MustCompile(`(?i)\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|go(es)? (up|down) to|went (up|down) to|gone (up|down) to|(took|takes|taken|taking) over|stepped down|finished at|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
+var changeWords = regexp.MustCompile(`(?i)\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|(mon|tues|wednes|thurs|fri|satur|sun)day([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|go(es)? (up|down) to|went (up|down) to|gone (up|down) to|(took|takes|taken|taking) over|stepped down|finished at|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) the new|new one|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
 
 // notSettled marks a sentence that does not say how things are now: a
 // plan, a guess, a question, an exception for a while, or what stays as
@@ -55,7 +55,8 @@ var pronounOpening = regexp.MustCompile(`^(He|She|They|His|Her|Their)\b`)
 
 // proseChanges returns the sentences of the logs' narrative, written up to
 // now (zero: all), that say a value changed, as world facts of their
-// log's day, keyed by the entities they name.
+// log's day, keyed by the entities they name; and the typed world facts
+// that say one, again.
 func proseChanges(in *Input, res *resolver, now time.Time) []*fact {
 	var out []*fact
 	for _, d := range in.Logs {
@@ -64,6 +65,22 @@ func proseChanges(in *Input, res *resolver, now time.Time) []*fact {
 		}
 		for _, p := range d.Passages {
 			out = append(out, passageChanges(d, p, res)...)
+		}
+		// A typed world fact that says a change is read as prose too, tied
+		// by the statement's words only (its entities are compared by
+		// attribute already, in newestChange): "Sipho Ndlovu is the new
+		// treasurer" outdates "Treasurer: Marlene Jacobs".
+		for _, f := range d.Facts {
+			if f.Kind != memory.KindWorld || !saysChange(f.Text) || notSettled.MatchString(f.Text) || len(recall.Values(f.Text, res.isName)) == 0 {
+				continue
+			}
+			keys := res.named(f.Text)
+			for _, e := range f.Entities {
+				if k := res.slug(e); !slices.Contains(keys, k) {
+					keys = append(keys, k)
+				}
+			}
+			out = append(out, &fact{Fact: f, keys: keys, prose: true, typed: true})
 		}
 	}
 	return out
@@ -141,7 +158,7 @@ func saysChange(s string) bool {
 
 // changeAnchors are parts of changeWords, one of which each of its
 // matches holds.
-var changeAnchors = []string{"switch", "moved", "instead of", "replac", "no longer", "from ", "starting ", " up to", " down to", " over", "stepped down", "finished at", "changed ", "now"}
+var changeAnchors = []string{"switch", "moved", "instead of", "replac", "no longer", "from ", "starting ", " up to", " down to", " over", "stepped down", "finished at", "changed ", "now", "new"}
 
 // blankListMarkers replaces the list markers that open lines of text with
 // spaces, keeping every offset.
@@ -200,11 +217,16 @@ func topicWords(text string) []string {
 	return slices.DeleteFunc(slices.Clone(recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text}).Words()), func(w string) bool { return vals[w] })
 }
 
+// clauseSep separates the clauses of a curated statement ("Saturday club
+// race, first gun 13:00").
+var clauseSep = regexp.MustCompile(`[;,]\s+`)
+
 // curatedView is what the stale check compares of a curated statement.
 type curatedView struct {
 	text, value string
 	topic       []string        // topicWords of text
-	clauses     [][]string      // topic, then that of each of its clauses ("…; …"), if several
+	clauses     [][]string      // topic, then that of each of its clauses (clauseSep), if several
+	clauseText  []string        // value, then the text of each of those clauses
 	label       []string        // topicWords of its label, for a field ("Vet: …")
 	values      map[string]bool // recall.Values of value
 	ents        []string
@@ -212,10 +234,11 @@ type curatedView struct {
 
 func newCuratedView(text, value string, ents []string, res *resolver) *curatedView {
 	c := &curatedView{text: text, value: value, topic: topicWords(text), values: recall.Values(value, res.isName), ents: ents}
-	c.clauses = [][]string{c.topic}
-	if parts := strings.Split(text, "; "); len(parts) > 1 {
+	c.clauses, c.clauseText = [][]string{c.topic}, []string{value}
+	if parts := clauseSep.Split(text, -1); len(parts) > 1 {
 		for _, p := range parts {
 			c.clauses = append(c.clauses, topicWords(p))
+			c.clauseText = append(c.clauseText, p)
 		}
 	}
 	if labelled(text) {
@@ -226,8 +249,9 @@ func newCuratedView(text, value string, ents []string, res *resolver) *curatedVi
 }
 
 // tie reports how a change sentence is tied to the statement, if it is,
-// with the words that tie it by its head.
-func (c *curatedView) tie(f *fact, res *resolver) (tie, []string) {
+// with the words that tie it by its head and what gives the values it
+// must change (head).
+func (c *curatedView) tie(f *fact, res *resolver) (t tie, head []string, value string) {
 	v := f.proseView(res)
 	// A sentence about another entity than the statement's is no change
 	// of it, whatever words they share ("Switched the club's chandlery
@@ -240,10 +264,10 @@ func (c *curatedView) tie(f *fact, res *resolver) (tie, []string) {
 		}
 	}
 	if !about {
-		return untied, nil
+		return untied, nil, ""
 	}
-	if head := c.head(v); len(head) > 0 {
-		return tieHead, head
+	if head, value := c.head(v); len(head) > 0 {
+		return tieHead, head, value
 	}
 	// Values said to be over tie when the sentence is about what the
 	// statement is about: an entity both name besides the values ("Chantal
@@ -267,41 +291,45 @@ func (c *curatedView) tie(f *fact, res *resolver) (tie, []string) {
 			}
 		}
 		if subject {
-			return tieEnded, nil
+			return tieEnded, nil, c.value
 		}
 	}
 	for _, k := range f.keys {
-		if slices.Contains(c.ents, k) {
-			return tieEntity, nil
+		if slices.Contains(c.ents, k) && !f.typed {
+			return tieEntity, nil, c.value
 		}
 	}
-	return untied, nil
+	return untied, nil, ""
 }
 
 // head returns the words that tie the statement to a sentence by what it
-// is about: every word of its label ("Wine distributor: …", which the
-// sentence may say in a value: "Vet: …" and "Clutha Vets"); or the topic
+// is about: every word of its label ("Vet: …", which the sentence may say
+// in a value: "Clutha Vets"), or two or more and half of them ("Saturday
+// club race: …" and "the Saturday race starts at 13:30"); or the topic
 // words both share when they are two or more and at least half of those
 // of the statement, or of a clause of it ("Maximum 12 kids per junior
 // session" and "Junior cap goes up to 16 kids a session"); or the whole
 // statement's only topic word ("Bookings through StayLocal NZ"). Else
-// nil.
-func (c *curatedView) head(v *proseView) []string {
+// nil. It returns too what gives the values the sentence must change: the
+// statement's, or those of the clause that ties it (a clause without
+// values ties nothing: "cellar door in the old woolshed" has no opening
+// hours to change).
+func (c *curatedView) head(v *proseView) (head []string, value string) {
 	if len(c.label) > 0 {
-		if len(shared(c.label, v.words)) == len(c.label) {
-			return c.label
+		if n := len(shared(c.label, v.words)); n == len(c.label) || n >= 2 && 2*n >= len(c.label) {
+			return shared(c.label, v.words), c.value
 		}
-		return nil
+		return nil, ""
 	}
-	for _, topic := range c.clauses {
+	for i, topic := range c.clauses {
 		if both := shared(topic, v.topic); len(both) >= 2 && 2*len(both) >= len(topic) {
-			return both
+			return both, c.clauseText[i]
 		}
 	}
 	if len(c.topic) == 1 && slices.Contains(v.topic, c.topic[0]) {
-		return c.topic
+		return c.topic, c.value
 	}
-	return nil
+	return nil, ""
 }
 
 // shared returns the words of a that b holds.
@@ -318,7 +346,7 @@ func shared(a, b []string) []string {
 var weekdays = map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true}
 
 // proseReplaces reports whether a change sentence gives a statement (its
-// values: value) another value: it names none of them as current, and a
+// values: value, a field's when field) another value: it names none of them as current, and a
 // clause of it that holds names a value of a kind the statement has (a
 // name for a name, a number for a number) that is no entity's name (a
 // name a clause gives is who did something: "Sipho confirmed …"). When
@@ -327,11 +355,9 @@ var weekdays = map[string]bool{"monday": true, "tuesday": true, "wednesday": tru
 // "Switched the club's chandlery account to Albatross Marine" gives the
 // chandlery a value, "a new address …, the family house" none to
 // "Family: …".
-func proseReplaces(sentence, value string, head []string, isName func(string) bool) bool {
+func proseReplaces(sentence, value string, field bool, head []string, isName func(string) bool) bool {
 	old := recall.Values(value, isName)
-	if len(old) == 0 {
-		return false
-	}
+	delete(old, "i") // "I can't grep a voice note"
 	kinds := map[string]bool{}
 	oldKinds := valueKinds(value)
 	for v := range old {
@@ -339,11 +365,22 @@ func proseReplaces(sentence, value string, head []string, isName func(string) bo
 	}
 	// The names of entities the statement gives as values ("Lives on the
 	// top floor of The-Castle") are its values too, which the sentence
-	// may repeat by name.
-	for _, w := range strings.Fields(value)[1:] {
+	// may repeat by name; a field's value may be a name and nothing else
+	// ("Treasurer: Marlene Jacobs").
+	ws := strings.Fields(value)
+	if !field && len(ws) > 0 {
+		ws = ws[1:]
+	}
+	for _, w := range ws {
 		if w = strings.Trim(w, ",.;:()\"'’"); w != "" && unicode.IsUpper([]rune(w)[0]) && isName(w) {
 			old[strings.ToLower(w)] = true
+			if field {
+				kinds["name"] = true
+			}
 		}
+	}
+	if len(kinds) == 0 {
+		return false
 	}
 	oldRuns := valueRuns(value, nil)
 	for _, clause := range recall.CurrentClauses(sentence) {
@@ -405,21 +442,69 @@ func sameValue(a, b []string) bool {
 var titles = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "mx": true, "prof": true, "st": true, "the": true}
 
 // newValueAfter reports whether a clause names a value not in old, of a
-// kind in kinds, and a head word comes before or within the first such
-// value (a run of value words: "Clutha Vets"). No head: any such value.
+// kind in kinds, and a head word comes shortly before or within the first
+// such value (a run of value words: "Clutha Vets"), or the clause says
+// right after it that it is the head (saysHeadIs). No head: any such
+// value.
 func newValueAfter(clause string, head []string, old map[string]bool, kinds map[string]bool, clauseKinds map[string]string, isName func(string) bool) bool {
-	seen, inValue := head == nil, false
-	for _, t := range recall.ValueTokens(clause, isName) {
+	seenAt, inValue := -1, false // seenAt: where a head word was last seen
+	near := func(i int) bool { return head == nil || seenAt >= 0 && i-seenAt <= headReach }
+	start := 0 // where the current value run starts
+	tokens := recall.ValueTokens(clause, isName)
+	for i, t := range tokens {
 		isNew := t.Value && !old[t.Word] && kinds[kindOf(t.Word, clauseKinds)]
 		if inValue && !isNew {
-			return seen
+			return near(start) || saysHeadIs(tokens[i:], head) || namesHead(tokens[i:], head)
+		}
+		if isNew && !inValue {
+			start = i
 		}
 		inValue = isNew
-		if !seen && slices.Contains(head, contentForm(t.Word)) {
-			seen = true
+		// A head word counts in the new value ("Clutha Vets"), or as a
+		// plain word, not as another value ("the last Saturday" of a
+		// month is no Saturday race).
+		if (isNew || !t.Value) && slices.Contains(head, contentForm(t.Word)) {
+			seenAt = i
+			if inValue {
+				start = i
+			}
 		}
 	}
-	return inValue && seen
+	return inValue && near(start)
+}
+
+// headReach is how many words before a new value a head word may come:
+// "Switched the club's chandlery account to Albatross Marine", "the gym
+// membership went up to €52", not a word of a sentence's other end.
+const headReach = 5
+
+// namesHead reports whether one of the two words after a value is a head
+// word: the value names a thing of the head's kind ("the new Agaro 60L
+// convection oven").
+func namesHead(after []recall.Token, head []string) bool {
+	for _, t := range after[:min(len(after), 2)] {
+		if !t.Value && slices.Contains(head, contentForm(t.Word)) {
+			return true
+		}
+	}
+	return false
+}
+
+// saysHeadIs reports whether the words after a value say that it is the
+// head: "Sipho Ndlovu is the new treasurer", "Kelpie … is now the club's
+// training keelboat".
+func saysHeadIs(after []recall.Token, head []string) bool {
+	for i, t := range after[:min(len(after), 6)] {
+		if t.Word == "is" || t.Word == "are" {
+			for _, u := range after[i+1 : min(len(after), i+6)] {
+				if slices.Contains(head, contentForm(u.Word)) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
 }
 
 // contentForm is a word's form among content words (recall.Sig.Words):
@@ -452,7 +537,7 @@ func valueKinds(text string) map[string]string {
 		for _, m := range k.re.FindAllStringSubmatch(text, -1) {
 			for _, g := range m[1:] {
 				if g != "" {
-					for _, t := range recall.ValueTokens("x "+g, nil) {
+					for _, t := range recall.ValueTokens("x "+g, nil)[1:] {
 						out[t.Word] = k.kind
 					}
 				}
@@ -467,6 +552,11 @@ func valueKinds(text string) map[string]string {
 func kindOf(v string, kinds map[string]string) string {
 	if k, ok := kinds[v]; ok {
 		return k
+	}
+	if n, _, ok := strings.Cut(v, "/"); ok { // "₹650/kg"
+		if k, ok := kinds[n]; ok {
+			return k
+		}
 	}
 	if strings.IndexFunc(v, unicode.IsDigit) >= 0 {
 		return "number"

@@ -106,6 +106,7 @@ type fact struct {
 	terms terms
 	sig   *recall.Sig // made on first use (stale.go)
 	prose bool        // a sentence of a log's narrative that says a change (prose.go)
+	typed bool        // prose: a typed fact read as prose
 	view  *proseView  // made on first use, for prose
 }
 

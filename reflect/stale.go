@@ -282,7 +282,7 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 		entities := slices.DeleteFunc(slices.Clone(c.ents), recall.IsSubjectKey)
 		var curated *recall.Sig
 		for _, f := range prose {
-			t, head := view.tie(f, res)
+			t, head, value := view.tie(f, res)
 			if t == untied {
 				continue
 			}
@@ -296,7 +296,8 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 				}
 			}
 			inText, inSentence := res.namesIn(c.text), res.namesIn(f.Text)
-			if !proseReplaces(f.Text, c.value, head, func(w string) bool { return inText(w) || inSentence(w) }) {
+			field := labelled(c.text) && value == c.value
+			if !proseReplaces(f.Text, value, field, head, func(w string) bool { return inText(w) || inSentence(w) }) {
 				continue
 			}
 			if c.replaced == nil {
@@ -518,10 +519,10 @@ func historical(text string) bool {
 }
 
 // withoutLeadingMention returns a statement without the mentions that
-// open it ("@Peter: Lives in Vienna."): they name the entity, and the
-// statement is what follows.
+// open it ("@Peter: Lives in Vienna.", "@Peter @The-Castle: Lives on the
+// top floor"): they name the entities, and the statement is what follows.
 func withoutLeadingMention(text string) string {
-	if i := strings.Index(text, ": "); i > 0 && strings.HasPrefix(text, "@") && !strings.Contains(text[:i], " ") {
+	if i := strings.Index(text, ": "); i > 0 && strings.HasPrefix(text, "@") && !slices.ContainsFunc(strings.Fields(text[:i]), func(w string) bool { return !strings.HasPrefix(w, "@") }) {
 		return text[i+2:]
 	}
 	return text

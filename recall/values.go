@@ -37,6 +37,16 @@ func ShareCurrentValue(statement, fact string, isName func(string) bool) bool {
 
 var clauses = regexp.MustCompile(`[;.:]\s+|,\s+(?:but|and|while|whereas|so)\s+|\s+(?:instead of|rather than|replacing|where)\s+`)
 
+// WithoutDeadlines returns a lower-cased text without the words that make
+// a day a deadline rather than an end: "valid until 31 March 2027" and
+// "open till 4" say when something will end, not that it did.
+func WithoutDeadlines(lower string) string {
+	for _, m := range []string{"valid until ", "valid till ", "open until ", "open till ", "good until ", "runs until ", "runs till "} {
+		lower = strings.ReplaceAll(lower, m, " ")
+	}
+	return lower
+}
+
 // fromToPattern finds "from X to " with X of at most three words.
 var fromToPattern = regexp.MustCompile(`(?i)\bfrom\s+(?:\S+\s+){0,2}?\S+\s+to\s`)
 
@@ -59,7 +69,7 @@ func splitClauses(fact string) []clause {
 		if ft := fromToPattern.FindStringIndex(text); ft != nil && !replaced {
 			to := strings.LastIndex(text[:ft[1]], " to ")
 			out = append(out, clause{text: text[:to], ended: true})
-			text = text[to+len(" to "):]
+			text = text[to+1:] // "to Tuesday": Tuesday is no sentence's first word
 		}
 		out = append(out, clause{text: text, ended: replaced || endsSomething(text)})
 		sep := strings.TrimSpace(fact[m[0]:m[1]])
@@ -78,6 +88,7 @@ func endsSomething(clause string) bool {
 		}
 		return unicode.ToLower(r)
 	}, clause) + " "
+	l = WithoutDeadlines(l)
 	for _, m := range []string{" no longer ", " not ", "n't ", " never ", " stopped ", " archived ", " retired ", " dropped ", " gone ",
 		" replaced ", " old ", " former ", " previous ", " was ", " were ", " used to ", " until ", " ditched ", " abandoned ", " sold ",
 		" handed back ", " given back ", " gave back ", " moved out ", " left ", " cancelled ", " canceled ", " closed ", " ended ", " quit ",
@@ -189,8 +200,8 @@ func isValue(ws []string, i int, w string, isName func(string) bool) bool {
 	// An identifier in lower case is a value too: an address or a
 	// handle ("kesarcrumb@okaxis"), a name_with_underscores.
 	identifier := strings.ContainsAny(w, "@_")
-	if !digits && !identifier && (i == 0 || !unicode.IsUpper(r[0]) || query.IsStopWord(strings.ToLower(w))) {
-		return false // a capitalised function word opens a sentence: "He", "The"
+	if !digits && !identifier && (i == 0 || !unicode.IsUpper(r[0]) || query.IsStopWord(strings.ToLower(w)) || titles[strings.ToLower(w)]) {
+		return false // a capitalised function word opens a sentence ("He", "The"); a title names no one ("Dr")
 	}
 	if !digits && isName != nil && isName(w) {
 		return false // an entity's name says who, not what
@@ -199,6 +210,18 @@ func isValue(ws []string, i int, w string, isName func(string) bool) bool {
 		return false // "October 25", "2025-10-25": a day, compared by dates elsewhere
 	}
 	return digits || !monthNames[strings.ToLower(w)]
+}
+
+var titles = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "mx": true, "prof": true}
+
+// IsTitle reports whether a lower-cased word is a title before a name
+// ("dr", "mrs"): neither a value nor what a statement is about.
+func IsTitle(w string) bool { return titles[w] }
+
+// FieldValues returns the values of a field's value (what follows its
+// label: "Weekly off: Monday."), whose first word may be a value too.
+func FieldValues(value string, isName func(string) bool) map[string]bool {
+	return Values("- "+value, isName)
 }
 
 // joinNumbers makes a run of numbers written apart one value: "+43 660
@@ -248,12 +271,13 @@ var monthNames = func() map[string]bool {
 
 // AsOf is the day a curated statement (bank/, memory.md: no day written)
 // holds as of: the latest day with a year it names ("since 2025-10-25",
-// "registered on Oct 27, 2025"), or the zero time when it names none.
+// "registered on Oct 27, 2025"), not a deadline ("until 31 March 2026"),
+// or the zero time when it names none.
 func AsOf(text string) time.Time {
 	var t time.Time
 	for _, p := range datephrase.Find(text, time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)) {
-		if !datephrase.HasYear(p.Text) {
-			continue
+		if !datephrase.HasYear(p.Text) || p.Relation == datephrase.Until {
+			continue // "valid until 31 March 2026": a deadline, not when it was true
 		}
 		d := p.Range.End
 		if d.Equal(datephrase.MaxDay) {
@@ -313,14 +337,15 @@ func ClauseValues(fact string, isName func(string) bool) (current, ended map[str
 	return current, ended
 }
 
-// CurrentClauses returns the clauses of a fact that do not say something
-// is over (see ShareCurrentValue).
-func CurrentClauses(fact string) []string {
-	var out []string
+// Clauses returns the clauses of a fact that hold (current) and those
+// that say something is over (ended), as ShareCurrentValue reads them.
+func Clauses(fact string) (current, ended []string) {
 	for _, c := range splitClauses(fact) {
-		if !c.ended {
-			out = append(out, c.text)
+		if c.ended {
+			ended = append(ended, c.text)
+		} else {
+			current = append(current, c.text)
 		}
 	}
-	return out
+	return current, ended
 }

@@ -40,13 +40,14 @@ import (
 // changeWords say that a value changed from some moment on, or ended.
 // A bare "now" or "new" is not enough: prose says "noticed only now" and
 // "two new bookings" of things that did not change.
-var changeWords = regexp.MustCompile(`(?i)\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|(mon|tues|wednes|thurs|fri|satur|sun)day([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|go(es)? (up|down) to|went (up|down) to|gone (up|down) to|(took|takes|taken|taking) over|stepped down|finished at|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) the new|new one|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
+var changeWords = regexp.MustCompile(`(?i)\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|(mon|tues|wednes|thurs|fri|satur|sun)day([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|go(es)? (up|down) to|went (up|down) to|gone (up|down) to|(took|takes|taken|taking) over|stepped down|finished at|renewed|extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) the new|new one|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
 
 // notSettled marks a sentence that does not say how things are now: a
 // plan, a guess, a question, an exception for a while, or what stays as
 // it was ("we'll keep ordering from Sadashiv kaka"; in lower case, which
-// "Haere Mai Stays" is not).
-var notSettled = regexp.MustCompile(`(?i)(\?|\b(may|might|could|would|should|if|maybe|perhaps|probably|possibly|propos\w*|plan\w*|consider\w*|thinking of|thinking about|hasn't decided|not decided|undecided|in case|for now|temporar\w*|this week only|just for|for the day|for the morning|for the weekend|on leave|be back|asked (whether|if)|hop(e|es|ing) to|want(s|ed)? (him|her|them|us|me) to|wants to|unless)\b)|(?-i:\b(keeps?|kept|still|stays?|same|as before|as usual|unchanged)\b)`)
+// "Haere Mai Stays" and "4 May" are not). It is read clause by clause
+// (settledChange).
+var notSettled = regexp.MustCompile(`(?i)(\?|\b(might|could|would|should|if|maybe|perhaps|probably|possibly|propos\w*|plan\w*|consider\w*|thinking of|thinking about|hasn't decided|not decided|undecided|in case|for now|temporar\w*|this week only|just for|for the day|for the morning|for the weekend|on leave|be back|asked (whether|if)|hop(e|es|ing) to|want(s|ed)? (him|her|them|us|me) to|wants to|unless)\b)|(?-i:\b(may|keeps?|kept|still|stays?|same|as before|as usual|unchanged)\b)`)
 
 // pronounOpening matches a sentence that opens with a personal pronoun:
 // it is about whom the sentence before names ("Santosh kaka did his last
@@ -71,7 +72,8 @@ func proseChanges(in *Input, res *resolver, now time.Time) []*fact {
 		// attribute already, in newestChange): "Sipho Ndlovu is the new
 		// treasurer" outdates "Treasurer: Marlene Jacobs".
 		for _, f := range d.Facts {
-			if f.Kind != memory.KindWorld || !saysChange(f.Text) || notSettled.MatchString(f.Text) || len(recall.Values(f.Text, res.isName)) == 0 {
+			said := settledText(f.Text)
+			if f.Kind != memory.KindWorld || said == "" || len(recall.Values(said, res.isName)) == 0 {
 				continue
 			}
 			keys := res.named(f.Text)
@@ -80,7 +82,7 @@ func proseChanges(in *Input, res *resolver, now time.Time) []*fact {
 					keys = append(keys, k)
 				}
 			}
-			out = append(out, &fact{Fact: f, keys: keys, prose: true, typed: true})
+			out = append(out, &fact{Fact: f, keys: keys, prose: true, typed: true, said: said})
 		}
 	}
 	return out
@@ -105,17 +107,19 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 	var out []*fact
 	for i, st := range sts {
 		sentence, last := st.text, st.line
-		if !saysChange(sentence) || notSettled.MatchString(sentence) {
+		said := settledText(sentence)
+		if said == "" {
 			continue
 		}
 		// "Aroha changed the Wi-Fi password this morning. New one's
 		// SchistStone26.": the value is in the next sentence.
-		if len(recall.Values(sentence, res.isName)) == 0 && i+1 < len(sts) && len(strings.Fields(sts[i+1].text)) <= 8 && !notSettled.MatchString(sts[i+1].text) {
+		if len(recall.Values(said, res.isName)) == 0 && i+1 < len(sts) && len(strings.Fields(sts[i+1].text)) <= 8 && !notSettled.MatchString(sts[i+1].text) {
 			sentence += " " + sts[i+1].text
+			said += " " + sts[i+1].text
 			last = sts[i+1].line
 		}
-		if len(recall.Values(sentence, res.isName)) == 0 {
-			continue
+		if len(recall.Values(said, res.isName)) == 0 && !endingWords.MatchString(said) {
+			continue // no new value, and no end of one ("stepped down as secretary")
 		}
 		keys := res.named(sentence)
 		for _, m := range markdown.Mentions(sentence) {
@@ -137,11 +141,43 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 		}
 		out = append(out, &fact{
 			Fact: memory.Fact{Kind: memory.KindWorld, Text: sentence, Source: memory.Source{Path: d.Path, Start: st.line, End: last}, Written: d.Date},
-			keys: keys, prose: true,
+			keys: keys, prose: true, said: said,
 		})
 	}
 	return out
 }
+
+// settledText returns the clauses of a sentence that say how things are
+// now (notSettled), when one of them says a change, else "": of
+// "Imogen stepped down as secretary; she'll still coach the novices", the
+// first; of "Santosh may move back to Satara", nothing. A plan or a guess
+// as a whole ("If the council agrees, …") or a question says none.
+func settledText(sentence string) string {
+	if strings.Contains(sentence, "?") || modalSentence.MatchString(sentence) {
+		return ""
+	}
+	var parts []string
+	change := false
+	for _, part := range sentenceParts.Split(sentence, -1) {
+		if notSettled.MatchString(part) {
+			continue
+		}
+		parts = append(parts, part)
+		change = change || saysChange(part)
+	}
+	if !change {
+		return ""
+	}
+	return strings.Join(parts, "; ")
+}
+
+// sentenceParts separates the clauses of a sentence, for settledChange.
+var sentenceParts = regexp.MustCompile(`;\s+|,\s+(?:but|and|so|while)\s+|\s+but\s+`)
+
+// modalSentence marks a sentence that is a plan or a guess as a whole,
+// whichever clause says it ("If the council agrees, recycling moves to
+// Thursdays").
+var modalSentence = regexp.MustCompile(`(?i)^(if|maybe|perhaps|probably|possibly|unless)\b`)
 
 // saysChange reports whether a sentence says that a value changed.
 func saysChange(s string) bool {
@@ -158,7 +194,7 @@ func saysChange(s string) bool {
 
 // changeAnchors are parts of changeWords, one of which each of its
 // matches holds.
-var changeAnchors = []string{"switch", "moved", "instead of", "replac", "no longer", "from ", "starting ", " up to", " down to", " over", "stepped down", "finished at", "changed ", "now", "new"}
+var changeAnchors = []string{"switch", "moved", "instead of", "replac", "no longer", "from ", "starting ", " up to", " down to", " over", "stepped down", "finished at", "changed ", "now", "new", "renewed", "extended "}
 
 // blankListMarkers replaces the list markers that open lines of text with
 // spaces, keeping every offset.
@@ -201,25 +237,35 @@ type proseView struct {
 
 func (f *fact) proseView(res *resolver) *proseView {
 	if f.view == nil {
-		_, ended := recall.ClauseValues(f.Text, res.isName)
-		f.view = &proseView{words: recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: f.Text}).Words(), topic: topicWords(f.Text), ended: ended}
+		_, ended := recall.ClauseValues(f.said, res.isName)
+		f.view = &proseView{words: recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: f.said}).Words(), topic: topicWords(f.said), ended: ended}
 	}
 	return f.view
 }
 
-// topicWords are a text's content words (recall.Sig.Words) without its
-// values: what it is about, not what it says it is.
+// topicWords are a text's content words (as recall.Sig.Words has them)
+// that are no values, titles or relation words: what it is about, not
+// what it says it is.
 func topicWords(text string) []string {
-	vals := map[string]bool{}
-	for v := range recall.Values(text, nil) {
-		vals[contentForm(v)] = true
+	var out []string
+	for _, t := range recall.ValueTokens(text, nil) {
+		if t.Value || recall.IsTitle(t.Word) || relationWords[t.Word] || strings.IndexFunc(t.Word, unicode.IsDigit) >= 0 {
+			continue
+		}
+		if w := contentForm(t.Word); w != "" && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
 	}
-	return slices.DeleteFunc(slices.Clone(recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text}).Words()), func(w string) bool { return vals[w] })
+	return out
 }
 
 // clauseSep separates the clauses of a curated statement ("Saturday club
 // race, first gun 13:00").
 var clauseSep = regexp.MustCompile(`[;,]\s+`)
+
+// relationWords relate a statement to a time or a rate; they say nothing
+// of what it is about ("Club treasurer since 2021").
+var relationWords = map[string]bool{"since": true, "until": true, "till": true, "after": true, "before": true, "during": true, "through": true, "per": true}
 
 // curatedView is what the stale check compares of a curated statement.
 type curatedView struct {
@@ -234,6 +280,12 @@ type curatedView struct {
 
 func newCuratedView(text, value string, ents []string, res *resolver) *curatedView {
 	c := &curatedView{text: text, value: value, topic: topicWords(text), values: recall.Values(value, res.isName), ents: ents}
+	// A name the statement opens with says whom it is about, not what
+	// ("Thabo Mahlangu — helps Chantal with the juniors"): a full name, or
+	// an entity's.
+	if opening := leadingName(text); len(opening) >= 2 || len(opening) == 1 && res.isName(opening[0]) {
+		c.topic = slices.DeleteFunc(c.topic, func(w string) bool { return slices.Contains(opening, w) })
+	}
 	c.clauses, c.clauseText = [][]string{c.topic}, []string{value}
 	if parts := clauseSep.Split(text, -1); len(parts) > 1 {
 		for _, p := range parts {
@@ -246,6 +298,24 @@ func newCuratedView(text, value string, ents []string, res *resolver) *curatedVi
 		c.label = topicWords(label)
 	}
 	return c
+}
+
+// leadingName returns the lower-cased words of the run of capitalised
+// words a statement opens with, up to the first punctuation ("Thabo
+// Mahlangu" of "Thabo Mahlangu — helps…", "Lisbon" of "Lisbon, Oct 14").
+func leadingName(text string) []string {
+	var out []string
+	for _, w := range strings.Fields(text) {
+		t := strings.TrimRight(w, ",.;:()\"'’")
+		if t == "" || !unicode.IsUpper([]rune(t)[0]) {
+			break
+		}
+		out = append(out, strings.ToLower(t))
+		if len(t) < len(w) {
+			break
+		}
+	}
+	return out
 }
 
 // tie reports how a change sentence is tied to the statement, if it is,
@@ -295,7 +365,7 @@ func (c *curatedView) tie(f *fact, res *resolver) (t tie, head []string, value s
 		}
 	}
 	for _, k := range f.keys {
-		if slices.Contains(c.ents, k) && !f.typed {
+		if slices.Contains(c.ents, k) {
 			return tieEntity, nil, c.value
 		}
 	}
@@ -313,7 +383,7 @@ func (c *curatedView) tie(f *fact, res *resolver) (t tie, head []string, value s
 // nil. It returns too what gives the values the sentence must change: the
 // statement's, or those of the clause that ties it (a clause without
 // values ties nothing: "cellar door in the old woolshed" has no opening
-// hours to change).
+// hours to change), the whole statement's for its first clause.
 func (c *curatedView) head(v *proseView) (head []string, value string) {
 	if len(c.label) > 0 {
 		if n := len(shared(c.label, v.words)); n == len(c.label) || n >= 2 && 2*n >= len(c.label) {
@@ -322,7 +392,13 @@ func (c *curatedView) head(v *proseView) (head []string, value string) {
 		return nil, ""
 	}
 	for i, topic := range c.clauses {
-		if both := shared(topic, v.topic); len(both) >= 2 && 2*len(both) >= len(topic) {
+		if both := shared(topic, v.words); len(both) >= 2 && 2*len(both) >= len(topic) {
+			if i == 1 {
+				// The first clause names what the statement is about
+				// ("Saturday club race, first gun 13:00"): its values
+				// are the whole statement's.
+				return both, c.value
+			}
 			return both, c.clauseText[i]
 		}
 	}
@@ -357,6 +433,9 @@ var weekdays = map[string]bool{"monday": true, "tuesday": true, "wednesday": tru
 // "Family: …".
 func proseReplaces(sentence, value string, field bool, head []string, isName func(string) bool) bool {
 	old := recall.Values(value, isName)
+	if field {
+		old = recall.FieldValues(value, isName)
+	}
 	delete(old, "i") // "I can't grep a voice note"
 	kinds := map[string]bool{}
 	oldKinds := valueKinds(value)
@@ -382,8 +461,13 @@ func proseReplaces(sentence, value string, field bool, head []string, isName fun
 	if len(kinds) == 0 {
 		return false
 	}
-	oldRuns := valueRuns(value, nil)
-	for _, clause := range recall.CurrentClauses(sentence) {
+	oldText := value
+	if field {
+		oldText = "- " + value
+	}
+	oldRuns := valueRuns(oldText, nil)
+	current, _ := recall.Clauses(sentence)
+	for _, clause := range current {
 		for _, r := range valueRuns(clause, nil) {
 			for _, o := range oldRuns {
 				if sameValue(r, o) {
@@ -391,12 +475,35 @@ func proseReplaces(sentence, value string, field bool, head []string, isName fun
 				}
 			}
 		}
-		if newValueAfter(clause, head, old, kinds, valueKinds(clause), isName) {
+	}
+	// The new value is read in the whole sentence, but not in a clause
+	// that says it is over: "Weekly off moves from Monday to Tuesday".
+	_, ended := recall.ClauseValues(sentence, isName)
+	return newValueAfter(sentence, head, old, ended, kinds, valueKinds(sentence), isName)
+}
+
+// endsTopic reports whether a clause of a change sentence that says
+// something is over holds the statement's topic ("Marlene stepped down as
+// treasurer" and, on her page, "Club treasurer since 2021"): at least one
+// of its topic words and half of them.
+func endsTopic(sentence string, topic []string) bool {
+	if len(topic) == 0 {
+		return false
+	}
+	_, ended := recall.Clauses(sentence)
+	for _, clause := range ended {
+		if !endingWords.MatchString(clause) {
+			continue // "went from … to …", "was": no end of a role
+		}
+		if n := len(shared(topic, topicWords(clause))); n > 0 && 2*n >= len(topic) {
 			return true
 		}
 	}
 	return false
 }
+
+// endingWords say that someone or something stopped being what it was.
+var endingWords = regexp.MustCompile(`(?i)\b(stepped down|steps down|stood down|resigned|retired|left|quit|no longer|finished|closed|sold|gave up|given up|stopped|moved out)\b`)
 
 // valueRuns returns the runs of consecutive value words of a text
 // ("riverside", "vets"), each a value as a reader takes it.
@@ -439,20 +546,20 @@ func sameValue(a, b []string) bool {
 	return false
 }
 
-var titles = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "mx": true, "prof": true, "st": true, "the": true}
+var titles = map[string]bool{"st": true, "the": true}
 
-// newValueAfter reports whether a clause names a value not in old, of a
-// kind in kinds, and a head word comes shortly before or within the first
+// newValueAfter reports whether a clause names a value not in old or
+// ended, of a kind in kinds, and a head word comes shortly before or within the first
 // such value (a run of value words: "Clutha Vets"), or the clause says
 // right after it that it is the head (saysHeadIs). No head: any such
 // value.
-func newValueAfter(clause string, head []string, old map[string]bool, kinds map[string]bool, clauseKinds map[string]string, isName func(string) bool) bool {
+func newValueAfter(clause string, head []string, old, ended map[string]bool, kinds map[string]bool, clauseKinds map[string]string, isName func(string) bool) bool {
 	seenAt, inValue := -1, false // seenAt: where a head word was last seen
 	near := func(i int) bool { return head == nil || seenAt >= 0 && i-seenAt <= headReach }
 	start := 0 // where the current value run starts
 	tokens := recall.ValueTokens(clause, isName)
 	for i, t := range tokens {
-		isNew := t.Value && !old[t.Word] && kinds[kindOf(t.Word, clauseKinds)]
+		isNew := t.Value && !old[t.Word] && !ended[t.Word] && kinds[kindOf(t.Word, clauseKinds)]
 		if inValue && !isNew {
 			return near(start) || saysHeadIs(tokens[i:], head) || namesHead(tokens[i:], head)
 		}
@@ -476,7 +583,7 @@ func newValueAfter(clause string, head []string, old map[string]bool, kinds map[
 // headReach is how many words before a new value a head word may come:
 // "Switched the club's chandlery account to Albatross Marine", "the gym
 // membership went up to €52", not a word of a sentence's other end.
-const headReach = 5
+const headReach = 6
 
 // namesHead reports whether one of the two words after a value is a head
 // word: the value names a thing of the head's kind ("the new Agaro 60L

@@ -107,6 +107,7 @@ type fact struct {
 	sig   *recall.Sig // made on first use (stale.go)
 	prose bool        // a sentence of a log's narrative that says a change (prose.go)
 	typed bool        // prose: a typed fact read as prose
+	said  string      // prose: its clauses that say how things are now (settledText)
 	view  *proseView  // made on first use, for prose
 }
 

@@ -286,18 +286,27 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 			if t == untied {
 				continue
 			}
+			inText, inSentence := res.namesIn(c.text), res.namesIn(f.said)
+			isName := func(w string) bool { return inText(w) || inSentence(w) }
+			field := labelled(c.text) && value == c.value
 			if t == tieEntity {
+				// About the statement's entity: the same attribute by a
+				// cue ("lives", "moved") and another value; or the end of
+				// what the statement says ("Marlene stepped down as
+				// treasurer" and, on her page, "Club treasurer since
+				// 2021"), which no value of it outlives.
 				if curated == nil {
 					sig := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: c.text, Entities: entities})
 					curated = &sig
 				}
-				if !recall.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.Text, Entities: entities}).SharesCue(*curated) {
+				cue := recall.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.said, Entities: entities}).SharesCue(*curated)
+				// A typed fact's attribute was compared already
+				// (newestChange).
+				if !(cue && !f.typed && proseReplaces(f.said, value, field, nil, isName)) &&
+					!(endsTopic(f.said, view.topic) && !recall.ShareCurrentValue(value, f.said, isName)) {
 					continue
 				}
-			}
-			inText, inSentence := res.namesIn(c.text), res.namesIn(f.Text)
-			field := labelled(c.text) && value == c.value
-			if !proseReplaces(f.Text, value, field, head, func(w string) bool { return inText(w) || inSentence(w) }) {
+			} else if !proseReplaces(f.said, value, field, head, isName) {
 				continue
 			}
 			if c.replaced == nil {
@@ -509,7 +518,7 @@ func staleID(m StaleMark) string {
 // historical reports whether a statement is about the past ("Before that:
 // a rented flat…", "Used to live in Graz."): history is never stale.
 func historical(text string) bool {
-	l := strings.ToLower(text)
+	l := recall.WithoutDeadlines(strings.ToLower(text))
 	for _, w := range []string{"before that", "previously", "formerly", "used to", "until ", "in the past", "no longer", "back then", "earlier:"} {
 		if strings.HasPrefix(l, w) || strings.Contains(l, " "+w) {
 			return true

@@ -37,10 +37,11 @@ import (
 // number for a number) while naming none of the statement's values as
 // current. A typed fact about the statement, when newer, decides first.
 
-// changeWords say that a value changed from some moment on, or ended.
+// changeWords say that a value changed from some moment on, or ended; in
+// lower case (saysChange).
 // A bare "now" or "new" is not enough: prose says "noticed only now" and
 // "two new bookings" of things that did not change.
-var changeWords = regexp.MustCompile(`(?i)\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|(mon|tues|wednes|thurs|fri|satur|sun)day([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|go(es)? (up|down) to|went (up|down) to|gone (up|down) to|(took|takes|taken|taking) over|stepped down|finished at|renewed|extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) the new|new one|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
+var changeWords = regexp.MustCompile(`\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|(mon|tues|wednes|thurs|fri|satur|sun)day([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|go(es)? (up|down) to|went (up|down) to|gone (up|down) to|(took|takes|taken|taking) over|stepped down|finished at|renewed|extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) the new|new one|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
 
 // notSettled marks a sentence that does not say how things are now: a
 // plan, a guess, a question, an exception for a while, or what stays as
@@ -153,8 +154,8 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 // first; of "Santosh may move back to Satara", nothing. A plan or a guess
 // as a whole ("If the council agrees, …") or a question says none.
 func settledText(sentence string) string {
-	if strings.Contains(sentence, "?") || modalSentence.MatchString(sentence) {
-		return ""
+	if !saysChange(sentence) || strings.Contains(sentence, "?") || modalSentence.MatchString(sentence) {
+		return "" // most sentences say no change: that test first
 	}
 	var parts []string
 	change := false
@@ -184,17 +185,34 @@ func saysChange(s string) bool {
 	// The regular expression is slow, and most sentences hold none of
 	// its words: a quick look first.
 	l := strings.ToLower(s)
+	if strings.HasSuffix(l, "now") {
+		return changeWords.MatchString(l)
+	}
 	for _, w := range changeAnchors {
 		if strings.Contains(l, w) {
-			return changeWords.MatchString(s)
+			return changeWords.MatchString(l) // lower case: no (?i), which costs
 		}
 	}
 	return false
 }
 
 // changeAnchors are parts of changeWords, one of which each of its
-// matches holds.
-var changeAnchors = []string{"switch", "moved", "instead of", "replac", "no longer", "from ", "starting ", " up to", " down to", " over", "stepped down", "finished at", "changed ", "now", "new", "renewed", "extended "}
+// matches holds: the regular expression runs only on a sentence holding
+// one, which few do.
+var changeAnchors = func() []string {
+	as := []string{"switch", "moved", "instead of", "replac", "no longer", "from now on", " up to", " down to", "took over", "takes over",
+		"taken over", "taking over", "stepped down", "finished at", "renewed", "extended ", "changed ", "new one"}
+	for _, w := range []string{"next", "this", "today", "tomorrow", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"} {
+		as = append(as, "from "+w, "starting "+w)
+	}
+	for _, w := range []string{"is", "are", "'s", "’s", "'re", "’re"} {
+		as = append(as, w+" now", w+" the new")
+	}
+	for _, w := range []string{"come", "go", "run", "live", "work", "cost", "is", "are", "start", "open", "close"} {
+		as = append(as, "now "+w)
+	}
+	return append(as, "now.", "now;", "now,", "now!")
+}()
 
 // blankListMarkers replaces the list markers that open lines of text with
 // spaces, keeping every offset.

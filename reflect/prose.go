@@ -407,7 +407,6 @@ func (c *curatedView) head(v *proseView) (head []string, value string) {
 		if n := len(shared(c.label, v.words)); n == len(c.label) || n >= 2 && 2*n >= len(c.label) {
 			return shared(c.label, v.words), c.value
 		}
-		return nil, ""
 	}
 	for i, topic := range c.clauses {
 		if both := shared(topic, v.words); len(both) >= 2 && 2*len(both) >= len(topic) {

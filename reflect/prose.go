@@ -48,7 +48,11 @@ var changeWords = regexp.MustCompile(`\b(switched|switching|(has|have|had|'ve|â€
 // it was ("we'll keep ordering from Sadashiv kaka"; in lower case, which
 // "Haere Mai Stays" and "4 May" are not). It is read clause by clause
 // (settledChange).
-var notSettled = regexp.MustCompile(`(?i)(\?|\b(might|could|would|should|if|maybe|perhaps|probably|possibly|propos\w*|plan\w*|consider\w*|thinking of|thinking about|hasn't decided|not decided|undecided|in case|for now|temporar\w*|this week only|just for|for the day|for the morning|for the weekend|on leave|be back|asked (whether|if)|hop(e|es|ing) to|want(s|ed)? (him|her|them|us|me) to|wants to|unless)\b)|(?-i:\b(may|keeps?|kept|still|stays?|same|as before|as usual|unchanged)\b)`)
+var notSettled = regexp.MustCompile(`(?i)(\?|\b(might|could|would|should|if|maybe|perhaps|probably|possibly|propos\w*|plan\w*|consider\w*|thinking of|thinking about|hasn't decided|not decided|undecided|in case|for now|temporar\w*|this week only|just for|for the day|for the morning|for the weekend|on leave|be back|asked (whether|if)|hop(e|es|ing) to|want(s|ed)? (him|her|them|us|me) to|wants to|unless)\b)|(?-i:\bmay\b|` + unchanged.String() + `)`)
+
+// unchanged marks what stays as it was ("stays at â‚¹600", "still", "the
+// same"); in lower case, which "Haere Mai Stays" is not.
+var unchanged = regexp.MustCompile(`\b(keeps?|kept|still|stays?|same|as before|as usual|unchanged)\b`)
 
 // pronounOpening matches a sentence that opens with a personal pronoun:
 // it is about whom the sentence before names ("Santosh kaka did his last

@@ -484,6 +484,12 @@ func newestChange(st statement, text, value string, ents []string, cands []*fact
 			// "Plays the cello in an amateur orchestra") has nothing a
 			// fact can outdate; a later fact adds detail to it.
 			if it.VersionsDiffer(curated) || len(recall.Values(value, isName)) > 0 && !recall.ShareCurrentValue(value, f.Text, isName) {
+				if unchanged.MatchString(f.Text) {
+					// "Eggless pineapple cake stays at ₹600 per kg" keeps
+					// its own value: another value than the statement's
+					// says it is about something else.
+					continue
+				}
 				return f
 			}
 			return nil

@@ -5,54 +5,24 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"memoria/markdown"
 	"memoria/memory"
 	"memoria/recall"
 )
 
-// Changes said in prose. Most changes people note in a daily log are not
-// typed facts: "Switched the club's chandlery account to Albatross Marine
-// today", "We've moved the dogs to Clutha Vets in Alexandra", "From next
-// month the Saturday race starts at 13:30". A sentence of a log's
-// narrative takes part in the stale check when it says that something
-// changed (a change word: "now", "switched", "moved to", "instead of",
-// "from next month", "goes up to", …), names a value, and is no plan,
-// guess or passing exception ("may move", "proposes", "this week only").
-//
-// Prose is looser than a typed fact, so it must also be tied to the
-// curated statement it outdates, by one of:
-//   - an entity both name (the page's entity, by name, alias or a
-//     person's first name; a sentence that opens with a pronoun names whom
-//     the sentence before names first), with an attribute cue in common
-//     ("lives" and "moved": recall.Sig.SharesCue);
-//   - the statement's head: every word of its label ("Vet: …",
-//     "Chandlery: …") or the first content word of a statement without one
-//     ("Bookings through StayLocal NZ") is in the sentence;
-//   - a value of the statement that the sentence says is over ("instead of
-//     Ganesh Traders", "she's finished at Fish Hoek Primary").
-//
-// And it must give another value of the same kind (a name for a name, a
-// number for a number) while naming none of the statement's values as
-// current. A typed fact about the statement, when newer, decides first.
-
-// changeWords say that a value changed from some moment on, or ended; in
-// lower case (saysChange).
-// A bare "now" or "new" is not enough: prose says "noticed only now" and
-// "two new bookings" of things that did not change.
-var changeWords = regexp.MustCompile(`\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|(mon|tues|wednes|thurs|fri|satur|sun)day([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|go(es)? (up|down) to|went (up|down) to|gone (up|down) to|(took|takes|taken|taking) over|stepped down|finished at|renewed|extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) the new|new one|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
-
-// notSettled marks a sentence that does not say how things are now: a
-// plan, a guess, a question, an exception for a while, or what stays as
-// it was ("we'll keep ordering from Sadashiv kaka"; in lower case, which
-// "Haere Mai Stays" and "4 May" are not). It is read clause by clause
-// (settledChange).
-var notSettled = regexp.MustCompile(`(?i)(\?|\b(might|could|would|should|if|maybe|perhaps|probably|possibly|propos\w*|plan\w*|consider\w*|thinking of|thinking about|hasn't decided|not decided|undecided|in case|for now|temporar\w*|this week only|just for|for the day|for the morning|for the weekend|on leave|be back|asked (whether|if)|hop(e|es|ing) to|want(s|ed)? (him|her|them|us|me) to|wants to|unless)\b)|(?-i:\bmay\b|` + unchanged.String() + `)`)
-
-// unchanged marks what stays as it was ("stays at ₹600", "still", "the
-// same"); in lower case, which "Haere Mai Stays" is not.
-var unchanged = regexp.MustCompile(`\b(keeps?|kept|still|stays?|same|as before|as usual|unchanged)\b`)
+// Changes said in prose. Most changes people note in a daily log are no
+// typed fact: "Switched the club's chandlery account to Albatross Marine
+// today", "We've moved the dogs to Clutha Vets in Alexandra". Reflect
+// finds the sentences that say one (recall.ReadChange reads them, and
+// recall.Statement tells which curated statement they outdate:
+// recall/change.go), and the entities each names: by name, alias or a
+// person's first name, and for a sentence that opens with a pronoun, whom
+// the sentence before names first. A change tied to a statement only by
+// an entity both name must also share an attribute cue with it ("lives"
+// and "moved": recall.Sig.SharesCue), or say that what it says ended
+// (staleIn). A typed fact about the statement, when newer or of the same
+// day, decides first.
 
 // pronounOpening matches a sentence that opens with a personal pronoun:
 // it is about whom the sentence before names ("Santosh kaka did his last
@@ -77,8 +47,11 @@ func proseChanges(in *Input, res *resolver, now time.Time) []*fact {
 		// attribute already, in newestChange): "Sipho Ndlovu is the new
 		// treasurer" outdates "Treasurer: Marlene Jacobs".
 		for _, f := range d.Facts {
-			said := settledText(f.Text)
-			if f.Kind != memory.KindWorld || said == "" || len(recall.Values(said, res.isName)) == 0 {
+			if f.Kind != memory.KindWorld {
+				continue
+			}
+			change := recall.ReadChange(f.Text, res.isName)
+			if change == nil || len(recall.Values(change.Said, res.isName)) == 0 {
 				continue
 			}
 			keys := res.named(f.Text)
@@ -87,7 +60,7 @@ func proseChanges(in *Input, res *resolver, now time.Time) []*fact {
 					keys = append(keys, k)
 				}
 			}
-			out = append(out, &fact{Fact: f, keys: keys, prose: true, typed: true, said: said})
+			out = append(out, &fact{Fact: f, keys: keys, prose: true, typed: true, change: change})
 		}
 	}
 	return out
@@ -112,18 +85,18 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 	var out []*fact
 	for i, st := range sts {
 		sentence, last := st.text, st.line
-		said := settledText(sentence)
-		if said == "" {
+		change := recall.ReadChange(sentence, res.isName)
+		if change == nil {
 			continue
 		}
 		// "Aroha changed the Wi-Fi password this morning. New one's
 		// SchistStone26.": the value is in the next sentence.
-		if len(recall.Values(said, res.isName)) == 0 && i+1 < len(sts) && len(strings.Fields(sts[i+1].text)) <= 8 && !notSettled.MatchString(sts[i+1].text) {
-			sentence += " " + sts[i+1].text
-			said += " " + sts[i+1].text
-			last = sts[i+1].line
+		if len(recall.Values(change.Said, res.isName)) == 0 && i+1 < len(sts) && len(strings.Fields(sts[i+1].text)) <= 8 {
+			if joined := recall.ReadChange(sentence+" "+sts[i+1].text, res.isName); joined != nil {
+				sentence, change, last = sentence+" "+sts[i+1].text, joined, sts[i+1].line
+			}
 		}
-		if len(recall.Values(said, res.isName)) == 0 && !endingWords.MatchString(said) {
+		if len(recall.Values(change.Said, res.isName)) == 0 && !recall.Ends(change.Said) {
 			continue // no new value, and no end of one ("stepped down as secretary")
 		}
 		keys := res.named(sentence)
@@ -146,77 +119,11 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 		}
 		out = append(out, &fact{
 			Fact: memory.Fact{Kind: memory.KindWorld, Text: sentence, Source: memory.Source{Path: d.Path, Start: st.line, End: last}, Written: d.Date},
-			keys: keys, prose: true, said: said,
+			keys: keys, prose: true, change: change,
 		})
 	}
 	return out
 }
-
-// settledText returns the clauses of a sentence that say how things are
-// now (notSettled), when one of them says a change, else "": of
-// "Imogen stepped down as secretary; she'll still coach the novices", the
-// first; of "Santosh may move back to Satara", nothing. A plan or a guess
-// as a whole ("If the council agrees, …") or a question says none.
-func settledText(sentence string) string {
-	if !saysChange(sentence) || strings.Contains(sentence, "?") || modalSentence.MatchString(sentence) {
-		return "" // most sentences say no change: that test first
-	}
-	var parts []string
-	change := false
-	for _, part := range sentenceParts.Split(sentence, -1) {
-		if notSettled.MatchString(part) {
-			continue
-		}
-		parts = append(parts, part)
-		change = change || saysChange(part)
-	}
-	if !change {
-		return ""
-	}
-	return strings.Join(parts, "; ")
-}
-
-// sentenceParts separates the clauses of a sentence, for settledChange.
-var sentenceParts = regexp.MustCompile(`;\s+|,\s+(?:but|and|so|while)\s+|\s+but\s+`)
-
-// modalSentence marks a sentence that is a plan or a guess as a whole,
-// whichever clause says it ("If the council agrees, recycling moves to
-// Thursdays").
-var modalSentence = regexp.MustCompile(`(?i)^(if|maybe|perhaps|probably|possibly|unless)\b`)
-
-// saysChange reports whether a sentence says that a value changed.
-func saysChange(s string) bool {
-	// The regular expression is slow, and most sentences hold none of
-	// its words: a quick look first.
-	l := strings.ToLower(s)
-	if strings.HasSuffix(l, "now") {
-		return changeWords.MatchString(l)
-	}
-	for _, w := range changeAnchors {
-		if strings.Contains(l, w) {
-			return changeWords.MatchString(l) // lower case: no (?i), which costs
-		}
-	}
-	return false
-}
-
-// changeAnchors are parts of changeWords, one of which each of its
-// matches holds: the regular expression runs only on a sentence holding
-// one, which few do.
-var changeAnchors = func() []string {
-	as := []string{"switch", "moved", "instead of", "replac", "no longer", "from now on", " up to", " down to", "took over", "takes over",
-		"taken over", "taking over", "stepped down", "finished at", "renewed", "extended ", "changed ", "new one"}
-	for _, w := range []string{"next", "this", "today", "tomorrow", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"} {
-		as = append(as, "from "+w, "starting "+w)
-	}
-	for _, w := range []string{"is", "are", "'s", "’s", "'re", "’re"} {
-		as = append(as, w+" now", w+" the new")
-	}
-	for _, w := range []string{"come", "go", "run", "live", "work", "cost", "is", "are", "start", "open", "close"} {
-		as = append(as, "now "+w)
-	}
-	return append(as, "now.", "now;", "now,", "now!")
-}()
 
 // blankListMarkers replaces the list markers that open lines of text with
 // spaces, keeping every offset.
@@ -237,457 +144,4 @@ func blankListMarkers(text string) string {
 		at += len(line)
 	}
 	return string(b)
-}
-
-// tie is how a change sentence is tied to a curated statement.
-type tie int
-
-const (
-	untied    tie = iota
-	tieEntity     // an entity both name; the attribute must match by a cue
-	tieHead       // the statement's head words
-	tieEnded      // values of the statement the sentence says are over
-)
-
-// proseView is what the stale check compares of a change in prose, made
-// once for all statements.
-type proseView struct {
-	words []string        // content words (recall.Sig.Words)
-	topic []string        // those that are no values (topicWords)
-	ended map[string]bool // the values it says are over
-}
-
-func (f *fact) proseView(res *resolver) *proseView {
-	if f.view == nil {
-		_, ended := recall.ClauseValues(f.said, res.isName)
-		f.view = &proseView{words: recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: f.said}).Words(), topic: topicWords(f.said), ended: ended}
-	}
-	return f.view
-}
-
-// topicWords are a text's content words (as recall.Sig.Words has them)
-// that are no values, titles or relation words: what it is about, not
-// what it says it is.
-func topicWords(text string) []string {
-	var out []string
-	for _, t := range recall.ValueTokens(text, nil) {
-		if t.Value || recall.IsTitle(t.Word) || relationWords[t.Word] || strings.IndexFunc(t.Word, unicode.IsDigit) >= 0 {
-			continue
-		}
-		if w := contentForm(t.Word); w != "" && !slices.Contains(out, w) {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// clauseSep separates the clauses of a curated statement ("Saturday club
-// race, first gun 13:00").
-var clauseSep = regexp.MustCompile(`[;,]\s+`)
-
-// relationWords relate a statement to a time or a rate; they say nothing
-// of what it is about ("Club treasurer since 2021").
-var relationWords = map[string]bool{"since": true, "until": true, "till": true, "after": true, "before": true, "during": true, "through": true, "per": true}
-
-// curatedView is what the stale check compares of a curated statement.
-type curatedView struct {
-	text, value string
-	topic       []string        // topicWords of text
-	clauses     [][]string      // topic, then that of each of its clauses (clauseSep), if several
-	clauseText  []string        // value, then the text of each of those clauses
-	label       []string        // topicWords of its label, for a field ("Vet: …")
-	values      map[string]bool // recall.Values of value
-	ents        []string
-}
-
-func newCuratedView(text, value string, ents []string, res *resolver) *curatedView {
-	c := &curatedView{text: text, value: value, topic: topicWords(text), values: recall.Values(value, res.isName), ents: ents}
-	// A name the statement opens with says whom it is about, not what
-	// ("Thabo Mahlangu — helps Chantal with the juniors"): a full name, or
-	// an entity's.
-	if opening := leadingName(text); len(opening) >= 2 || len(opening) == 1 && res.isName(opening[0]) {
-		c.topic = slices.DeleteFunc(c.topic, func(w string) bool { return slices.Contains(opening, w) })
-	}
-	c.clauses, c.clauseText = [][]string{c.topic}, []string{value}
-	if parts := clauseSep.Split(text, -1); len(parts) > 1 {
-		for _, p := range parts {
-			c.clauses = append(c.clauses, topicWords(p))
-			c.clauseText = append(c.clauseText, p)
-		}
-	}
-	if labelled(text) {
-		label, _, _ := strings.Cut(text, ": ")
-		c.label = topicWords(label)
-	}
-	return c
-}
-
-// leadingName returns the lower-cased words of the run of capitalised
-// words a statement opens with, up to the first punctuation ("Thabo
-// Mahlangu" of "Thabo Mahlangu — helps…", "Lisbon" of "Lisbon, Oct 14").
-func leadingName(text string) []string {
-	var out []string
-	for _, w := range strings.Fields(text) {
-		t := strings.TrimRight(w, ",.;:()\"'’")
-		if t == "" || !unicode.IsUpper([]rune(t)[0]) {
-			break
-		}
-		out = append(out, strings.ToLower(t))
-		if len(t) < len(w) {
-			break
-		}
-	}
-	return out
-}
-
-// tie reports how a change sentence is tied to the statement, if it is,
-// with the words that tie it by its head and what gives the values it
-// must change (head).
-func (c *curatedView) tie(f *fact, res *resolver) (t tie, head []string, value string) {
-	v := f.proseView(res)
-	// A sentence about another entity than the statement's is no change
-	// of it, whatever words they share ("Switched the club's chandlery
-	// account to Albatross Marine" and, on Southern Rigging's page,
-	// "Chandlery on Main Road").
-	about := len(f.keys) == 0 || !slices.ContainsFunc(c.ents, func(e string) bool { return !recall.IsSubjectKey(e) })
-	for _, k := range f.keys {
-		if slices.Contains(c.ents, k) {
-			about = true
-		}
-	}
-	if !about {
-		return untied, nil, ""
-	}
-	if head, value := c.head(v); len(head) > 0 {
-		return tieHead, head, value
-	}
-	// Values said to be over tie when the sentence is about what the
-	// statement is about: an entity both name besides the values ("Chantal
-	// … so she's finished at Fish Hoek Primary" on Chantal's page), or the
-	// word the statement opens with; and when they are several, or share a
-	// word besides them. A weekday alone is no value over: many things
-	// happen on Thursdays. "Whole wheat atta comes from Laxmi Chakki
-	// instead of Ganesh Traders" says nothing of "Butter, sugar and maida
-	// come from Ganesh Traders".
-	n := 0
-	for w := range c.values {
-		if v.ended[w] && !weekdays[w] {
-			n++
-		}
-	}
-	if n > 0 && (n >= 2 || len(shared(c.topic, v.topic)) > 0) {
-		subject := len(c.topic) > 0 && slices.Contains(v.topic, c.topic[0])
-		for _, k := range f.keys {
-			if slices.Contains(c.ents, k) && !slices.ContainsFunc(strings.Fields(strings.ToLower(memory.EntityName(k))), func(w string) bool { return v.ended[w] }) {
-				subject = true
-			}
-		}
-		if subject {
-			return tieEnded, nil, c.value
-		}
-	}
-	for _, k := range f.keys {
-		if slices.Contains(c.ents, k) {
-			return tieEntity, nil, c.value
-		}
-	}
-	return untied, nil, ""
-}
-
-// head returns the words that tie the statement to a sentence by what it
-// is about: every word of its label ("Vet: …", which the sentence may say
-// in a value: "Clutha Vets"), or two or more and half of them ("Saturday
-// club race: …" and "the Saturday race starts at 13:30"); or the topic
-// words both share when they are two or more and at least half of those
-// of the statement, or of a clause of it ("Maximum 12 kids per junior
-// session" and "Junior cap goes up to 16 kids a session"); or the whole
-// statement's only topic word ("Bookings through StayLocal NZ"). Else
-// nil. It returns too what gives the values the sentence must change: the
-// statement's, or those of the clause that ties it (a clause without
-// values ties nothing: "cellar door in the old woolshed" has no opening
-// hours to change), the whole statement's for its first clause.
-func (c *curatedView) head(v *proseView) (head []string, value string) {
-	if len(c.label) > 0 {
-		if n := len(shared(c.label, v.words)); n == len(c.label) || n >= 2 && 2*n >= len(c.label) {
-			return shared(c.label, v.words), c.value
-		}
-	}
-	for i, topic := range c.clauses {
-		if both := shared(topic, v.words); len(both) >= 2 && 2*len(both) >= len(topic) {
-			if i == 1 {
-				// The first clause names what the statement is about
-				// ("Saturday club race, first gun 13:00"): its values
-				// are the whole statement's.
-				return both, c.value
-			}
-			return both, c.clauseText[i]
-		}
-	}
-	if len(c.topic) == 1 && slices.Contains(v.topic, c.topic[0]) {
-		return c.topic, c.value
-	}
-	return nil, ""
-}
-
-// shared returns the words of a that b holds.
-func shared(a, b []string) []string {
-	var out []string
-	for _, w := range a {
-		if slices.Contains(b, w) {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-var weekdays = map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true}
-
-// proseReplaces reports whether a change sentence gives a statement (its
-// values: value, a field's when field) another value: it names none of them as current, and a
-// clause of it that holds names a value of a kind the statement has (a
-// name for a name, a number for a number) that is no entity's name (a
-// name a clause gives is who did something: "Sipho confirmed …"). When
-// head is given (the sentence was tied by the statement's head words), a
-// head word must come in that clause before or within the new value:
-// "Switched the club's chandlery account to Albatross Marine" gives the
-// chandlery a value, "a new address …, the family house" none to
-// "Family: …".
-func proseReplaces(sentence, value string, field bool, head []string, isName func(string) bool) bool {
-	old := recall.Values(value, isName)
-	if field {
-		old = recall.FieldValues(value, isName)
-	}
-	delete(old, "i") // "I can't grep a voice note"
-	kinds := map[string]bool{}
-	oldKinds := valueKinds(value)
-	for v := range old {
-		kinds[kindOf(v, oldKinds)] = true
-	}
-	// The names of entities the statement gives as values ("Lives on the
-	// top floor of The-Castle") are its values too, which the sentence
-	// may repeat by name; a field's value may be a name and nothing else
-	// ("Treasurer: Marlene Jacobs").
-	ws := strings.Fields(value)
-	if !field && len(ws) > 0 {
-		ws = ws[1:]
-	}
-	for _, w := range ws {
-		if w = strings.Trim(w, ",.;:()\"'’"); w != "" && unicode.IsUpper([]rune(w)[0]) && isName(w) {
-			old[strings.ToLower(w)] = true
-			if field {
-				kinds["name"] = true
-			}
-		}
-	}
-	if len(kinds) == 0 {
-		return false
-	}
-	oldText := value
-	if field {
-		oldText = "- " + value
-	}
-	oldRuns := valueRuns(oldText, nil)
-	current, _ := recall.Clauses(sentence)
-	for _, clause := range current {
-		for _, r := range valueRuns(clause, nil) {
-			for _, o := range oldRuns {
-				if sameValue(r, o) {
-					return false
-				}
-			}
-		}
-	}
-	// The new value is read in the whole sentence, but not in a clause
-	// that says it is over: "Weekly off moves from Monday to Tuesday".
-	_, ended := recall.ClauseValues(sentence, isName)
-	return newValueAfter(sentence, head, old, ended, kinds, valueKinds(sentence), isName)
-}
-
-// endsTopic reports whether a clause of a change sentence that says
-// something is over holds the statement's topic ("Marlene stepped down as
-// treasurer" and, on her page, "Club treasurer since 2021"): at least one
-// of its topic words and half of them.
-func endsTopic(sentence string, topic []string) bool {
-	if len(topic) == 0 {
-		return false
-	}
-	_, ended := recall.Clauses(sentence)
-	for _, clause := range ended {
-		if !endingWords.MatchString(clause) {
-			continue // "went from … to …", "was": no end of a role
-		}
-		if n := len(shared(topic, topicWords(clause))); n > 0 && 2*n >= len(topic) {
-			return true
-		}
-	}
-	return false
-}
-
-// endingWords say that someone or something stopped being what it was.
-var endingWords = regexp.MustCompile(`(?i)\b(stepped down|steps down|stood down|resigned|retired|left|quit|no longer|finished|closed|sold|gave up|given up|stopped|moved out)\b`)
-
-// valueRuns returns the runs of consecutive value words of a text
-// ("riverside", "vets"), each a value as a reader takes it.
-func valueRuns(text string, isName func(string) bool) [][]string {
-	var out [][]string
-	var run []string
-	for _, t := range recall.ValueTokens(text, isName) {
-		if t.Value {
-			run = append(run, t.Word)
-			continue
-		}
-		if len(run) > 0 {
-			out = append(out, run)
-			run = nil
-		}
-	}
-	if len(run) > 0 {
-		out = append(out, run)
-	}
-	return out
-}
-
-// sameValue reports whether two runs of value words name one value: they
-// share a word that is no title, and not only the last word of both when
-// both have several ("Riverside Vets" is not "Millbank Vets"; "Hāwea St"
-// is "14 Hāwea St").
-func sameValue(a, b []string) bool {
-	for i, w := range a {
-		if titles[w] {
-			continue
-		}
-		j := slices.Index(b, w)
-		if j < 0 {
-			continue
-		}
-		if len(a) == 1 || len(b) == 1 || i < len(a)-1 || j < len(b)-1 {
-			return true
-		}
-	}
-	return false
-}
-
-var titles = map[string]bool{"st": true, "the": true}
-
-// newValueAfter reports whether a clause names a value not in old or
-// ended, of a kind in kinds, and a head word comes shortly before or within the first
-// such value (a run of value words: "Clutha Vets"), or the clause says
-// right after it that it is the head (saysHeadIs). No head: any such
-// value.
-func newValueAfter(clause string, head []string, old, ended map[string]bool, kinds map[string]bool, clauseKinds map[string]string, isName func(string) bool) bool {
-	seenAt, inValue := -1, false // seenAt: where a head word was last seen
-	near := func(i int) bool { return head == nil || seenAt >= 0 && i-seenAt <= headReach }
-	start := 0 // where the current value run starts
-	tokens := recall.ValueTokens(clause, isName)
-	for i, t := range tokens {
-		isNew := t.Value && !old[t.Word] && !ended[t.Word] && kinds[kindOf(t.Word, clauseKinds)]
-		if inValue && !isNew {
-			return near(start) || saysHeadIs(tokens[i:], head) || namesHead(tokens[i:], head)
-		}
-		if isNew && !inValue {
-			start = i
-		}
-		inValue = isNew
-		// A head word counts in the new value ("Clutha Vets"), or as a
-		// plain word, not as another value ("the last Saturday" of a
-		// month is no Saturday race).
-		if (isNew || !t.Value) && slices.Contains(head, contentForm(t.Word)) {
-			seenAt = i
-			if inValue {
-				start = i
-			}
-		}
-	}
-	return inValue && near(start)
-}
-
-// headReach is how many words before a new value a head word may come:
-// "Switched the club's chandlery account to Albatross Marine", "the gym
-// membership went up to €52", not a word of a sentence's other end.
-const headReach = 6
-
-// namesHead reports whether one of the two words after a value is a head
-// word: the value names a thing of the head's kind ("the new Agaro 60L
-// convection oven").
-func namesHead(after []recall.Token, head []string) bool {
-	for _, t := range after[:min(len(after), 2)] {
-		if !t.Value && slices.Contains(head, contentForm(t.Word)) {
-			return true
-		}
-	}
-	return false
-}
-
-// saysHeadIs reports whether the words after a value say that it is the
-// head: "Sipho Ndlovu is the new treasurer", "Kelpie … is now the club's
-// training keelboat".
-func saysHeadIs(after []recall.Token, head []string) bool {
-	for i, t := range after[:min(len(after), 6)] {
-		if t.Word == "is" || t.Word == "are" {
-			for _, u := range after[i+1 : min(len(after), i+6)] {
-				if slices.Contains(head, contentForm(u.Word)) {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	return false
-}
-
-// contentForm is a word's form among content words (recall.Sig.Words):
-// "" for a stop word.
-func contentForm(w string) string {
-	ws := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: w}).Words()
-	if len(ws) == 0 {
-		return ""
-	}
-	return ws[0]
-}
-
-// The kinds of value a new value must share with an old one: a name for
-// a name; an amount of money, a share, a time of day or another number
-// for the same (a price list "up 14%" gives no new price of "£4.20").
-var (
-	moneyValue   = regexp.MustCompile(`(?i)(?:[$€£₹¥]\s?|\b(?:rs\.?|kes|ksh\.?|usd|eur|gbp|inr|zar)\s?)(\d[\d,.]*)|\b(r\d[\d,.]*)`)
-	percentValue = regexp.MustCompile(`(?i)(\d[\d.]*)\s?(?:%|percent\b|per cent\b)`)
-	timeValue    = regexp.MustCompile(`(?i)\b(\d{1,2}[:.]\d{2}(?:\s?(?:am|pm|hrs|h)\b)?|\d{1,2}\s?(?:am|pm|hrs)\b)`)
-)
-
-// valueKinds maps the numbers of a text, as recall.ValueTokens writes
-// them, to their kind ("money", "share", "time"); others are plain.
-func valueKinds(text string) map[string]string {
-	out := map[string]string{}
-	for _, k := range []struct {
-		re   *regexp.Regexp
-		kind string
-	}{{moneyValue, "money"}, {percentValue, "share"}, {timeValue, "time"}} {
-		for _, m := range k.re.FindAllStringSubmatch(text, -1) {
-			for _, g := range m[1:] {
-				if g != "" {
-					for _, t := range recall.ValueTokens("x "+g, nil)[1:] {
-						out[t.Word] = k.kind
-					}
-				}
-			}
-		}
-	}
-	return out
-}
-
-// kindOf is the kind of a value: its kind in kinds (valueKinds), else
-// "number" for a number and "name" for a word.
-func kindOf(v string, kinds map[string]string) string {
-	if k, ok := kinds[v]; ok {
-		return k
-	}
-	if n, _, ok := strings.Cut(v, "/"); ok { // "₹650/kg"
-		if k, ok := kinds[n]; ok {
-			return k
-		}
-	}
-	if strings.IndexFunc(v, unicode.IsDigit) >= 0 {
-		return "number"
-	}
-	return "name"
 }

@@ -102,13 +102,12 @@ type Plan struct {
 // fact is a log fact with what reflect needs of it, precomputed.
 type fact struct {
 	memory.Fact
-	keys  []string // canonical entity slugs
-	terms terms
-	sig   *recall.Sig // made on first use (stale.go)
-	prose bool        // a sentence of a log's narrative that says a change (prose.go)
-	typed bool        // prose: a typed fact read as prose
-	said  string      // prose: its clauses that say how things are now (settledText)
-	view  *proseView  // made on first use, for prose
+	keys   []string // canonical entity slugs
+	terms  terms
+	sig    *recall.Sig    // made on first use (stale.go)
+	prose  bool           // a sentence of a log's narrative that says a change (prose.go)
+	typed  bool           // prose: a typed fact read as prose
+	change *recall.Change // prose: what it says changed
 }
 
 // Compute works out, without any I/O, what reflect changes: the opinions

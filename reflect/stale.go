@@ -261,8 +261,8 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 		c := &checked{st: st, text: text, value: text, ents: ents}
 		// A field's label ("UPI ID: …") names the attribute; its values
 		// are what follows.
-		if labelled(text) {
-			_, c.value, _ = strings.Cut(text, ": ")
+		if _, v, ok := recall.Field(text); ok {
+			c.value = v
 		}
 		for _, e := range ents {
 			c.cands = append(c.cands, byKey[e]...)
@@ -278,41 +278,38 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 	// count too, so that a second run marks no runner-up.
 	best := map[*fact]int{}
 	for _, c := range all {
-		view := newCuratedView(c.text, c.value, c.ents, res)
+		st := recall.NewStatement(c.text, res.isName)
 		entities := slices.DeleteFunc(slices.Clone(c.ents), recall.IsSubjectKey)
 		var curated *recall.Sig
 		for _, f := range prose {
-			t, head, value := view.tie(f, res)
-			if t == untied {
+			t, head, value := st.Tie(f.change, f.keys, c.ents)
+			if t == recall.Untied {
 				continue
 			}
-			inText, inSentence := res.namesIn(c.text), res.namesIn(f.said)
+			inText, inSentence := res.namesIn(c.text), res.namesIn(f.change.Said)
 			isName := func(w string) bool { return inText(w) || inSentence(w) }
-			field := labelled(c.text) && value == c.value
-			if t == tieEntity {
+			if t == recall.TieEntity {
 				// About the statement's entity: the same attribute by a
-				// cue ("lives", "moved") and another value; or the end of
-				// what the statement says ("Marlene stepped down as
+				// cue ("lives", "moved") and another value (a typed fact's
+				// attribute was compared already, in newestChange); or the
+				// end of what the statement says ("Marlene stepped down as
 				// treasurer" and, on her page, "Club treasurer since
-				// 2021"), which no value of it outlives.
+				// 2021").
 				if curated == nil {
 					sig := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: c.text, Entities: entities})
 					curated = &sig
 				}
-				cue := recall.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.said, Entities: entities}).SharesCue(*curated)
-				// A typed fact's attribute was compared already
-				// (newestChange).
-				if !(cue && !f.typed && proseReplaces(f.said, value, field, nil, isName)) &&
-					!(endsTopic(f.said, view.topic) && !recall.ShareCurrentValue(value, f.said, isName)) {
+				cue := !f.typed && recall.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.change.Said, Entities: entities}).SharesCue(*curated)
+				if !(cue && st.Outdated(f.change, nil, value, isName)) && !st.Ended(f.change, isName) {
 					continue
 				}
-			} else if !proseReplaces(f.said, value, field, head, isName) {
+			} else if !st.Outdated(f.change, head, value, isName) {
 				continue
 			}
 			if c.replaced == nil {
 				c.replaced = map[*fact]int{}
 			}
-			n := len(shared(recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: c.text}).Words(), f.proseView(res).words))
+			n := st.Shared(f.change)
 			c.replaced[f] = n
 			if m, ok := best[f]; !ok || n > m {
 				best[f] = n
@@ -484,7 +481,7 @@ func newestChange(st statement, text, value string, ents []string, cands []*fact
 			// "Plays the cello in an amateur orchestra") has nothing a
 			// fact can outdate; a later fact adds detail to it.
 			if it.VersionsDiffer(curated) || len(recall.Values(value, isName)) > 0 && !recall.ShareCurrentValue(value, f.Text, isName) {
-				if unchanged.MatchString(f.Text) {
+				if recall.Unchanged(f.Text) {
 					// "Eggless pineapple cake stays at ₹600 per kg" keeps
 					// its own value: another value than the statement's
 					// says it is about something else.
@@ -606,7 +603,7 @@ func preference(text string) bool {
 // known entity: every sentence starts with a capital ("Lives in
 // Rotterdam").
 func otherSubject(text, page string, res *resolver) bool {
-	if labelled(text) {
+	if _, _, ok := recall.Field(text); ok || strings.HasPrefix(text, "@") {
 		return false // "Vet: Dr Fiona McLeod", "UPI ID: …": a field of the page's entity
 	}
 	for i, w := range strings.Fields(text) {
@@ -630,15 +627,6 @@ func otherSubject(text, page string, res *resolver) bool {
 		return true
 	}
 	return false
-}
-
-// labelled reports whether a statement opens with a label of at most
-// three words and a colon ("Vet: Dr Fiona McLeod, Te Arawhiti Vet
-// Clinic.", "UPI ID: kesarcrumb@okaxis"): a field of the page it is on,
-// whatever names its value holds.
-func labelled(text string) bool {
-	label, _, ok := strings.Cut(text, ": ")
-	return ok && label != "" && len(strings.Fields(label)) <= 3 && !strings.ContainsAny(label, ".;!?")
 }
 
 // isName reports whether a word names a known entity (it says who, not

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"memoria/memory"
@@ -377,6 +378,9 @@ var weekdays = map[string]bool{"monday": true, "tuesday": true, "wednesday": tru
 // chandlery a value, "a new address …, the family house" none to
 // "Family: …".
 func replaces(sentence, value string, field bool, head []string, isName func(string) bool) bool {
+	if isName == nil {
+		isName = func(string) bool { return false }
+	}
 	old := Values(value, isName)
 	if field {
 		old = FieldValues(value, isName)
@@ -532,10 +536,12 @@ const headReach = 6
 
 // namesHead reports whether one of the two words after a value is a head
 // word: the value names a thing of the head's kind ("the new Agaro 60L
-// convection oven").
+// convection oven", "Riverside Vets").
 func namesHead(after []Token, head []string) bool {
 	for _, t := range after[:min(len(after), 2)] {
-		if !t.Value && slices.Contains(head, contentForm(t.Word)) {
+		// The head word may end another value too: "Riverside Vets" for
+		// "Vet: Dr Anand, Millbank Vets".
+		if slices.Contains(head, contentForm(t.Word)) {
 			return true
 		}
 	}
@@ -615,3 +621,126 @@ func kindOf(v string, kinds map[string]string) string {
 	}
 	return "name"
 }
+
+// linkProseChanges links, among the candidates, a curated statement
+// (a line of bank/ or memory.md) to a later log line that says its value
+// changed (ReadChange, Statement): "Vet: Dr Fiona McLeod, Te Arawhiti Vet
+// Clinic" on a dog's page, and "We've moved the dogs to Clutha Vets in
+// Alexandra" in a log. The log line is tied by the statement's words (its
+// head words, or values it says are over) or says that what an entity's
+// statement says ended; a tie by an entity alone and a shared cue is
+// prosePair's. One sentence changes one statement: the one it shares the
+// most words with, and none when two share as many. mentions gives the
+// entity keys a line of prose names (nil: none).
+func linkProseChanges(best []*candidate, l *links, mentions func(string) []string) {
+	// The statements among the best candidates; the log lines among all
+	// of them: a line that says a change often shares few words with the
+	// question ("Callum's switched us to Schist & Co" for "who's our wine
+	// distributor?").
+	var curated, logs []memory.Item
+	for i, c := range best {
+		it := c.item
+		if it.Kind != memory.KindPassage && it.Kind != memory.KindWorld {
+			continue
+		}
+		if it.Written.IsZero() {
+			if i < compareDepth {
+				curated = append(curated, it)
+			}
+		} else {
+			logs = append(logs, it)
+		}
+	}
+	if len(curated) == 0 || len(logs) == 0 {
+		return
+	}
+	type statement struct {
+		item memory.Item
+		st   *Statement
+		ents []string
+		asOf time.Time
+	}
+	var stmts []statement // made on first use: most questions meet no change
+	for _, lg := range logs {
+		for _, sentence := range proseSentences(lg.Content) {
+			ch := ReadChange(sentence, nil)
+			if ch == nil {
+				continue
+			}
+			if stmts == nil {
+				for _, it := range curated {
+					var ents []string
+					for _, e := range it.Entities {
+						ents = append(ents, memory.EntityKey(e))
+					}
+					for _, text := range proseSentences(it.Content) {
+						stmts = append(stmts, statement{it, NewStatement(text, nil), ents, AsOf(it.Content)})
+					}
+				}
+			}
+			var keys []string
+			for _, e := range lg.Entities {
+				keys = append(keys, memory.EntityKey(e))
+			}
+			if mentions != nil {
+				keys = append(keys, mentions(sentence)...)
+			}
+			var by *statement
+			most, twice := -1, false
+			for i := range stmts {
+				s := &stmts[i]
+				if !s.asOf.IsZero() && !lg.Written.After(s.asOf) {
+					continue
+				}
+				t, head, value := s.st.Tie(ch, keys, s.ents)
+				if !((t == TieHead || t == TieEnded) && s.st.Outdated(ch, head, value, nil) || t == TieEntity && s.st.Ended(ch, nil)) {
+					continue
+				}
+				switch n := s.st.Shared(ch); {
+				case n > most:
+					by, most, twice = s, n, false
+				case n == most && s.item.RowID != by.item.RowID:
+					twice = true
+				}
+			}
+			if by == nil || twice || slices.Contains(l.next[by.item.RowID], lg.RowID) {
+				continue
+			}
+			for _, it := range []memory.Item{by.item, lg} {
+				if l.sig[it.RowID] == nil {
+					l.sig[it.RowID] = signature(it)
+				}
+			}
+			if !l.superseded(by.item.RowID) {
+				if l.byProse == nil {
+					l.byProse = map[int64]bool{}
+				}
+				l.byProse[by.item.RowID] = true
+			}
+			l.link(by.item.RowID, lg.RowID)
+		}
+	}
+}
+
+// proseSentences splits a passage (lines of a list or a paragraph) into
+// its sentences, without list markers.
+func proseSentences(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(listMarker.ReplaceAllString(line, ""))
+		if line == "" {
+			continue
+		}
+		for _, s := range sentenceEnd.Split(line, -1) {
+			if s = strings.TrimSpace(s); len(s) >= 8 {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+var (
+	listMarker  = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?:[WBOS](?:\(c=[0-9.]+\))?:?\s+)?`)
+	sentenceEnd = regexp.MustCompile(`[.!?]\s+(?:[A-Z"“(])`)
+)

@@ -319,3 +319,37 @@ func TestValuesJoinNumbersWrittenApart(t *testing.T) {
 		t.Error("two phone numbers of one country share a value")
 	}
 }
+
+// TestChangesSaidInProse: a curated line yields to a later log line that
+// names no entity but says its value changed, tied by the line's own
+// words (change.go), for a question about now; a question about the past
+// and a log line that changes another thing leave it first.
+func TestChangesSaidInProse(t *testing.T) {
+	files := map[string]string{
+		"bank/entities/Pip.md": "# Pip\n\nOur terrier.\n\n- Vet: Dr Anand, Millbank Vets.\n- Food: Orijen Small Breed, one scoop a day.\n",
+		"memory/2026-02-10.md": "# 2026-02-10\n\nWe've moved the dogs to Riverside Vets in Kelso, closer to the school.\n",
+		"memory/2026-02-20.md": "# 2026-02-20\n\nRiverside Vets sent the reminder for the booster.\n",
+		// Another thing changed, in words the vet line shares.
+		"memory/2026-03-01.md": "# 2026-03-01\n\nThe vets' car park at the school is now pay and display, £2 an hour.\n",
+	}
+	for d := 1; d <= 30; d++ {
+		files[fmt.Sprintf("memory/2026-01-%02d.md", d)] = fmt.Sprintf("# 2026-01-%02d\n\nOrdered seeds for the garden, batch %d.\n\nThe plumber fixed the boiler.\n", d, d)
+	}
+	ix := index(t, files)
+	now := day("2026-04-01")
+	res := run(t, ix, Plan{Terms: []string{"vet", "now"}, Intent: query.Current, Now: now, K: 5, Explain: true})
+	if len(res) == 0 || !strings.HasPrefix(res[0].Source, "memory/2026-02-10.md") {
+		t.Fatalf("first %s, want the change: %s", first(res), sources(res))
+	}
+	if !slices.ContainsFunc(res[0].Supersedes, func(l Link) bool { return strings.HasPrefix(l.Source, "bank/entities/Pip.md") }) {
+		t.Errorf("the change supersedes %v, want the page's vet line", res[0].Supersedes)
+	}
+	// Without a word of now, a change said only in prose does not make
+	// the question one about now.
+	res = run(t, ix, Plan{Terms: []string{"vet"}, Now: now, K: 5, Explain: true})
+	for _, r := range res {
+		if r.Explain != nil && r.Explain.Boosts["superseded"] != 0 {
+			t.Errorf("%s demoted for a question without now: %s", r.Source, sources(res))
+		}
+	}
+}

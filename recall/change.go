@@ -61,7 +61,7 @@ func Ends(text string) bool { return endingWords.MatchString(text) }
 // lower case (saysChange).
 // A bare "now" or "new" is not enough: prose says "noticed only now" and
 // "two new bookings" of things that did not change.
-var changeWords = regexp.MustCompile(`\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|(mon|tues|wednes|thurs|fri|satur|sun)day([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|go(es)? (up|down) to|went (up|down) to|gone (up|down) to|(took|takes|taken|taking) over|stepped down|finished at|renewed|extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) the new|new one|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
+var changeWords = regexp.MustCompile(`\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|(mon|tues|wednes|thurs|fri|satur|sun)day([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|go(es|ing)? (up|down) to|went (up|down) to|gone (up|down) to|the new (\w+ ){1,3}(is|are)|no more|from here on|instead[,.;!]|instead$|(is|are|'s|’s|'re|’re) (up|down) to|replaced \w+( \w+)? as|now:|(took|takes|taken|taking) over|stepped down|finished at|renewed|extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) (the|our|their|his|her|my) new|new one|swapped|swapping|swapped out|bumped|rescheduled|these days|got rid of|handed (the \w+ )?back|(we're|we’re|we are) with|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
 
 // notSettled marks a sentence that does not say how things are now: a
 // plan, a guess, a question, an exception for a while, or what stays as
@@ -114,6 +114,9 @@ func saysChange(s string) bool {
 	if strings.HasSuffix(l, "now") {
 		return changeWords.MatchString(l)
 	}
+	if strings.Contains(l, "→") || strings.Contains(l, " -> ") {
+		return true // "Start time: 19:00 → 19:15"
+	}
 	for _, w := range changeAnchors {
 		if strings.Contains(l, w) {
 			return changeWords.MatchString(l) // lower case: no (?i), which costs
@@ -127,12 +130,16 @@ func saysChange(s string) bool {
 // one, which few do.
 var changeAnchors = func() []string {
 	as := []string{"switch", "moved", "instead of", "replac", "no longer", "from now on", " up to", " down to", "took over", "takes over",
-		"taken over", "taking over", "stepped down", "finished at", "renewed", "extended ", "changed ", "new one"}
+		"taken over", "taking over", "stepped down", "finished at", "renewed", "extended ", "changed ", "new one", "swap", "bumped",
+		"rescheduled", "these days", "got rid of", "back", "re with", "are with", "the new", "no more", "from here on", "instead", "up to", "down to", "now:"}
 	for _, w := range []string{"next", "this", "today", "tomorrow", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"} {
 		as = append(as, "from "+w, "starting "+w)
 	}
 	for _, w := range []string{"is", "are", "'s", "’s", "'re", "’re"} {
-		as = append(as, w+" now", w+" the new")
+		as = append(as, w+" now")
+		for _, d := range []string{"the", "our", "their", "his", "her", "my"} {
+			as = append(as, w+" "+d+" new")
+		}
 	}
 	for _, w := range []string{"come", "go", "run", "live", "work", "cost", "is", "are", "start", "open", "close"} {
 		as = append(as, "now "+w)
@@ -156,6 +163,10 @@ func aboutWords(text string) []string {
 	return out
 }
 
+// parenthetical is an aside in parentheses, no clause of its own
+// ("(manyglm, negative binomial)").
+var parenthetical = regexp.MustCompile(`\([^()]*\)`)
+
 // clauseSep separates the clauses of a curated statement ("Saturday club
 // race, first gun 13:00").
 var clauseSep = regexp.MustCompile(`[;,]\s+`)
@@ -167,6 +178,11 @@ var relationWords = map[string]bool{"since": true, "until": true, "till": true, 
 // A Statement is a curated statement, read once, that changes are
 // compared with.
 type Statement struct {
+	// Page says the statement is a line of an entity's page: a change
+	// that names another entity is then that entity's business ("Switched
+	// the club's chandlery account…" and, on the old supplier's page,
+	// "Chandlery on Main Road").
+	Page        bool
 	text, value string
 	field       bool            // value follows a label ("Vet: …")
 	words       []string        // content words (Sig.Words)
@@ -175,12 +191,13 @@ type Statement struct {
 	clauseText  []string        // value, then the text of each of those clauses
 	label       []string        // aboutWords of its label, for a field
 	values      map[string]bool // Values of value
+	isName      func(string) bool
 }
 
 // NewStatement reads a curated statement; isName tells the names of known
 // entities.
 func NewStatement(text string, isName func(string) bool) *Statement {
-	s := &Statement{text: text, value: text}
+	s := &Statement{text: text, value: text, isName: isName}
 	if label, value, ok := Field(text); ok {
 		s.value, s.field, s.label = value, true, aboutWords(label)
 	}
@@ -193,7 +210,7 @@ func NewStatement(text string, isName func(string) bool) *Statement {
 		s.topic = slices.DeleteFunc(s.topic, func(w string) bool { return slices.Contains(opening, w) })
 	}
 	s.clauses, s.clauseText = [][]string{s.topic}, []string{s.value}
-	if parts := clauseSep.Split(text, -1); len(parts) > 1 {
+	if parts := clauseSep.Split(parenthetical.ReplaceAllString(text, ""), -1); len(parts) > 1 {
 		for _, p := range parts {
 			s.clauses = append(s.clauses, aboutWords(p))
 			s.clauseText = append(s.clauseText, p)
@@ -251,11 +268,9 @@ const (
 // tie it by its head and what gives the values it must change (its
 // value, or a clause's: Outdated).
 func (s *Statement) Tie(c *Change, keys, ents []string) (t Tie, head []string, value string) {
-	// A sentence about another entity than the statement's is no change
-	// of it, whatever words they share ("Switched the club's chandlery
-	// account to Albatross Marine" and, on Southern Rigging's page,
-	// "Chandlery on Main Road").
-	about := len(keys) == 0 || !slices.ContainsFunc(ents, func(e string) bool { return !IsSubjectKey(e) })
+	// On an entity's page, a sentence about another entity than the
+	// statement's is no change of it, whatever words they share (Page).
+	about := !s.Page || len(keys) == 0 || !slices.ContainsFunc(ents, func(e string) bool { return !IsSubjectKey(e) })
 	for _, k := range keys {
 		if slices.Contains(ents, k) {
 			about = true
@@ -281,8 +296,15 @@ func (s *Statement) Tie(c *Change, keys, ents []string) (t Tie, head []string, v
 			n++
 		}
 	}
+	if s.plainOver(c) {
+		return TieEnded, nil, s.value // "Paid by: cheque …" and "No more cheques …"
+	}
 	if n > 0 && (n >= 2 || len(shared(s.topic, c.topic)) > 0) {
-		subject := len(s.topic) > 0 && slices.Contains(c.topic, s.topic[0])
+		// Several values over that name no known entity are the thing
+		// itself ("we swapped Assurances Beaulieu for the Mutuelle des
+		// Arts"); otherwise the sentence must be about the statement's
+		// subject too.
+		subject := n >= 2 && !s.namesOver(c) || len(s.topic) > 0 && slices.Contains(c.topic, s.topic[0])
 		for _, k := range keys {
 			if slices.Contains(ents, k) && !slices.ContainsFunc(strings.Fields(strings.ToLower(memory.EntityName(k))), func(w string) bool { return c.ended[w] }) {
 				subject = true
@@ -300,6 +322,37 @@ func (s *Statement) Tie(c *Change, keys, ents []string) (t Tie, head []string, v
 	return Untied, nil, ""
 }
 
+// plainOver reports whether the statement is a field whose value is a
+// plain word ("Paid by: cheque on the first of the month") that the
+// change says is over ("No more cheques for the tutor").
+func (s *Statement) plainOver(c *Change) bool {
+	if !s.field || len(s.values) > 0 || s.namedLabel() {
+		return false
+	}
+	ws := strings.Fields(s.value)
+	if len(ws) == 0 {
+		return false
+	}
+	w := contentForm(strings.ToLower(strings.Trim(ws[0], ",.;:()")))
+	_, over := Clauses(c.Said)
+	return w != "" && slices.ContainsFunc(over, func(cl string) bool { return slices.Contains(aboutWords(cl), w) })
+}
+
+// namesOver reports whether a value the change says is over is a word of
+// a known entity's name ("instead of Ganesh Traders"): the entity may
+// well do other things still.
+func (s *Statement) namesOver(c *Change) bool {
+	if s.isName == nil {
+		return false
+	}
+	for w := range s.values {
+		if c.ended[w] && s.isName(w) {
+			return true
+		}
+	}
+	return false
+}
+
 // head returns the words that tie the statement to a sentence by what it
 // is about: every word of its label ("Vet: …", which the sentence may say
 // in a value: "Clutha Vets"), or two or more and half of them ("Saturday
@@ -314,7 +367,11 @@ func (s *Statement) Tie(c *Change, keys, ents []string) (t Tie, head []string, v
 // hours to change), the whole statement's for its first clause.
 func (s *Statement) head(c *Change) (head []string, value string) {
 	if len(s.label) > 0 {
-		if n := len(shared(s.label, c.words)); n == len(s.label) || n >= 2 && 2*n >= len(s.label) {
+		// Every word of the label, or one of a label of several ("the fee
+		// is going up" for "Membership fee: …", "rehearsals are on
+		// Wednesdays" for "Rehearsal day: …"): a field's label names its
+		// attribute, and the new value must come near it (Outdated).
+		if n := len(shared(s.label, c.words)); n == len(s.label) || n >= 1 && len(s.label) > 1 {
 			return shared(s.label, c.words), s.value
 		}
 	}
@@ -325,6 +382,9 @@ func (s *Statement) head(c *Change) (head []string, value string) {
 				// ("Saturday club race, first gun 13:00"): its values
 				// are the whole statement's.
 				return both, s.value
+			}
+			if s.field && len(Values(s.clauseText[i], s.isName)) == 0 {
+				return both, s.value // "Contact: Martin Ogden, property manager": the field's value
 			}
 			return both, s.clauseText[i]
 		}
@@ -339,7 +399,15 @@ func (s *Statement) head(c *Change) (head []string, value string) {
 // another value: value and head are what Tie returned (no head for an
 // entity's tie).
 func (s *Statement) Outdated(c *Change, head []string, value string, isName func(string) bool) bool {
-	return replaces(c.Said, value, s.field && value == s.value, head, isName)
+	return replaces(c.Said, value, s.field && value == s.value, s.field && value == s.value && !s.namedLabel(), head, isName)
+}
+
+// namedLabel reports whether the statement's label is a known entity's
+// name ("Jonas: early warelay user, …"): a line about someone, not a
+// field whose value is a word.
+func (s *Statement) namedLabel() bool {
+	label, _, _ := Field(s.text)
+	return s.isName != nil && s.isName(label)
 }
 
 // Ended reports whether a change says that what the statement says ended
@@ -368,7 +436,8 @@ func shared(a, b []string) []string {
 var weekdays = map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true}
 
 // replaces reports whether a change sentence gives a statement (its
-// values: value, a field's when field) another value: it names none of them as current, and a
+// values: value, a field's when field, whose first word is one even in
+// lower case when plainValue) another value: it names none of them as current, and a
 // clause of it that holds names a value of a kind the statement has (a
 // name for a name, a number for a number) that is no entity's name (a
 // name a clause gives is who did something: "Sipho confirmed …"). When
@@ -377,13 +446,25 @@ var weekdays = map[string]bool{"monday": true, "tuesday": true, "wednesday": tru
 // "Switched the club's chandlery account to Albatross Marine" gives the
 // chandlery a value, "a new address …, the family house" none to
 // "Family: …".
-func replaces(sentence, value string, field bool, head []string, isName func(string) bool) bool {
+func replaces(sentence, value string, field, plainValue bool, head []string, isName func(string) bool) bool {
 	if isName == nil {
 		isName = func(string) bool { return false }
 	}
 	old := Values(value, isName)
 	if field {
 		old = FieldValues(value, isName)
+		if len(old) == 0 && plainValue {
+			// A field's value that is a plain word is a value all the
+			// same when the sentence says it is over: "Paid by: cheque at
+			// the end of each month" and "No more cheques for Hélène".
+			if ws := strings.Fields(value); len(ws) > 0 {
+				w := strings.ToLower(strings.Trim(ws[0], ",.;:()"))
+				_, over := Clauses(sentence)
+				if slices.ContainsFunc(over, func(c string) bool { return slices.Contains(aboutWords(c), contentForm(w)) }) {
+					old[w] = true
+				}
+			}
+		}
 	}
 	delete(old, "i") // "I can't grep a voice note"
 	kinds := map[string]bool{}
@@ -498,8 +579,8 @@ func sameValue(a, b []string) bool {
 var runTitles = map[string]bool{"st": true, "the": true}
 
 // newValueAfter reports whether a clause names a value not in old or
-// ended, of a kind in kinds, and a head word comes shortly before or within the first
-// such value (a run of value words: "Clutha Vets"), or the clause says
+// ended, of a kind in kinds, and a head word comes shortly before or within
+// such a value (a run of value words: "Clutha Vets"), or the clause says
 // right after it that it is the head (saysHeadIs). No head: any such
 // value.
 func newValueAfter(clause string, head []string, old, ended map[string]bool, kinds map[string]bool, clauseKinds map[string]string, isName func(string) bool) bool {
@@ -509,8 +590,8 @@ func newValueAfter(clause string, head []string, old, ended map[string]bool, kin
 	tokens := ValueTokens(clause, isName)
 	for i, t := range tokens {
 		isNew := t.Value && !old[t.Word] && !ended[t.Word] && kinds[kindOf(t.Word, clauseKinds)]
-		if inValue && !isNew {
-			return near(start) || saysHeadIs(tokens[i:], head) || namesHead(tokens[i:], head)
+		if inValue && !isNew && (near(start) || saysHeadIs(tokens[i:], head) || namesHead(tokens[i:], head)) {
+			return true
 		}
 		if isNew && !inValue {
 			start = i
@@ -550,10 +631,11 @@ func namesHead(after []Token, head []string) bool {
 
 // saysHeadIs reports whether the words after a value say that it is the
 // head: "Sipho Ndlovu is the new treasurer", "Kelpie … is now the club's
-// training keelboat".
+// training keelboat", "Patrice Lalonde has taken over from Yves as tenor
+// section leader".
 func saysHeadIs(after []Token, head []string) bool {
 	for i, t := range after[:min(len(after), 6)] {
-		if t.Word == "is" || t.Word == "are" {
+		if t.Word == "is" || t.Word == "are" || t.Word == "as" {
 			for _, u := range after[i+1 : min(len(after), i+6)] {
 				if slices.Contains(head, contentForm(u.Word)) {
 					return true
@@ -606,7 +688,8 @@ func valueKinds(text string) map[string]string {
 }
 
 // kindOf is the kind of a value: its kind in kinds (valueKinds), else
-// "number" for a number and "name" for a word.
+// "number" for a number, "weekday" for a day of the week and "name" for
+// another word.
 func kindOf(v string, kinds map[string]string) string {
 	if k, ok := kinds[v]; ok {
 		return k
@@ -618,6 +701,9 @@ func kindOf(v string, kinds map[string]string) string {
 	}
 	if strings.IndexFunc(v, unicode.IsDigit) >= 0 {
 		return "number"
+	}
+	if weekdays[strings.TrimSuffix(v, "s")] {
+		return "weekday" // "Wednesdays" is no new rehearsal venue
 	}
 	return "name"
 }

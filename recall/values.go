@@ -67,14 +67,60 @@ func splitClauses(fact string) []clause {
 		text := fact[at:m[0]]
 		// "moves from Monday to Tuesday": Monday is over, Tuesday holds.
 		if ft := fromToPattern.FindStringIndex(text); ft != nil && !replaced {
+			// Who moved holds too: "Joanna Marsh moved from Ridgeway to
+			// Bellcote" ends Ridgeway, not Joanna Marsh.
 			to := strings.LastIndex(text[:ft[1]], " to ")
-			out = append(out, clause{text: text[:to], ended: true})
+			if ft[0] > 0 {
+				out = append(out, clause{text: text[:ft[0]], ended: endsSomething(text[:ft[0]])})
+			}
+			out = append(out, clause{text: text[ft[0]:to], ended: true})
 			text = text[to+1:] // "to Tuesday": Tuesday is no sentence's first word
+		} else if i := leftFromAt(text); i > 0 && !replaced {
+			// "Patrice has taken over from Yves": Yves is over, not
+			// Patrice.
+			out = append(out, clause{text: text[:i], ended: endsSomething(text[:i])}, clause{text: text[i:], ended: true})
+			text = ""
 		}
-		out = append(out, clause{text: text, ended: replaced || endsSomething(text)})
+		if text != "" || len(out) == 0 {
+			out = append(out, clause{text: text, ended: replaced || endsSomething(text)})
+		}
 		sep := strings.TrimSpace(fact[m[0]:m[1]])
 		replaced = sep == "instead of" || sep == "rather than" || sep == "replacing"
 		at = m[1]
+	}
+	return splitSwaps(out)
+}
+
+// arrowPattern finds "X → Y" (also "->"): X is over, Y holds.
+var arrowPattern = regexp.MustCompile(`\s*(?:→|->)\s*`)
+
+// replacedAs finds "replaced Y as": Y is over, whoever did the replacing
+// and the role hold ("Tom Beckwith replaced Priya as our business
+// manager").
+var replacedAs = regexp.MustCompile(`(?i)\breplaced\s+(.+?)\s+as\s+`)
+
+// swapPattern finds "swapped X for Y", "replaced X with Y", "traded X for
+// Y": X is over and Y holds.
+var swapPattern = regexp.MustCompile(`(?i)\b(?:swapped|swapping|swap|traded|exchanged|replaced|replacing)\s+(.+?)\s+(?:for|with)\s+`)
+
+// splitSwaps cuts each clause that swaps one thing for another at the
+// swap: the part up to "for"/"with" is over, the rest begins a clause.
+func splitSwaps(cs []clause) []clause {
+	var out []clause
+	for _, c := range cs {
+		if m := arrowPattern.FindStringIndex(c.text); m != nil && !c.ended {
+			out = append(out, clause{text: c.text[:m[0]], ended: true}, clause{text: "to " + c.text[m[1]:], ended: endsSomething(c.text[m[1]:])})
+			continue
+		}
+		if m := replacedAs.FindStringSubmatchIndex(c.text); m != nil && !c.ended {
+			out = append(out, clause{text: c.text[:m[0]], ended: false}, clause{text: c.text[m[0]:m[3]], ended: true}, clause{text: c.text[m[3]:], ended: false})
+			continue
+		}
+		if m := swapPattern.FindStringSubmatchIndex(c.text); m != nil && !c.ended {
+			out = append(out, clause{text: c.text[:m[1]], ended: true}, clause{text: "for " + c.text[m[1]:], ended: endsSomething(c.text[m[1]:])})
+			continue
+		}
+		out = append(out, c)
 	}
 	return out
 }
@@ -92,7 +138,7 @@ func endsSomething(clause string) bool {
 	for _, m := range []string{" no longer ", " not ", "n't ", " never ", " stopped ", " archived ", " retired ", " dropped ", " gone ",
 		" replaced ", " old ", " former ", " previous ", " was ", " were ", " used to ", " until ", " ditched ", " abandoned ", " sold ",
 		" handed back ", " given back ", " gave back ", " moved out ", " left ", " cancelled ", " canceled ", " closed ", " ended ", " quit ",
-		" finished at ", " given up ", " gave up ", " stepped down "} {
+		" finished at ", " given up ", " gave up ", " stepped down ", " no more "} {
 		if strings.Contains(l, m) {
 			return true
 		}
@@ -114,6 +160,22 @@ func endsSomething(clause string) bool {
 			return true
 		}
 	}
+}
+
+// leftFromAt returns where "from X" begins in a clause when a word before
+// it makes it name what was left ("moved to Linz from Graz", "taken over
+// from Yves"), or -1.
+func leftFromAt(text string) int {
+	l := strings.ToLower(text)
+	i := strings.Index(l, " from ")
+	if i < 0 || !slices.ContainsFunc(strings.Fields(l[:i]), func(w string) bool { return leftFrom[w] }) {
+		return -1
+	}
+	next, _, _ := strings.Cut(l[i+len(" from "):], " ")
+	if startsWhen(next) {
+		return -1
+	}
+	return i + 1
 }
 
 // leftFrom are the words that make a later "from X" name what was left.
@@ -200,7 +262,13 @@ func isValue(ws []string, i int, w string, isName func(string) bool) bool {
 	// An identifier in lower case is a value too: an address or a
 	// handle ("kesarcrumb@okaxis"), a name_with_underscores.
 	identifier := strings.ContainsAny(w, "@_")
-	if !digits && !identifier && (i == 0 || !unicode.IsUpper(r[0]) || query.IsStopWord(strings.ToLower(w)) || titles[strings.ToLower(w)]) {
+	// A capitalised first word is a value only when the word after it is
+	// capitalised too: a name of several words opens the sentence
+	// ("Stanningley Recovery have taken over", "Tom Beckwith replaced
+	// Priya"), not a verb ("Switched the account").
+	opensName := i == 0 && len(ws) > 1 && ws[1] != "" && unicode.IsUpper([]rune(ws[1])[0]) &&
+		!strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "s") // "Switched", "Runs"
+	if !digits && !identifier && (i == 0 && !opensName || !unicode.IsUpper(r[0]) || query.IsStopWord(strings.ToLower(w)) || titles[strings.ToLower(w)]) {
 		return false // a capitalised function word opens a sentence ("He", "The"); a title names no one ("Dr")
 	}
 	if !digits && isName != nil && isName(w) {

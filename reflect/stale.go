@@ -278,7 +278,8 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 	// count too, so that a second run marks no runner-up.
 	best := map[*fact]int{}
 	for _, c := range all {
-		st := recall.NewStatement(c.text, res.isName)
+		st := recall.NewStatement(c.text, res.namesIn(c.text))
+		st.Page = page != ""
 		entities := slices.DeleteFunc(slices.Clone(c.ents), recall.IsSubjectKey)
 		var curated *recall.Sig
 		for _, f := range prose {

@@ -3,6 +3,7 @@ package recall
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -33,6 +34,7 @@ import (
 type Change struct {
 	Said  string          // its clauses that say how things are now
 	words []string        // content words (Sig.Words)
+	parts [][]string      // the content words of each of its clauses
 	topic []string        // those that are no values (aboutWords)
 	ended map[string]bool // the values it says are over
 }
@@ -46,12 +48,31 @@ func ReadChange(sentence string, isName func(string) bool) *Change {
 		return nil
 	}
 	_, ended := ClauseValues(said, isName)
-	return &Change{Said: said, words: signature(memory.Item{Kind: memory.KindWorld, Content: said}).words, topic: aboutWords(said), ended: ended}
+	c := &Change{Said: said, words: signature(memory.Item{Kind: memory.KindWorld, Content: said}).words, topic: aboutWords(said), ended: ended}
+	for _, cl := range splitClauses(said) {
+		c.parts = append(c.parts, signature(memory.Item{Kind: memory.KindWorld, Content: cl.text}).words)
+	}
+	return c
 }
 
 // Unchanged reports whether a text says that something stays as it was
 // ("stays at ₹600", "still", "the same"; in lower case).
 func Unchanged(text string) bool { return unchanged.MatchString(text) }
+
+// Before reports whether the change names a year before day's ("until
+// Françoise took over in 2022"): it tells history, not a change since.
+func (c *Change) Before(day time.Time) bool {
+	for _, m := range yearPattern.FindAllStringSubmatch(c.Said, -1) {
+		if y, err := strconv.Atoi(m[1]); err == nil && y < day.Year() {
+			return true
+		}
+	}
+	return false
+}
+
+// yearPattern finds a year said as a time ("in 2022", "since 2019"), not
+// as a model's ("a 2004 J/22").
+var yearPattern = regexp.MustCompile(`(?i)\b(?:in|since|until|till|from|back in)\s+((?:19|20)\d\d)\b`)
 
 // Ends reports whether a sentence says that someone or something stopped
 // being what it was ("stepped down", "left", "no longer").
@@ -68,7 +89,7 @@ var changeWords = regexp.MustCompile(`\b(switched|switching|(has|have|had|'ve|�
 // it was ("we'll keep ordering from Sadashiv kaka"; in lower case, which
 // "Haere Mai Stays" and "4 May" are not). It is read clause by clause
 // (settledChange).
-var notSettled = regexp.MustCompile(`(?i)(\?|\b(might|could|would|should|if|maybe|perhaps|probably|possibly|propos\w*|plan\w*|consider\w*|thinking of|thinking about|hasn't decided|not decided|undecided|in case|for now|temporar\w*|this week only|just for|for the day|for the morning|for the weekend|on leave|be back|asked (whether|if)|hop(e|es|ing) to|want(s|ed)? (him|her|them|us|me) to|wants to|unless)\b)|(?-i:\bmay\b|` + unchanged.String() + `)`)
+var notSettled = regexp.MustCompile(`(?i)(\?|\b(might|could|would|should|if|maybe|perhaps|probably|possibly|propos\w*|plan\w*|consider\w*|thinking of|thinking about|hasn't decided|not decided|undecided|in case|for now|temporar\w*|this week only|just for|for the day|for the morning|for the weekend|on leave|be back|asked (whether|if)|hop(e|es|ing) to|want(s|ed)? (him|her|them|us|me) to|wants to|unless|back then|in the past)\b)|(?-i:\bmay\b|` + unchanged.String() + `)`)
 
 // unchanged marks what stays as it was ("stays at ₹600", "still", "the
 // same"); in lower case, which "Haere Mai Stays" is not.
@@ -338,6 +359,18 @@ func (s *Statement) plainOver(c *Change) bool {
 	return w != "" && slices.ContainsFunc(over, func(cl string) bool { return slices.Contains(aboutWords(cl), w) })
 }
 
+// inOneClause reports whether two of words come in one clause of the
+// change: "Our business manager is Tom Beckwith now; Priya Sethi moved to
+// the Harrogate branch" says nothing of a "business … branch".
+func (c *Change) inOneClause(words []string) bool {
+	for _, p := range c.parts {
+		if len(shared(words, p)) >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
 // namesOver reports whether a value the change says is over is a word of
 // a known entity's name ("instead of Ganesh Traders"): the entity may
 // well do other things still.
@@ -376,7 +409,7 @@ func (s *Statement) head(c *Change) (head []string, value string) {
 		}
 	}
 	for i, topic := range s.clauses {
-		if both := shared(topic, c.words); len(both) >= 2 && 2*len(both) >= len(topic) {
+		if both := shared(topic, c.words); len(both) >= 2 && 2*len(both) >= len(topic) && c.inOneClause(both) {
 			if i == 1 {
 				// The first clause names what the statement is about
 				// ("Saturday club race, first gun 13:00"): its values
@@ -750,7 +783,7 @@ func linkProseChanges(best []*candidate, l *links, mentions func(string) []strin
 	for _, lg := range logs {
 		for _, sentence := range proseSentences(lg.Content) {
 			ch := ReadChange(sentence, nil)
-			if ch == nil {
+			if ch == nil || ch.Before(lg.Written) {
 				continue
 			}
 			if stmts == nil {

@@ -51,7 +51,7 @@ func proseChanges(in *Input, res *resolver, now time.Time) []*fact {
 				continue
 			}
 			change := recall.ReadChange(f.Text, res.isName)
-			if change == nil || len(recall.Values(change.Said, res.isName)) == 0 {
+			if change == nil || change.Before(d.Date) || len(recall.Values(change.Said, res.isName)) == 0 {
 				continue
 			}
 			keys := res.named(f.Text)
@@ -86,7 +86,7 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 	for i, st := range sts {
 		sentence, last := st.text, st.line
 		change := recall.ReadChange(sentence, res.isName)
-		if change == nil {
+		if change == nil || change.Before(d.Date) {
 			continue
 		}
 		// "Aroha changed the Wi-Fi password this morning. New one's

@@ -100,7 +100,7 @@ func TestProseChanges(t *testing.T) {
 		{"who moved is no value that ended", [][2]string{{"bank/entities/Bellcote-Mill.md", "# Bellcote Mill\n\nA stone mill. Their rep is Joanna Marsh.\n"}},
 			"Joanna Marsh moved from Ridgeway to Bellcote in April, so she is our rep either way.", nil},
 		{"history told in a change", [][2]string{{"bank/world.md", "# World\n\n- The soprano section leader is Ines Pardo.\n"}},
-			"Someone asked why Mo sits at the back of the sopranos; he was the soprano section leader once, until Ines took over in 2022.", nil},
+			"Someone asked why Mo always sits in the first row of the sopranos; Mo explained that he used to be the soprano section leader, until Ines took over in 2022.", nil},
 		{"two words of the statement in two clauses of the sentence", [][2]string{{"bank/world.md", "# World\n\n- The business account is with Dale Bank, Headrow branch.\n"}},
 			"Our business manager is Tom Beck now; Priya Shah moved to the Harrogate branch.", nil},
 		{"a head word far from the new value", [][2]string{{"bank/entities/Survey.md", "# Survey\n\n- Site 3: a beck on Ralph Ashby's farm.\n"},

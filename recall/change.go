@@ -572,22 +572,30 @@ var endingWords = regexp.MustCompile(`(?i)\b(stepped down|steps down|stood down|
 // ("riverside", "vets"), each a value as a reader takes it.
 func valueRuns(text string, isName func(string) bool) [][]string {
 	var out [][]string
-	var run []string
-	for _, t := range ValueTokens(text, isName) {
-		if t.Value {
-			run = append(run, t.Word)
-			continue
+	// A comma or a parenthesis ends a value: "Swift Recovery, 24-hour".
+	for i, part := range runBreak.Split(text, -1) {
+		if i > 0 {
+			part = "- " + part // its first word may be a value
+		}
+		var run []string
+		for _, t := range ValueTokens(part, isName) {
+			if t.Value {
+				run = append(run, t.Word)
+				continue
+			}
+			if len(run) > 0 {
+				out = append(out, run)
+				run = nil
+			}
 		}
 		if len(run) > 0 {
 			out = append(out, run)
-			run = nil
 		}
-	}
-	if len(run) > 0 {
-		out = append(out, run)
 	}
 	return out
 }
+
+var runBreak = regexp.MustCompile(`[,;()]\s*`)
 
 // sameValue reports whether two runs of value words name one value: they
 // share a word that is no title, and not only the last word of both when

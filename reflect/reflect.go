@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"memoria/memory"
+	"memoria/query"
 	"memoria/recall"
 )
 
@@ -668,7 +669,7 @@ func newResolver(in *Input) *resolver {
 	r.first = map[string]string{}
 	for _, p := range paths {
 		if e := in.PageDocs[p].Entity; e != nil {
-			if ws := strings.Fields(e.Name); len(ws) > 1 {
+			if ws := strings.Fields(e.Name); len(ws) > 1 && !query.IsStopWord(strings.ToLower(ws[0])) { // "The Van" has no first name
 				w := strings.ToLower(ws[0])
 				if s, ok := r.first[w]; ok && s != e.Slug {
 					r.first[w] = ""

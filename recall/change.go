@@ -82,7 +82,7 @@ func Ends(text string) bool { return endingWords.MatchString(text) }
 // lower case (saysChange).
 // A bare "now" or "new" is not enough: prose says "noticed only now" and
 // "two new bookings" of things that did not change.
-var changeWords = regexp.MustCompile(`\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|(mon|tues|wednes|thurs|fri|satur|sun)day([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|go(es|ing)? (up|down) to|went (up|down) to|gone (up|down) to|the new (\w+ ){1,3}(is|are)|no more|from here on|instead[,.;!]|instead$|(is|are|'s|’s|'re|’re) (up|down) to|replaced \w+( \w+)? as|now:|(took|takes|taken|taking) over|stepped down|finished at|renewed|extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) (the|our|their|his|her|my) new|new one|swapped|swapping|swapped out|bumped|rescheduled|these days|got rid of|handed (the \w+ )?back|(we're|we’re|we are) with|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
+var changeWords = regexp.MustCompile(`\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|(mon|tues|wednes|thurs|fri|satur|sun)day([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|(go|goes|going|went|gone) (up|down)\b|from (january|february|march|april|may|june|july|august|september|october|november|december)\b|the new (\w+ ){1,3}(is|are)|no more|from here on|instead[,.;!]|instead$|(is|are|'s|’s|'re|’re) (up|down) to|replaced \w+( \w+)? as|now:|(took|takes|taken|taking) over|stepped down|finished at|renewed|extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) (the|our|their|his|her|my) new|new one|swapped|swapping|swapped out|bumped|rescheduled|these days|got rid of|handed (the \w+ )?back|(we're|we’re|we are) with|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
 
 // notSettled marks a sentence that does not say how things are now: a
 // plan, a guess, a question, an exception for a while, or what stays as
@@ -152,7 +152,8 @@ func saysChange(s string) bool {
 var changeAnchors = func() []string {
 	as := []string{"switch", "moved", "instead of", "replac", "no longer", "from now on", " up to", " down to", "took over", "takes over",
 		"taken over", "taking over", "stepped down", "finished at", "renewed", "extended ", "changed ", "new one", "swap", "bumped",
-		"rescheduled", "these days", "got rid of", "back", "re with", "are with", "the new", "no more", "from here on", "instead", "up to", "down to", "now:"}
+		"rescheduled", "these days", "got rid of", "back", "re with", "are with", "the new", "no more", "from here on", "instead", "up to", "down to", "now:",
+		" up", " down", "from jan", "from feb", "from mar", "from apr", "from may", "from jun", "from jul", "from aug", "from sep", "from oct", "from nov", "from dec"}
 	for _, w := range []string{"next", "this", "today", "tomorrow", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"} {
 		as = append(as, "from "+w, "starting "+w)
 	}
@@ -359,6 +360,25 @@ func (s *Statement) plainOver(c *Change) bool {
 	return w != "" && slices.ContainsFunc(over, func(cl string) bool { return slices.Contains(aboutWords(cl), w) })
 }
 
+// sameCue returns the words of a change that name the attribute a word
+// of label names (attributeCues: "rent" and "price", "phone" and
+// "mobile").
+func sameCue(label, words []string) []string {
+	var out []string
+	for _, l := range label {
+		c, ok := attributeCues[l]
+		if !ok {
+			continue
+		}
+		for _, w := range words {
+			if attributeCues[w] == c && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
 // inOneClause reports whether two of words come in one clause of the
 // change: "Our business manager is Tom Beckwith now; Priya Sethi moved to
 // the Harrogate branch" says nothing of a "business … branch".
@@ -406,6 +426,11 @@ func (s *Statement) head(c *Change) (head []string, value string) {
 		// attribute, and the new value must come near it (Outdated).
 		if n := len(shared(s.label, c.words)); n == len(s.label) || n >= 1 && len(s.label) > 1 {
 			return shared(s.label, c.words), s.value
+		}
+		// Or a word of the same attribute (attributeCues): "Price went up:
+		// now £1,240 a month" for "Rent: £1,150 a month".
+		if cues := sameCue(s.label, c.words); len(cues) > 0 {
+			return cues, s.value
 		}
 	}
 	for i, topic := range s.clauses {
@@ -529,6 +554,7 @@ func replaces(sentence, value string, field, plainValue bool, head []string, isN
 		oldText = "- " + value
 	}
 	oldRuns := valueRuns(oldText, nil)
+	sentenceKinds := valueKinds(sentence)
 	current, _ := Clauses(sentence)
 	for _, clause := range current {
 		for _, r := range valueRuns(clause, nil) {
@@ -542,7 +568,7 @@ func replaces(sentence, value string, field, plainValue bool, head []string, isN
 	// The new value is read in the whole sentence, but not in a clause
 	// that says it is over: "Weekly off moves from Monday to Tuesday".
 	_, ended := ClauseValues(sentence, isName)
-	return newValueAfter(sentence, head, old, ended, kinds, valueKinds(sentence), isName)
+	return newValueAfter(sentence, head, old, ended, kinds, sentenceKinds, isName)
 }
 
 // endsTopic reports whether a clause of a change sentence that says

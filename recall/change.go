@@ -420,12 +420,14 @@ func (s *Statement) namesOver(c *Change) bool {
 // hours to change), the whole statement's for its first clause.
 func (s *Statement) head(c *Change) (head []string, value string) {
 	if len(s.label) > 0 {
-		// Every word of the label, or one of a label of several ("the fee
-		// is going up" for "Membership fee: …", "rehearsals are on
-		// Wednesdays" for "Rehearsal day: …"): a field's label names its
-		// attribute, and the new value must come near it (Outdated).
-		if n := len(shared(s.label, c.words)); n == len(s.label) || n >= 1 && len(s.label) > 1 {
-			return shared(s.label, c.words), s.value
+		// Every word of the label, or two and half of a longer one, or the
+		// last of a label of several, its head noun ("the fee is going up"
+		// for "Membership fee: …"): a field's label names its attribute,
+		// and the new value must come near it (Outdated). One other word
+		// of it is too little ("rehearsals" of "Rehearsal day").
+		both := shared(s.label, c.words)
+		if n := len(both); n == len(s.label) || n >= 2 && 2*n >= len(s.label) || n == 1 && both[0] == s.label[len(s.label)-1] {
+			return both, s.value
 		}
 		// Or a word of the same attribute (attributeCues): "Price went up:
 		// now £1,240 a month" for "Rent: £1,150 a month".

@@ -35,6 +35,8 @@ type Change struct {
 	Said  string          // its clauses that say how things are now
 	words []string        // content words (Sig.Words)
 	parts [][]string      // the content words of each of its clauses
+	over  [][]string      // the aboutWords of each clause that says something is over
+	ends  []bool          // for each of over: whether it says someone or something stopped (endingWords)
 	topic []string        // those that are no values (aboutWords)
 	ended map[string]bool // the values it says are over
 }
@@ -51,6 +53,10 @@ func ReadChange(sentence string, isName func(string) bool) *Change {
 	c := &Change{Said: said, words: signature(memory.Item{Kind: memory.KindWorld, Content: said}).words, topic: aboutWords(said), ended: ended}
 	for _, cl := range splitClauses(said) {
 		c.parts = append(c.parts, signature(memory.Item{Kind: memory.KindWorld, Content: cl.text}).words)
+		if cl.ended {
+			c.over = append(c.over, aboutWords(cl.text))
+			c.ends = append(c.ends, endingWords.MatchString(cl.text))
+		}
 	}
 	return c
 }
@@ -150,10 +156,13 @@ func saysChange(s string) bool {
 // matches holds: the regular expression runs only on a sentence holding
 // one, which few do.
 var changeAnchors = func() []string {
-	as := []string{"switch", "moved", "instead of", "replac", "no longer", "from now on", " up to", " down to", "took over", "takes over",
+	as := []string{"switch", "moved", "instead", "replac", "no longer", "from now on", "took over", "takes over",
 		"taken over", "taking over", "stepped down", "finished at", "renewed", "extended ", "changed ", "new one", "swap", "bumped",
-		"rescheduled", "these days", "got rid of", "back", "re with", "are with", "the new", "no more", "from here on", "instead", "up to", "down to", "now:",
-		" up", " down", "from jan", "from feb", "from mar", "from apr", "from may", "from jun", "from jul", "from aug", "from sep", "from oct", "from nov", "from dec"}
+		"rescheduled", "these days", "got rid of", "handed", "re with", "are with", "the new", "no more", "from here on", "now:",
+		"from jan", "from feb", "from mar", "from apr", "from may", "from jun", "from jul", "from aug", "from sep", "from oct", "from nov", "from dec"}
+	for _, v := range []string{"go", "goes", "going", "went", "gone", "is", "are", "'s", "’s", "'re", "’re"} {
+		as = append(as, v+" up", v+" down") // "went up", "we're down to"
+	}
 	for _, w := range []string{"next", "this", "today", "tomorrow", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"} {
 		as = append(as, "from "+w, "starting "+w)
 	}
@@ -356,8 +365,7 @@ func (s *Statement) plainOver(c *Change) bool {
 		return false
 	}
 	w := contentForm(strings.ToLower(strings.Trim(ws[0], ",.;:()")))
-	_, over := Clauses(c.Said)
-	return w != "" && slices.ContainsFunc(over, func(cl string) bool { return slices.Contains(aboutWords(cl), w) })
+	return w != "" && slices.ContainsFunc(c.over, func(words []string) bool { return slices.Contains(words, w) })
 }
 
 // sameCue returns the words of a change that name the attribute a word
@@ -474,7 +482,7 @@ func (s *Statement) namedLabel() bool {
 // ("Marlene stepped down as treasurer" and, on her page, "Club treasurer
 // since 2021") and names none of its values as current.
 func (s *Statement) Ended(c *Change, isName func(string) bool) bool {
-	return endsTopic(c.Said, s.topic) && !ShareCurrentValue(s.value, c.Said, isName)
+	return endsTopic(c, s.topic) && !ShareCurrentValue(s.value, c.Said, isName)
 }
 
 // Shared is how many content words a change and the statement share: of
@@ -577,16 +585,15 @@ func replaces(sentence, value string, field, plainValue bool, head []string, isN
 // something is over holds the statement's topic ("Marlene stepped down as
 // treasurer" and, on her page, "Club treasurer since 2021"): at least one
 // of its topic words and half of them.
-func endsTopic(sentence string, topic []string) bool {
+func endsTopic(c *Change, topic []string) bool {
 	if len(topic) == 0 {
 		return false
 	}
-	_, ended := Clauses(sentence)
-	for _, clause := range ended {
-		if !endingWords.MatchString(clause) {
+	for i, words := range c.over {
+		if !c.ends[i] {
 			continue // "went from … to …", "was": no end of a role
 		}
-		if n := len(shared(topic, aboutWords(clause))); n > 0 && 2*n >= len(topic) {
+		if n := len(shared(topic, words)); n > 0 && 2*n >= len(topic) {
 			return true
 		}
 	}

@@ -368,6 +368,16 @@ func (s *Statement) plainOver(c *Change) bool {
 	return w != "" && slices.ContainsFunc(c.over, func(words []string) bool { return slices.Contains(words, w) })
 }
 
+// commonStem reports whether two words share a stem of six letters or
+// more, most of the shorter ("distributor", "distribution").
+func commonStem(a, b string) bool {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n >= 6 && 4*n >= 3*min(len(a), len(b))
+}
+
 // sameCue returns the words of a change that name the attribute a word
 // of label names (attributeCues: "rent" and "price", "phone" and
 // "mobile").
@@ -436,6 +446,15 @@ func (s *Statement) head(c *Change) (head []string, value string) {
 		both := shared(s.label, c.words)
 		if n := len(both); n == len(s.label) || n >= 2 && 2*n >= len(s.label) || n == 1 && both[0] == s.label[len(s.label)-1] {
 			return both, s.value
+		}
+		// The head noun said in another form ("Wine distributor" and
+		// "Wine Distribution"): a stem of six letters or more in common.
+		if last := s.label[len(s.label)-1]; len(s.label) > 1 && len(both) >= 1 {
+			for _, w := range c.words {
+				if commonStem(last, w) {
+					return append(both, w), s.value
+				}
+			}
 		}
 		// Or a word of the same attribute (attributeCues): "Price went up:
 		// now £1,240 a month" for "Rent: £1,150 a month".

@@ -34,10 +34,10 @@ import (
 type Change struct {
 	Said  string          // its clauses that say how things are now
 	words []string        // content words (Sig.Words)
+	topic []string        // those that are no values (aboutWords)
 	parts [][]string      // the content words of each of its clauses
 	over  [][]string      // the aboutWords of each clause that says something is over
 	ends  []bool          // for each of over: whether it says someone or something stopped (endingWords)
-	topic []string        // those that are no values (aboutWords)
 	ended map[string]bool // the values it says are over
 }
 
@@ -49,7 +49,7 @@ func ReadChange(sentence string, isName func(string) bool) *Change {
 	if said == "" {
 		return nil
 	}
-	_, ended := ClauseValues(said, isName)
+	_, ended := clauseValues(said, isName)
 	c := &Change{Said: said, words: signature(memory.Item{Kind: memory.KindWorld, Content: said}).words, topic: aboutWords(said), ended: ended}
 	for _, cl := range splitClauses(said) {
 		c.parts = append(c.parts, signature(memory.Item{Kind: memory.KindWorld, Content: cl.text}).words)
@@ -85,16 +85,16 @@ var yearPattern = regexp.MustCompile(`(?i)\b(?:in|since|until|till|from|back in)
 func Ends(text string) bool { return endingWords.MatchString(text) }
 
 // changeWords say that a value changed from some moment on, or ended; in
-// lower case (saysChange).
-// A bare "now" or "new" is not enough: prose says "noticed only now" and
-// "two new bookings" of things that did not change.
+// lower case (saysChange). A bare "now" or "new" is not enough: prose says
+// "noticed only now" and "two new bookings" of things that did not
+// change.
 var changeWords = regexp.MustCompile(`\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|(mon|tues|wednes|thurs|fri|satur|sun)day([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|(go|goes|going|went|gone) (up|down)\b|from (january|february|march|april|may|june|july|august|september|october|november|december)\b|the new (\w+ ){1,3}(is|are)|no more|from here on|instead[,.;!]|instead$|(is|are|'s|’s|'re|’re) (up|down) to|replaced \w+( \w+)? as|now:|(took|takes|taken|taking) over|stepped down|finished at|renewed|extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) (the|our|their|his|her|my) new|new one|swapped|swapping|swapped out|bumped|rescheduled|these days|got rid of|handed (the \w+ )?back|(we're|we’re|we are) with|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
 
 // notSettled marks a sentence that does not say how things are now: a
 // plan, a guess, a question, an exception for a while, or what stays as
 // it was ("we'll keep ordering from Sadashiv kaka"; in lower case, which
 // "Haere Mai Stays" and "4 May" are not). It is read clause by clause
-// (settledChange).
+// (settledText).
 var notSettled = regexp.MustCompile(`(?i)(\?|\b(might|could|would|should|if|maybe|perhaps|probably|possibly|propos\w*|plan\w*|consider\w*|thinking of|thinking about|hasn't decided|not decided|undecided|in case|for now|temporar\w*|this week only|just for|for the day|for the morning|for the weekend|on leave|be back|asked (whether|if)|hop(e|es|ing) to|want(s|ed)? (him|her|them|us|me) to|wants to|unless|back then|in the past)\b)|(?-i:\bmay\b|` + unchanged.String() + `)`)
 
 // unchanged marks what stays as it was ("stays at ₹600", "still", "the
@@ -125,7 +125,7 @@ func settledText(sentence string) string {
 	return strings.Join(parts, "; ")
 }
 
-// sentenceParts separates the clauses of a sentence, for settledChange.
+// sentenceParts separates the clauses of a sentence, for settledText.
 var sentenceParts = regexp.MustCompile(`;\s+|,\s+(?:but|and|so|while)\s+|\s+but\s+`)
 
 // modalSentence marks a sentence that is a plan or a guess as a whole,
@@ -183,8 +183,8 @@ var changeAnchors = func() []string {
 // what it says it is.
 func aboutWords(text string) []string {
 	var out []string
-	for _, t := range ValueTokens(text, nil) {
-		if t.Value || IsTitle(t.Word) || relationWords[t.Word] || strings.IndexFunc(t.Word, unicode.IsDigit) >= 0 {
+	for _, t := range valueTokens(text, nil) {
+		if t.Value || isTitle(t.Word) || relationWords[t.Word] || strings.IndexFunc(t.Word, unicode.IsDigit) >= 0 {
 			continue
 		}
 		if w := contentForm(t.Word); w != "" && !slices.Contains(out, w) {
@@ -261,9 +261,6 @@ func Field(text string) (label, value string, ok bool) {
 	}
 	return label, value, true
 }
-
-// Value is what gives a statement the values a change must replace.
-func (s *Statement) Value() string { return s.value }
 
 // leadingName returns the lower-cased words of the run of capitalised
 // words a statement opens with, up to the first punctuation ("Thabo
@@ -539,14 +536,14 @@ func replaces(sentence, value string, field, plainValue bool, head []string, isN
 	}
 	old := Values(value, isName)
 	if field {
-		old = FieldValues(value, isName)
+		old = fieldValues(value, isName)
 		if len(old) == 0 && plainValue {
 			// A field's value that is a plain word is a value all the
 			// same when the sentence says it is over: "Paid by: cheque at
 			// the end of each month" and "No more cheques for Hélène".
 			if ws := strings.Fields(value); len(ws) > 0 {
 				w := strings.ToLower(strings.Trim(ws[0], ",.;:()"))
-				_, over := Clauses(sentence)
+				_, over := clauseTexts(sentence)
 				if slices.ContainsFunc(over, func(c string) bool { return slices.Contains(aboutWords(c), contentForm(w)) }) {
 					old[w] = true
 				}
@@ -584,7 +581,7 @@ func replaces(sentence, value string, field, plainValue bool, head []string, isN
 	}
 	oldRuns := valueRuns(oldText, nil)
 	sentenceKinds := valueKinds(sentence)
-	current, _ := Clauses(sentence)
+	current, _ := clauseTexts(sentence)
 	for _, clause := range current {
 		for _, r := range valueRuns(clause, nil) {
 			for _, o := range oldRuns {
@@ -596,7 +593,7 @@ func replaces(sentence, value string, field, plainValue bool, head []string, isN
 	}
 	// The new value is read in the whole sentence, but not in a clause
 	// that says it is over: "Weekly off moves from Monday to Tuesday".
-	_, ended := ClauseValues(sentence, isName)
+	_, ended := clauseValues(sentence, isName)
 	return newValueAfter(sentence, head, old, ended, kinds, sentenceKinds, isName)
 }
 
@@ -632,7 +629,7 @@ func valueRuns(text string, isName func(string) bool) [][]string {
 			part = "- " + part // its first word may be a value
 		}
 		var run []string
-		for _, t := range ValueTokens(part, isName) {
+		for _, t := range valueTokens(part, isName) {
 			if t.Value {
 				run = append(run, t.Word)
 				continue
@@ -682,7 +679,7 @@ func newValueAfter(clause string, head []string, old, ended map[string]bool, kin
 	seenAt, inValue := -1, false // seenAt: where a head word was last seen
 	near := func(i int) bool { return head == nil || seenAt >= 0 && i-seenAt <= headReach }
 	start := 0 // where the current value run starts
-	tokens := ValueTokens(clause, isName)
+	tokens := valueTokens(clause, isName)
 	for i, t := range tokens {
 		isNew := t.Value && !old[t.Word] && !ended[t.Word] && kinds[kindOf(t.Word, clauseKinds)]
 		if inValue && !isNew && (near(start) || saysHeadIs(tokens[i:], head) || namesHead(tokens[i:], head)) {
@@ -713,7 +710,7 @@ const headReach = 6
 // namesHead reports whether one of the two words after a value is a head
 // word: the value names a thing of the head's kind ("the new Agaro 60L
 // convection oven", "Riverside Vets").
-func namesHead(after []Token, head []string) bool {
+func namesHead(after []valueToken, head []string) bool {
 	for _, t := range after[:min(len(after), 2)] {
 		// The head word may end another value too: "Riverside Vets" for
 		// "Vet: Dr Anand, Millbank Vets".
@@ -728,7 +725,7 @@ func namesHead(after []Token, head []string) bool {
 // head: "Sipho Ndlovu is the new treasurer", "Kelpie … is now the club's
 // training keelboat", "Patrice Lalonde has taken over from Yves as tenor
 // section leader".
-func saysHeadIs(after []Token, head []string) bool {
+func saysHeadIs(after []valueToken, head []string) bool {
 	for i, t := range after[:min(len(after), 6)] {
 		if t.Word == "is" || t.Word == "are" || t.Word == "as" {
 			for _, u := range after[i+1 : min(len(after), i+6)] {
@@ -761,7 +758,7 @@ var (
 	timeValue    = regexp.MustCompile(`(?i)\b(\d{1,2}[:.]\d{2}(?:\s?(?:am|pm|hrs|h)\b)?|\d{1,2}\s?(?:am|pm|hrs)\b)`)
 )
 
-// valueKinds maps the numbers of a text, as ValueTokens writes
+// valueKinds maps the numbers of a text, as valueTokens writes
 // them, to their kind ("money", "share", "time"); others are plain.
 func valueKinds(text string) map[string]string {
 	out := map[string]string{}
@@ -772,7 +769,7 @@ func valueKinds(text string) map[string]string {
 		for _, m := range k.re.FindAllStringSubmatch(text, -1) {
 			for _, g := range m[1:] {
 				if g != "" {
-					for _, t := range ValueTokens("x "+g, nil)[1:] {
+					for _, t := range valueTokens("x "+g, nil)[1:] {
 						out[t.Word] = k.kind
 					}
 				}

@@ -223,7 +223,7 @@ func ShareValue(a, b string, isName func(string) bool) bool {
 // 25", "2025-10-25") and month names are left out. isName may be nil.
 func Values(text string, isName func(string) bool) map[string]bool {
 	out := map[string]bool{}
-	for _, t := range ValueTokens(text, isName) {
+	for _, t := range valueTokens(text, isName) {
 		if t.Value {
 			out[t.Word] = true
 		}
@@ -231,26 +231,26 @@ func Values(text string, isName func(string) bool) map[string]bool {
 	return out
 }
 
-// Token is a word of a text as Values reads it, lower-cased (numbers
+// valueToken is a word of a text as Values reads it, lower-cased (numbers
 // written apart joined into one), and whether it is a value.
-type Token struct {
+type valueToken struct {
 	Word  string
 	Value bool
 }
 
-// ValueTokens returns the words of text in order as Values reads them.
-func ValueTokens(text string, isName func(string) bool) []Token {
+// valueTokens returns the words of text in order as Values reads them.
+func valueTokens(text string, isName func(string) bool) []valueToken {
 	ws := strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '.' && r != '/' && r != '+' && r != '@' && r != '_'
 	})
 	ws = joinNumbers(ws)
-	out := make([]Token, 0, len(ws))
+	out := make([]valueToken, 0, len(ws))
 	for i, w := range ws {
 		w = strings.Trim(strings.TrimLeft(w, "@"), ".-/+@_") // "@Peter" is a mention
 		if w == "" {
 			continue
 		}
-		out = append(out, Token{Word: strings.ToLower(w), Value: isValue(ws, i, w, isName)})
+		out = append(out, valueToken{Word: strings.ToLower(w), Value: isValue(ws, i, w, isName)})
 	}
 	return out
 }
@@ -282,13 +282,13 @@ func isValue(ws []string, i int, w string, isName func(string) bool) bool {
 
 var titles = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "mx": true, "prof": true}
 
-// IsTitle reports whether a lower-cased word is a title before a name
+// isTitle reports whether a lower-cased word is a title before a name
 // ("dr", "mrs"): neither a value nor what a statement is about.
-func IsTitle(w string) bool { return titles[w] }
+func isTitle(w string) bool { return titles[w] }
 
-// FieldValues returns the values of a field's value (what follows its
+// fieldValues returns the values of a field's value (what follows its
 // label: "Weekly off: Monday."), whose first word may be a value too.
-func FieldValues(value string, isName func(string) bool) map[string]bool {
+func fieldValues(value string, isName func(string) bool) map[string]bool {
 	return Values("- "+value, isName)
 }
 
@@ -383,10 +383,10 @@ func SaysChange(text string) bool {
 	return false
 }
 
-// ClauseValues returns the values (Values) a fact names in its clauses
+// clauseValues returns the values (Values) a fact names in its clauses
 // that hold (current) and in those that say something is over (ended:
 // "instead of Ganesh Traders", "she's finished at Fish Hoek Primary").
-func ClauseValues(fact string, isName func(string) bool) (current, ended map[string]bool) {
+func clauseValues(fact string, isName func(string) bool) (current, ended map[string]bool) {
 	current, ended = map[string]bool{}, map[string]bool{}
 	for _, c := range splitClauses(fact) {
 		into := current
@@ -405,9 +405,9 @@ func ClauseValues(fact string, isName func(string) bool) (current, ended map[str
 	return current, ended
 }
 
-// Clauses returns the clauses of a fact that hold (current) and those
+// clauseTexts returns the clauses of a fact that hold (current) and those
 // that say something is over (ended), as ShareCurrentValue reads them.
-func Clauses(fact string) (current, ended []string) {
+func clauseTexts(fact string) (current, ended []string) {
 	for _, c := range splitClauses(fact) {
 		if c.ended {
 			ended = append(ended, c.text)

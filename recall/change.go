@@ -3,6 +3,7 @@ package recall
 import (
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -809,8 +810,11 @@ func kindOf(v string, kinds map[string]string) string {
 // statement says ended; a tie by an entity alone and a shared cue is
 // prosePair's. One sentence changes one statement: the one it shares the
 // most words with, and none when two share as many. mentions gives the
-// entity keys a line of prose names (nil: none).
-func linkProseChanges(best []*candidate, l *links, mentions func(string) []string) {
+// entity keys a line of prose names (nil: none). Run reads them only for
+// a question about now or about a past window, where versions count.
+func linkProseChanges(cands []*candidate, l *links, mentions func(string) []string) {
+	best := slices.Clone(cands)
+	sort.SliceStable(best, func(i, j int) bool { return rrf(best[i]) > rrf(best[j]) })
 	// The statements among the best candidates; the log lines among all
 	// of them: a line that says a change often shares few words with the
 	// question ("Callum's switched us to Schist & Co" for "who's our wine
@@ -888,12 +892,6 @@ func linkProseChanges(best []*candidate, l *links, mentions func(string) []strin
 				if l.sig[it.RowID] == nil {
 					l.sig[it.RowID] = signature(it)
 				}
-			}
-			if !l.superseded(by.item.RowID) {
-				if l.byProse == nil {
-					l.byProse = map[int64]bool{}
-				}
-				l.byProse[by.item.RowID] = true
 			}
 			l.link(by.item.RowID, lg.RowID)
 		}

@@ -143,9 +143,9 @@ func rrf(c *candidate) float64 {
 // asksNow reports whether a question asks for the present state of
 // something that changed: it says so ("now", "currently": intent
 // Current), or one of its recencyProbe best candidates (by RRF) is a fact
-// that a later fact supersedes (the attribute it asks about changed; a
-// change said only in prose is too loose a sign: "what did a sourdough
-// cost back in March?"). Not
+// that a later fact supersedes (the attribute it asks about changed; the
+// changes said only in prose are linked after, being too loose a sign:
+// "what did a sourdough cost back in March?"). Not
 // for a question about a past window, nor for "tell me about X", which
 // asks for the profile. Only such questions bring in the current version
 // of a fact (the update channel), lift it and demote the outdated one,
@@ -168,7 +168,7 @@ func asksNow(p Plan, cands []*candidate, l *links) bool {
 		if i >= recencyProbe {
 			break
 		}
-		if l.superseded(c.item.RowID) && !l.byProse[c.item.RowID] {
+		if l.superseded(c.item.RowID) {
 			return true
 		}
 	}

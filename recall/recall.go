@@ -316,6 +316,9 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	links := supersede(pl.list(), known, mentionsOf(p.Entities))
 	recent := asksNow(p, pl.list(), links)
 	if recent || p.pastWindow() {
+		// Changes said in prose count only where versions do; they do not
+		// make a question one about now (asksNow), so they are read after.
+		linkProseChanges(pl.list(), links, mentionsOf(p.Entities))
 		injectVersions(p, pl, links)
 	}
 

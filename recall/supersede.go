@@ -538,10 +538,6 @@ type links struct {
 	sig  map[int64]*factSig
 	next map[int64][]int64 // row → rows of the facts that supersede it
 	prev map[int64][]int64 // row → rows of the facts it supersedes
-	// byProse are the rows whose only successors are changes said in
-	// prose (linkProseChanges): they alone do not make a question one
-	// about now (asksNow).
-	byProse map[int64]bool
 }
 
 // superseded reports whether row has a successor.
@@ -653,7 +649,6 @@ func supersede(cands []*candidate, known []memory.Item, mentions func(string) []
 			}
 		}
 	}
-	linkProseChanges(best, l, mentions)
 	return l
 }
 

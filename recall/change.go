@@ -3,7 +3,6 @@ package recall
 import (
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -813,8 +812,7 @@ func kindOf(v string, kinds map[string]string) string {
 // entity keys a line of prose names (nil: none). Run reads them only for
 // a question about now or about a past window, where versions count.
 func linkProseChanges(cands []*candidate, l *links, mentions func(string) []string) {
-	best := slices.Clone(cands)
-	sort.SliceStable(best, func(i, j int) bool { return rrf(best[i]) > rrf(best[j]) })
+	best := byRRF(cands)
 	// The statements among the best candidates; the log lines among all
 	// of them: a line that says a change often shares few words with the
 	// question ("Callum's switched us to Schist & Co" for "who's our wine

@@ -123,6 +123,26 @@ type scored struct {
 	boosts map[string]float64
 }
 
+// byRRF returns the candidates best first by RRF (rrf), in a new slice;
+// ties keep their order. Each score is computed once: the comparisons
+// would otherwise recompute it, over a map, many times a recall.
+func byRRF(cands []*candidate) []*candidate {
+	type scoredCand struct {
+		c *candidate
+		s float64
+	}
+	sc := make([]scoredCand, len(cands))
+	for i, c := range cands {
+		sc[i] = scoredCand{c, rrf(c)}
+	}
+	sort.SliceStable(sc, func(i, j int) bool { return sc[i].s > sc[j].s })
+	out := make([]*candidate, len(cands))
+	for i := range sc {
+		out[i] = sc[i].c
+	}
+	return out
+}
+
 // rrf is a candidate's reciprocal-rank-fusion score before boosts.
 func rrf(c *candidate) float64 {
 	s := 0.0
@@ -162,8 +182,7 @@ func asksNow(p Plan, cands []*candidate, l *links) bool {
 	if p.Intent == query.About {
 		return false
 	}
-	base := append([]*candidate(nil), cands...)
-	sort.SliceStable(base, func(i, j int) bool { return rrf(base[i]) > rrf(base[j]) })
+	base := byRRF(cands)
 	for i, c := range base {
 		if i >= recencyProbe {
 			break

@@ -781,8 +781,7 @@ func conf(it memory.Item) float64 {
 // topFactEntities are the entities of the first typed facts in the pool,
 // at most n, for update-awareness when the query names none.
 func topFactEntities(cands []*candidate, n int) []string {
-	best := append([]*candidate(nil), cands...)
-	sort.SliceStable(best, func(i, j int) bool { return rrf(best[i]) > rrf(best[j]) })
+	best := byRRF(cands)
 	var out []string
 	seen := map[string]bool{}
 	for i, c := range best {

@@ -4,7 +4,6 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -585,8 +584,7 @@ func supersede(cands []*candidate, known []memory.Item, mentions func(string) []
 		return s
 	}
 	// Only the best candidates can reach the results: compare those.
-	best := append([]*candidate(nil), cands...)
-	sort.SliceStable(best, func(i, j int) bool { return rrf(best[i]) > rrf(best[j]) })
+	best := byRRF(cands)
 	var pool []*factSig
 	for _, c := range best {
 		if len(pool) >= compareDepth {

@@ -365,6 +365,30 @@ func (s *Statement) plainOver(c *Change) bool {
 	return w != "" && slices.ContainsFunc(c.over, func(words []string) bool { return slices.Contains(words, w) })
 }
 
+// NewValueOfKind reports whether a fact names, in a clause that holds, a
+// value the statement does not, of a kind the statement's values have (a
+// name for a name, money for money, …), entities' names included: a fact
+// about the same attribute gives it another value of its own kind.
+func NewValueOfKind(statement, fact string) bool {
+	old := Values(statement, nil)
+	kinds := map[string]bool{}
+	oldKinds := valueKinds(statement)
+	for v := range old {
+		kinds[kindOf(v, oldKinds)] = true
+	}
+	// An aside says nothing of what holds: "lives in the cottage at Kōwhai
+	// Ridge (the old shearers' cottage …)" is no "old" value.
+	fact = parenthetical.ReplaceAllString(fact, "")
+	current, _ := clauseValues(fact, nil)
+	factKinds := valueKinds(fact)
+	for v := range current {
+		if !old[v] && kinds[kindOf(v, factKinds)] {
+			return true
+		}
+	}
+	return false
+}
+
 // commonStem reports whether two words share a stem of six letters or
 // more, most of the shorter ("distributor", "distribution").
 func commonStem(a, b string) bool {

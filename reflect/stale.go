@@ -488,6 +488,12 @@ func newestChange(st statement, text, value string, ents []string, cands []*fact
 					// says it is about something else.
 					continue
 				}
+				if !it.VersionsDiffer(curated) && !recall.NewValueOfKind(value, f.Text) {
+					// "Eggless chocolate truffle cake is now ₹700 per kg"
+					// gives "Eggless cakes, …, ordered mostly on WhatsApp"
+					// no other name: it speaks of something else.
+					continue
+				}
 				return f
 			}
 			return nil

@@ -27,4 +27,4 @@ eval:
 	@printf '%-28s ' bench/evalset; $${TMPDIR:-/tmp}/memoria-eval eval bench/evalset/queries.jsonl -w examples/workspace $(EVALFLAGS) | tail -1
 	@for s in $(EVALSETS); do printf '%-28s ' $$s; $${TMPDIR:-/tmp}/memoria-eval eval $$s/queries.jsonl $(EVALFLAGS) | tail -1; done
 	@if [ -d ../shared/data/longmemeval100 ]; then printf '%-28s ' longmemeval100; $${TMPDIR:-/tmp}/memoria-eval eval ../shared/data/longmemeval100/queries.jsonl $(EVALFLAGS) | tail -1; fi
-	@for s in bench/reflectset bench/reflectset/sailing bench/reflectset/bakery bench/reflectset/garage bench/reflectset/choir bench/reflectset/prairie bench/reflectset/dublin bench/reflectset/kisumu; do printf '%-28s reflect ' $$s; go run ./bench/reflectset -memoria $${TMPDIR:-/tmp}/memoria-eval -set $$s | tail -1; done
+	@for s in bench/reflectset bench/reflectset/sailing bench/reflectset/bakery bench/reflectset/garage bench/reflectset/choir bench/reflectset/prairie bench/reflectset/dublin bench/reflectset/kisumu bench/reflectset/singapore; do printf '%-28s reflect ' $$s; go run ./bench/reflectset -memoria $${TMPDIR:-/tmp}/memoria-eval -set $$s | tail -1; done

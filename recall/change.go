@@ -357,12 +357,20 @@ func (s *Statement) plainOver(c *Change) bool {
 	if !s.field || len(s.values) > 0 || s.namedLabel() {
 		return false
 	}
-	ws := strings.Fields(s.value)
+	_, ok := c.saysOver(s.value)
+	return ok
+}
+
+// saysOver returns the first word of a value, in lower case, when the
+// change says it is over (a clause that says something is over holds it).
+func (c *Change) saysOver(value string) (string, bool) {
+	ws := strings.Fields(value)
 	if len(ws) == 0 {
-		return false
+		return "", false
 	}
-	w := contentForm(strings.ToLower(strings.Trim(ws[0], ",.;:()")))
-	return w != "" && slices.ContainsFunc(c.over, func(words []string) bool { return slices.Contains(words, w) })
+	w := strings.ToLower(strings.Trim(ws[0], ",.;:()"))
+	form := contentForm(w)
+	return w, form != "" && slices.ContainsFunc(c.over, func(words []string) bool { return slices.Contains(words, form) })
 }
 
 // NewValueOfKind reports whether a fact names, in a clause that holds, a
@@ -507,7 +515,7 @@ func (s *Statement) head(c *Change) (head []string, value string) {
 // another value: value and head are what Tie returned (no head for an
 // entity's tie).
 func (s *Statement) Outdated(c *Change, head []string, value string, isName func(string) bool) bool {
-	return replaces(c.Said, value, s.field && value == s.value, s.field && value == s.value && !s.namedLabel(), head, isName)
+	return replaces(c, value, s.field && value == s.value, s.field && value == s.value && !s.namedLabel(), head, isName)
 }
 
 // namedLabel reports whether the statement's label is a known entity's
@@ -554,7 +562,8 @@ var weekdays = map[string]bool{"monday": true, "tuesday": true, "wednesday": tru
 // "Switched the club's chandlery account to Albatross Marine" gives the
 // chandlery a value, "a new address …, the family house" none to
 // "Family: …".
-func replaces(sentence, value string, field, plainValue bool, head []string, isName func(string) bool) bool {
+func replaces(c *Change, value string, field, plainValue bool, head []string, isName func(string) bool) bool {
+	sentence := c.Said
 	if isName == nil {
 		isName = func(string) bool { return false }
 	}
@@ -565,16 +574,11 @@ func replaces(sentence, value string, field, plainValue bool, head []string, isN
 			// A field's value that is a plain word is a value all the
 			// same when the sentence says it is over: "Paid by: cheque at
 			// the end of each month" and "No more cheques for Hélène".
-			if ws := strings.Fields(value); len(ws) > 0 {
-				w := strings.ToLower(strings.Trim(ws[0], ",.;:()"))
-				_, over := clauseTexts(sentence)
-				if slices.ContainsFunc(over, func(c string) bool { return slices.Contains(aboutWords(c), contentForm(w)) }) {
-					old[w] = true
-				}
+			if w, over := c.saysOver(value); over {
+				old[w] = true
 			}
 		}
 	}
-	delete(old, "i") // "I can't grep a voice note"
 	kinds := map[string]bool{}
 	oldKinds := valueKinds(value)
 	for v := range old {
@@ -692,7 +696,7 @@ func sameValue(a, b []string) bool {
 	return false
 }
 
-var runTitles = map[string]bool{"st": true, "the": true}
+var runTitles = map[string]bool{"st": true}
 
 // newValueAfter reports whether a clause names a value not in old or
 // ended, of a kind in kinds, and a head word comes shortly before or within

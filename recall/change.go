@@ -549,8 +549,6 @@ func shared(a, b []string) []string {
 	return out
 }
 
-var weekdays = map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true}
-
 // replaces reports whether a change sentence gives a statement (its
 // values: value, a field's when field, whose first word is one even in
 // lower case when plainValue) another value: it names none of them as current, and a

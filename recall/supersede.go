@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -262,12 +263,9 @@ func namesEmployer(next []string) bool {
 // calendarWords are month and weekday names (and their short forms): a
 // number after one is a day, not a version.
 var calendarWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`january february march april may june july august september october november december
-		jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday
-		mon tue tues wed thu thur thurs fri sat sun week weeks day days month months year years`) {
-		m[w] = true
-	}
+	m := wordSet("mon tue tues wed thu thur thurs fri sat sun week weeks day days month months year years")
+	maps.Copy(m, monthNames)
+	maps.Copy(m, weekdays)
 	return m
 }()
 

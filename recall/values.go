@@ -329,13 +329,21 @@ func calendarDay(ws []string, i int) bool {
 
 var isoDate = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2})?$`)
 
-var monthNames = func() map[string]bool {
+// monthNames and weekdays are the names of months (and their short
+// forms) and of days of the week, in lower case.
+var (
+	monthNames = wordSet("january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec")
+	weekdays   = wordSet("monday tuesday wednesday thursday friday saturday sunday")
+)
+
+// wordSet returns the set of the space-separated words of a list.
+func wordSet(list string) map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields("january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec") {
+	for _, w := range strings.Fields(list) {
 		m[w] = true
 	}
 	return m
-}()
+}
 
 // AsOf is the day a curated statement (bank/, memory.md: no day written)
 // holds as of: the latest day with a year it names ("since 2025-10-25",

@@ -278,7 +278,8 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 	// count too, so that a second run marks no runner-up.
 	best := map[*fact]int{}
 	for _, c := range all {
-		st := recall.NewStatement(c.text, res.namesIn(c.text))
+		inText := res.namesIn(c.text)
+		st := recall.NewStatement(c.text, inText)
 		st.Page = page != ""
 		entities := slices.DeleteFunc(slices.Clone(c.ents), recall.IsSubjectKey)
 		var curated *recall.Sig
@@ -287,7 +288,7 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 			if t == recall.Untied {
 				continue
 			}
-			inText, inSentence := res.namesIn(c.text), res.namesIn(f.change.Said)
+			inSentence := res.namesIn(f.change.Said)
 			isName := func(w string) bool { return inText(w) || inSentence(w) }
 			if t == recall.TieEntity {
 				// About the statement's entity: the same attribute by a

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode"
 
+	"memoria/markdown"
 	"memoria/memory"
 )
 
@@ -32,25 +33,26 @@ import (
 
 // A Change is a sentence that says a value changed, read once.
 type Change struct {
-	Said  string          // its clauses that say how things are now
-	words []string        // content words (Sig.Words)
-	topic []string        // those that are no values (aboutWords)
-	parts [][]string      // the content words of each of its clauses
-	over  [][]string      // the aboutWords of each clause that says something is over
-	ends  []bool          // for each of over: whether it says someone or something stopped (endingWords)
-	ended map[string]bool // the values it says are over
+	Said   string          // its clauses that say how things are now
+	Saying string          // those of them that say the change itself
+	words  []string        // content words (Sig.Words)
+	topic  []string        // those that are no values (aboutWords)
+	parts  [][]string      // the content words of each of its clauses
+	over   [][]string      // the aboutWords of each clause that says something is over
+	ends   []bool          // for each of over: whether it says someone or something stopped (endingWords)
+	ended  map[string]bool // the values it says are over
 }
 
 // ReadChange reads a sentence that says a change, with isName telling the
 // names of known entities (nil: none), or returns nil when it says none
 // that is settled.
 func ReadChange(sentence string, isName func(string) bool) *Change {
-	said := settledText(sentence)
+	said, saying := settledText(sentence)
 	if said == "" {
 		return nil
 	}
 	_, ended := clauseValues(said, isName)
-	c := &Change{Said: said, words: signature(memory.Item{Kind: memory.KindWorld, Content: said}).words, topic: aboutWords(said), ended: ended}
+	c := &Change{Said: said, Saying: saying, words: signature(memory.Item{Kind: memory.KindWorld, Content: said}).words, topic: aboutWords(said), ended: ended}
 	for _, cl := range splitClauses(said) {
 		c.parts = append(c.parts, signature(memory.Item{Kind: memory.KindWorld, Content: cl.text}).words)
 		if cl.ended {
@@ -102,27 +104,29 @@ var notSettled = regexp.MustCompile(`(?i)(\?|\b(might|could|would|should|if|mayb
 var unchanged = regexp.MustCompile(`\b(keeps?|kept|still|stays?|same|as before|as usual|unchanged)\b`)
 
 // settledText returns the clauses of a sentence that say how things are
-// now (notSettled), when one of them says a change, else "": of
-// "Imogen stepped down as secretary; she'll still coach the novices", the
-// first; of "Santosh may move back to Satara", nothing. A plan or a guess
-// as a whole ("If the council agrees, …") or a question says none.
-func settledText(sentence string) string {
+// now (notSettled), when one of them says a change, else "", and those of
+// them that say it: of "Imogen stepped down as secretary; she'll still
+// coach the novices", the first; of "Santosh may move back to Satara",
+// nothing. A plan or a guess as a whole ("If the council agrees, …") or a
+// question says none.
+func settledText(sentence string) (said, saying string) {
 	if !saysChange(sentence) || strings.Contains(sentence, "?") || modalSentence.MatchString(sentence) {
-		return "" // most sentences say no change: that test first
+		return "", "" // most sentences say no change: that test first
 	}
-	var parts []string
-	change := false
+	var parts, changes []string
 	for _, part := range sentenceParts.Split(sentence, -1) {
 		if notSettled.MatchString(part) {
 			continue
 		}
 		parts = append(parts, part)
-		change = change || saysChange(part)
+		if saysChange(part) {
+			changes = append(changes, part)
+		}
 	}
-	if !change {
-		return ""
+	if len(changes) == 0 {
+		return "", ""
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, "; "), strings.Join(changes, "; ")
 }
 
 // sentenceParts separates the clauses of a sentence, for settledText.
@@ -927,20 +931,14 @@ func linkProseChanges(cands []*candidate, l *links, mentions func(string) []stri
 func proseSentences(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(listMarker.ReplaceAllString(line, ""))
-		if line == "" {
-			continue
+		if start, ok := markdown.ItemStart(line); ok {
+			line = line[start:]
 		}
-		for _, s := range sentenceEnd.Split(line, -1) {
-			if s = strings.TrimSpace(s); len(s) >= 8 {
+		for _, s := range markdown.Sentences(line) {
+			if len(s) >= 8 {
 				out = append(out, s)
 			}
 		}
 	}
 	return out
 }
-
-var (
-	listMarker  = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?:[WBOS](?:\(c=[0-9.]+\))?:?\s+)?`)
-	sentenceEnd = regexp.MustCompile(`[.!?]\s+(?:[A-Z"“(])`)
-)

@@ -136,8 +136,8 @@ func blankListMarkers(text string) string {
 			at += len(line)
 			continue // no list marker: the common case, without the regexp
 		}
-		if m := listItem.FindStringIndex(line); m != nil {
-			for i := at + m[0]; i < at+m[1]; i++ {
+		if m, ok := markdown.ItemStart(line); ok {
+			for i := at; i < at+m; i++ {
 				b[i] = ' '
 			}
 		}

@@ -136,9 +136,9 @@ func curatedStatements(data []byte) []statement {
 			continue
 		}
 		indent := len(line) - len(strings.TrimLeft(line, " \t"))
-		if m := listItem.FindStringIndex(line); m != nil {
+		if m, ok := markdown.ItemStart(line); ok {
 			flush()
-			unit = [2]int{start + m[1], start + len(line)}
+			unit = [2]int{start + m, start + len(line)}
 			continue
 		}
 		if unit[1] == 0 || indent > 8 {
@@ -152,17 +152,11 @@ func curatedStatements(data []byte) []statement {
 	return out
 }
 
-// listItem matches a list marker at the start of a line, with a typed
-// fact's prefix when there is one ("- W @Peter: ", "- O(c=0.8) ", "- W: "):
-// the statement starts after it.
-var listItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+(?:[WBOS](?:\(c=[0-9.]+\))?:?\s+)?`)
-
 // kindPrefix matches the kind letter of a typed fact after its list marker,
 // up to where its statement starts.
 var kindPrefix = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+([WBOS](?:\(c=[0-9.]+\))?:?\s+)$`)
 
-// sentences cuts s[from:to] into sentences: a sentence ends at ". ", "! "
-// or "? " before a capital, a digit or a quote, or at the end.
+// sentences cuts s[from:to] into sentences (markdown.SentenceEnd).
 func sentences(s string, from, to int, skip []bool, lineOf func(int) int) []statement {
 	var out []statement
 	start := -1
@@ -188,13 +182,10 @@ func sentences(s string, from, to int, skip []bool, lineOf func(int) int) []stat
 			}
 			start = i
 		}
-		if (c == '.' || c == '!' || c == '?') && i+1 < to && (s[i+1] == ' ' || s[i+1] == '\n' || s[i+1] == '\r') {
-			j := i + 1
-			for j < to && (s[j] == ' ' || s[j] == '\n' || s[j] == '\r' || s[j] == '\t') {
-				j++
-			}
-			if j >= to || isSentenceStart(s[j]) && !abbreviation(s[start:i+1]) {
-				emit(i + 1)
+		if c == '.' || c == '!' || c == '?' {
+			if end := markdown.SentenceEnd(s[:to], i); end > 0 {
+				i = end - 1
+				emit(end)
 			}
 		}
 	}
@@ -207,22 +198,6 @@ func sentences(s string, from, to int, skip []bool, lineOf func(int) int) []stat
 		emit(end)
 	}
 	return out
-}
-
-func isSentenceStart(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '"' || c == '(' || c >= 0x80
-}
-
-// abbreviation reports whether text ends with a word that is an
-// abbreviation or an initial ("Dr.", "St.", "e.g.", "J.").
-func abbreviation(text string) bool {
-	i := strings.LastIndexAny(text, " \t\n(")
-	w := strings.ToLower(strings.TrimSuffix(text[i+1:], "."))
-	switch w {
-	case "dr", "mr", "mrs", "ms", "st", "prof", "no", "vs", "etc", "e.g", "i.e", "approx", "ca", "inc", "ltd", "jr", "sr":
-		return true
-	}
-	return len(w) == 1
 }
 
 // staleIn finds the stale statements of a curated file and returns the
@@ -301,7 +276,10 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 					sig := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: c.text, Entities: entities})
 					curated = &sig
 				}
-				cue := !f.typed && recall.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.change.Said, Entities: entities}).SharesCue(*curated)
+				// The cue is in a clause that says the change: "He talks
+				// to me … from a riad roof now, and the long answers live
+				// in files" says nothing of where he lives.
+				cue := !f.typed && recall.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.change.Saying, Entities: entities}).SharesCue(*curated)
 				if !(cue && st.Outdated(f.change, nil, value, isName)) && !st.Ended(f.change, isName) {
 					continue
 				}

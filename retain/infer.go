@@ -67,7 +67,6 @@ var signals = sync.OnceValue(func() []signal {
 var (
 	wordRE      = lazyRegexp(`[\p{L}\p{N}][\p{L}\p{N}'’_-]*`)
 	listItemRE  = lazyRegexp(`^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?`)
-	abbrevRE    = lazyRegexp(`(\b(?i:dr|mr|mrs|ms|st|vs|etc|e\.g|i\.e|approx|no|nr|ca)|\b[A-Z])\.$`)
 	quotedRE    = lazyRegexp(`"[^"]*"|“[^”]*”`)
 	firstPerson = lazyRegexp(`^(I|I'm|I've|I'd|We|We've)\b`)
 	personLead  = lazyRegexp(`^(He|She)\b`)
@@ -169,7 +168,7 @@ func sentences(text string, start int) []sentence {
 			if first < 0 {
 				first = n
 			}
-			end := sentenceEnd(line, cur.String())
+			end := sentenceEnd(line)
 			if end < 0 {
 				cur.WriteString(line + " ")
 				break
@@ -184,35 +183,13 @@ func sentences(text string, start int) []sentence {
 }
 
 // sentenceEnd returns the index just past the end of the first sentence
-// in line ('.', '!' or '?' followed by a space and a capital letter, a
-// quote or the end of the line), or -1.
-func sentenceEnd(line, before string) int {
+// in line (markdown.SentenceEnd), or -1. A line that ends after an
+// abbreviation ("… with Dr.") goes on in the next.
+func sentenceEnd(line string) int {
 	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if c != '.' && c != '!' && c != '?' {
-			continue
+		if end := markdown.SentenceEnd(line, i); end > 0 {
+			return end
 		}
-		j := i + 1
-		for j < len(line) && (line[j] == '"' || line[j] == ')' || line[j] == '\'') {
-			j++
-		}
-		if j == len(line) {
-			if c == '.' && abbrevRE().MatchString(before+line[:i+1]) {
-				return -1
-			}
-			return j
-		}
-		if line[j] != ' ' {
-			continue
-		}
-		r, _ := utf8.DecodeRuneInString(strings.TrimLeft(line[j:], " "))
-		if !unicode.IsUpper(r) && r != '"' && !unicode.IsDigit(r) {
-			continue
-		}
-		if c == '.' && abbrevRE().MatchString(line[:i+1]) {
-			continue
-		}
-		return j
 	}
 	return -1
 }

@@ -884,6 +884,32 @@ func TestWindowTopicMatters(t *testing.T) {
 	}
 }
 
+// TestHeldBeforeTheWindow: a question about what held during a past
+// window ("what car was I driving in early October?") whose window says
+// nothing of it is answered by what was said before it; the window's
+// lines about other things came first. A window that does speak of the
+// topic still comes first.
+func TestHeldBeforeTheWindow(t *testing.T) {
+	ws := open(t, workspaceOf(t, map[string]string{
+		"memory/2025-09-22.md": "# 2025-09-22\n\nMy car is a 2009 Volvo estate; the garage says the exhaust needs doing.\n",
+		"memory/2025-10-03.md": "# 2025-10-03\n\nMade green tomato chutney with the carrier bag of tomatoes Jim left.\n",
+		"memory/2025-10-06.md": "# 2025-10-06\n\nTook on plot 9 at the allotments, with a greenhouse.\n",
+		"memory/2025-10-30.md": "# 2025-10-30\n\nCollected my new car, a grey Renault Zoe; the Volvo went to a man from the angling club.\n",
+		"memory/2025-11-04.md": "# 2025-11-04\n\nThe Zoe's range is fine for the choir run.\n",
+	}), nil)
+	n, _ := time.Parse(time.DateOnly, "2026-01-30")
+	for q, want := range map[string]string{
+		"What car was I driving in early October?":   "2009 Volvo",
+		"What car was I driving in early November?":  "Zoe",
+		"What did I do at the allotment in October?": "plot 9",
+	} {
+		res, err := ws.Recall(context.Background(), q, memoria.RecallOptions{Now: n, Lexical: true, K: 3})
+		if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, want) {
+			t.Errorf("%q: %v, %v; want %q first", q, res, err, want)
+		}
+	}
+}
+
 // TestEventAnchoredWindow: "the week after the launch" is a window next to
 // the day the memory records the launch on; the lines of that week come
 // first. The phrase was read as no window at all.

@@ -50,6 +50,9 @@ const (
 	demoteOffTopic = 0.8
 	// demoteOutside is an item outside the window the query speaks of.
 	demoteOutside = 0.5
+	// windowDepth is how many of the best lexical matches windowMatches
+	// and heldBefore look at.
+	windowDepth = 10
 	// recencyProbe: a question that is not about a past window (nor
 	// "tell me about X", which asks for the profile) asks for
 	// recency when one of its recencyProbe best candidates (by RRF) is a
@@ -204,6 +207,11 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 		rows[c.item.RowID] = rrf(c)
 	}
 	asked := query.AskedSpeaker(p.Terms)
+	// A question about what held during a past window ("what car was I
+	// driving in early October?", "who was my broadband provider in
+	// mid-October?") whose window holds none of its best matches is
+	// answered by what was said before.
+	heldThen := past && p.Intent == query.Past && !p.Browse && len(p.topic.stems) > 0 && !windowMatches(cands, *p.Window)
 	for _, c := range cands {
 		s := rrf(c)
 		boosts := map[string]float64{}
@@ -239,7 +247,13 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 		case past && trueThen && (newer || older):
 			boosts["current"] = boostCurrent
 		}
-		if p.Window != nil && !trueThen && !inWindow(it.Written, it.Event, *p.Window) {
+		switch {
+		case heldThen && heldBefore(c, *p.Window):
+			// Of what was said before the window, the latest held then,
+			// as the latest holds now for a question about now.
+			age := float64(p.Window.Start.Sub(it.Written))
+			boosts["recency"] = round3(1 + boostRecency*math.Exp2(-age/float64(recencyHalfLife)))
+		case p.Window != nil && !trueThen && !inWindow(it.Written, it.Event, *p.Window):
 			boosts["outside_window"] = demoteOutside
 		}
 		if p.Window != nil && !p.Browse && len(p.topic.stems) > 0 && !p.topic.said(it.Content) {
@@ -314,6 +328,27 @@ func keepNearest(ranked []scored, slot int) {
 // only: written on another day, or undated.
 func eventOnly(it memory.Item, w memory.TimeRange) bool {
 	return it.Written.IsZero() || !w.Contains(it.Written)
+}
+
+// windowMatches reports whether one of the best lexical matches of a
+// question (its windowDepth best) lies in its window.
+func windowMatches(cands []*candidate, w memory.TimeRange) bool {
+	for _, c := range cands {
+		if r, ok := c.ranks["lexical"]; ok && r <= windowDepth && inWindow(c.item.Written, c.item.Event, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// heldBefore reports whether a candidate is one of the best lexical
+// matches and was written before the window: when the window itself says
+// nothing of the question's topic (windowMatches), such a line tells what
+// held then ("what car was I driving in early October?" and, in September,
+// "I drive a 2009 Volvo"), as no line of the window does.
+func heldBefore(c *candidate, w memory.TimeRange) bool {
+	r, ok := c.ranks["lexical"]
+	return ok && r <= windowDepth && !c.item.Written.IsZero() && c.item.Written.Before(w.Start)
 }
 
 // inWindow reports whether an item written on day written (zero: undated)

@@ -3,6 +3,8 @@ package recall
 import (
 	"slices"
 	"testing"
+
+	"memoria/memory"
 )
 
 // TestProseSentences: a passage's sentences, whole, without list markers
@@ -24,5 +26,26 @@ func TestChangeSaying(t *testing.T) {
 	}
 	if want := "He talks to me from a riad roof now"; c.Saying != want {
 		t.Errorf("Saying = %q, want %q", c.Saying, want)
+	}
+}
+
+// TestVersionsDiffer: two facts name different versions of one thing: a
+// number after the same word, with a letter after it too ("Unit 4B" and
+// "Unit 4C").
+func TestVersionsDiffer(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"Runs Debian 12 on the NAS.", "The NAS runs Debian 13 now.", true},
+		{"The garage is Unit 4B, Sheepscar Trade Park.", "The garage moved next door to Unit 4C, Sheepscar Trade Park.", true},
+		{"The garage is Unit 4B, Sheepscar Trade Park.", "Unit 4B has a new roller door.", false},
+		{"Lives in flat 3a.", "Lives in flat 3A since May.", false},
+	} {
+		a := NewSig(memory.Item{Kind: memory.KindWorld, Content: c.a, Entities: []string{"x"}})
+		b := NewSig(memory.Item{Kind: memory.KindWorld, Content: c.b, Entities: []string{"x"}})
+		if got := b.VersionsDiffer(a); got != c.want {
+			t.Errorf("VersionsDiffer(%q, %q) = %v, want %v", c.b, c.a, got, c.want)
+		}
 	}
 }

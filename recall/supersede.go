@@ -271,7 +271,7 @@ var calendarWords = func() map[string]bool {
 
 // versionPattern finds a word followed by a version or number: "debian
 // 12", "release 0.5", "macos 15.1", "warelay v0.6.0".
-var versionPattern = regexp.MustCompile(`([\p{L}][\p{L}\p{N}_-]*)\s+v?(\d+(?:\.\d+)*)\b`)
+var versionPattern = regexp.MustCompile(`([\p{L}][\p{L}\p{N}_-]*)\s+v?(\d+(?:\.\d+)*[a-z]?)\b`)
 
 func splitWords(text string) []string {
 	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {

@@ -6,16 +6,16 @@ import (
 	"memoria/eval"
 )
 
-// sets are the set's two halves, each a folder with a workspace and its
+// sets are the set's parts, each a folder with a workspace and its
 // queries.jsonl.
-var sets = []string{"radio", "fieldwork"}
+var sets = []string{"radio", "fieldwork", "allotment", "workshop"}
 
 const (
-	wantScored      = 24 // scored questions in each half
+	wantScored      = 24 // scored questions in each part
 	wantAbstentions = 2  // and abstentions
 )
 
-// TestSets checks each half (eval.CheckSetDir: decision questions about
+// TestSets checks each part (eval.CheckSetDir: decision questions about
 // its own workspace, gold where scored, every citation on lines with
 // text) and that its counts match README.md.
 func TestSets(t *testing.T) {

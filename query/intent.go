@@ -90,7 +90,7 @@ type intentInput struct {
 // of the decision" is an opinion); then Current, Past, About, Search.
 func detectIntent(in intentInput) Intent {
 	dec := firstMarker(in.words, decisionMarkers)
-	op := firstMarker(in.words, opinionMarkers)
+	op := firstOpinion(in.words)
 	if i := likeOpinion(in.words); i >= 0 && (op < 0 || i < op) {
 		op = i
 	}
@@ -113,6 +113,23 @@ func detectIntent(in intentInput) Intent {
 		return About
 	}
 	return Search
+}
+
+// firstOpinion returns the index of the first opinion marker in ws, or
+// -1. "Rather than" is none: "why X rather than Y?" compares two options
+// and asks for a choice (asksChoice), not for what someone would rather.
+func firstOpinion(ws []string) int {
+	for i := range ws {
+		if MarkerAt(ws, i, []string{"rather", "than"}) {
+			continue
+		}
+		for _, m := range opinionMarkers {
+			if MarkerAt(ws, i, m) {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // ordersInTime reports whether a question asks for things in order of

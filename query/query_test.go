@@ -86,6 +86,9 @@ func TestIntent(t *testing.T) {
 		{"what is Marrakech like", Search},
 		{"where was the wifi password", Search}, // was, but no window
 		{"who was at the castle last week", Past},
+		// "Rather than" compares options: a choice, no opinion.
+		{"why did we take a spot outside rather than a table indoors?", Search},
+		{"would Pete rather take the train?", Opinion},
 	}
 	for _, tt := range tests {
 		if got := parse(t, tt.text).Intent; got != tt.want {

@@ -384,7 +384,13 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 			c = DefaultConfidence
 		}
 		step := Step{Supports: !Contradicts(op.Statement, f.Text), Strength: strength, Young: evidenceCount(op) < YoungEvidence}
-		step.Strong = !step.Supports && (strength >= StrongAt || hasChangeMarker(f.Text))
+		if step.Supports && f.HasConfidence && f.Confidence < DoubtBelow {
+			// The view restated at a low confidence ("O(c=0.2) Partitions
+			// Beaubien delivers on time", after a late order) doubts it:
+			// the writer leans the other way, with strength 1 − c.
+			step.Supports, step.Strength, step.Doubted = false, 1-f.Confidence, true
+		}
+		step.Strong = !step.Supports && (step.Strength >= StrongAt || hasChangeMarker(f.Text))
 		out := Apply(c, streakOf(op), step)
 		ev.Note = out.Note(step)
 		if out.Flipped {

@@ -39,6 +39,10 @@ const (
 	// strong contradictions in a row.
 	FlipBelow = 0.5
 	FlipAfter = 2
+	// DoubtBelow: an O fact that states an opinion's own view at a
+	// confidence below it counts against the opinion, with strength 1 − c
+	// (Step.Doubted).
+	DoubtBelow = 0.5
 )
 
 // Step is one piece of evidence as the rule sees it.
@@ -47,6 +51,10 @@ type Step struct {
 	Strength float64 // the fact's c, or DefaultStrength
 	Strong   bool    // a strong contradiction (ignored for support)
 	Young    bool    // the opinion cites fewer than YoungEvidence pieces of evidence
+	// Doubted: the fact states the opinion itself at a confidence below
+	// one half. It counts against it but cannot replace it: its
+	// statement is the same.
+	Doubted bool
 }
 
 // Outcome is what one step did.
@@ -114,7 +122,8 @@ func ParseNote(note string) NoteChange {
 //     below Floor.
 //   - flip: a strong contradiction that leaves c below FlipBelow with a
 //     streak of at least FlipAfter replaces the statement by the
-//     contradicting one, with confidence 1 − c.
+//     contradicting one, with confidence 1 − c; not a doubt (the same
+//     statement at a low confidence), which has no other statement.
 func Apply(c float64, streak int, s Step) Outcome {
 	c = round2(c)
 	out := Outcome{Before: c}
@@ -134,7 +143,7 @@ func Apply(c float64, streak int, s Step) Outcome {
 		out.Streak = streak
 		out.After = round2(max(c-ContradictStep*st, Floor))
 	}
-	if !s.Supports && s.Strong && out.Streak >= FlipAfter && out.After < FlipBelow {
+	if !s.Supports && s.Strong && !s.Doubted && out.Streak >= FlipAfter && out.After < FlipBelow {
 		out.Flipped = true
 		out.NewConfidence = round2(1 - out.After)
 	}

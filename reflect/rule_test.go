@@ -14,6 +14,7 @@ func TestRule(t *testing.T) {
 	weak := func(s float64) Step { return Step{Strength: s} }
 	strong := func(s float64) Step { return Step{Strength: s, Strong: true} }
 	youngSup := func(s float64) Step { return Step{Supports: true, Strength: s, Young: true} }
+	doubt := func(s float64) Step { return Step{Strength: s, Strong: true, Doubted: true} }
 	tests := []struct {
 		name    string
 		start   float64
@@ -37,6 +38,9 @@ func TestRule(t *testing.T) {
 		{"mixed evidence: alternating stays put", 0.7, []Step{strong(0.8), sup(0.8), strong(0.8), sup(0.8)},
 			[]float64{0.64, 0.68, 0.62, 0.66}, 0, 0},
 		{"never below the floor", 0.05, []Step{weak(1)}, []float64{0.01}, 0, 0},
+		// The view restated at c=0.2, three times: it falls as strong
+		// contradictions do, and never flips to itself.
+		{"repeated doubt falls and does not flip", 0.7, []Step{doubt(0.8), doubt(0.8), doubt(0.8)}, []float64{0.64, 0.51, 0.32}, 0, 0},
 		// A young opinion (fewer than YoungEvidence pieces of evidence)
 		// moves twice as fast on support: three consistent facts at
 		// c=0.7–0.8 take a new opinion past 0.8 (it stopped at 0.76).
@@ -89,6 +93,10 @@ func TestRuleInFile(t *testing.T) {
 		{"one contradiction",
 			[]string{"O(c=0.8) @Ann: Likes the night train to Rome.", "O(c=0.6) @Ann: Dislikes the night train to Rome."},
 			[]string{"- O(c=0.75) @Ann: Likes the night train to Rome.", "contradicts: f_", "(c 0.8->0.75)"}},
+		{"the view restated at a low confidence lowers it, without a flip",
+			[]string{"O(c=0.7) @Ann: The night train to Rome runs on time.", "O(c=0.2) @Ann: The night train to Rome runs on time.",
+				"O(c=0.2) @Ann: The night train to Rome runs on time.", "O(c=0.2) @Ann: The night train to Rome runs on time."},
+			[]string{"- O(c=0.32) @Ann: The night train to Rome runs on time.", "contradicts: f_", "(strong; c 0.64->0.51)", "(strong; c 0.51->0.32)"}},
 		{"repeated strong contradiction flips",
 			[]string{"O(c=0.8) @Ann: Likes the night train to Rome.", "O(c=0.9) @Ann: No longer likes the night train to Rome.",
 				"O(c=0.9) @Ann: Dislikes the night train to Rome now.", "O(c=0.9) @Ann: Really dislikes the night train to Rome."},

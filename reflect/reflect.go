@@ -303,8 +303,13 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 		return oc
 	}
 	for _, f := range facts {
-		if f.Kind != memory.KindOpinion || !recent(f) || done.has(f) {
-			continue
+		// A world fact or an observation is evidence too, when it names
+		// an entity of an opinion and takes a stance on it (Bears): "W
+		// @Ridings: not reliable on delivery times at the moment" against
+		// "Ridings are reliable on delivery times".
+		view := f.Kind == memory.KindOpinion
+		if !view && (f.Kind != memory.KindWorld && f.Kind != memory.KindObservation || len(f.keys) == 0) || !recent(f) || done.has(f) {
+			continue // a fact that names no entity is tied to no view surely enough
 		}
 		f.terms = termsOf(f.Text)
 		var best *Opinion
@@ -322,7 +327,17 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 				best, bestSim = op, s
 			}
 		}
-		if best == nil || bestSim < MatchThreshold {
+		supports := true
+		if !view {
+			if best == nil || bestSim < MatchThreshold {
+				continue
+			}
+			bears, sup := Bears(best.Statement, f.Text)
+			if !bears {
+				continue
+			}
+			supports = sup
+		} else if best == nil || bestSim < MatchThreshold {
 			// Few words in common, but the same thing named and the view
 			// changed ("Stopped using Emacs entirely; Zed is fast enough"
 			// against "Prefers Emacs for everything"): the fact is about
@@ -349,7 +364,7 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 			strength = f.Confidence
 		}
 		ev := Evidence{FactID: f.ID, Source: f.Source}
-		if matched && sourceOf(best, f) {
+		if view && matched && sourceOf(best, f) {
 			// The opinion was written from this fact: it is cited from now
 			// on, and the confidence stays the one both state.
 			ev.Note = SourceNote
@@ -383,8 +398,11 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 		if !op.HasConfidence {
 			c = DefaultConfidence
 		}
-		step := Step{Supports: !Contradicts(op.Statement, f.Text), Strength: strength, Young: evidenceCount(op) < YoungEvidence}
-		if step.Supports && f.HasConfidence && f.Confidence < DoubtBelow {
+		if view {
+			supports = !Contradicts(op.Statement, f.Text)
+		}
+		step := Step{Supports: supports, Strength: strength, Young: evidenceCount(op) < YoungEvidence}
+		if view && step.Supports && f.HasConfidence && f.Confidence < DoubtBelow {
 			// The view restated at a low confidence ("O(c=0.2) Partitions
 			// Beaubien delivers on time", after a late order) doubts it:
 			// the writer leans the other way, with strength 1 − c.

@@ -257,8 +257,35 @@ func stanceAbout(s string, topic terms) stance {
 // since "prefers X" and "prefers Y" can oppose; opposing it ("likes"
 // against "dislikes", "wants" against "no longer wants") counts twice.
 func Contradicts(statement, fact string) bool {
+	c := compareStances(statement, fact)
+	// One negated plain word ("a disk nobody moves" against "move it")
+	// is too little on its own.
+	return c.conflicts > c.agrees && (c.polar > 0 || c.conflicts >= 2 || hasChangeMarker(fact))
+}
+
+// Bears reports whether a fact that is no opinion takes a stance on an
+// opinion's statement, and which: it contradicts it (Contradicts), or it
+// agrees with it on a polarity concept with no conflict ("W @Ridings: on
+// time again, reliable as ever" for "Ridings are reliable on delivery
+// times"). A fact that only shares its words takes none: most facts about
+// an entity are neither for nor against a view of it.
+func Bears(statement, fact string) (bears, supports bool) {
+	if Contradicts(statement, fact) {
+		return true, false
+	}
+	c := compareStances(statement, fact)
+	return c.conflicts == 0 && c.polarAgrees > 0, true
+}
+
+// stanceComparison counts how a fact's stance meets a statement's.
+type stanceComparison struct {
+	conflicts, agrees, polar int // polar: conflicts on a polarity concept
+	polarAgrees              int // agreements on a polarity concept other than the preference itself
+}
+
+func compareStances(statement, fact string) stanceComparison {
 	a, b := stanceOf(statement), stanceAbout(fact, termsOf(statement))
-	conflicts, agrees, polar := 0, 0, 0
+	var c stanceComparison
 	for k, x := range a {
 		y, ok := b[k]
 		if !ok || x == 0 || y == 0 {
@@ -270,22 +297,23 @@ func Contradicts(statement, fact string) bool {
 		}
 		switch {
 		case (x > 0) != (y > 0):
-			conflicts++
+			c.conflicts++
 			if k == "~like" {
-				conflicts++ // the stance itself weighs double
+				c.conflicts++ // the stance itself weighs double
 			}
 			if concept {
-				polar++
+				c.polar++
 			}
 		case k == "~like" && x > 0:
 			// same preference verb, not agreement
 		default:
-			agrees++
+			c.agrees++
+			if concept && k != "~like" {
+				c.polarAgrees++
+			}
 		}
 	}
-	// One negated plain word ("a disk nobody moves" against "move it")
-	// is too little on its own.
-	return conflicts > agrees && (polar > 0 || conflicts >= 2 || hasChangeMarker(fact))
+	return c
 }
 
 // modifiesOther reports whether the polarity word ws[i] stands right before

@@ -2,6 +2,26 @@ package reflect
 
 import "testing"
 
+// TestBears: a fact that is no opinion bears on an opinion when it
+// contradicts it, or agrees with it on a polarity concept without a
+// conflict; sharing its words is not enough.
+func TestBears(t *testing.T) {
+	for _, tt := range []struct {
+		statement, fact string
+		bears, supports bool
+	}{
+		{"Ridings are reliable on delivery times.", "Not reliable on delivery times at the moment.", true, false},
+		{"Ridings are reliable on delivery times.", "Reliable as ever on delivery times: every drop on the hour.", true, true},
+		{"Ridings are reliable on delivery times.", "Ridings deliver twice a day from the Stourton depot.", false, true},
+		{"The test suite is reliable enough to gate releases.", "The test suite blocked a broken migration.", false, true},
+	} {
+		bears, supports := Bears(tt.statement, tt.fact)
+		if bears != tt.bears || bears && supports != tt.supports {
+			t.Errorf("Bears(%q, %q) = %v, %v; want %v, %v", tt.statement, tt.fact, bears, supports, tt.bears, tt.supports)
+		}
+	}
+}
+
 func TestContradicts(t *testing.T) {
 	tests := []struct {
 		statement, fact string

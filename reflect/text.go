@@ -257,6 +257,9 @@ func stanceAbout(s string, topic terms) stance {
 // since "prefers X" and "prefers Y" can oppose; opposing it ("likes"
 // against "dislikes", "wants" against "no longer wants") counts twice.
 func Contradicts(statement, fact string) bool {
+	if reversedComparison(statement, fact) {
+		return true
+	}
 	c := compareStances(statement, fact)
 	// One negated plain word ("a disk nobody moves" against "move it")
 	// is too little on its own.
@@ -275,6 +278,65 @@ func Bears(statement, fact string) (bears, supports bool) {
 	}
 	c := compareStances(statement, fact)
 	return c.conflicts == 0 && c.polarAgrees > 0, true
+}
+
+// reversedComparison reports whether a fact compares the two things a
+// statement compares the other way round: "Saturday races bring in more
+// new members than the twilights do" against "Wednesday twilights bring
+// in more new members than the Saturday races do". Each says "than"; what
+// the fact puts first the statement puts after its "than", and the other
+// way round.
+func reversedComparison(statement, fact string) bool {
+	sFirst, sSecond, ok := comparedSides(statement)
+	if !ok {
+		return false
+	}
+	fFirst, fSecond, ok := comparedSides(fact)
+	return ok && shareAny(fFirst, sSecond) && shareAny(fSecond, sFirst) && !shareAny(fSecond, sSecond)
+}
+
+// comparedSides returns the stems of the content words on each side of
+// the first "than" of s, within its clause, each side without the words
+// both share, and whether there is one.
+func comparedSides(s string) (first, second map[string]bool, ok bool) {
+	var side []map[string]bool
+	cur := map[string]bool{}
+	for _, w := range words(s) {
+		switch {
+		case w.end && len(side) == 1:
+			return without(side[0], cur), without(cur, side[0]), true
+		case w.end:
+			cur = map[string]bool{}
+		case w.text == "than" && len(side) == 0:
+			side = append(side, cur)
+			cur = map[string]bool{}
+		case !w.neg && !stopWords()[w.text]:
+			cur[stem(w.text)] = true
+		}
+	}
+	if len(side) == 1 {
+		return without(side[0], cur), without(cur, side[0]), true
+	}
+	return nil, nil, false
+}
+
+func without(a, b map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		if !b[k] {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+func shareAny(a, b map[string]bool) bool {
+	for k := range a {
+		if b[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // stanceComparison counts how a fact's stance meets a statement's.

@@ -70,8 +70,8 @@ const (
 	competeRatio = 0.0
 	// semanticWeight scales the semantic channel's RRF votes: embeddings
 	// find what words miss, but rank worse than bm25 where words do match
-	// (measured on longmemeval100, docs/recall.md).
-	semanticWeight = 0.2
+	// (measured on the thirteen evaluation sets, docs/recall.md).
+	semanticWeight = 0.3
 	// semanticWeightSuggest is the weight for requests for suggestions
 	// ("can you recommend …"): what fits the person is what they said about
 	// themselves, which shares few words with the request. Questions about

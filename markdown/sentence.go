@@ -11,9 +11,10 @@ import (
 // that follow it; it returns -1 when it ends none. A sentence ends there
 // when white space and the start of another sentence follow (a capital, a
 // digit, a currency sign, an opening quote or bracket, or a letter of a
-// script without case), or nothing does; a '.' after an abbreviation or an initial ("Dr.",
-// "e.g.", "J.") ends none. Recall, reflect and retain all cut prose into
-// sentences with it, so that they read the same sentences.
+// script without case), or nothing does; a '.' after an abbreviation or
+// an initial ("Dr.", "e.g.", "J.") ends none. Recall, reflect and retain
+// all cut prose into sentences with it, so that they read the same
+// sentences.
 func SentenceEnd(s string, i int) int {
 	if i < 0 || i >= len(s) || s[i] != '.' && s[i] != '!' && s[i] != '?' {
 		return -1

@@ -306,10 +306,11 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 		// A world fact or an observation is evidence too, when it names
 		// an entity of an opinion and takes a stance on it (Bears): "W
 		// @Ridings: not reliable on delivery times at the moment" against
-		// "Ridings are reliable on delivery times".
+		// "Ridings are reliable on delivery times". One that names no
+		// entity is tied to no view surely enough.
 		view := f.Kind == memory.KindOpinion
 		if !view && (f.Kind != memory.KindWorld && f.Kind != memory.KindObservation || len(f.keys) == 0) || !recent(f) || done.has(f) {
-			continue // a fact that names no entity is tied to no view surely enough
+			continue
 		}
 		f.terms = termsOf(f.Text)
 		var best *Opinion

@@ -257,13 +257,7 @@ func stanceAbout(s string, topic terms) stance {
 // since "prefers X" and "prefers Y" can oppose; opposing it ("likes"
 // against "dislikes", "wants" against "no longer wants") counts twice.
 func Contradicts(statement, fact string) bool {
-	if reversedComparison(statement, fact) {
-		return true
-	}
-	c := compareStances(statement, fact)
-	// One negated plain word ("a disk nobody moves" against "move it")
-	// is too little on its own.
-	return c.conflicts > c.agrees && (c.polar > 0 || c.conflicts >= 2 || hasChangeMarker(fact))
+	return reversedComparison(statement, fact) || compareStances(statement, fact).contradicts(fact)
 }
 
 // Bears reports whether a fact that is no opinion takes a stance on an
@@ -273,10 +267,13 @@ func Contradicts(statement, fact string) bool {
 // times"). A fact that only shares its words takes none: most facts about
 // an entity are neither for nor against a view of it.
 func Bears(statement, fact string) (bears, supports bool) {
-	if Contradicts(statement, fact) {
+	if reversedComparison(statement, fact) {
 		return true, false
 	}
 	c := compareStances(statement, fact)
+	if c.contradicts(fact) {
+		return true, false
+	}
 	return c.conflicts == 0 && c.polarAgrees > 0, true
 }
 
@@ -343,6 +340,13 @@ func shareAny(a, b map[string]bool) bool {
 type stanceComparison struct {
 	conflicts, agrees, polar int // polar: conflicts on a polarity concept
 	polarAgrees              int // agreements on a polarity concept other than the preference itself
+}
+
+// contradicts reports whether the comparison makes fact a contradiction
+// (Contradicts). One negated plain word ("a disk nobody moves" against
+// "move it") is too little on its own.
+func (c stanceComparison) contradicts(fact string) bool {
+	return c.conflicts > c.agrees && (c.polar > 0 || c.conflicts >= 2 || hasChangeMarker(fact))
 }
 
 func compareStances(statement, fact string) stanceComparison {

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"math"
 	"time"
 )
 
@@ -163,6 +164,34 @@ type TermStat struct {
 	Stem string // "" when the word has no indexable token
 	Rows int    // items containing it (for a word of several tokens, the rarest)
 }
+
+// KeepTermCounts updates the term counts an index keeps across a change of
+// its items (TermStat.Rows, as the index computed them): counts taken when
+// it held at items, now that it holds items. Counting a common word reads
+// much of the index, and a line more or less changes nothing of a plan
+// or a weight, so the counts stay while the size moved by at most
+// TermCountDrift of it; past that none stay (nil), and counting begins
+// again at items. A count below RecountBelow never stays: a word's first
+// items change what a recall does with it (a word no item held is not
+// searched for, and a fact just retained would not be found by it), and
+// counting it again is cheap.
+func KeepTermCounts(counts map[string]int, at, items int) (map[string]int, int) {
+	if counts == nil || math.Abs(float64(items-at)) > TermCountDrift*float64(at) {
+		return nil, items
+	}
+	for t, n := range counts {
+		if n < RecountBelow {
+			delete(counts, t)
+		}
+	}
+	return counts, at
+}
+
+// TermCountDrift and RecountBelow: see KeepTermCounts.
+const (
+	TermCountDrift = 0.02
+	RecountBelow   = 100
+)
 
 // Stats describes one build or sync.
 type Stats struct {

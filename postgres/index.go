@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 	"time"
@@ -62,11 +61,11 @@ type Index struct {
 // cache holds values the database computed for the workspace as of one
 // generation (any sync that changes it bumps it): the manifest and the
 // entity names, exact, are read again after a change. The counts of
-// items containing each term are kept while the workspace's size stays
-// within termDrift of the size they were counted at: they weigh terms
-// and plan queries, where a line more or less changes nothing, and
-// counting a common word reads much of the workspace (a quarter of the
-// database's time under writes, when every sync dropped them).
+// items containing each term are kept as memory.KeepTermCounts says: they
+// weigh terms and plan queries, where a line more or less changes
+// nothing, and counting a common word reads much of the workspace (a
+// quarter of the database's time under writes, when every sync dropped
+// them).
 type cache struct {
 	generation int64
 	items      int // items in the workspace (the writer keeps the count)
@@ -77,10 +76,6 @@ type cache struct {
 	termsAt    int            // items when terms began to be counted
 	vectors    *vectorCache
 }
-
-// termDrift is how far, as a share of the item count, the workspace may
-// grow or shrink before its term counts are taken afresh.
-const termDrift = 0.02
 
 type storedFile struct {
 	id          int64
@@ -174,12 +169,10 @@ func (ix *Index) current(ctx context.Context, tx querier) (*cache, error) {
 
 // advance empties the cache for another generation of the workspace,
 // which holds items items of tokens tokens in all; the term counts stay
-// while the size moved by less than termDrift.
+// as memory.KeepTermCounts says.
 func (c *cache) advance(gen int64, items, tokens int) {
 	c.generation, c.items, c.tokens, c.manifest, c.names = gen, items, tokens, nil, nil
-	if drift := float64(items - c.termsAt); c.terms != nil && math.Abs(drift) > termDrift*float64(c.termsAt) {
-		c.terms = nil
-	}
+	c.terms, c.termsAt = memory.KeepTermCounts(c.terms, c.termsAt, items)
 }
 
 // storedManifest returns the workspace's files as the index has them, read

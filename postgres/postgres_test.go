@@ -806,3 +806,34 @@ func TestSearchIndexedUnderRowLevelSecurity(t *testing.T) {
 		t.Errorf("the answers differ with and without the index:\n%v\n%v", answers[0], answers[1])
 	}
 }
+
+// TestTermCountsSeeNewWords: a word no item held when a recall counted it
+// is found once a sync adds it. The counts are kept while the workspace's
+// size drifts little; a kept 0 made the next recall drop the word, so a
+// fact just retained was not found by it in a long-lived process.
+func TestTermCountsSeeNewWords(t *testing.T) {
+	t.Parallel()
+	ws, pg := exampleInPostgres(t)
+	ctx := context.Background()
+	count := func() int {
+		t.Helper()
+		st, _, err := pg.TermStats(ctx, []string{"zanzibar"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st[0].Rows
+	}
+	if n := count(); n != 0 {
+		t.Fatalf("zanzibar in %d items before, want 0", n)
+	}
+	log := filepath.Join(ws, "memory", "2025-12-01.md")
+	if err := os.WriteFile(log, []byte("# 2025-12-01\n\nThe Zanzibar vault code is 7741.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pg.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 1 {
+		t.Errorf("zanzibar in %d items after the sync, want 1", n)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"math"
 	"slices"
 	"sync"
 
@@ -38,17 +37,19 @@ type Scope struct {
 	mu            sync.Mutex
 	sized         bool
 	items, tokens int
+	generations   int64          // the workspaces' generations summed
 	terms         map[string]int // term → the scope's items containing it, as this scope saw them
 	counts        *scopeCounts   // the database's counts for these workspaces
 }
 
 // scopeCounts are the counts of items containing each term among a set of
-// workspaces, kept, as a workspace's own are (cache), while the set's
-// size stays within termDrift of the size they were counted at.
+// workspaces, kept across their syncs as a workspace's own are (cache,
+// memory.KeepTermCounts).
 type scopeCounts struct {
-	mu      sync.Mutex
-	terms   map[string]int
-	termsAt int
+	mu          sync.Mutex
+	terms       map[string]int
+	termsAt     int
+	generations int64 // the workspaces' generations summed, when last checked: a sync of any moves it
 }
 
 // maxScopes bounds the sets of workspaces whose counts a database keeps (a
@@ -121,7 +122,7 @@ func (s *Scope) termStats(ctx context.Context, words []string) (stats []memory.T
 			return err
 		}
 		if !s.sized {
-			if err := q.QueryRow(ctx, `SELECT coalesce(sum(items), 0), coalesce(sum(tokens), 0) FROM memoria_workspaces WHERE id = ANY($1)`, s.ids).Scan(&s.items, &s.tokens); err != nil {
+			if err := q.QueryRow(ctx, `SELECT coalesce(sum(items), 0), coalesce(sum(tokens), 0), coalesce(sum(generation), 0) FROM memoria_workspaces WHERE id = ANY($1)`, s.ids).Scan(&s.items, &s.tokens, &s.generations); err != nil {
 				return err
 			}
 			s.sized, s.terms = true, map[string]int{}
@@ -129,7 +130,11 @@ func (s *Scope) termStats(ctx context.Context, words []string) (stats []memory.T
 		c := s.counts
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if drift := float64(s.items - c.termsAt); c.terms == nil || len(c.terms) > maxCachedTerms || math.Abs(drift) > termDrift*float64(c.termsAt) {
+		if c.generations != s.generations {
+			c.terms, c.termsAt = memory.KeepTermCounts(c.terms, c.termsAt, s.items)
+			c.generations = s.generations
+		}
+		if c.terms == nil || len(c.terms) > maxCachedTerms {
 			c.terms, c.termsAt = map[string]int{}, s.items
 		}
 		stats, err = s.stats(words, lex, func(t string) (int, error) {

@@ -104,3 +104,57 @@ func TestSearchWithinScope(t *testing.T) {
 		}
 	}
 }
+
+// TestScopeCountsSeeNewWords: a team-wide search weighs a word by the
+// items of all its workspaces that hold it, counts it keeps across
+// recalls. After a sync adds a word none held, it weighs it as a database
+// that never counted it before does; a kept 0 weighed it as unseen.
+func TestScopeCountsSeeNewWords(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := pgtest.NewAppDatabase(t)
+	db := openDB(t, url)
+	dirB := t.TempDir()
+	log := filepath.Join(dirB, "memory", "2031-11-20.md")
+	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(log, []byte("# 2031-11-20\n\nThe vault code is 7741.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	open := func(db *postgres.DB, name, dir string) *postgres.Index {
+		ix, err := db.Workspace(ctx, name, dir, postgres.WorkspaceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	dirA := testworkspace.CopyExample(t)
+	alpha, bravo := open(db, "alpha", dirA), open(db, "bravo", dirB)
+	search := func(a, b *postgres.Index) []memory.Hit {
+		t.Helper()
+		hits, err := b.SearchWithin(ctx, postgres.NewScope([]*postgres.Index{a, b}), []string{"kilimanjaro", "vault"}, memory.Filter{}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits
+	}
+	search(alpha, bravo) // counts "kilimanjaro": no item holds it
+	if err := os.WriteFile(log, []byte("# 2031-11-20\n\nThe vault code is 7741.\n\nKilimanjaro trip booked.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bravo.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := search(alpha, bravo)
+	fresh := openDB(t, url) // a database handle that never counted
+	want := search(open(fresh, "alpha", dirA), open(fresh, "bravo", dirB))
+	if len(got) == 0 || len(got) != len(want) {
+		t.Fatalf("%d hits after the sync, %d from a fresh handle", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Source != want[i].Source || math.Abs(got[i].Score-want[i].Score) > 1e-9*math.Abs(want[i].Score) {
+			t.Errorf("hit %d: %s %.6f, a fresh handle %s %.6f", i, got[i].Source, got[i].Score, want[i].Source, want[i].Score)
+		}
+	}
+}

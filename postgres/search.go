@@ -178,9 +178,9 @@ func (ix *Index) SearchWithin(ctx context.Context, s *Scope, terms []string, f m
 		// say not, every match is ranked as the scan finds it (every), and
 		// only ids and scores are sorted to keep the newest, which costs
 		// a third less than sorting and copying their vectors first; the
-		// counts may lag the workspace a little (termDrift), so the
-		// newest are kept all the same, and the answer never depends on
-		// them, only its cost.
+		// counts may lag the workspace a little (memory.KeepTermCounts),
+		// so the newest are kept all the same, and the answer never
+		// depends on them, only its cost.
 		scored := fmt.Sprintf(`every AS MATERIALIZED (SELECT i.id, %s AS score FROM memoria_items i WHERE i.ws = $1 AND i.tsv @@ (%s)%s),
 			s AS (SELECT id, score FROM (SELECT id, score, row_number() OVER (ORDER BY id DESC) AS n FROM every) r WHERE n <= %d)`,
 			strings.Join(rank, " + "), strings.Join(match, " || "), cond, memory.MaxScoredRows)

@@ -43,13 +43,15 @@ func (ix *Index) TermStats(ctx context.Context, words []string) (stats []memory.
 
 // docCounts keeps what the full-text index answered of its terms' row
 // counts: fts5vocab counts a term's rows by reading its whole doclist,
-// which for a common word costs as much as the search. The counts hold
-// while the database is unchanged (PRAGMA data_version, and this Index's
-// own writes, which forget them).
+// which for a common word costs as much as the search. When the database
+// changes (PRAGMA data_version, and this Index's own writes), they are
+// kept as memory.KeepTermCounts says: they only plan queries.
 type docCounts struct {
 	mu      sync.Mutex
-	version int64 // data_version the counts were read at
+	version int64 // data_version the counts were checked at
+	changed bool  // this Index wrote since
 	total   int   // items in the index
+	at      int   // items when counting began
 	byTerm  map[string]int
 }
 
@@ -63,22 +65,23 @@ func (ix *Index) docCounts(ctx context.Context) (*docCounts, int, error) {
 	c := &ix.counts
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.byTerm != nil && c.version == version {
+	if c.byTerm != nil && c.version == version && !c.changed {
 		return c, c.total, nil
 	}
 	var total int
 	if err := ix.queryRow(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'items'`).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	c.version, c.total, c.byTerm = version, total, map[string]int{}
+	c.byTerm, c.at = memory.KeepTermCounts(c.byTerm, c.at, total)
+	c.version, c.changed, c.total = version, false, total
 	return c, total, nil
 }
 
-// forget drops the counts: this Index wrote, which data_version does not
-// show to the connection that wrote.
+// forget marks the counts as of before a change: this Index wrote, which
+// data_version does not show to the connection that wrote.
 func (c *docCounts) forget() {
 	c.mu.Lock()
-	c.byTerm = nil
+	c.changed = true
 	c.mu.Unlock()
 }
 
@@ -97,7 +100,7 @@ func (c *docCounts) rows(ctx context.Context, ix *Index, term string) (int, erro
 		return 0, err
 	}
 	if c.byTerm == nil || len(c.byTerm) >= maxCachedWords {
-		c.byTerm = map[string]int{}
+		c.byTerm, c.at = map[string]int{}, c.total
 	}
 	c.byTerm[term] = n
 	return n, nil

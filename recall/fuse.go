@@ -227,8 +227,14 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 		}
 		if recent && !p.Now.IsZero() && (it.Kind.IsFact() || it.Written.IsZero() || (len(p.heavy.stems) > 0 && p.heavy.said(it.Content))) {
 			age := 0.0
-			if !it.Written.IsZero() {
+			switch {
+			case !it.Written.IsZero():
 				age = math.Max(0, float64(memory.Day(p.Now).Sub(it.Written)))
+			case it.Event != nil:
+				// A curated line that dates itself ("I sent the dogs'
+				// records to the new vet (memory/2026-08-25.md)") is as
+				// old as what it tells, not current as an undated one is.
+				age = math.Max(0, float64(memory.Day(p.Now).Sub(it.Event.End)))
 			}
 			boosts["recency"] = round3(1 + boostRecency*math.Exp2(-age/float64(recencyHalfLife)))
 		}

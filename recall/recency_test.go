@@ -40,3 +40,36 @@ func TestRecencyOfPassages(t *testing.T) {
 		}
 	}
 }
+
+// TestRecencyOfDatedCuratedLines: for a question about now, a curated
+// line with no day written counts as current, unless it dates what it
+// tells (an event): "I sent the dogs' records to the new vet
+// (memory/2026-08-25.md)" is as old as that day, and a log line of
+// October that gives the vet ranks before it. It used to get the lift of
+// a line written today.
+func TestRecencyOfDatedCuratedLines(t *testing.T) {
+	now := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	told := day("2026-08-25")
+	experience := &candidate{
+		item:  memory.Item{RowID: 1, Kind: memory.KindExperience, Content: "I sent the dogs' records across to the new vet.", Event: &memory.TimeRange{Start: told, End: told}, Source: memory.Source{Path: "bank/experience.md", Start: 3, End: 3}},
+		ranks: map[string]int{"lexical": 1},
+	}
+	undated := &candidate{
+		item:  memory.Item{RowID: 2, Kind: memory.KindWorld, Content: "The dogs' vet is on the main road.", Source: memory.Source{Path: "bank/world.md", Start: 3, End: 3}},
+		ranks: map[string]int{"lexical": 3},
+	}
+	log := &candidate{
+		item:  memory.Item{RowID: 3, Kind: memory.KindPassage, Content: "The dogs are with Clutha Vets now; Dr Reid is their vet.", Written: day("2026-10-05"), Source: memory.Source{Path: "memory/2026-10-05.md", Start: 3, End: 3}},
+		ranks: map[string]int{"lexical": 2},
+	}
+	l := &links{sig: map[int64]*factSig{}, next: map[int64][]int64{}, prev: map[int64][]int64{}}
+	p := Plan{Now: now, Terms: []string{"dogs", "vet", "now"}, heavy: topicOf([]string{"vet"})}
+	got := fuse(p, []*candidate{experience, undated, log}, l, true)
+	boost := map[int64]float64{}
+	for _, s := range got {
+		boost[s.c.item.RowID] = s.boosts["recency"]
+	}
+	if !(boost[1] < boost[3] && boost[3] < boost[2]) {
+		t.Errorf("recency lifts: dated curated %v, log of October %v, undated curated %v; want them in that order", boost[1], boost[3], boost[2])
+	}
+}

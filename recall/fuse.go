@@ -33,6 +33,11 @@ const (
 	// "what do I use now" (measured on longmemeval100, docs/recall.md).
 	boostRecency    = 0.25
 	recencyHalfLife = 30 * 24 * time.Hour
+	// undatedAge is the age recency gives a curated line that dates
+	// nothing and that no log restates: about three months, where it
+	// counted as written today, and a page's stale line outranked the
+	// log that had replaced it (docs/recall.md).
+	undatedAge = 3 * recencyHalfLife
 	// demoteSuperseded is a fact replaced by a later one, for a question
 	// about now; for a past window, a fact that came after the window
 	// and replaced what was true then.
@@ -233,8 +238,16 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 			case it.Event != nil:
 				// A curated line that dates itself ("I sent the dogs'
 				// records to the new vet (memory/2026-08-25.md)") is as
-				// old as what it tells, not current as an undated one is.
+				// old as what it tells.
 				age = math.Max(0, float64(memory.Day(p.Now).Sub(it.Event.End)))
+			case l.sig[row] != nil && !l.sig[row].asOf.IsZero():
+				// As old as the latest day it names, or the latest log
+				// that says what it says (dateCurated).
+				age = math.Max(0, float64(memory.Day(p.Now).Sub(l.sig[row].asOf)))
+			default:
+				// Of unknown age: curated pages are kept by hand, and
+				// often not kept up with the logs.
+				age = float64(undatedAge)
 			}
 			boosts["recency"] = round3(1 + boostRecency*math.Exp2(-age/float64(recencyHalfLife)))
 		}
@@ -243,10 +256,15 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 		// current version during the window answers for it, wherever it
 		// was written.
 		trueThen := past && (len(l.next[row]) > 0 || len(l.prev[row]) > 0) && l.validIn(row, *p.Window)
+		// The current version lifted is one of what the question asks
+		// about: "Marta now drives a Skoda" is newer than the page's
+		// "Drives a blue Fiat Panda", and no answer to "where does Marta
+		// live now?".
+		onTopic := len(p.heavy.stems) == 0 || p.heavy.said(it.Content)
 		switch {
 		case recent && newer:
 			boosts["superseded"] = demoteSuperseded
-		case recent && older:
+		case recent && older && onTopic:
 			boosts["current"] = boostCurrent
 		case past && older && l.sig[row].when.After(p.Window.End):
 			boosts["superseded"] = demoteSuperseded

@@ -42,11 +42,11 @@ func TestRecencyOfPassages(t *testing.T) {
 }
 
 // TestRecencyOfDatedCuratedLines: for a question about now, a curated
-// line with no day written counts as current, unless it dates what it
-// tells (an event): "I sent the dogs' records to the new vet
-// (memory/2026-08-25.md)" is as old as that day, and a log line of
-// October that gives the vet ranks before it. It used to get the lift of
-// a line written today.
+// line (no day written) is as old as what it tells when it dates it (an
+// event: "I sent the dogs' records to the new vet (memory/2026-08-25.md)"),
+// and otherwise of unknown age, about three months (undatedAge). A log
+// line of October that gives the vet gets the larger lift. Both curated
+// lines used to get the lift of a line written today.
 func TestRecencyOfDatedCuratedLines(t *testing.T) {
 	now := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	told := day("2026-08-25")
@@ -69,7 +69,7 @@ func TestRecencyOfDatedCuratedLines(t *testing.T) {
 	for _, s := range got {
 		boost[s.c.item.RowID] = s.boosts["recency"]
 	}
-	if !(boost[1] < boost[3] && boost[3] < boost[2]) {
-		t.Errorf("recency lifts: dated curated %v, log of October %v, undated curated %v; want them in that order", boost[1], boost[3], boost[2])
+	if !(boost[2] < boost[1] && boost[1] < boost[3]) {
+		t.Errorf("recency lifts: undated curated %v, dated curated %v, log of October %v; want them in that order", boost[2], boost[1], boost[3])
 	}
 }

@@ -260,11 +260,10 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 		// about: "Marta now drives a Skoda" is newer than the page's
 		// "Drives a blue Fiat Panda", and no answer to "where does Marta
 		// live now?".
-		onTopic := len(p.heavy.stems) == 0 || p.heavy.said(it.Content)
 		switch {
 		case recent && newer:
 			boosts["superseded"] = demoteSuperseded
-		case recent && older && onTopic:
+		case recent && older && (len(p.heavy.stems) == 0 || p.heavy.said(it.Content)):
 			boosts["current"] = boostCurrent
 		case past && older && l.sig[row].when.After(p.Window.End):
 			boosts["superseded"] = demoteSuperseded

@@ -539,10 +539,20 @@ func TestOpenClawPlugin(t *testing.T) {
 	e.openclaw(t, "config", "set", "plugins.entries.memoria.config", string(conf0))
 	e.openclaw(t, "config", "set", "plugins.entries.memoria.hooks.allowConversationAccess", "true")
 
+	peterLine := lineOf(t, ws, "bank/opinions.md", "Prefers concise replies (<1500 chars) on WhatsApp")
+	// The answer: Peter's preference, from the opinions page or from the
+	// log's Retain line it was written from (the same statement and
+	// confidence; which of the two ranks first depends on how long ago
+	// the log was written, and the test runs on today's date).
+	answers := func(h hit) bool {
+		return (h.Path == "bank/opinions.md" && h.StartLine == peterLine || strings.HasPrefix(h.Path, "memory/")) &&
+			strings.Contains(h.Snippet, "Prefers concise replies (<1500 chars) on WhatsApp")
+	}
+
 	// `openclaw memoria recall` works beside the bundled memory-core, which
 	// keeps `openclaw memory` until it is disabled.
 	out := e.openclaw(t, "memoria", "recall", "what does Peter prefer on WhatsApp?", "--k", "5", "--json")
-	if hs := hitsOf(t, json.RawMessage(out)); len(hs) == 0 || hs[0].Path != "bank/opinions.md" {
+	if hs := hitsOf(t, json.RawMessage(out)); len(hs) == 0 || !answers(hs[0]) {
 		t.Errorf("openclaw memoria recall: %s", out)
 	}
 	e.openclaw(t, "config", "set", "plugins.entries.memory-core.enabled", "false")
@@ -605,16 +615,14 @@ func TestOpenClawPlugin(t *testing.T) {
 		t.Errorf("openclaw skills info memoria:\n%s", out)
 	}
 
-	peterLine := lineOf(t, ws, "bank/opinions.md", "Prefers concise replies (<1500 chars) on WhatsApp")
-
 	t.Run("cli recall", func(t *testing.T) {
 		out := e.openclaw(t, "memory", "recall", "what does Peter prefer on WhatsApp?", "--k", "25", "--json")
 		hs := hitsOf(t, json.RawMessage(out))
 		if len(hs) == 0 || len(hs) > 25 {
 			t.Fatalf("%d results, want 1..25:\n%s", len(hs), out)
 		}
-		if hs[0].Path != "bank/opinions.md" || hs[0].StartLine != peterLine {
-			t.Errorf("top result %s, want bank/opinions.md#L%d…", hs[0].Citation, peterLine)
+		if !answers(hs[0]) {
+			t.Errorf("top result %s, want Peter's preference (bank/opinions.md#L%d… or its log line)", hs[0].Citation, peterLine)
 		}
 		for _, h := range hs {
 			checkCited(t, ws, h)
@@ -679,8 +687,8 @@ func TestOpenClawPlugin(t *testing.T) {
 		if len(hs) == 0 || len(hs) > 5 {
 			t.Fatalf("%d results, want 1..5: %s", len(hs), text)
 		}
-		if hs[0].Path != "bank/opinions.md" || hs[0].StartLine != peterLine || hs[0].Score != 1 {
-			t.Errorf("top result %+v, want bank/opinions.md#L%d… with score 1", hs[0], peterLine)
+		if !answers(hs[0]) || hs[0].Score != 1 {
+			t.Errorf("top result %+v, want Peter's preference (bank/opinions.md#L%d… or its log line) with score 1", hs[0], peterLine)
 		}
 		for i, h := range hs {
 			checkCited(t, ws, h)
@@ -786,7 +794,7 @@ func TestOpenClawPlugin(t *testing.T) {
 		}
 		waitFor(t, "memoria serve to die", 10*time.Second, func() bool { return len(memoriaPIDs(t, bin)) == 0 })
 		d, _ := g.invoke(t, "memory_search", map[string]any{"query": "what does Peter prefer on WhatsApp?"})
-		if hs := hitsOf(t, d); len(hs) == 0 || hs[0].StartLine != peterLine {
+		if hs := hitsOf(t, d); len(hs) == 0 || !answers(hs[0]) {
 			t.Errorf("after a restart: %v", d)
 		}
 		again := memoriaPIDs(t, bin)

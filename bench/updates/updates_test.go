@@ -10,7 +10,7 @@ import (
 
 // sets are the set's parts, each a folder with a workspace and its
 // queries.jsonl.
-var sets = []string{"vineyard", "chats", "chats2"}
+var sets = []string{"vineyard", "chats", "chats2", "narrowboat"}
 
 const (
 	wantScored      = 22 // scored questions in each part

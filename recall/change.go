@@ -33,26 +33,45 @@ import (
 
 // A Change is a sentence that says a value changed, read once.
 type Change struct {
-	Said   string          // its clauses that say how things are now
-	Saying string          // those of them that say the change itself
-	words  []string        // content words (Sig.Words)
-	topic  []string        // those that are no values (aboutWords)
-	parts  [][]string      // the content words of each of its clauses
-	over   [][]string      // the aboutWords of each clause that says something is over
-	ends   []bool          // for each of over: whether it says someone or something stopped (endingWords)
-	ended  map[string]bool // the values it says are over
+	Said  string          // its clauses that say how things are now
+	words []string        // content words (Sig.Words)
+	topic []string        // those that are no values (aboutWords)
+	parts [][]string      // the content words of each of its clauses
+	over  [][]string      // the aboutWords of each clause that says something is over
+	ends  []bool          // for each of over: whether it says someone or something stopped (endingWords)
+	ended map[string]bool // the values it says are over
+
+	saying *string // Saying, once asked
+}
+
+// Saying returns those of the clauses of Said that say the change itself
+// (settledText joined them with "; "). It is read on first use (by a
+// change tied to a statement by an entity only) and kept: a Change is not
+// for concurrent use.
+func (c *Change) Saying() string {
+	if c.saying == nil {
+		var out []string
+		for _, part := range strings.Split(c.Said, "; ") {
+			if saysChange(part) {
+				out = append(out, part)
+			}
+		}
+		s := strings.Join(out, "; ")
+		c.saying = &s
+	}
+	return *c.saying
 }
 
 // ReadChange reads a sentence that says a change, with isName telling the
 // names of known entities (nil: none), or returns nil when it says none
 // that is settled.
 func ReadChange(sentence string, isName func(string) bool) *Change {
-	said, saying := settledText(sentence)
+	said := settledText(sentence)
 	if said == "" {
 		return nil
 	}
 	_, ended := clauseValues(said, isName)
-	c := &Change{Said: said, Saying: saying, words: signature(memory.Item{Kind: memory.KindWorld, Content: said}).words, topic: aboutWords(said), ended: ended}
+	c := &Change{Said: said, words: signature(memory.Item{Kind: memory.KindWorld, Content: said}).words, topic: aboutWords(said), ended: ended}
 	for _, cl := range splitClauses(said) {
 		c.parts = append(c.parts, signature(memory.Item{Kind: memory.KindWorld, Content: cl.text}).words)
 		if cl.ended {
@@ -104,29 +123,27 @@ var notSettled = regexp.MustCompile(`(?i)(\?|\b(might|could|would|should|if|mayb
 var unchanged = regexp.MustCompile(`\b(keeps?|kept|still|stays?|same|as before|as usual|unchanged)\b`)
 
 // settledText returns the clauses of a sentence that say how things are
-// now (notSettled), when one of them says a change, else "", and those of
-// them that say it: of "Imogen stepped down as secretary; she'll still
-// coach the novices", the first; of "Santosh may move back to Satara",
-// nothing. A plan or a guess as a whole ("If the council agrees, …") or a
-// question says none.
-func settledText(sentence string) (said, saying string) {
+// now (notSettled), when one of them says a change, else "": of
+// "Imogen stepped down as secretary; she'll still coach the novices", the
+// first; of "Santosh may move back to Satara", nothing. A plan or a guess
+// as a whole ("If the council agrees, …") or a question says none.
+func settledText(sentence string) string {
 	if !saysChange(sentence) || strings.Contains(sentence, "?") || modalSentence.MatchString(sentence) {
-		return "", "" // most sentences say no change: that test first
+		return "" // most sentences say no change: that test first
 	}
-	var parts, changes []string
+	var parts []string
+	change := false
 	for _, part := range sentenceParts.Split(sentence, -1) {
 		if notSettled.MatchString(part) {
 			continue
 		}
 		parts = append(parts, part)
-		if saysChange(part) {
-			changes = append(changes, part)
-		}
+		change = change || saysChange(part)
 	}
-	if len(changes) == 0 {
-		return "", ""
+	if !change {
+		return ""
 	}
-	return strings.Join(parts, "; "), strings.Join(changes, "; ")
+	return strings.Join(parts, "; ")
 }
 
 // sentenceParts separates the clauses of a sentence, for settledText.

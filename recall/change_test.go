@@ -24,8 +24,8 @@ func TestChangeSaying(t *testing.T) {
 	if c == nil {
 		t.Fatal("no change read")
 	}
-	if want := "He talks to me from a riad roof now"; c.Saying != want {
-		t.Errorf("Saying = %q, want %q", c.Saying, want)
+	if want := "He talks to me from a riad roof now"; c.Saying() != want {
+		t.Errorf("Saying = %q, want %q", c.Saying(), want)
 	}
 }
 

@@ -312,12 +312,15 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 		if !view && (f.Kind != memory.KindWorld && f.Kind != memory.KindObservation || len(f.keys) == 0) || !recent(f) || done.has(f) {
 			continue
 		}
-		f.terms = termsOf(f.Text)
+		f.terms = nil // read at the first opinion that shares an entity: most world facts meet none
 		var best *Opinion
 		bestSim := 0.0
 		for _, op := range opf.Opinions() {
 			if !sharesEntity(op, f, res) {
 				continue
+			}
+			if f.terms == nil {
+				f.terms = termsOf(f.Text)
 			}
 			t, ok := opTerms[op]
 			if !ok {

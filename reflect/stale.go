@@ -279,7 +279,7 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 				// The cue is in a clause that says the change: "He talks
 				// to me … from a riad roof now, and the long answers live
 				// in files" says nothing of where he lives.
-				cue := !f.typed && recall.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.change.Saying, Entities: entities}).SharesCue(*curated)
+				cue := !f.typed && recall.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.change.Saying(), Entities: entities}).SharesCue(*curated)
 				if !(cue && st.Outdated(f.change, nil, value, isName)) && !st.Ended(f.change, isName) {
 					continue
 				}

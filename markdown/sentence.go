@@ -103,7 +103,7 @@ func startsSentence(r rune) bool {
 }
 
 // abbreviation reports whether text ends with a word that a '.' after it
-// abbreviates: a title, "e.g.", "etc." or an initial.
+// abbreviates: a title, "e.g.", "etc.", "incl." or an initial.
 func abbreviation(text string) bool {
 	w := text[strings.LastIndexAny(text, " \t\n\r(\"“")+1:]
 	if utf8.RuneCountInString(w) == 1 {
@@ -111,7 +111,8 @@ func abbreviation(text string) bool {
 		return unicode.IsLetter(r)
 	}
 	switch strings.ToLower(w) {
-	case "dr", "mr", "mrs", "ms", "st", "prof", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "ca", "inc", "ltd", "jr", "sr":
+	case "dr", "mr", "mrs", "ms", "st", "prof", "no", "nr", "vs", "etc", "e.g", "i.e", "approx", "ca", "inc", "ltd", "jr", "sr",
+		"incl", "excl", "esp", "cf", "tel":
 		return true
 	}
 	return false

@@ -16,6 +16,7 @@ func TestSentences(t *testing.T) {
 		{`He said "we're done." Then he left.`, []string{`He said "we're done."`, "Then he left."}},
 		{"Bring flour, sugar, e.g. rye. (Not spelt.) Done?", []string{"Bring flour, sugar, e.g. rye.", "(Not spelt.)", "Done?"}},
 		{"Price went to 3.50 today. no capital after this. Ok", []string{"Price went to 3.50 today. no capital after this.", "Ok"}},
+		{"Berth is €640 incl. VAT, esp. in winter. Paid.", []string{"Berth is €640 incl. VAT, esp. in winter.", "Paid."}},
 		{"The oven came at 11. ₹18,400 from the fund.", []string{"The oven came at 11.", "₹18,400 from the fund."}},
 		{"Really?! Yes. Élodie starts Monday.", []string{"Really?!", "Yes.", "Élodie starts Monday."}},
 		{"会议改到周五。 Moved it. 周五见", []string{"会议改到周五。 Moved it.", "周五见"}},

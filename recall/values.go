@@ -20,20 +20,54 @@ import (
 // is over ("his Emacs config is archived", "the Neubaugasse flat is no
 // longer his address" name old values; "switched his editor to Zed" a
 // current one).
+//
+// A measure (an amount of money, a share, a time of day) is what a
+// statement that has one is about: a fact that gives another measure of
+// the same kind and none of the statement's changes it, whatever else
+// the two share ("Rent: £1,150 a month plus VAT" and "Rent on the unit
+// is £1,240 a month plus VAT" share "VAT", not the rent).
 func ShareCurrentValue(statement, fact string, isName func(string) bool) bool {
 	vs := Values(statement, isName)
+	shared := false
+	var current []string
 	for _, c := range splitClauses(fact) {
 		if c.ended {
 			continue
 		}
+		current = append(current, c.text)
 		for v := range Values(c.text, isName) {
 			if vs[v] {
-				return true
+				shared = true
 			}
+		}
+	}
+	return shared && !otherMeasure(statement, strings.Join(current, "; "))
+}
+
+// otherMeasure reports whether the fact gives a measure (valueKinds) of a
+// kind the statement gives too, and none of the statement's of that kind.
+func otherMeasure(statement, fact string) bool {
+	old, now := valueKinds(statement), valueKinds(fact)
+	for kind := range measureKinds {
+		had, gives, same := false, false, false
+		for v, k := range old {
+			if k == kind {
+				had = true
+				same = same || now[v] == kind
+			}
+		}
+		for _, k := range now {
+			gives = gives || k == kind
+		}
+		if had && gives && !same {
+			return true
 		}
 	}
 	return false
 }
+
+// measureKinds are the kinds of valueKinds that measure something.
+var measureKinds = map[string]bool{"money": true, "share": true, "time": true}
 
 var clauses = regexp.MustCompile(`[;.:]\s+|,\s+(?:but|and|while|whereas|so)\s+|\s+(?:instead of|rather than|replacing|where)\s+`)
 

@@ -17,6 +17,12 @@ func TestShareCurrentValue(t *testing.T) {
 		{"Weekly off: Monday.", "Weekly off moves from Monday to Tuesday, starting 9 June.", false},
 		{"Lives in Graz.", "Moved to Linz from Graz last week.", false},
 		{"Lives in Graz.", "Still lives in Graz, near the river.", true},
+		// A measure is what the statement is about: another one of its
+		// kind changes it, whatever qualifier the two share.
+		{"Mooring fee: €640 a year incl. VAT, paid to Kanaal BV.", "The mooring fee is €705 a year incl. VAT now.", false},
+		{"Mooring fee: €640 a year incl. VAT, paid to Kanaal BV.", "Paid Kanaal BV the €640 mooring fee and a €15 key deposit.", true},
+		{"Ferry leaves Kilcreggan at 07:40, Western Ferries.", "Western Ferries: the first boat leaves at 07:10 from May.", false},
+		{"Ferry leaves Kilcreggan at 07:40, Western Ferries.", "Western Ferries are on strike on Monday.", true},
 	} {
 		if got := ShareCurrentValue(c.statement, c.fact, noName); got != c.want {
 			t.Errorf("ShareCurrentValue(%q, %q) = %v, want %v", c.statement, c.fact, got, c.want)

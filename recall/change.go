@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"memoria/markdown"
 	"memoria/memory"
+	"memoria/query"
 )
 
 // Changes said in prose. Most changes people note in a daily log are not
@@ -250,7 +252,7 @@ type Statement struct {
 // entities.
 func NewStatement(text string, isName func(string) bool) *Statement {
 	s := &Statement{text: text, value: text, isName: isName}
-	if label, value, ok := Field(text); ok {
+	if label, value, ok := Labelled(text); ok {
 		s.value, s.field, s.label = value, true, aboutWords(label)
 	}
 	s.words = signature(memory.Item{Kind: memory.KindWorld, Content: text}).words
@@ -282,6 +284,39 @@ func Field(text string) (label, value string, ok bool) {
 	}
 	return label, value, true
 }
+
+// Labelled splits a statement that names an attribute and its value:
+// a field (Field), or a role said to be a name or a number ("Our
+// accompanist is Bernard Côté (piano).", "Main parts supplier is Ridings
+// Motor Factors", "Rehearsals are Tuesday evenings."): the subject, of at
+// most three words in lower case after a determiner, is the label, and
+// what follows "is" the value. A predicate in lower case ("is ordered
+// from …", "is a white van") is no value of a label.
+func Labelled(text string) (label, value string, ok bool) {
+	if label, value, ok = Field(text); ok {
+		return label, value, ok
+	}
+	m := roleIs.FindStringSubmatchIndex(text)
+	if m == nil {
+		return "", "", false
+	}
+	label, value = text[m[2]:m[3]], text[m[4]:]
+	for i, w := range strings.Fields(label) {
+		if i > 0 && unicode.IsUpper([]rune(w)[0]) || query.IsStopWord(strings.ToLower(w)) {
+			return "", "", false // a name ("Peter Brandt is …") or "It is", "That is"
+		}
+	}
+	if r := []rune(value); !unicode.IsUpper(r[0]) && !unicode.IsDigit(r[0]) && r[0] != '@' {
+		return "", "", false
+	}
+	if strings.HasPrefix(value, "The ") || strings.HasPrefix(value, "A ") {
+		return "", "", false
+	}
+	return label, value, true
+}
+
+// roleIs finds "[the|our|…] role is|are Value" (Labelled).
+var roleIs = regexp.MustCompile(`^(?:(?i:the|our|my|his|her|their|its)\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})\s+(?:is|are)\s+([^\s])`)
 
 // leadingName returns the lower-cased words of the run of capitalised
 // words a statement opens with, up to the first punctuation ("Thabo
@@ -552,6 +587,12 @@ func (s *Statement) namedLabel() bool {
 // since 2021") and names none of its values as current.
 func (s *Statement) Ended(c *Change, isName func(string) bool) bool {
 	return endsTopic(c, s.topic) && !ShareCurrentValue(s.value, c.Said, isName)
+}
+
+// SameValues reports whether two statements give the same values, at
+// least one: copies of one fact.
+func (s *Statement) SameValues(o *Statement) bool {
+	return len(s.values) > 0 && maps.Equal(s.values, o.values)
 }
 
 // Shared is how many content words a change and the statement share: of
@@ -912,8 +953,11 @@ func linkProseChanges(cands []*candidate, l *links, mentions func(string) []stri
 			if mentions != nil {
 				keys = append(keys, mentions(sentence)...)
 			}
-			var by *statement
-			most, twice := -1, false
+			// The statements it shares the most words with: one, or
+			// copies of one (a page's field and the world fact it was
+			// written from give the same values).
+			var by []*statement
+			most := -1
 			for i := range stmts {
 				s := &stmts[i]
 				if !s.asOf.IsZero() && !lg.Written.After(s.asOf) {
@@ -925,20 +969,25 @@ func linkProseChanges(cands []*candidate, l *links, mentions func(string) []stri
 				}
 				switch n := s.st.Shared(ch); {
 				case n > most:
-					by, most, twice = s, n, false
-				case n == most && s.item.RowID != by.item.RowID:
-					twice = true
+					by, most = []*statement{s}, n
+				case n == most && s.item.RowID != by[0].item.RowID:
+					by = append(by, s)
 				}
 			}
-			if by == nil || twice || slices.Contains(l.next[by.item.RowID], lg.RowID) {
+			if len(by) == 0 || slices.ContainsFunc(by[1:], func(s *statement) bool { return !s.st.SameValues(by[0].st) }) {
 				continue
 			}
-			for _, it := range []memory.Item{by.item, lg} {
-				if l.sig[it.RowID] == nil {
-					l.sig[it.RowID] = signature(it)
+			for _, s := range by {
+				if slices.Contains(l.next[s.item.RowID], lg.RowID) {
+					continue
 				}
+				for _, it := range []memory.Item{s.item, lg} {
+					if l.sig[it.RowID] == nil {
+						l.sig[it.RowID] = signature(it)
+					}
+				}
+				l.link(s.item.RowID, lg.RowID)
 			}
-			l.link(by.item.RowID, lg.RowID)
 		}
 	}
 }

@@ -49,3 +49,28 @@ func TestVersionsDiffer(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelled: a field, or a role said to be a name or a number, names
+// an attribute (its label) and its value; a predicate in lower case, a
+// name or a pronoun as the subject do not.
+func TestLabelled(t *testing.T) {
+	for _, c := range []struct {
+		text, label, value string
+	}{
+		{"Vet: Dr Anand, Millbank Vets.", "Vet", "Dr Anand, Millbank Vets."},
+		{"Our harbourmaster is Aoife Brennan.", "harbourmaster", "Aoife Brennan."},
+		{"Main fuel supplier is Corrib Oil (account 7731).", "Main fuel supplier", "Corrib Oil (account 7731)."},
+		{"Practice nights are Thursdays.", "Practice nights", "Thursdays."},
+		{"The slipway fee is 40 euro a launch.", "slipway fee", "40 euro a launch."},
+		{"Chandlery orders are placed with Murphy Marine.", "", ""},
+		{"Aoife Brennan is our harbourmaster.", "", ""},
+		{"It is Tuesday again.", "", ""},
+		{"The van is a white Transit.", "", ""},
+		{"The boat is The Gannet.", "", ""},
+	} {
+		label, value, ok := Labelled(c.text)
+		if label != c.label || value != c.value || ok != (c.label != "") {
+			t.Errorf("Labelled(%q) = %q, %q, %v; want %q, %q", c.text, label, value, ok, c.label, c.value)
+		}
+	}
+}

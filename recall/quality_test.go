@@ -348,6 +348,14 @@ func TestChangesSaidInProse(t *testing.T) {
 	if !slices.ContainsFunc(res[0].Supersedes, func(l Link) bool { return strings.HasPrefix(l.Source, "bank/entities/Pip.md") }) {
 		t.Errorf("the change supersedes %v, want the page's vet line", res[0].Supersedes)
 	}
+	// Two copies of the line, on the page and in bank/world.md, are
+	// replaced together: the change shares as many words with each.
+	files["bank/world.md"] = "# World\n\n- Our vet is Dr Anand at Millbank Vets.\n"
+	ix2 := index(t, files)
+	res = run(t, ix2, Plan{Terms: []string{"vet", "now"}, Intent: query.Current, Now: now, K: 5, Explain: true})
+	if len(res) == 0 || !strings.HasPrefix(res[0].Source, "memory/2026-02-10.md") {
+		t.Fatalf("with two copies, first %s, want the change: %s", first(res), sources(res))
+	}
 	// Without a word of now, a change said only in prose does not make
 	// the question one about now.
 	res = run(t, ix, Plan{Terms: []string{"vet"}, Now: now, K: 5, Explain: true})

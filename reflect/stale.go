@@ -236,7 +236,7 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 		c := &checked{st: st, text: text, value: text, ents: ents}
 		// A field's label ("UPI ID: …") names the attribute; its values
 		// are what follows.
-		if _, v, ok := recall.Field(text); ok {
+		if _, v, ok := recall.Labelled(text); ok {
 			c.value = v
 		}
 		for _, e := range ents {

@@ -670,8 +670,14 @@ func replaces(c *Change, value string, field, plainValue bool, head []string, is
 	oldRuns := valueRuns(oldText, nil)
 	sentenceKinds := valueKinds(sentence)
 	current, _ := clauseTexts(sentence)
+	// What a clause names as over stays over in an aside of another
+	// ("Hollis & Co → Marsh Booth (Hollis wanted £1,800 …)").
+	_, ended := clauseValues(sentence, isName)
 	for _, clause := range current {
 		for _, r := range valueRuns(clause, nil) {
+			if !slices.ContainsFunc(r, func(w string) bool { return !ended[w] }) {
+				continue
+			}
 			for _, o := range oldRuns {
 				if sameValue(r, o) {
 					return false
@@ -681,7 +687,6 @@ func replaces(c *Change, value string, field, plainValue bool, head []string, is
 	}
 	// The new value is read in the whole sentence, but not in a clause
 	// that says it is over: "Weekly off moves from Monday to Tuesday".
-	_, ended := clauseValues(sentence, isName)
 	return newValueAfter(sentence, head, old, ended, kinds, sentenceKinds, isName)
 }
 

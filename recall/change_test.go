@@ -74,3 +74,27 @@ func TestLabelled(t *testing.T) {
 		}
 	}
 }
+
+// TestOutdatedByAnArrow: "old → new" ends the old value, however the old
+// value is spelled (a name ending in s, "& Co"), and an aside that names
+// it again does not make it current.
+func TestOutdatedByAnArrow(t *testing.T) {
+	for _, c := range []struct {
+		statement, sentence string
+		want                bool
+	}{
+		{"Our farrier is Dobbs & Sons of Ruthin.", "farrier: Dobbs & Sons → Wyn Pritchard (Dobbs wanted £90 a horse)", true},
+		{"Our farrier is Dobbs & Sons of Ruthin.", "farrier: Wyn Pritchard → Dobbs & Sons (Wyn's van broke down)", false},
+		{"Feed merchant: Harris Agri, Corwen.", "feed merchant: Harris Agri → Lloyds Feeds (Harris doubled the delivery charge)", true},
+	} {
+		ch := ReadChange(c.sentence, nil)
+		if ch == nil {
+			t.Fatalf("%q reads as no change", c.sentence)
+		}
+		st := NewStatement(c.statement, nil)
+		tie, head, value := st.Tie(ch, nil, nil)
+		if got := tie != Untied && st.Outdated(ch, head, value, nil); got != c.want {
+			t.Errorf("%q outdated by %q = %v (tie %v), want %v", c.statement, c.sentence, got, tie, c.want)
+		}
+	}
+}

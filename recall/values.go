@@ -26,22 +26,25 @@ import (
 // the same kind and none of the statement's changes it, whatever else
 // the two share ("Rent: £1,150 a month plus VAT" and "Rent on the unit
 // is £1,240 a month plus VAT" share "VAT", not the rent).
+//
+// What a clause names as over is no current value, whatever another
+// clause says of it ("accountant: Hollis & Co → Marsh Booth (Hollis
+// wanted £1,800 …)" holds Marsh Booth only), as clauseValues reads it.
 func ShareCurrentValue(statement, fact string, isName func(string) bool) bool {
 	vs := Values(statement, isName)
+	current, _ := clauseValues(fact, isName)
 	shared := false
-	var current []string
-	for _, c := range splitClauses(fact) {
-		if c.ended {
-			continue
-		}
-		current = append(current, c.text)
-		for v := range Values(c.text, isName) {
-			if vs[v] {
-				shared = true
-			}
+	for v := range current {
+		if vs[v] {
+			shared = true
+			break
 		}
 	}
-	return shared && !otherMeasure(statement, strings.Join(current, "; "))
+	if !shared {
+		return false
+	}
+	held, _ := clauseTexts(fact)
+	return !otherMeasure(statement, strings.Join(held, "; "))
 }
 
 // otherMeasure reports whether the fact gives a measure (valueKinds) of a
@@ -143,7 +146,13 @@ func splitSwaps(cs []clause) []clause {
 	var out []clause
 	for _, c := range cs {
 		if m := arrowPattern.FindStringIndex(c.text); m != nil && !c.ended {
-			out = append(out, clause{text: c.text[:m[0]], ended: true}, clause{text: "to " + c.text[m[1]:], ended: endsSomething(c.text[m[1]:])})
+			// The old value alone before the arrow is read as after "from",
+			// not as a sentence's first word ("Hollis & Co → Marsh Booth").
+			was := c.text[:m[0]]
+			if len(strings.Fields(was)) <= 4 {
+				was = "from " + was
+			}
+			out = append(out, clause{text: was, ended: true}, clause{text: "to " + c.text[m[1]:], ended: endsSomething(c.text[m[1]:])})
 			continue
 		}
 		if m := replacedAs.FindStringSubmatchIndex(c.text); m != nil && !c.ended {

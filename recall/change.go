@@ -111,7 +111,7 @@ func Ends(text string) bool { return endingWords.MatchString(text) }
 // lower case (saysChange). A bare "now" or "new" is not enough: prose says
 // "noticed only now" and "two new bookings" of things that did not
 // change.
-var changeWords = regexp.MustCompile(`\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|(mon|tues|wednes|thurs|fri|satur|sun)day([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|(go|goes|going|went|gone) (up|down)\b|from (january|february|march|april|may|june|july|august|september|october|november|december)\b|the new (\w+ ){1,3}(is|are)|no more|from here on|instead[,.;!]|instead$|(is|are|'s|’s|'re|’re) (up|down) to|replaced \w+( \w+)? as|now:|(took|takes|taken|taking) over|stepped down|finished at|renewed|extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) (the|our|their|his|her|my) new|new one|swapped|swapping|swapped out|bumped|rescheduled|these days|got rid of|handed (the \w+ )?back|(we're|we’re|we are) with|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
+var changeWords = regexp.MustCompile(`\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|(mon|tues|wednes|thurs|fri|satur|sun)day([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|(go|goes|going|went|gone) (up|down)\b|from (january|february|march|april|may|june|july|august|september|october|november|december)\b|the new (\w+ ){1,3}(is|are)|no more|from here on|instead[,.;!]|instead$|(is|are|'s|’s|'re|’re) (up|down) to|replaced \w+( \w+)? as|now:|(took|takes|taken|taking) over|(started|starts|starting|joined|joins) (us )?as (the|our|their|his|her|my|a|an) |stepped down|finished at|renewed|extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) (the|our|their|his|her|my) new|new one|swapped|swapping|swapped out|bumped|rescheduled|these days|got rid of|handed (the \w+ )?back|(we're|we’re|we are) with|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
 
 // notSettled marks a sentence that does not say how things are now: a
 // plan, a guess, a question, an exception for a while, or what stays as
@@ -182,6 +182,7 @@ var changeAnchors = func() []string {
 	as := []string{"switch", "moved", "instead", "replac", "no longer", "from now on", "took over", "takes over",
 		"taken over", "taking over", "stepped down", "finished at", "renewed", "extended ", "changed ", "new one", "swap", "bumped",
 		"rescheduled", "these days", "got rid of", "handed", "re with", "are with", "the new", "no more", "from here on", "now:",
+		"started as", "starts as", "starting as", "joined as", "joins as", "joined us as", "joins us as",
 		"from jan", "from feb", "from mar", "from apr", "from may", "from jun", "from jul", "from aug", "from sep", "from oct", "from nov", "from dec"}
 	for _, v := range []string{"go", "goes", "going", "went", "gone", "is", "are", "'s", "’s", "'re", "’re"} {
 		as = append(as, v+" up", v+" down") // "went up", "we're down to"
@@ -548,7 +549,7 @@ func (s *Statement) head(c *Change) (head []string, value string) {
 		}
 	}
 	for i, topic := range s.clauses {
-		if both := shared(topic, c.words); len(both) >= 2 && 2*len(both) >= len(topic) && c.inOneClause(both) {
+		if both := shared(topic, c.words); len(both) >= 2 && 2*len(both) >= len(topic) && c.inOneClause(both) && !s.unnamed(both) {
 			if i == 1 {
 				// The first clause names what the statement is about
 				// ("Saturday club race, first gun 13:00"): its values
@@ -565,6 +566,31 @@ func (s *Statement) head(c *Change) (head []string, value string) {
 		return s.topic, s.value
 	}
 	return nil, ""
+}
+
+// unnamed reports whether the statement says the words only of someone
+// or something it does not name ("Staff: Dean, Gaz and a part-time
+// apprentice"): an article "a" or "an" opens their run, so that a change
+// naming who or what they are now ("Ellie Shaw started as the part-time
+// apprentice") changes none of its values.
+func (s *Statement) unnamed(words []string) bool {
+	ws := strings.FieldsFunc(strings.ToLower(s.text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '\'' && r != '’'
+	})
+	seen := false
+	for i, w := range ws {
+		if !slices.Contains(words, contentForm(w)) {
+			continue
+		}
+		if i > 0 && slices.Contains(words, contentForm(ws[i-1])) {
+			continue // inside a run already judged
+		}
+		seen = true
+		if i == 0 || ws[i-1] != "a" && ws[i-1] != "an" {
+			return false
+		}
+	}
+	return seen
 }
 
 // Outdated reports whether a change tied to the statement (Tie) gives it

@@ -384,12 +384,15 @@ func (s *Statement) Tie(c *Change, keys, ents []string) (t Tie, head []string, v
 	if s.plainOver(c) {
 		return TieEnded, nil, s.value // "Paid by: cheque …" and "No more cheques …"
 	}
-	if n > 0 && (n >= 2 || len(shared(s.topic, c.topic)) > 0) {
+	// A field's label names its subject: "Stanningley Recovery have taken
+	// over from Swift" is about "Recovery firm: Swift Recovery, …".
+	labelled := len(shared(s.label, c.words)) > 0
+	if n > 0 && (n >= 2 || len(shared(s.topic, c.topic)) > 0 || labelled) {
 		// Several values over that name no known entity are the thing
 		// itself ("we swapped Assurances Beaulieu for the Mutuelle des
 		// Arts"); otherwise the sentence must be about the statement's
 		// subject too.
-		subject := n >= 2 && !s.namesOver(c) || len(s.topic) > 0 && slices.Contains(c.topic, s.topic[0])
+		subject := n >= 2 && !s.namesOver(c) || len(s.topic) > 0 && slices.Contains(c.topic, s.topic[0]) || labelled
 		for _, k := range keys {
 			if slices.Contains(ents, k) && !slices.ContainsFunc(strings.Fields(strings.ToLower(memory.EntityName(k))), func(w string) bool { return c.ended[w] }) {
 				subject = true

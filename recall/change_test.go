@@ -78,6 +78,8 @@ func TestLabelled(t *testing.T) {
 // TestOutdatedByAnArrow: "old → new" ends the old value, however the old
 // value is spelled (a name ending in s, "& Co"), and an aside that names
 // it again does not make it current.
+//
+// A field whose label the sentence says ties to it by the value it ends.
 func TestOutdatedByAnArrow(t *testing.T) {
 	for _, c := range []struct {
 		statement, sentence string
@@ -86,6 +88,10 @@ func TestOutdatedByAnArrow(t *testing.T) {
 		{"Our farrier is Dobbs & Sons of Ruthin.", "farrier: Dobbs & Sons → Wyn Pritchard (Dobbs wanted £90 a horse)", true},
 		{"Our farrier is Dobbs & Sons of Ruthin.", "farrier: Wyn Pritchard → Dobbs & Sons (Wyn's van broke down)", false},
 		{"Feed merchant: Harris Agri, Corwen.", "feed merchant: Harris Agri → Lloyds Feeds (Harris doubled the delivery charge)", true},
+		// A field's label in the new value's name ties a change that names
+		// the old value as over.
+		{"Towing firm: Kirk Towing, 24-hour, out of Lockerbie.", "Moffat Towing have taken over from Kirk for our breakdowns.", true},
+		{"Towing firm: Kirk Towing, 24-hour, out of Lockerbie.", "Moffat Haulage have taken over from Kirk for the school run.", false},
 	} {
 		ch := ReadChange(c.sentence, nil)
 		if ch == nil {

@@ -149,7 +149,7 @@ func settledText(sentence string) string {
 }
 
 // sentenceParts separates the clauses of a sentence, for settledText.
-var sentenceParts = regexp.MustCompile(`;\s+|,\s+(?:but|and|so|while)\s+|\s+but\s+`)
+var sentenceParts = regexp.MustCompile(`;\s+|,\s+(?:but|and|so|while)\s+|\s+but\s+|,?\s+because\s+`)
 
 // modalSentence marks a sentence that is a plan or a guess as a whole,
 // whichever clause says it ("If the council agrees, recycling moves to
@@ -702,7 +702,19 @@ func replaces(c *Change, value string, field, plainValue bool, head []string, is
 	// What a clause names as over stays over in an aside of another
 	// ("Hollis & Co → Marsh Booth (Hollis wanted £1,800 …)").
 	_, ended := clauseValues(sentence, isName)
+	// A value of the statement the sentence ends is changed, whatever
+	// other value of it holds, where the sentence names the statement's
+	// attribute (head): "Start time: 19:00 → 19:15 …; we still finish at
+	// 21:30" outdates "Rehearsal time: 19:00 to 21:30". (Tied by an
+	// entity alone, "Vienna 06:40 → Marrakech 10:35" is a route.)
+	endsOne := false
+	for v := range old {
+		endsOne = endsOne || ended[v] && len(head) > 0
+	}
 	for _, clause := range current {
+		if endsOne {
+			break
+		}
 		for _, r := range valueRuns(clause, nil) {
 			if !slices.ContainsFunc(r, func(w string) bool { return !ended[w] }) {
 				continue

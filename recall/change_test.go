@@ -90,6 +90,11 @@ func TestOutdatedByAnArrow(t *testing.T) {
 		{"Feed merchant: Harris Agri, Corwen.", "feed merchant: Harris Agri → Lloyds Feeds (Harris doubled the delivery charge)", true},
 		// A field's label in the new value's name ties a change that names
 		// the old value as over.
+		// One value of two ended, the other kept; a reason after
+		// "because" is no part of the change.
+		{"Clinic time: 08:30 to 12:00", "Start time: 08:30 → 09:00, because the nurse keeps arriving late; we still close at 12:00.", true},
+		{"Clinic time: 08:30–12:00", "Start time: 08:30 → 09:00 from May.", true},
+		{"Clinic time: 08:30 to 12:00", "Closing time: 12:00 → 12:00, nothing else moves.", false},
 		{"Towing firm: Kirk Towing, 24-hour, out of Lockerbie.", "Moffat Towing have taken over from Kirk for our breakdowns.", true},
 		{"Towing firm: Kirk Towing, 24-hour, out of Lockerbie.", "Moffat Haulage have taken over from Kirk for the school run.", false},
 	} {

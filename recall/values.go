@@ -274,6 +274,9 @@ func Values(text string, isName func(string) bool) map[string]bool {
 	return out
 }
 
+// rangeMarks spaces out the marks that part two values (valueTokens).
+var rangeMarks = strings.NewReplacer("->", " → ", "→", " → ", "–", " – ", "—", " — ")
+
 // valueToken is a word of a text as Values reads it, lower-cased (numbers
 // written apart joined into one), and whether it is a value.
 type valueToken struct {
@@ -283,8 +286,12 @@ type valueToken struct {
 
 // valueTokens returns the words of text in order as Values reads them.
 func valueTokens(text string, isName func(string) bool) []valueToken {
+	// An arrow or a dash between two numbers parts them ("19:00 → 19:15",
+	// "19:00–21:30"): a word of its own, where a space would join them
+	// into one number (joinNumbers).
+	text = rangeMarks.Replace(text)
 	ws := strings.FieldsFunc(text, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '.' && r != '/' && r != '+' && r != '@' && r != '_'
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '.' && r != '/' && r != '+' && r != '@' && r != '_' && r != '→' && r != '–' && r != '—'
 	})
 	ws = joinNumbers(ws)
 	out := make([]valueToken, 0, len(ws))

@@ -536,6 +536,13 @@ func (s *Statement) head(c *Change) (head []string, value string) {
 		if n := len(both); n == len(s.label) || n >= 2 && 2*n >= len(s.label) || n == 1 && both[0] == s.label[len(s.label)-1] {
 			return both, s.value
 		}
+		// A head noun that only names the kind of the value ("Rehearsal
+		// day: Tuesday", "Start time: 19:00") and the other word of the
+		// label, with a value of that kind: "rehearsals are on Wednesdays
+		// from now on".
+		if last := s.label[len(s.label)-1]; len(s.label) == 2 && len(both) == 1 && both[0] != last && c.givesKind(labelKinds[last]) {
+			return both, s.value
+		}
 		// The head noun said in another form ("Wine distributor" and
 		// "Wine Distribution"): a stem of six letters or more in common.
 		if last := s.label[len(s.label)-1]; len(s.label) > 1 && len(both) >= 1 {
@@ -594,6 +601,24 @@ func (s *Statement) unnamed(words []string) bool {
 		}
 	}
 	return seen
+}
+
+// labelKinds are the head nouns of a label that name only the kind of
+// its value (kindOf).
+var labelKinds = map[string]string{"day": "weekday", "time": "time", "fee": "money", "price": "money", "cost": "money"}
+
+// givesKind reports whether the sentence names a value of kind (kindOf).
+func (c *Change) givesKind(kind string) bool {
+	if kind == "" {
+		return false
+	}
+	kinds := valueKinds(c.Said)
+	for v := range Values(c.Said, nil) {
+		if kindOf(v, kinds) == kind {
+			return true
+		}
+	}
+	return false
 }
 
 // Outdated reports whether a change tied to the statement (Tie) gives it

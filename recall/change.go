@@ -559,7 +559,9 @@ func (s *Statement) head(c *Change) (head []string, value string) {
 		}
 	}
 	for i, topic := range s.clauses {
-		if both := shared(topic, c.words); len(both) >= 2 && 2*len(both) >= len(topic) && c.inOneClause(both) && !s.unnamed(both) {
+		// A month says when, not what: "MOT due end of April" and "first
+		// one due April 2027" share no topic.
+		if both := slices.DeleteFunc(shared(topic, c.words), func(w string) bool { return monthNames[w] }); len(both) >= 2 && 2*len(both) >= len(topic) && c.inOneClause(both) && !s.unnamed(both) {
 			if i == 1 {
 				// The first clause names what the statement is about
 				// ("Saturday club race, first gun 13:00"): its values

@@ -261,13 +261,23 @@ func NewStatement(text string, isName func(string) bool) *Statement {
 	// A name the statement opens with says whom it is about, not what
 	// ("Thabo Mahlangu — helps Chantal with the juniors"): a full name, or
 	// an entity's.
+	withoutName := func(topic []string) []string { return topic }
 	if opening := leadingName(text); len(opening) >= 2 || len(opening) == 1 && isName != nil && isName(opening[0]) {
-		s.topic = slices.DeleteFunc(s.topic, func(w string) bool { return slices.Contains(opening, w) })
+		withoutName = func(topic []string) []string {
+			return slices.DeleteFunc(topic, func(w string) bool {
+				return slices.ContainsFunc(opening, func(o string) bool { return o == w || contentForm(o) == w })
+			})
+		}
 	}
+	s.topic = withoutName(s.topic)
 	s.clauses, s.clauseText = [][]string{s.topic}, []string{s.value}
 	if parts := clauseSep.Split(parenthetical.ReplaceAllString(text, ""), -1); len(parts) > 1 {
-		for _, p := range parts {
-			s.clauses = append(s.clauses, aboutWords(p))
+		for i, p := range parts {
+			topic := aboutWords(p)
+			if i == 0 {
+				topic = withoutName(topic) // the clause the name opens
+			}
+			s.clauses = append(s.clauses, topic)
 			s.clauseText = append(s.clauseText, p)
 		}
 	}
@@ -526,7 +536,10 @@ func (s *Statement) namesOver(c *Change) bool {
 // values ties nothing: "cellar door in the old woolshed" has no opening
 // hours to change), the whole statement's for its first clause.
 func (s *Statement) head(c *Change) (head []string, value string) {
-	if len(s.label) > 0 {
+	// A label that is someone's name ("Ewan: pipe band junior chanter
+	// class, …") says whom the line is about, not what attribute: "Ewan
+	// can play … on the chanter now" is no new value of it.
+	if len(s.label) > 0 && !s.namedLabel() {
 		// Every word of the label, or two and half of a longer one, or the
 		// last of a label of several, its head noun ("the fee is going up"
 		// for "Membership fee: …"): a field's label names its attribute,

@@ -9,8 +9,8 @@
 // contradict: moves, a new editor, a new OS version, a new release,
 // changed preferences, a new person; TestReflectSet requires every check)
 // and the sets in its folders, each written later by someone who had not
-// seen reflect (their READMEs say how): prairie, dublin, kisumu and
-// singapore are held out; sailing and bakery were, until their failing checks were
+// seen reflect (their READMEs say how): prairie, dublin, kisumu,
+// singapore and rifugio are held out; sailing and bakery were, until their failing checks were
 // read; garage and choir were written for development, to a brief about
 // the many ways a change is said.
 //

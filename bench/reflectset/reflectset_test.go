@@ -30,12 +30,12 @@ func TestReflectSet(t *testing.T) {
 // TestHeldOutSets checks that each other set is well formed (its checks
 // name what its workspace holds) and that reflect runs on it, and logs its
 // score: such a set measures, it is not a specification. prairie, dublin,
-// kisumu and singapore are held out (nobody here reads their failing
-// checks);
+// kisumu, singapore and rifugio are held out (nobody here reads their
+// failing checks);
 // sailing and bakery were held out until their failures were read, and
 // garage and choir were written for development.
 func TestHeldOutSets(t *testing.T) {
-	for _, set := range []string{"sailing", "bakery", "garage", "choir", "prairie", "dublin", "kisumu", "singapore"} {
+	for _, set := range []string{"sailing", "bakery", "garage", "choir", "prairie", "dublin", "kisumu", "singapore", "rifugio"} {
 		t.Run(set, func(t *testing.T) {
 			passed, results := 0, reflectSet(t, set, false)
 			for _, r := range results {

@@ -120,6 +120,18 @@ const (
 	// that name the options, the answer is the one that says which won
 	// and why, not the quote, the demo or the later use.
 	boostChoice = 1.15
+	// boostSameDay lifts a line of a daily log by the other lines of the
+	// same log among the lexical channel's best sameDayRank hits: each
+	// lifts it by boostSameDay/sameDayCap, up to sameDayCap of them. A day
+	// whose log answers the question's words several times is likely the
+	// episode it asks about, and its lines vouch for each other: the line
+	// that says what was decided or what changed often shares none of the
+	// question's words ("told him to go ahead"), its neighbours do (the
+	// passage's own score and its document's, as passage retrieval
+	// combines them). Chosen on the development sets (docs/recall.md).
+	boostSameDay = 0.1
+	sameDayRank  = 30
+	sameDayCap   = 4
 	// nearestSlot is the place the semantic channel's nearest item is
 	// kept within (keepNearest).
 	nearestSlot = 10
@@ -217,6 +229,13 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 	// mid-October?") whose window holds none of its best matches is
 	// answered by what was said before.
 	heldThen := past && p.Intent == query.Past && !p.Browse && len(p.topic.stems) > 0 && !windowMatches(cands, *p.Window)
+	// The best lexical hits of each daily log (boostSameDay).
+	dayHits := map[string]int{}
+	for _, c := range cands {
+		if r, ok := c.ranks["lexical"]; ok && r <= sameDayRank && !c.item.Written.IsZero() {
+			dayHits[c.item.Source.Path]++
+		}
+	}
 	for _, c := range cands {
 		s := rrf(c)
 		boosts := map[string]float64{}
@@ -299,6 +318,14 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 		}
 		if p.Choice && statesChoice(it.Content) {
 			boosts["choice"] = boostChoice
+		}
+		if others := dayHits[it.Source.Path]; others > 0 && !it.Written.IsZero() {
+			if r, ok := c.ranks["lexical"]; ok && r <= sameDayRank {
+				others-- // itself
+			}
+			if others > 0 {
+				boosts["same_day"] = round3(1 + boostSameDay*math.Min(float64(others), sameDayCap)/sameDayCap)
+			}
 		}
 		if p.Intent == query.About && c.onPage {
 			boosts["entity_page"] = boostEntityPage

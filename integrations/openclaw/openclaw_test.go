@@ -535,7 +535,11 @@ func TestOpenClawPlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.openclaw(t, "plugins", "install", "npm-pack:"+tgz, "--force", "--accept-capabilities")
-	conf0, _ := json.Marshal(map[string]any{"binary": bin, "autoRecall": true, "autoRetain": true})
+	// A call's timeout well above the plugin's 30 s default: on a loaded
+	// two-core CI machine, one run of the CLI recall waited more than 30 s
+	// for a fresh memoria serve to answer initialize (stop 38), a wait
+	// this test does not measure.
+	conf0, _ := json.Marshal(map[string]any{"binary": bin, "autoRecall": true, "autoRetain": true, "timeoutMs": 120000})
 	e.openclaw(t, "config", "set", "plugins.entries.memoria.config", string(conf0))
 	e.openclaw(t, "config", "set", "plugins.entries.memoria.hooks.allowConversationAccess", "true")
 

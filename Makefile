@@ -20,7 +20,7 @@ test:
 # the model), one line each: R@5, R@10, MRR, NDCG@10 and the class's own
 # figures. longmemeval100 runs when ../shared/data is there. Then reflect's
 # sets: the checks each passes.
-EVALSETS = bench/multilingual bench/unseen bench/unseen2 bench/decisions/radio bench/decisions/fieldwork bench/decisions/allotment bench/decisions/workshop \
+EVALSETS = bench/multilingual bench/unseen bench/unseen2 bench/dev2 bench/decisions/radio bench/decisions/fieldwork bench/decisions/allotment bench/decisions/workshop \
 	bench/updates/vineyard bench/updates/chats2 bench/updates/chats bench/updates/narrowboat bench/temporal/harbour bench/temporal/chats
 eval:
 	@go build -o $${TMPDIR:-/tmp}/memoria-eval ./cmd/memoria

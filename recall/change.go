@@ -924,12 +924,18 @@ func contentForm(w string) string {
 }
 
 // The kinds of value a new value must share with an old one: a name for
-// a name; an amount of money, a share, a time of day or another number
-// for the same (a price list "up 14%" gives no new price of "£4.20").
+// a name; an amount of money, a share, a time of day, a telephone number
+// or another number for the same (a price list "up 14%" gives no new
+// price of "£4.20"; "ring the garage mobile now: 07700 900 350" no new
+// address of "Garage: Unit 4B, … Leeds LS7"). A telephone number is
+// groups of digits after a trunk or country code ("0113 496 0235",
+// "+351 296 123 456", "(03) 9876 5432", "021-555-0199"): without one,
+// "14 300 000" is a number. Later kinds win where two read one value.
 var (
 	moneyValue   = regexp.MustCompile(`(?i)(?:[$€£₹¥]\s?|\b(?:rs\.?|kes|ksh\.?|usd|eur|gbp|inr|zar)\s?)(\d[\d,.]*)|\b(r\d[\d,.]*)`)
 	percentValue = regexp.MustCompile(`(?i)(\d[\d.]*)\s?(?:%|percent\b|per cent\b)`)
 	timeValue    = regexp.MustCompile(`(?i)\b(\d{1,2}[:.]\d{2}(?:\s?(?:am|pm|hrs|h)\b)?|\d{1,2}\s?(?:am|pm|hrs)\b)`)
+	phoneValue   = regexp.MustCompile(`((?:\+\d{1,3}[ -]?(?:\(?\d{1,5}\)?[ -])?|\(0?\d{1,5}\)[ -]?|\b0\d{1,5}[ -])\d{3,4}[ -]?\d{3,4})\b`)
 )
 
 // valueKinds maps the numbers of a text, as valueTokens writes
@@ -939,7 +945,7 @@ func valueKinds(text string) map[string]string {
 	for _, k := range []struct {
 		re   *regexp.Regexp
 		kind string
-	}{{moneyValue, "money"}, {percentValue, "share"}, {timeValue, "time"}} {
+	}{{phoneValue, "phone"}, {moneyValue, "money"}, {percentValue, "share"}, {timeValue, "time"}} {
 		for _, m := range k.re.FindAllStringSubmatch(text, -1) {
 			for _, g := range m[1:] {
 				if g != "" {

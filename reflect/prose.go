@@ -117,9 +117,13 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 				}
 			}
 		}
+		var around []string
+		if len(keys) == 0 && i > 0 {
+			around = namedIn(i - 1)
+		}
 		out = append(out, &fact{
 			Fact: memory.Fact{Kind: memory.KindWorld, Text: sentence, Source: memory.Source{Path: d.Path, Start: st.line, End: last}, Written: d.Date},
-			keys: keys, prose: true, change: change,
+			keys: keys, around: around, prose: true, change: change,
 		})
 	}
 	return out

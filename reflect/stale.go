@@ -259,6 +259,13 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 		entities := slices.DeleteFunc(slices.Clone(c.ents), recall.IsSubjectKey)
 		var curated *recall.Sig
 		for _, f := range prose {
+			if page != "" && len(f.keys) == 0 && len(f.around) > 0 && !slices.ContainsFunc(f.around, func(k string) bool { return slices.Contains(c.ents, k) }) {
+				// A sentence that names no one, in a paragraph about
+				// someone else, says nothing of this page's entity:
+				// "Dean told them where to put it. Customers ring the
+				// garage mobile now: …" and Gaz's "Mobile: …".
+				continue
+			}
 			t, head, value := st.Tie(f.change, f.keys, c.ents)
 			if t == recall.Untied {
 				continue

@@ -155,17 +155,25 @@ func splitSwaps(cs []clause) []clause {
 			out = append(out, clause{text: was, ended: true}, clause{text: "to " + c.text[m[1]:], ended: endsSomething(c.text[m[1]:])})
 			continue
 		}
-		if m := replacedAs.FindStringSubmatchIndex(c.text); m != nil && !c.ended {
+		if m := replacedAs.FindStringSubmatchIndex(c.text); m != nil && (!c.ended || endedOnlyBy(c, m[0], m[2])) {
 			out = append(out, clause{text: c.text[:m[0]], ended: false}, clause{text: c.text[m[0]:m[3]], ended: true}, clause{text: c.text[m[3]:], ended: false})
 			continue
 		}
-		if m := swapPattern.FindStringSubmatchIndex(c.text); m != nil && !c.ended {
+		if m := swapPattern.FindStringSubmatchIndex(c.text); m != nil && (!c.ended || endedOnlyBy(c, m[0], m[2])) {
 			out = append(out, clause{text: c.text[:m[1]], ended: true}, clause{text: "for " + c.text[m[1]:], ended: endsSomething(c.text[m[1]:])})
 			continue
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// endedOnlyBy reports whether a clause says something is over only by
+// its words text[i:j], the verb a pattern of splitSwaps reads: "Tom
+// Beckwith replaced Priya as our business manager" ends Priya, not the
+// whole clause.
+func endedOnlyBy(c clause, i, j int) bool {
+	return c.ended && endsSomething(c.text) && !endsSomething(c.text[:i]+" "+c.text[j:])
 }
 
 // endsSomething reports whether a clause says something is over: it was

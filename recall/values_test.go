@@ -23,6 +23,11 @@ func TestShareCurrentValue(t *testing.T) {
 		{"Mooring fee: €640 a year incl. VAT, paid to Kanaal BV.", "Paid Kanaal BV the €640 mooring fee and a €15 key deposit.", true},
 		{"Ferry leaves Kilcreggan at 07:40, Western Ferries.", "Western Ferries: the first boat leaves at 07:10 from May.", false},
 		{"Ferry leaves Kilcreggan at 07:40, Western Ferries.", "Western Ferries are on strike on Monday.", true},
+		// "replaced Y as" ends Y only, though "replaced" alone would end
+		// the whole clause; so does "replaced X with Y".
+		{"Contact: Tom Beckwith, business manager.", "Tom Beckwith replaced Priya as our business manager.", true},
+		{"Contact: Priya Sethi, business manager.", "Tom Beckwith replaced Priya Sethi as our business manager.", false},
+		{"Supplier: Calder Parts.", "Replaced Ridings with Calder Parts in March.", true},
 	} {
 		if got := ShareCurrentValue(c.statement, c.fact, noName); got != c.want {
 			t.Errorf("ShareCurrentValue(%q, %q) = %v, want %v", c.statement, c.fact, got, c.want)

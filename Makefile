@@ -21,7 +21,7 @@ test:
 # figures. longmemeval100 runs when ../shared/data is there. Then reflect's
 # sets: the checks each passes.
 EVALSETS = bench/multilingual bench/unseen bench/unseen2 bench/dev2 bench/decisions/radio bench/decisions/fieldwork bench/decisions/allotment bench/decisions/workshop \
-	bench/updates/vineyard bench/updates/chats2 bench/updates/chats bench/updates/narrowboat bench/temporal/harbour bench/temporal/chats
+	bench/updates/vineyard bench/updates/chats2 bench/updates/chats bench/updates/narrowboat bench/temporal/harbour bench/temporal/chats bench/temporal/apiary
 eval:
 	@go build -o $${TMPDIR:-/tmp}/memoria-eval ./cmd/memoria
 	@printf '%-28s ' bench/evalset; $${TMPDIR:-/tmp}/memoria-eval eval bench/evalset/queries.jsonl -w examples/workspace $(EVALFLAGS) | tail -1

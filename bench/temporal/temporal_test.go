@@ -10,16 +10,16 @@ import (
 	"memoria/memory"
 )
 
-// sets are the set's two halves, each a folder with a workspace and its
+// sets are the set's parts, each a folder with a workspace and its
 // queries.jsonl.
-var sets = []string{"harbour", "chats"}
+var sets = []string{"harbour", "chats", "apiary"}
 
 const (
-	wantScored      = 24 // scored questions in each half
+	wantScored      = 24 // scored questions in each
 	wantAbstentions = 2  // and abstentions
 )
 
-// TestSets checks each half (eval.CheckSetDir: temporal questions about its
+// TestSets checks each (eval.CheckSetDir: temporal questions about its
 // own workspace, gold where scored, every citation on lines with text),
 // that its counts match README.md, and the windows: a scored query has
 // one that starts on or after the first log and ends on or before the

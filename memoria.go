@@ -541,20 +541,30 @@ func (w *Workspace) anchorWindow(ctx context.Context, a *query.EventAnchor, now 
 	if err != nil {
 		return nil, err
 	}
-	// Among the good matches, the earliest: later lines that speak of the
-	// event look back at it ("the traffic of the launch").
-	var day time.Time
+	// Among the good matches, the day most of those that date what they
+	// tell give (their event's day: "the field day is Sat 17 October",
+	// written a month before, and "Field day on Sat 17 October", two days
+	// after), the earliest of equals; else the earliest day written:
+	// later lines that speak of the event look back at it ("the traffic
+	// of the launch").
+	var day, written time.Time
+	votes := map[time.Time]int{}
 	for _, h := range hits {
 		if h.Score < hits[0].Score/2 {
 			break
 		}
-		d := h.Item.Written
-		if h.Item.Event != nil {
-			d = h.Item.Event.Start
+		if e := h.Item.Event; e != nil {
+			d := memory.Day(e.Start)
+			votes[d]++
+			if n, best := votes[d], votes[day]; n > best || n == best && d.Before(day) {
+				day = d
+			}
+		} else if d := h.Item.Written; !d.IsZero() && (written.IsZero() || d.Before(written)) {
+			written = memory.Day(d)
 		}
-		if !d.IsZero() && (day.IsZero() || d.Before(day)) {
-			day = memory.Day(d)
-		}
+	}
+	if day.IsZero() {
+		day = written
 	}
 	if !day.IsZero() {
 		switch a.Dir {

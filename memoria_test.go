@@ -932,6 +932,24 @@ func TestEventAnchoredWindow(t *testing.T) {
 	}
 }
 
+// TestEventAnchoredOnItsDate: the event an anchored window is next to is
+// on the day the lines that date it give ("the field day is Sat 17
+// October", written a month before, and "Field day on Sat 17 October"
+// after it), not on the day the first line that names it was written.
+func TestEventAnchoredOnItsDate(t *testing.T) {
+	ws := open(t, workspaceOf(t, map[string]string{
+		"memory/2026-09-20.md": "# 2026-09-20\n\n- Jayden cleaned out the honey house.\n",
+		"memory/2026-09-21.md": "# 2026-09-21\n\n- The club confirmed the field day at the showground.\n\n## Retain\n- W: The club's field day is on Sat 17 October 2026 at the showground.\n- B: Agreed to give a talk at the field day.\n",
+		"memory/2026-10-16.md": "# 2026-10-16\n\n- Jayden labelled 200 jars for the stall.\n",
+		"memory/2026-10-19.md": "# 2026-10-19\n\n- The field day went off, about 60 people.\n\n## Retain\n- B: Field day on Sat 17 October 2026, about 60 people came.\n",
+	}), nil)
+	n, _ := time.Parse(time.DateOnly, "2026-11-21")
+	res, err := ws.Recall(context.Background(), "what did Jayden do the day before the field day?", memoria.RecallOptions{Now: n, Lexical: true, K: 3})
+	if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, "200 jars") {
+		t.Errorf("%v, %v; want the jars first", res, err)
+	}
+}
+
 // TestRetainEmbeds: once the index holds vectors, a retained fact is
 // embedded by the retain itself, so semantic recall finds it at once; it
 // used to wait for the next `memoria index`.

@@ -950,6 +950,23 @@ func TestEventAnchoredOnItsDate(t *testing.T) {
 	}
 }
 
+// TestToldLater: a line of a log that tells what happened on a day of the
+// window, written days later ("Wednesday I went through …" in Monday's
+// log), answers a question about the window as a line written that day
+// does. Such a line had only the day it was written, outside the window.
+func TestToldLater(t *testing.T) {
+	ws := open(t, workspaceOf(t, map[string]string{
+		"memory/2026-07-27.md": "# 2026-07-27\n\n- Went through the hives at Redgum, all queenright and heavy.\n",
+		"memory/2026-10-14.md": "# 2026-10-14\n\n- Paperwork all day, the BAS for Kerry.\n",
+		"memory/2026-10-19.md": "# 2026-10-19\n\n- Forgot to write this down: Wednesday I went through the Mundowie hives and found chalkbrood in two of them.\n",
+	}), nil)
+	n, _ := time.Parse("2006-01-02T15:04", "2026-10-23T08:00")
+	res, err := ws.Recall(context.Background(), "What was wrong with the hives I went through on the 14th?", memoria.RecallOptions{Now: n, Lexical: true, K: 3})
+	if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, "chalkbrood") {
+		t.Errorf("%v, %v; want the chalkbrood first", res, err)
+	}
+}
+
 // TestRetainEmbeds: once the index holds vectors, a retained fact is
 // embedded by the retain itself, so semantic recall finds it at once; it
 // used to wait for the next `memoria index`.

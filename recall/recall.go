@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"memoria/datephrase"
 	"memoria/lang"
 	"memoria/memory"
 	"memoria/query"
@@ -358,13 +359,23 @@ func temporal(ctx context.Context, ix Index, p Plan, pl *pool, terms []string, w
 		if err != nil {
 			return fmt.Errorf("recall: temporal: %w", err)
 		}
+		later, err := toldLater(ctx, ix, terms, windowed, depth)
+		if err != nil {
+			return fmt.Errorf("recall: temporal: %w", err)
+		}
+		if len(later) > 0 {
+			hits = append(hits, later...)
+			sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
+		}
 		if p.Around != nil {
 			sort.SliceStable(hits, func(i, j int) bool {
 				return distance(hits[i].Item, *p.Around) < distance(hits[j].Item, *p.Around)
 			})
 		}
 		for i, h := range hits {
-			pl.add("temporal", i+1, h.Item, h.Score)
+			if c := pl.add("temporal", i+1, h.Item, h.Score); c.item.Event == nil {
+				c.item.Event = h.Item.Event // told later (toldLater)
+			}
 		}
 		if len(hits) > 0 || !anyContent(terms) {
 			return nil
@@ -383,6 +394,57 @@ func temporal(ctx context.Context, ix Index, p Plan, pl *pool, terms []string, w
 			break
 		}
 		pl.add("temporal", i+1, it, 0)
+	}
+	return nil
+}
+
+// toldLaterDays is how many days after a window toldLater reads.
+const toldLaterDays = 7
+
+// toldLater returns the lines of prose written in the week after a window
+// that match the terms and date what they tell inside it, each with
+// that day as its event: "Forgot to write this down: Wednesday I went
+// through Mundowie and found chalkbrood" in Monday's log, "the market
+// yesterday". A typed fact carries the day it tells of (its event,
+// markdown.EventTime); a passage has only the day it was written, and
+// notes and chats often tell a day's events days later.
+func toldLater(ctx context.Context, ix Index, terms []string, windowed memory.Filter, depth int) ([]memory.Hit, error) {
+	w := memory.TimeRange{Start: windowed.Since, End: windowed.Until}
+	if w.Start.IsZero() || w.End.IsZero() || len(windowed.Kinds) > 0 && !slices.Contains(windowed.Kinds, memory.KindPassage) {
+		return nil, nil
+	}
+	after := windowed
+	after.Since, after.Until = w.End.AddDate(0, 0, 1), w.End.AddDate(0, 0, toldLaterDays)
+	after.Kinds = []memory.Kind{memory.KindPassage}
+	hits, err := ix.Search(ctx, terms, after, depth)
+	if err != nil {
+		return nil, err
+	}
+	var out []memory.Hit
+	for _, h := range hits {
+		if told := toldWithin(h.Item, w); told != nil {
+			h.Item.Event = told
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// toldWithin returns the first day or days a line names, read from the
+// day it was written, that lie inside w; nil when it names none.
+func toldWithin(it memory.Item, w memory.TimeRange) *memory.TimeRange {
+	if it.Written.IsZero() || it.Event != nil {
+		return nil
+	}
+	for _, ph := range datephrase.FindNearest(it.Content, it.Written) {
+		switch ph.Relation {
+		case datephrase.On, datephrase.During, datephrase.Around:
+		default:
+			continue // "since Saturday" bounds a time, it dates nothing
+		}
+		if r := (memory.TimeRange{Start: ph.Range.Start, End: ph.Range.End}); !r.Start.Before(w.Start) && !r.End.After(w.End) {
+			return &r
+		}
 	}
 	return nil
 }

@@ -22,23 +22,30 @@ type EventAnchor struct {
 
 var (
 	// "the week after the launch", "the day before her surgery"
-	anchorNext = regexp.MustCompile(`(?i)\b(?:the\s+)?(day|week|weekend|fortnight|month|two\s+weeks)\s+(after|before|following|preceding)\s+(?:the|her|his|my|our|their|its|your)\s+([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})`)
+	// "in the days after her night in hospital", "the few weeks before
+	// the move": some days or weeks, read as a week or three; "the" makes
+	// them a time ("how many days before the party …" asks a count).
+	anchorNext = regexp.MustCompile(`(?i)\b(?:(?:the\s+)?(day|week|weekend|fortnight|month|two\s+weeks)|the\s+(?:few\s+)?(days|weeks))\s+(after|before|following|preceding)\s+(?:the|her|his|my|our|their|its|your)\s+([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})`)
 	// "her first month at the new job", "my first week in the new flat"
 	anchorFirst = regexp.MustCompile(`(?i)\b(?:her|his|my|our|their|the)\s+first\s+(day|week|weekend|fortnight|month)\s+(?:at|in|on|with|of)\s+(?:the\s+|her\s+|his\s+|my\s+|our\s+|their\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})`)
 )
 
-var unitDays = map[string]int{"day": 1, "week": 7, "weekend": 3, "fortnight": 14, "two weeks": 14, "month": 30}
+var unitDays = map[string]int{"day": 1, "week": 7, "weekend": 3, "fortnight": 14, "two weeks": 14, "month": 30, "days": 7, "weeks": 21}
 
 // findAnchor reads an event-anchored window from text: the anchor and the
 // bytes of text it covers.
 func findAnchor(text string) (*EventAnchor, span, bool) {
 	if m := anchorNext.FindStringSubmatchIndex(text); m != nil {
-		unit := strings.ToLower(strings.Join(strings.Fields(text[m[2]:m[3]]), " "))
+		u := m[2:4]
+		if u[0] < 0 {
+			u = m[4:6] // "the days", "the few weeks"
+		}
+		unit := strings.ToLower(strings.Join(strings.Fields(text[u[0]:u[1]]), " "))
 		dir := 1
-		if rel := strings.ToLower(text[m[4]:m[5]]); rel == "before" || rel == "preceding" {
+		if rel := strings.ToLower(text[m[6]:m[7]]); rel == "before" || rel == "preceding" {
 			dir = -1
 		}
-		words, end := eventWords(text, m[6], m[7])
+		words, end := eventWords(text, m[8], m[9])
 		if len(words) == 0 {
 			return nil, span{}, false
 		}

@@ -44,13 +44,15 @@ func TestEventAnchors(t *testing.T) {
 		{"what happened in the month following the merger of the teams", []string{"merger"}, 30, 1},
 		{"what did she learn in her first month at the new job?", []string{"new", "job"}, 30, 0},
 		{"the fortnight before our move", []string{"move"}, 14, -1},
+		{"how was Mum in the days after her night in the urgência?", []string{"night"}, 7, 1},
+		{"the few weeks before the move", []string{"move"}, 21, -1},
 	} {
 		a, _, ok := findAnchor(tc.text)
 		if !ok || !slices.Equal(a.Words, tc.words) || a.Days != tc.days || a.Dir != tc.dir {
 			t.Errorf("%q: %+v %v", tc.text, a, ok)
 		}
 	}
-	for _, text := range []string{"the week after Easter", "a day after that", "what did we fix last week?"} {
+	for _, text := range []string{"the week after Easter", "a day after that", "what did we fix last week?", "How many days before my best friend's birthday party did I order her gift?"} {
 		if q, err := Parse(text, Options{Now: time.Date(2026, 4, 30, 0, 0, 0, 0, time.UTC)}); err != nil || q.Anchor != nil {
 			t.Errorf("%q: anchor %+v, %v", text, q.Anchor, err)
 		}

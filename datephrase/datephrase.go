@@ -931,7 +931,11 @@ func (p *parser) holidayName(h, k int) (int, string, int, bool) {
 		return h, "day", k + 1, true
 	}
 	if h >= holBoxing {
-		// "Boxing Day", "Independence Day": the day is part of the name.
+		// "Boxing Day", "Independence Day", "St Patrick's Day": the day
+		// is part of the name.
+		if p.kind(k, tOther) && k+1 < len(p.toks) && p.toks[k+1].end-p.toks[k+1].start == 1 && p.toks[k].end-p.toks[k].start <= 3 {
+			k += 2 // "'s"
+		}
 		if !p.word(k, cUnit, unitDay) || !p.capitalised(k) {
 			return 0, "", 0, false
 		}
@@ -1054,7 +1058,28 @@ func holidayRange(h int, qual string, y int) (time.Time, time.Time, bool) {
 		}
 		return one(t.AddDate(0, 0, 21)) // the fourth Thursday (US)
 	}
+	if f, ok := fixedDays[h]; ok {
+		return one(d(f.month, f.day))
+	}
 	return time.Time{}, time.Time{}, false
+}
+
+// fixedDays are the dates of the national and saints' days that fall on
+// the same day each year: Portugal's Liberty Day, Anzac Day, Australia
+// Day, Canada Day, Bastille Day, Waitangi Day, Remembrance (Armistice)
+// Day, the Netherlands' King's Day, St Patrick's (Paddy's), St
+// Stephen's, St Andrew's, St David's and St George's Days, Kenya's
+// Madaraka, Mashujaa and Jamhuri Days, and Assumption Day.
+var fixedDays = map[int]struct {
+	month time.Month
+	day   int
+}{
+	holLiberty: {time.April, 25}, holAnzac: {time.April, 25}, holAustralia: {time.January, 26},
+	holCanada: {time.July, 1}, holBastille: {time.July, 14}, holWaitangi: {time.February, 6},
+	holRemembrance: {time.November, 11}, holKings: {time.April, 27}, holPatrick: {time.March, 17},
+	holStephen: {time.December, 26}, holAndrew: {time.November, 30}, holDavid: {time.March, 1},
+	holGeorge: {time.April, 23}, holMadaraka: {time.June, 1}, holMashujaa: {time.October, 20},
+	holJamhuri: {time.December, 12}, holAssumption: {time.August, 15},
 }
 
 // easterSunday is the date of Western Easter in year y (the anonymous

@@ -179,7 +179,7 @@ func TestFindNone(t *testing.T) {
 		"2025-11-00", "2025-02-30", "Nov 31", "32 Nov", "since", "around the corner",
 		"the day after", "last a day", "10000000000 days ago",
 		"on the 3rd floor", "the 2nd time we met", "meet at 5pm", "at the moment", "at the time",
-		"the 32nd", "look at March figures",
+		"the 32nd", "look at March figures", "George said hi", "the king's day was long", "we flew to Australia",
 	} {
 		if got := Find(text, now); len(got) != 0 {
 			var s []string
@@ -420,6 +420,11 @@ func TestSeasonsPartsAndFeasts(t *testing.T) {
 		{"Memorial Day", "Memorial Day", On, "2025-05-26", "2025-05-26"},
 		{"Labor Day", "Labor Day", On, "2025-09-01", "2025-09-01"},
 		{"on May Day", "on May Day", On, "2025-05-01", "2025-05-01"},
+		{"on the Liberty Day holiday", "Liberty Day", On, "2025-04-25", "2025-04-25"},
+		{"at the stall on St Patrick's Day", "Patrick's Day", On, "2025-03-17", "2025-03-17"},
+		{"King's Day in Utrecht", "King's Day", On, "2025-04-27", "2025-04-27"},
+		{"Canada Day 2024", "Canada Day 2024", On, "2024-07-01", "2024-07-01"},
+		{"since Mashujaa Day", "since Mashujaa Day", Since, "2025-10-20", "2025-11-27"},
 		{"a good Friday for it", "Friday", On, "2025-11-21", "2025-11-21"},
 		{"before last Friday", "before last Friday", Until, "min", "2025-11-20"},
 		{"the Tuesday after Easter", "Tuesday after Easter", On, "2025-04-22", "2025-04-22"},

@@ -69,6 +69,13 @@
 //	  Good Friday, Whit Monday, Ash Wednesday,    are never that weekday of this week
 //	  Black Friday, Boxing Day, May Day,
 //	  Memorial Day, Labor Day, Independence Day
+//	Liberty Day, Anzac Day, Australia Day,      national and saints' days of a fixed date
+//	  Canada Day, Bastille Day, Waitangi Day,     (fixedDays); "Day" is part of the name:
+//	  Remembrance/Armistice Day, King's Day,      "George said hi" names no time
+//	  St Patrick's (Paddy's), St Stephen's,
+//	  St Andrew's, St David's, St George's Day,
+//	  Madaraka, Mashujaa, Jamhuri Day,
+//	  Assumption Day
 //
 // A bare season needs a relation word before it ("in the spring", "over
 // the summer") or a year after it: "a summer intern" and "the spring

@@ -139,6 +139,25 @@ const (
 	holIndependence
 	holMemorial
 	holLabor
+	// National and saints' days of a fixed date, named by a word and
+	// "Day" ("Canada Day", "St Patrick's Day"): fixedDays.
+	holLiberty
+	holAnzac
+	holAustralia
+	holCanada
+	holBastille
+	holWaitangi
+	holRemembrance
+	holKings
+	holPatrick
+	holStephen
+	holAndrew
+	holDavid
+	holGeorge
+	holMadaraka
+	holMashujaa
+	holJamhuri
+	holAssumption
 )
 
 // Seasons (cSeason), as the northern hemisphere's meteorological ones.
@@ -274,6 +293,11 @@ func makeKeywords() map[string]wordInfo {
 		"good": holGood, "maundy": holMaundy, "holy": holHoly, "palm": holPalm, "ash": holAsh,
 		"whit": holWhit, "black": holBlack, "cyber": holCyber, "boxing": holBoxing,
 		"independence": holIndependence, "memorial": holMemorial, "labor": holLabor,
+		"liberty": holLiberty, "anzac": holAnzac, "australia": holAustralia, "canada": holCanada,
+		"bastille": holBastille, "waitangi": holWaitangi, "remembrance": holRemembrance, "armistice": holRemembrance,
+		"king": holKings, "kings": holKings, "patrick": holPatrick, "paddy": holPatrick, "stephen": holStephen,
+		"andrew": holAndrew, "david": holDavid, "george": holGeorge, "madaraka": holMadaraka,
+		"mashujaa": holMashujaa, "jamhuri": holJamhuri, "assumption": holAssumption,
 	} {
 		keywords[name] = wordInfo{cHoliday, int8(h), 0}
 	}

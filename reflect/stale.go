@@ -258,6 +258,14 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 		st.Page = page != ""
 		entities := slices.DeleteFunc(slices.Clone(c.ents), recall.IsSubjectKey)
 		var curated *recall.Sig
+		// On a page, a line that gives someone as its value ("Treasurer:
+		// Raymond Thibodeau" on the choir's page) is about them too for a
+		// sentence that names them: "the new treasurer is Louise Caron,
+		// and Raymond is staying on the committee".
+		var valueNames []string
+		if page != "" {
+			valueNames = slices.DeleteFunc(res.named(c.text), func(k string) bool { return k == page })
+		}
 		for _, f := range prose {
 			if page != "" && len(f.keys) == 0 && len(f.around) > 0 && !slices.ContainsFunc(f.around, func(k string) bool { return slices.Contains(c.ents, k) }) {
 				// A sentence that names no one, in a paragraph about
@@ -266,7 +274,13 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 				// garage mobile now: …" and Gaz's "Mobile: …".
 				continue
 			}
-			t, head, value := st.Tie(f.change, f.keys, c.ents)
+			ents := c.ents
+			for _, k := range valueNames {
+				if slices.Contains(f.keys, k) {
+					ents = append(slices.Clip(ents), k)
+				}
+			}
+			t, head, value := st.Tie(f.change, f.keys, ents)
 			if t == recall.Untied {
 				continue
 			}

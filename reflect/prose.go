@@ -105,6 +105,7 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 				keys = append(keys, k)
 			}
 		}
+		var byPronoun []string
 		if pronounOpening.MatchString(sentence) {
 			// The pronoun stands for whom the nearest sentence before
 			// names first.
@@ -113,6 +114,7 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 					if !slices.Contains(keys, ns[0]) {
 						keys = append(keys, ns[0])
 					}
+					byPronoun = ns[:1]
 					break
 				}
 			}
@@ -121,9 +123,20 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 		if len(keys) == 0 && i > 0 {
 			around = namedIn(i - 1)
 		}
+		// Whom the clauses that say the change name: "Raymond had the
+		// numbers ready as promised; … it was decided: the fee is going up
+		// to $140 a year" changes no line of Raymond's.
+		saying := keys
+		if say := change.Saying(); say != change.Said {
+			in := res.named(say)
+			for _, m := range markdown.Mentions(say) {
+				in = append(in, res.slug(m))
+			}
+			saying = slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return !slices.Contains(in, k) && !slices.Contains(byPronoun, k) })
+		}
 		out = append(out, &fact{
 			Fact: memory.Fact{Kind: memory.KindWorld, Text: sentence, Source: memory.Source{Path: d.Path, Start: st.line, End: last}, Written: d.Date},
-			keys: keys, around: around, prose: true, change: change,
+			keys: keys, saying: saying, around: around, prose: true, change: change,
 		})
 	}
 	return out

@@ -109,6 +109,10 @@ type fact struct {
 	prose  bool           // a sentence of a log's narrative that says a change (prose.go)
 	typed  bool           // prose: a typed fact read as prose
 	change *recall.Change // prose: what it says changed
+	// saying, for a sentence of prose, are those of keys that the clauses
+	// saying its change name (recall.Change.Saying): whom the change is
+	// about, on an entity's page (staleIn).
+	saying []string
 	// around, for a sentence of prose that names no entity, are those the
 	// sentence before it in its paragraph names: whom the paragraph is
 	// about (staleIn).

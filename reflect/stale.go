@@ -281,6 +281,21 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 				}
 			}
 			t, head, value := st.Tie(f.change, f.keys, ents)
+			if t == recall.Untied && page != "" && len(f.saying) < len(f.keys) && st.Shared(f.change) >= 2 {
+				// The sentence names someone else only outside the
+				// clauses that say its change ("Raymond had the numbers
+				// ready; … it was decided: the fee is going up to $140 a
+				// year"): that change is this page's when it shares more
+				// than one word with the line and names its field's label
+				// ("Membership fee: $120 a year"), not another page's "Fee:
+				// $180 per rehearsal" or "Ticket sales: section leaders …".
+				t, head, value = st.Tie(f.change, f.saying, ents)
+				if label, _, ok := recall.Labelled(c.text); t != recall.TieHead || !ok || !slices.ContainsFunc(head, func(w string) bool {
+					return strings.Contains(strings.ToLower(label), w)
+				}) {
+					continue // tied by the field's label only
+				}
+			}
 			if t == recall.Untied {
 				continue
 			}

@@ -212,6 +212,12 @@ func Parse(text string, opts Options) (*Query, error) {
 		if skipIx.overlaps(span{start: w.start, end: w.end}) {
 			continue
 		}
+		if i+1 < len(all) && choiceFrame[lower[i]] == strings.ToLower(all[i+1].text) {
+			// "rather than", "instead of" frame the options a question
+			// weighs, and name no topic: a line with "would rather" is
+			// no answer to "why X rather than Y?".
+			continue
+		}
 		q.addWord(lower[i])
 		if stopWords[lower[i]] {
 			continue
@@ -234,6 +240,10 @@ func Parse(text string, opts Options) (*Query, error) {
 	q.Browse = q.Window != nil && topical == 0 && len(q.Entities) == 0 && len(q.Phrases) == 0
 	return q, nil
 }
+
+// choiceFrame maps the first word of a phrase that frames a choice to
+// the word that follows it.
+var choiceFrame = map[string]string{"rather": "than", "instead": "of"}
 
 func (q *Query) parseKinds(values []string) error {
 	for _, v := range values {

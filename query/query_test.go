@@ -128,6 +128,10 @@ func TestTermsAndEntities(t *testing.T) {
 		{"", nil, nil, nil},
 		{"   \t\n", nil, nil, nil},
 		{"!!! *** ---", nil, nil, nil},
+		// "rather than" and "instead of" frame a choice; "rather" alone is a word.
+		{"why the shop rather than online?", []string{"shop", "online"}, nil, nil},
+		{"what did we buy instead of the van", []string{"buy", "van"}, nil, nil},
+		{"I'd rather walk", []string{"rather", "walk"}, nil, nil},
 	}
 	for _, tt := range tests {
 		q := parse(t, tt.text)

@@ -212,10 +212,13 @@ func Parse(text string, opts Options) (*Query, error) {
 		if skipIx.overlaps(span{start: w.start, end: w.end}) {
 			continue
 		}
-		if i+1 < len(all) && choiceFrame[lower[i]] == strings.ToLower(all[i+1].text) {
+		if i+1 < len(all) && choiceFrame[lower[i]] == strings.ToLower(all[i+1].text) || lower[i] == "not" {
 			// "rather than", "instead of" frame the options a question
 			// weighs, and name no topic: a line with "would rather" is
-			// no answer to "why X rather than Y?".
+			// no answer to "why X rather than Y?". Nor is a negation
+			// (the answer to "why are we not on Airbnb any more?" says
+			// why in its own words), here as in "aren't", whose "n't"
+			// is a function word already.
 			continue
 		}
 		q.addWord(lower[i])
@@ -244,6 +247,7 @@ func Parse(text string, opts Options) (*Query, error) {
 // choiceFrame maps the first word of a phrase that frames a choice to
 // the word that follows it.
 var choiceFrame = map[string]string{"rather": "than", "instead": "of"}
+
 
 func (q *Query) parseKinds(values []string) error {
 	for _, v := range values {

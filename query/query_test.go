@@ -132,6 +132,7 @@ func TestTermsAndEntities(t *testing.T) {
 		{"why the shop rather than online?", []string{"shop", "online"}, nil, nil},
 		{"what did we buy instead of the van", []string{"buy", "van"}, nil, nil},
 		{"I'd rather walk", []string{"rather", "walk"}, nil, nil},
+		{"why are we not on Airbnb any more?", []string{"airbnb", "more"}, nil, nil},
 	}
 	for _, tt := range tests {
 		q := parse(t, tt.text)

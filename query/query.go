@@ -248,7 +248,6 @@ func Parse(text string, opts Options) (*Query, error) {
 // the word that follows it.
 var choiceFrame = map[string]string{"rather": "than", "instead": "of"}
 
-
 func (q *Query) parseKinds(values []string) error {
 	for _, v := range values {
 		for _, s := range strings.Split(v, ",") {

@@ -31,8 +31,8 @@ type Store interface {
 	// Search finds the items that contain any of the terms (words or
 	// phrases; no query syntax) and returns the best limit by relevance
 	// (bm25 or the engine's equivalent; higher is better) among those
-	// the filter admits. It scores at most MaxScoredRows rows, the newest
-	// when more match.
+	// the filter admits. It scores at most f.ScoredRows() rows, the
+	// newest when more match.
 	Search(ctx context.Context, terms []string, f Filter, limit int) ([]Hit, error)
 	// Items lists items matching a filter without full-text search,
 	// ordered by day (newest first when newest is set), file and line.
@@ -139,6 +139,19 @@ type Filter struct {
 	Since, Until time.Time
 	Kinds        []Kind   // any of these kinds
 	Entities     []string // mentions any of these slugs (case-insensitive)
+	// Scored bounds the matches a Search scores, the newest first, below
+	// MaxScoredRows (0: MaxScoredRows): a query plan's smaller candidate
+	// set.
+	Scored int
+}
+
+// ScoredRows is the number of matches a Search with this filter scores
+// at most: Scored, within MaxScoredRows.
+func (f Filter) ScoredRows() int {
+	if f.Scored > 0 && f.Scored < MaxScoredRows {
+		return f.Scored
+	}
+	return MaxScoredRows
 }
 
 // EntitySummary is one entity as EntityList lists it.

@@ -187,7 +187,27 @@ func compareStores(t *testing.T, want, got memory.Store) {
 		if a, b := sortedCitations(wh), sortedCitations(gh); !reflect.DeepEqual(a, b) {
 			t.Errorf("Search(%q) matches differ:\nsqlite   %v\npostgres %v", w, a, b)
 		}
+		// A bound on the matches scored (a query plan's smaller
+		// candidate set) is kept by both: at most that many, all matches.
+		for name, s := range map[string]memory.Store{"sqlite": want, "postgres": got} {
+			all, err := s.Search(ctx, []string{w}, memory.Filter{}, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			some, err := s.Search(ctx, []string{w}, memory.Filter{Scored: 2}, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(some) != min(2, len(all)) || !isSubset(sortedCitations(some), sortedCitations(all)) {
+				t.Errorf("%s: Search(%q) scoring 2 found %d of its %d matches, want 2 of them", name, w, len(some), len(all))
+			}
+		}
 	}
+}
+
+// isSubset reports whether every element of a is in b.
+func isSubset(a, b []string) bool {
+	return !slices.ContainsFunc(a, func(x string) bool { return !slices.Contains(b, x) })
 }
 
 // TestRanksAsSQLite checks that Search ranks as the SQLite index's bm25

@@ -85,7 +85,7 @@ func where(a *args, f memory.Filter) string {
 
 // Search finds the items that contain any of the terms (each a word or a
 // phrase; never query syntax) and returns the best limit among the newest
-// memory.MaxScoredRows matches the filter admits. The rank is bm25, as
+// f.ScoredRows() matches the filter admits. The rank is bm25, as
 // FTS5 ranks the SQLite index, made of what PostgreSQL computes: for each
 // term, its rarity in the workspace (idf, from the counts TermStats keeps)
 // times its frequency in the row, saturated by k1 the sooner the shorter
@@ -183,11 +183,11 @@ func (ix *Index) SearchWithin(ctx context.Context, s *Scope, terms []string, f m
 		// depends on them, only its cost.
 		scored := fmt.Sprintf(`every AS MATERIALIZED (SELECT i.id, %s AS score FROM memoria_items i WHERE i.ws = $1 AND i.tsv @@ (%s)%s),
 			s AS (SELECT id, score FROM (SELECT id, score, row_number() OVER (ORDER BY id DESC) AS n FROM every) r WHERE n <= %d)`,
-			strings.Join(rank, " + "), strings.Join(match, " || "), cond, memory.MaxScoredRows)
-		if matches > memory.MaxScoredRows {
+			strings.Join(rank, " + "), strings.Join(match, " || "), cond, f.ScoredRows())
+		if matches > f.ScoredRows() {
 			scored = fmt.Sprintf(`m AS MATERIALIZED (SELECT i.id, i.tsv, i.tokens
 				FROM memoria_items i WHERE i.ws = $1 AND i.tsv @@ (%s)%s ORDER BY i.id DESC LIMIT %d),
-			s AS (SELECT i.id, %s AS score FROM m i)`, strings.Join(match, " || "), cond, memory.MaxScoredRows, strings.Join(rank, " + "))
+			s AS (SELECT i.id, %s AS score FROM m i)`, strings.Join(match, " || "), cond, f.ScoredRows(), strings.Join(rank, " + "))
 		}
 		// The best rows' items are read by their ids as a list (= ANY of
 		// an array, one index scan) and each one's file by its key

@@ -217,7 +217,15 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	// the words then name no topic).
 	lexTop := 0.0
 	if len(terms) > 0 && !p.Browse {
-		hits, err := ix.Search(ctx, terms, p.Filter, depth)
+		f := p.Filter
+		if !anyContent(terms) {
+			// Function words only ("what did we do", "is there anything
+			// new"): bm25 orders their matches by how densely they use
+			// such words, which says little; the newest of them are the
+			// likelier answer, and fewer are scored.
+			f.Scored = functionWordRows
+		}
+		hits, err := ix.Search(ctx, terms, f, depth)
 		if err != nil {
 			return nil, fmt.Errorf("recall: lexical: %w", err)
 		}
@@ -922,6 +930,11 @@ func planTerms(ctx context.Context, ix Index, words []string) ([]string, []strin
 	}
 	return terms, rare, nil
 }
+
+// functionWordRows bounds the matches scored for a question made of
+// function words only: the newest thousand, where others score
+// memory.MaxScoredRows.
+const functionWordRows = 1000
 
 // rareRows is the most items a word may be in to be a question's rare
 // word (planTerms), a handful of lines whatever the workspace's size.

@@ -242,3 +242,30 @@ func TestOnlyCommonWordsSearchAContentWord(t *testing.T) {
 		}
 	}
 }
+
+// TestFunctionWordsScoreTheNewest: a question of function words only
+// asks the index to score the newest functionWordRows of its matches; one
+// with a word of content, all it may (memory.MaxScoredRows).
+func TestFunctionWordsScoreTheNewest(t *testing.T) {
+	ix := scoredBy{Index: index(t, map[string]string{"memory/2026-01-05.md": "# 2026-01-05\n\nWhat we did: we planted the beans.\n"})}
+	for terms, want := range map[string]int{"what did we do": functionWordRows, "what did we plant": memory.MaxScoredRows} {
+		ix.scored = nil
+		if _, err := Run(context.Background(), &ix, Plan{Terms: strings.Fields(terms), K: 3}); err != nil {
+			t.Fatal(err)
+		}
+		if len(ix.scored) == 0 || ix.scored[0] != want {
+			t.Errorf("%q: the lexical search scored %v, want %d first", terms, ix.scored, want)
+		}
+	}
+}
+
+// scoredBy is an index that records how many rows each search may score.
+type scoredBy struct {
+	*sqlite.Index
+	scored []int
+}
+
+func (s *scoredBy) Search(ctx context.Context, terms []string, f memory.Filter, limit int) ([]memory.Hit, error) {
+	s.scored = append(s.scored, f.ScoredRows())
+	return s.Index.Search(ctx, terms, f, limit)
+}

@@ -99,15 +99,15 @@ func (ix *Index) Search(ctx context.Context, terms []string, f memory.Filter, li
 		defer ix.searching.Add(-1)
 		if alone && runtime.GOMAXPROCS(0) > 1 {
 			// The estimate (a query of its own) only where a split could run.
-			if rows := ix.matchEstimate(ctx, terms); rows >= splitFrom && !ix.splitBackoff() && ix.scorerReady() {
-				return ix.searchSplit(ctx, match, min(rows, memory.MaxScoredRows)/2, limit)
+			if rows := ix.matchEstimate(ctx, terms); rows >= splitFrom && f.ScoredRows() >= splitFrom && !ix.splitBackoff() && ix.scorerReady() {
+				return ix.searchSplit(ctx, match, min(rows, f.ScoredRows())/2, f.ScoredRows(), limit)
 			}
 		}
-		return ix.searchNewest(ctx, match, memory.MaxScoredRows, limit)
+		return ix.searchNewest(ctx, match, f.ScoredRows(), limit)
 	}
 	q := fmt.Sprintf(`SELECT * FROM (SELECT %s, %s AS score
 		FROM items_fts JOIN items i ON i.id = items_fts.rowid JOIN files f ON f.id = i.file_id
-		WHERE items_fts MATCH ?%s ORDER BY items_fts.rowid DESC LIMIT %d) ORDER BY score DESC, path, start_line LIMIT +?`, itemColumns, bm25Rank, cond, memory.MaxScoredRows)
+		WHERE items_fts MATCH ?%s ORDER BY items_fts.rowid DESC LIMIT %d) ORDER BY score DESC, path, start_line LIMIT +?`, itemColumns, bm25Rank, cond, f.ScoredRows())
 	return ix.readHits(ctx, q, append(append([]any{match}, args...), limit))
 }
 
@@ -155,12 +155,12 @@ func (ix *Index) searchNewest(ctx context.Context, match string, n, limit int) (
 // row to each: Index.read, or Index.readScorer on the second connection.
 type readFunc func(ctx context.Context, q string, args []any, each func(*sql.Rows) error) error
 
-// searchSplit is searchNewest over the newest memory.MaxScoredRows
-// matches, as two rankings run at once: the newest half of them on the
-// index's connection, the rest on a second one. Each keeps its best limit
+// searchSplit is searchNewest over the newest n matches, as two
+// rankings run at once: the newest half of them on the index's
+// connection, the rest on a second one. Each keeps its best limit
 // (newer first among ties), the two lists merge into the best limit of
 // both, as one search chooses them, and only those are read.
-func (ix *Index) searchSplit(ctx context.Context, match string, half, limit int) ([]memory.Hit, error) {
+func (ix *Index) searchSplit(ctx context.Context, match string, half, n, limit int) ([]memory.Hit, error) {
 	var older []scoredRow
 	var olderErr error
 	var olderTook time.Duration
@@ -168,7 +168,7 @@ func (ix *Index) searchSplit(ctx context.Context, match string, half, limit int)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		older, olderErr = ix.rankNewest(ctx, ix.readScorer, match, half, memory.MaxScoredRows-half, limit)
+		older, olderErr = ix.rankNewest(ctx, ix.readScorer, match, half, n-half, limit)
 		olderTook = time.Since(start)
 	}()
 	newer, err := ix.rankNewest(ctx, ix.read, match, 0, half, limit)

@@ -52,7 +52,7 @@ func TestSplitSearchRanksAsOne(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			split, err := ix.searchSplit(ctx, match, min(rows, memory.MaxScoredRows)/2, limit)
+			split, err := ix.searchSplit(ctx, match, min(rows, memory.MaxScoredRows)/2, memory.MaxScoredRows, limit)
 			if err != nil {
 				t.Fatal(err)
 			}

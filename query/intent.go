@@ -63,6 +63,11 @@ var (
 		{"everything", "about"}, {"anything", "about"}, {"info", "on"}, {"info", "about"},
 		{"information", "on"}, {"information", "about"}, {"background", "on"},
 		{"describe"}, {"summary", "of"}, {"summarize"}, {"summarise"}, {"profile", "of"},
+		// "Who is X?" in the languages whose words the index stems or
+		// folds (docs/multilingual.md).
+		{"кто", "такой"}, {"кто", "такая"}, {"кто", "такие"}, {"wer", "ist"}, {"wer", "war"},
+		{"qui", "est"}, {"quién", "es"}, {"quien", "es"}, {"chi", "è"}, {"chi", "era"},
+		{"quem", "é"}, {"wie", "is"},
 	}
 	// suggestMarkers ask for advice fitted to the person: the answer rests
 	// on what they said about themselves, rarely in the same words.

@@ -6,8 +6,13 @@
 // index's size, incremental updates of one file, recall in a long-lived
 // process, and as a whole `memoria recall` process.
 //
-//	go run ./bench/speed [-workspace DIR] [-runs 5] [-queries 200] [-index-only]
+//	go run ./bench/speed [-workspace DIR] [-runs 5] [-queries 200] [-index-only] [-qmd DIR]
 //	go run ./bench/speed -semantic [-workspace DIR] [-runs 5]
+//
+// With -qmd (a folder where scripts/bench-qmd.sh installed qmd: bench/speed/qmd)
+// it measures qmd (tobi/qmd) beside memoria in the same run: its full index of the
+// workspace (`qmd collection add`, in turns with the others) and whole `qmd
+// search` processes for the same queries as `memoria recall`.
 //
 // With -semantic it measures the embedding model instead, on the example workspace by
 // default: the first embedding (texts per second, peak RSS) and whole `memoria recall`
@@ -44,6 +49,7 @@ func main() {
 	bin := flag.String("memoria", "", "a memoria binary to measure (default: build ./cmd/memoria)")
 	indexOnly := flag.Bool("index-only", false, "measure only the full index against the sqlite3 CLI")
 	semantic := flag.Bool("semantic", false, "measure the embedding model: first embedding and recall processes with it")
+	qmdDir := flag.String("qmd", "", "also measure qmd, installed in this folder by scripts/bench-qmd.sh (bench/speed/qmd)")
 	flag.Parse()
 	if *semantic {
 		if err := semanticMain(*ws, *bin, *runs); err != nil {
@@ -52,13 +58,25 @@ func main() {
 		}
 		return
 	}
-	if err := run(*ws, *bin, *runs, *nq, *indexOnly); err != nil {
+	var q *qmd
+	if *qmdDir != "" {
+		var err error
+		if q, err = newQMD(*qmdDir); err != nil {
+			fmt.Fprintln(os.Stderr, "speed:", err)
+			os.Exit(1)
+		}
+	}
+	err := run(*ws, *bin, *runs, *nq, *indexOnly, q)
+	if q != nil {
+		os.RemoveAll(q.home)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "speed:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ws, bin string, runs, nq int, indexOnly bool) error {
+func run(ws, bin string, runs, nq int, indexOnly bool, q *qmd) error {
 	tmp, err := os.MkdirTemp("", "memoria-speed-")
 	if err != nil {
 		return err
@@ -92,6 +110,7 @@ func run(ws, bin string, runs, nq int, indexOnly bool) error {
 	index := filepath.Join(tmp, "index.sqlite")
 	var cli, cliCPU []time.Duration
 	build := &series{name: "memoria index (full, process)"}
+	var qmdBuild []time.Duration
 	for range runs {
 		if cliErr == nil {
 			d, c, err := sqlite3Import(cliPath, tmp, lines)
@@ -109,6 +128,13 @@ func run(ws, bin string, runs, nq int, indexOnly bool) error {
 		if cliErr == nil {
 			build.ratios = append(build.ratios, float64(d)/float64(cli[len(cli)-1]))
 		}
+		if q != nil {
+			d, err := q.index(ws)
+			if err != nil {
+				return err
+			}
+			qmdBuild = append(qmdBuild, d)
+		}
 	}
 	if cliErr == nil {
 		fmt.Printf("sqlite3 CLI FTS5 import:       median %v (CPU %v)\n", median(cli), median(cliCPU))
@@ -123,6 +149,13 @@ func run(ws, bin string, runs, nq int, indexOnly bool) error {
 			build.ratios[len(build.ratios)/2], build.ratios[0], build.ratios[len(build.ratios)-1])
 	}
 	fmt.Println()
+	if q != nil {
+		fmt.Printf("%-30s median %v (qmd %s), %.2f× memoria's", "qmd index (full, process):", median(qmdBuild), q.version, float64(median(qmdBuild))/float64(median(build.wall)))
+		if len(cli) > 0 {
+			fmt.Printf(", %.2f× the sqlite3 CLI", float64(median(qmdBuild))/float64(median(cli)))
+		}
+		fmt.Println()
+	}
 	md, derived, err := sizes(ws, index)
 	if err != nil {
 		return err
@@ -201,6 +234,19 @@ func run(ws, bin string, runs, nq int, indexOnly bool) error {
 		proc, rss = append(proc, d), append(rss, r)
 	}
 	fmt.Printf("memoria recall (process):      p50 %v, p99 %v, peak RSS %d MB (%d queries)\n", median(proc), pct(proc, 99), slices.Max(rss)>>10, len(proc))
+	if q != nil {
+		// qmd's own full-text search, as its CLI runs it, on the index its
+		// last build left: the same queries, 25 results each, as JSON.
+		var qp []time.Duration
+		for _, query := range queries[:min(len(queries), 100)] {
+			d, err := q.search(query)
+			if err != nil {
+				return err
+			}
+			qp = append(qp, d)
+		}
+		fmt.Printf("qmd search (process):          p50 %v, p99 %v (%d queries); memoria recall %.2f× its p50\n", median(qp), pct(qp, 99), len(qp), float64(median(proc))/float64(median(qp)))
+	}
 	return nil
 }
 
@@ -304,12 +350,17 @@ COMMIT;
 // timeProcess runs a command and returns its wall time, CPU time and peak
 // RSS (KiB).
 func timeProcess(name string, args ...string) (time.Duration, time.Duration, int64, error) {
-	cmd := exec.Command(name, args...)
+	return timeCmd(exec.Command(name, args...))
+}
+
+// timeCmd runs a command and returns its wall time, CPU time and peak RSS
+// (KB).
+func timeCmd(cmd *exec.Cmd) (time.Duration, time.Duration, int64, error) {
 	t := time.Now()
 	out, err := cmd.CombinedOutput()
 	d := time.Since(t)
 	if err != nil {
-		return 0, 0, 0, fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, out)
+		return 0, 0, 0, fmt.Errorf("%s: %v: %s", strings.Join(cmd.Args, " "), err, out)
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())

@@ -498,8 +498,14 @@ func atoi(s string) int {
 }
 
 // scanISO reads YYYY-MM-DD (or with '/'), optionally followed by THH:MM[:SS][Z],
-// or YYYY-MM, at s[i:]. The date must end at a word boundary.
+// or YYYY-MM, at s[i:]. The date must end at a word boundary, and must not
+// continue an identifier: "policy LM-2231-07" names no July of 2231.
 func scanISO(s string, i int) (token, bool) {
+	if i >= 2 && strings.IndexByte("-_#", s[i-1]) >= 0 {
+		if r, _ := utf8.DecodeLastRuneInString(s[:i-1]); unicode.IsLetter(r) {
+			return token{}, false // "LM-2231-07"; "2025-11-03-2025-11-05" is a range
+		}
+	}
 	y := atoi(s[i : i+4])
 	k := i + 4
 	if k+3 > len(s) || (s[k] != '-' && s[k] != '/') || !isDigit(s[k+1]) || !isDigit(s[k+2]) {

@@ -293,7 +293,7 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 				if label, _, ok := recall.Labelled(c.text); t != recall.TieHead || !ok || !slices.ContainsFunc(head, func(w string) bool {
 					return strings.Contains(strings.ToLower(label), w)
 				}) {
-					continue // tied by the field's label only
+					continue // only a tie by the field's label counts
 				}
 			}
 			if t == recall.Untied {

@@ -967,6 +967,21 @@ func TestToldLater(t *testing.T) {
 	}
 }
 
+// TestEventLongerThanWindow: a fact whose event spans a month ("in
+// August") is not in a weekend's window for that; what was told of the
+// weekend comes first. The month had counted as the weekend.
+func TestEventLongerThanWindow(t *testing.T) {
+	ws := open(t, workspaceOf(t, map[string]string{
+		"memory/2026-08-24.md": "# 2026-08-24\n\n- The ute carked it Saturday at the servo in Bellbrae; towed to Dazza's.\n",
+		"memory/2026-08-27.md": "# 2026-08-27\n\n## Retain\n- S @Ute: The ute got a new fuel pump in August, $680\n",
+	}), nil)
+	n, _ := time.Parse("2006-01-02T15:04", "2026-08-24T21:00")
+	res, err := ws.Recall(context.Background(), "What happened with the ute last weekend?", memoria.RecallOptions{Now: n, Lexical: true, K: 3})
+	if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, "carked") {
+		t.Errorf("%v, %v; want Saturday's breakdown first", res, err)
+	}
+}
+
 // TestRetainEmbeds: once the index holds vectors, a retained fact is
 // embedded by the retain itself, so semantic recall finds it at once; it
 // used to wait for the next `memoria index`.

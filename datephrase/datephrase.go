@@ -1544,6 +1544,13 @@ func daysIn(y, m int) int {
 	return time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
+// Places reports whether the phrase places a time (On, During, Around),
+// as a date of an event does; "since last week" and "before May" only
+// bound one.
+func (p Phrase) Places() bool {
+	return p.Relation == On || p.Relation == During || p.Relation == Around
+}
+
 // Vague reports whether the phrase names no definite time, only a sense of
 // recency ("recently", "lately"): its Range is a convention (RecentDays),
 // so callers should not let it exclude or strongly favour anything.

@@ -18,9 +18,7 @@ func FindNearest(text string, now time.Time) []Phrase {
 	ps := Find(text, now)
 	var later []Phrase
 	for i, p := range ps {
-		switch p.Relation {
-		case On, During, Around:
-		default:
+		if !p.Places() {
 			continue
 		}
 		if HasYear(p.Text) || isRelative(p.Text) || now.Sub(p.Range.End) <= halfYear {

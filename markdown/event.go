@@ -18,9 +18,7 @@ func EventTime(text string, written time.Time) *memory.TimeRange {
 		now = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
 	}
 	for _, p := range datephrase.FindNearest(text, now) {
-		switch p.Relation {
-		case datephrase.On, datephrase.During, datephrase.Around:
-		default:
+		if !p.Places() {
 			continue // "since 2019", "before May" bound a time, they do not date an event
 		}
 		if written.IsZero() && !datephrase.HasYear(p.Text) {

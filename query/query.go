@@ -316,7 +316,7 @@ func (q *Query) setWindow(phrases []datephrase.Phrase, flags *memory.TimeRange) 
 		switch {
 		case w == nil:
 			w = &r
-		case isPoint(used[len(used)-1]) && isPoint(p):
+		case used[len(used)-1].Places() && p.Places():
 			u := memory.TimeRange{Start: minTime(w.Start, r.Start), End: maxTime(w.End, r.End)}
 			w = &u
 		default:
@@ -344,10 +344,6 @@ func (q *Query) setWindow(phrases []datephrase.Phrase, flags *memory.TimeRange) 
 		}
 	}
 	q.Window, q.Around, q.TimePhrases = w, around, used
-}
-
-func isPoint(p datephrase.Phrase) bool {
-	return p.Relation == datephrase.On || p.Relation == datephrase.During || p.Relation == datephrase.Around
 }
 
 func intersect(a, b memory.TimeRange) (memory.TimeRange, bool) {

@@ -445,9 +445,7 @@ func toldWithin(it memory.Item, w memory.TimeRange) *memory.TimeRange {
 		return nil
 	}
 	for _, ph := range datephrase.FindNearest(it.Content, it.Written) {
-		switch ph.Relation {
-		case datephrase.On, datephrase.During, datephrase.Around:
-		default:
+		if !ph.Places() {
 			continue // "since Saturday" bounds a time, it dates nothing
 		}
 		if r := (memory.TimeRange{Start: ph.Range.Start, End: ph.Range.End}); !r.Start.Before(w.Start) && !r.End.After(w.End) {

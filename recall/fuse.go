@@ -268,7 +268,7 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 				// often not kept up with the logs.
 				age = float64(undatedAge)
 			}
-			boosts["recency"] = round3(1 + boostRecency*math.Exp2(-age/float64(recencyHalfLife)))
+			boosts["recency"] = recencyBoost(age)
 		}
 		newer, older := competing(l.next[row], rows, rows[row]), competing(l.prev[row], rows, rows[row])
 		// For a past window, a fact with a known history that was the
@@ -294,7 +294,7 @@ func fuse(p Plan, cands []*candidate, l *links, recent bool) []scored {
 			// Of what was said before the window, the latest held then,
 			// as the latest holds now for a question about now.
 			age := float64(p.Window.Start.Sub(it.Written))
-			boosts["recency"] = round3(1 + boostRecency*math.Exp2(-age/float64(recencyHalfLife)))
+			boosts["recency"] = recencyBoost(age)
 		case p.Window != nil && !trueThen && !inWindow(it.Written, it.Event, *p.Window):
 			boosts["outside_window"] = demoteOutside
 		}
@@ -378,6 +378,12 @@ func keepNearest(ranked []scored, slot int) {
 // only: written on another day, or undated.
 func eventOnly(it memory.Item, w memory.TimeRange) bool {
 	return it.Written.IsZero() || !w.Contains(it.Written)
+}
+
+// recencyBoost is the lift of an item age (nanoseconds) old: 1 +
+// boostRecency, halved every recencyHalfLife.
+func recencyBoost(age float64) float64 {
+	return round3(1 + boostRecency*math.Exp2(-age/float64(recencyHalfLife)))
 }
 
 // windowMatches reports whether one of the best lexical matches of a

@@ -35,6 +35,7 @@ func newQMD(dir string) (*qmd, error) {
 	q.home = home
 	out, err := q.cmd("--version").Output()
 	if err != nil {
+		os.RemoveAll(home)
 		return nil, fmt.Errorf("qmd --version: %w", err)
 	}
 	q.version = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(out)), "qmd"))

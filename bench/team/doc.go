@@ -8,7 +8,7 @@
 //	go run ./bench/team [-workspaces 50] [-items 1000000] [-duration 60s] [-kills 20]
 //	                    [-restarts 2] [-dir DIR] [-json FILE] [-pgstats] [-cpuprofile FILE]
 //	                    [-pool N] [-analyze=false] [-leakproof] [-max-stale 2s]
-//	                    [-client-pause D] [-writer-pause D]
+//	                    [-client-pause D] [-writer-pause D] [-sqlite]
 //
 // In one run it
 //
@@ -60,6 +60,13 @@
 // the function of tsvector @@ tsquery LEAKPROOF in the bench's database,
 // without which row-level security never lets a full-text condition use a
 // GIN index (every search reads every item of its workspace).
+//
+// With -sqlite, phases 1 and 2 run on the embedded SQLite index instead,
+// one in each workspace's folder (the default backend), with no database
+// server: the same workspaces, questions and load, to tell what the
+// machine allows from what the shared database costs. Phases 3 and 4 are
+// the shared database's and are skipped, as are -pgstats, -leakproof and
+// -pool.
 //
 // Everything is seeded (-seed) and recall runs at a fixed time, so that
 // two runs ask the same questions of the same Markdown; timings vary with

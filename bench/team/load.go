@@ -17,6 +17,7 @@ import (
 
 	"memoria/memory"
 	"memoria/postgres"
+	"memoria/sqlite"
 )
 
 // sample is one timed operation: when it started (since the phase began),
@@ -219,14 +220,30 @@ func (b *bench) load(ctx context.Context) error {
 }
 
 // findTokens returns the tokens that no item of the workspace's index
-// contains, read through an index that does not sync.
+// contains, read through an index that does not sync (with -sqlite, a
+// second handle of the workspace's).
 func (b *bench) findTokens(ctx context.Context, s *space, toks []string) ([]string, error) {
 	if len(toks) == 0 {
 		return nil, nil
 	}
-	ix, err := b.checkDB.Workspace(ctx, s.name, "", postgres.WorkspaceOptions{})
-	if err != nil {
-		return nil, err
+	var ix interface {
+		Search(ctx context.Context, terms []string, f memory.Filter, limit int) ([]memory.Hit, error)
+	}
+	if b.cfg.SQLite {
+		// A second handle of the workspace's index; the writers have
+		// stopped.
+		lite, err := sqlite.Open(ctx, s.dir, sqlite.Options{})
+		if err != nil {
+			return nil, err
+		}
+		defer lite.Close()
+		ix = lite
+	} else {
+		pg, err := b.checkDB.Workspace(ctx, s.name, "", postgres.WorkspaceOptions{})
+		if err != nil {
+			return nil, err
+		}
+		ix = pg
 	}
 	var missing []string
 	for chunk := range slices.Chunk(toks, 50) {

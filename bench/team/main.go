@@ -44,6 +44,7 @@ type config struct {
 	PGStats     bool          // load pg_stat_statements and report the top statements
 	CPUProfile  string        // CPU profile of this process during the load
 	MaxStale    time.Duration // team-wide recall's bound on an index's age (team.Options.MaxStale); 0: every recall syncs
+	SQLite      bool          // the embedded SQLite index, one per workspace, instead of the shared database
 	Log         io.Writer
 }
 
@@ -76,6 +77,7 @@ func main() {
 	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of this process during the load")
 	ideal := flag.Bool("ideal", false, "with -quality: also count the workspaces an exact bound on each workspace's best merge key would ask (every workspace's recall again, for each question: slow)")
 	qualityDir := flag.String("quality", "", "measure the answers of team-wide recall instead: index every workspace of the data set in `DIR` (its queries.jsonl names a workspace per question, as longmemeval100's) into one database, ask each question of all of them at once and score the top 10 against its gold (R@10, MRR), then of its own workspace alone")
+	flag.BoolVar(&cfg.SQLite, "sqlite", false, "run phases 1 and 2 on the embedded SQLite index, one per workspace in its folder (the default backend), instead of the shared PostgreSQL database: what the same workspaces, questions and load cost without a database server; phases 3 and 4 and the database's figures are PostgreSQL's and are skipped")
 	flag.DurationVar(&cfg.MaxStale, "max-stale", team.DefaultMaxStale, "how old a workspace's index may be for a team-wide recall, kept so by a background sync every max-stale/2 as a team server does; 0: each team-wide recall syncs every workspace first")
 	flag.Parse()
 	cfg.Seed = *seed
@@ -120,6 +122,8 @@ func (c config) check() error {
 		return errors.New("-pool: not negative")
 	case c.Parallel < 1:
 		return errors.New("-parallel: at least 1")
+	case c.SQLite && (c.PGStats || c.Leakproof || c.Pool > 0):
+		return errors.New("-pgstats, -leakproof and -pool: PostgreSQL's only, not with -sqlite")
 	}
 	return nil
 }
@@ -129,6 +133,9 @@ func (c config) check() error {
 func runMain(cfg config, jsonOut string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if cfg.SQLite {
+		return runOn(ctx, nil, cfg, jsonOut)
+	}
 	return withCluster(func(c *pgtest.Cluster) int { return runOn(ctx, c, cfg, jsonOut) })
 }
 
@@ -149,8 +156,8 @@ func withCluster(f func(*pgtest.Cluster) int) int {
 	return f(c)
 }
 
-// runOn runs the bench on a started cluster and prints its report; it
-// returns the exit code.
+// runOn runs the bench on a started cluster (nil with -sqlite) and prints
+// its report; it returns the exit code.
 func runOn(ctx context.Context, c *pgtest.Cluster, cfg config, jsonOut string) int {
 	rep, err := run(ctx, cfg, c)
 	if rep != nil {

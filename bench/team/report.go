@@ -79,6 +79,7 @@ type report struct {
 		Parallel         int     `json:"parallel_builds"`
 		MarkdownMB       float64 `json:"markdown_mb"`
 		Leakproof        bool    `json:"leakproof_ts_match"`
+		SQLite           bool    `json:"sqlite"` // -sqlite: no database server, phases 3 and 4 skipped
 	} `json:"params"`
 	Setup struct {
 		Generate     ms             `json:"generate_ms"`
@@ -215,8 +216,12 @@ func (r *report) print(w io.Writer) {
 	p, s := &r.Params, &r.Setup
 	fmt.Fprintf(w, "\nmemoria team bench: %d workspaces × %d days, %s items (%s facts, %s passages), %s files, %.1f MB of Markdown\n",
 		p.Workspaces, p.DaysPerWorkspace, thousands(s.Items), thousands(s.Facts), thousands(s.Passages), thousands(s.Files), p.MarkdownMB)
-	fmt.Fprintf(w, "%s, private cluster, one pool of %d connections; %d CPUs, load average at start %s; seed %d, now %s\n\n",
-		p.Server, p.PoolConns, p.CPUs, p.LoadAverage, p.Seed, p.Now)
+	where := fmt.Sprintf("private cluster, one pool of %d connections", p.PoolConns)
+	if p.SQLite {
+		where = "no database server (-sqlite)"
+	}
+	fmt.Fprintf(w, "%s, %s; %d CPUs, load average at start %s; seed %d, now %s\n\n",
+		p.Server, where, p.CPUs, p.LoadAverage, p.Seed, p.Now)
 	if p.Leakproof {
 		fmt.Fprintf(w, "EXPERIMENT (-leakproof): ts_match_vq is marked LEAKPROOF, so that full-text conditions can use the GIN indexes under row-level security\n\n")
 	}
@@ -231,7 +236,11 @@ func (r *report) print(w io.Writer) {
 		rate = float64(s.Items) / time.Duration(s.BuildTotal).Seconds()
 	}
 	fmt.Fprintf(w, "%-44s %s (%.0f items/s)\n", "build, all", s.BuildTotal, rate)
-	fmt.Fprintf(w, "%-44s %.0f MB\n", "database size (pg_database_size)", float64(s.DatabaseSize)/(1<<20))
+	size := "database size (pg_database_size)"
+	if p.SQLite {
+		size = "index size (every workspace's .memory)"
+	}
+	fmt.Fprintf(w, "%-44s %.0f MB\n", size, float64(s.DatabaseSize)/(1<<20))
 	fmt.Fprintf(w, "%-44s %s\n", "first sync after the builds (one line)", s.FirstSync)
 	if s.Analyze > 0 {
 		fmt.Fprintf(w, "%-44s %s\n", "then ANALYZE (-analyze)", s.Analyze)
@@ -248,7 +257,9 @@ func (r *report) print(w io.Writer) {
 	row(fmt.Sprintf("sync after an append (%d writers)", p.Writers), l.Sync, "")
 	row(fmt.Sprintf("team recall, %d workspaces, idle", p.Workspaces), r.Team.Idle, "p50 ≤ 100ms")
 	row(fmt.Sprintf("team recall, %d workspaces, under load", p.Workspaces), r.Team.Loaded, "p50 ≤ 100ms")
-	row("recall around server restarts", r.Restart.Recall, "")
+	if !p.SQLite {
+		row("recall around server restarts", r.Restart.Recall, "")
+	}
 	if r.Team.MaxStale > 0 {
 		fmt.Fprintf(w, "\nrecalls when idle and under load (one workspace and team-wide) answer, as a team server's do, from indexes at most %s old,\n"+
 			"      kept so by team.KeepFresh every %s (a sync of each workspace whose folder changed, or of every workspace where\n"+
@@ -258,7 +269,9 @@ func (r *report) print(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "\nevery recall checks every file of its workspaces first (-max-stale 0)\n")
 	}
-	row("retain around server restarts", r.Restart.Retain, "")
+	if !p.SQLite {
+		row("retain around server restarts", r.Restart.Retain, "")
+	}
 	fmt.Fprintf(w, "\nload: %.0f recalls/s and %.1f syncs/s for %s; errors %d; this process used %.2f cores, the machine was %.0f%% busy\n",
 		l.RecallsPerSec, l.SyncsPerSec, p.Duration, l.Errors, l.ProcessCPU, 100*l.MachineBusy)
 	pauses := func(who, what, flag string, d ms) string {
@@ -276,6 +289,36 @@ func (r *report) print(w io.Writer) {
 		fmt.Fprintf(w, "      error: %s\n", e)
 	}
 
+	if p.SQLite {
+		fmt.Fprintf(w, "\nkills during a sync and server restarts: not run (-sqlite; they are the shared database's)\n")
+	} else {
+		r.printFaults(w)
+	}
+
+	if len(r.Statements) > 0 {
+		fmt.Fprintf(w, "\ntop statements during the load (pg_stat_statements):\n")
+		fmt.Fprintf(w, "%9s %10s %9s %6s  %s\n", "calls", "total", "mean", "share", "query")
+		for _, st := range r.Statements {
+			fmt.Fprintf(w, "%9d %10s %9s %5.1f%%  %s\n", st.Calls, st.Total, st.Mean, 100*st.Share, st.Query)
+		}
+	}
+
+	fmt.Fprintf(w, "\nchecks:\n")
+	for _, c := range r.Checks {
+		mark := "ok    "
+		if !c.OK {
+			mark = "MISSED"
+			if c.Correct {
+				mark = "FAILED"
+			}
+		}
+		fmt.Fprintf(w, "  %s %-52s %-22s %s\n", mark, c.Name, c.Value, c.Target)
+	}
+}
+
+// printFaults writes what phases 3 and 4 found: the killed syncs and the
+// server's restarts.
+func (r *report) printFaults(w io.Writer) {
 	k := &r.Kill
 	fmt.Fprintf(w, "\nkill -9 during a sync of %d changed daily logs (+%d items; uninterrupted sync %s): %d trials, %d before, %d after, %d finished first, %d violations\n",
 		k.ChangedFiles, k.AddedItems, k.Sync, k.Trials, k.Before, k.After, k.Finished, len(k.Violations))
@@ -301,26 +344,6 @@ func (r *report) print(w io.Writer) {
 	}
 	for _, m := range rs.Wrong {
 		fmt.Fprintf(w, "      WRONG: %s\n", m)
-	}
-
-	if len(r.Statements) > 0 {
-		fmt.Fprintf(w, "\ntop statements during the load (pg_stat_statements):\n")
-		fmt.Fprintf(w, "%9s %10s %9s %6s  %s\n", "calls", "total", "mean", "share", "query")
-		for _, st := range r.Statements {
-			fmt.Fprintf(w, "%9d %10s %9s %5.1f%%  %s\n", st.Calls, st.Total, st.Mean, 100*st.Share, st.Query)
-		}
-	}
-
-	fmt.Fprintf(w, "\nchecks:\n")
-	for _, c := range r.Checks {
-		mark := "ok    "
-		if !c.OK {
-			mark = "MISSED"
-			if c.Correct {
-				mark = "FAILED"
-			}
-		}
-		fmt.Fprintf(w, "  %s %-52s %-22s %s\n", mark, c.Name, c.Value, c.Target)
 	}
 }
 

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"memoria/internal/pgtest"
 	"memoria/postgres"
 	"memoria/team"
+	"memoria/workspace"
 )
 
 // bench is one run's state, shared by its phases.
@@ -137,6 +139,33 @@ func (b *bench) run(ctx context.Context) error {
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		p.LoadAverage = strings.Join(strings.Fields(string(b))[:3], " ")
 	}
+	if cfg.SQLite {
+		p.Server, p.PoolConns, p.SQLite = "SQLite (embedded, an index in each workspace's folder)", 0, true
+	} else if err := b.database(ctx); err != nil {
+		return err
+	}
+	if err := b.setup(ctx); err != nil {
+		return err
+	}
+	stopFresh := b.keepFresh(ctx)
+	err := b.idle(ctx)
+	if err == nil {
+		err = b.load(ctx)
+	}
+	stopFresh()
+	if err != nil || cfg.SQLite {
+		return err // phases 3 and 4 are the shared database's
+	}
+	if err := b.kills(ctx); err != nil {
+		return err
+	}
+	return b.restarts(ctx)
+}
+
+// database makes the bench's database in the cluster and the URL the
+// workspaces open it by.
+func (b *bench) database(ctx context.Context) error {
+	cfg, p := b.cfg, &b.rep.Params
 	if cfg.PGStats {
 		if err := enableStatements(ctx, b.cluster); err != nil {
 			return err
@@ -157,22 +186,7 @@ func (b *bench) run(ctx context.Context) error {
 		b.url += fmt.Sprintf("&pool_max_conns=%d", cfg.Pool)
 		p.PoolConns = cfg.Pool
 	}
-	if err := b.setup(ctx); err != nil {
-		return err
-	}
-	stopFresh := b.keepFresh(ctx)
-	err = b.idle(ctx)
-	if err == nil {
-		err = b.load(ctx)
-	}
-	stopFresh()
-	if err != nil {
-		return err
-	}
-	if err := b.kills(ctx); err != nil {
-		return err
-	}
-	return b.restarts(ctx)
+	return nil
 }
 
 // setup generates the workspaces, copies them into a folder of the run's
@@ -231,6 +245,7 @@ func (b *bench) setup(ctx context.Context) error {
 	err = forEach(ctx, len(b.spaces), cfg.Parallel, func(i int) error {
 		sp := b.spaces[i]
 		t0 := time.Now()
+		// With -sqlite, b.url is "": the index in the workspace's folder.
 		ws, err := memoria.Open(ctx, sp.dir, memoria.Options{IndexPath: b.url, IndexName: sp.name})
 		if err != nil {
 			return err
@@ -272,6 +287,10 @@ func (b *bench) setup(ctx context.Context) error {
 	}
 	s.FirstSync = ms(time.Since(t))
 	b.logf("first sync after the build (%s, one line): %s", probe.name, s.FirstSync)
+	if cfg.SQLite {
+		s.DatabaseSize, err = indexSize(b.spaces)
+		return err
+	}
 	conn, err := pgx.Connect(ctx, b.appURL)
 	if err != nil {
 		return err
@@ -292,6 +311,28 @@ func (b *bench) setup(ctx context.Context) error {
 	}
 	b.checkDB, err = postgres.Open(ctx, b.url, postgres.Options{})
 	return err
+}
+
+// indexSize is the bytes of the workspaces' SQLite indexes: every file
+// in their index folders.
+func indexSize(spaces []*space) (int64, error) {
+	var n int64
+	for _, sp := range spaces {
+		err := filepath.WalkDir(filepath.Join(sp.dir, workspace.IndexDir), func(_ string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			fi, err := d.Info()
+			if err == nil {
+				n += fi.Size()
+			}
+			return err
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
 }
 
 // idleFresh is how long idle measures the cost of keeping the

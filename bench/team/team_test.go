@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,6 +73,54 @@ func TestTiny(t *testing.T) {
 	}
 	if r := rep.Restart; len(r.Events) != cfg.Restarts || r.Retains == 0 || r.Recalls == 0 {
 		t.Errorf("restarts: %d events, %d retains, %d recalls", len(r.Events), r.Retains, r.Recalls)
+	}
+}
+
+// TestTinySQLite runs phases 1 and 2 at a tiny scale on the embedded
+// SQLite index (-sqlite): no database server, and the report says that
+// phases 3 and 4 did not run.
+func TestTinySQLite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates and indexes 5,000 items")
+	}
+	cfg := config{
+		Workspaces:  3,
+		Items:       5000,
+		Duration:    2 * time.Second,
+		RestartFor:  time.Second,
+		Kills:       3, // not run: the shared database's
+		Restarts:    1,
+		Writers:     8,
+		Clients:     4,
+		ClientPause: 5 * time.Millisecond,
+		WriterPause: 5 * time.Millisecond,
+		TeamQueries: 5,
+		IdleQueries: 10,
+		Change:      40,
+		Parallel:    2,
+		Seed:        1,
+		Dir:         t.TempDir(),
+		Log:         testWriter{t},
+		SQLite:      true,
+	}
+	rep, err := run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	rep.print(&out)
+	t.Log(out.String())
+	for _, f := range rep.failures() {
+		t.Errorf("%s: %s, want %s", f.Name, f.Value, f.Target)
+	}
+	if rep.Load.Syncs == 0 || rep.Load.Recall.N == 0 || rep.Team.Loaded.N != cfg.TeamQueries || rep.Load.TokensChecked == 0 {
+		t.Errorf("the load measured nothing: %d syncs, %d recalls, %d team recalls, %d lines checked", rep.Load.Syncs, rep.Load.Recall.N, rep.Team.Loaded.N, rep.Load.TokensChecked)
+	}
+	if rep.Setup.DatabaseSize == 0 {
+		t.Error("no index size")
+	}
+	if rep.Kill.Trials != 0 || len(rep.Restart.Events) != 0 || !strings.Contains(out.String(), "not run (-sqlite") {
+		t.Errorf("phases 3 and 4 ran on SQLite: %d kills, %d restarts", rep.Kill.Trials, len(rep.Restart.Events))
 	}
 }
 

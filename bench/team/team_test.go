@@ -32,26 +32,8 @@ func TestTiny(t *testing.T) {
 		t.Skip("starts a PostgreSQL cluster and runs for about a minute")
 	}
 	c := pgtest.StartOwn(t)
-	cfg := config{
-		Workspaces:  3,
-		Items:       5000,
-		Duration:    3 * time.Second,
-		RestartFor:  3 * time.Second,
-		Kills:       3,
-		Restarts:    1,
-		Writers:     8,
-		Clients:     4,
-		ClientPause: 5 * time.Millisecond,
-		WriterPause: 5 * time.Millisecond,
-		TeamQueries: 10,
-		IdleQueries: 20,
-		Change:      40,
-		Parallel:    2,
-		Analyze:     true,
-		Seed:        1,
-		Dir:         t.TempDir(),
-		Log:         testWriter{t},
-	}
+	cfg := tinyConfig(t)
+	cfg.Analyze = true
 	rep, err := run(context.Background(), cfg, c)
 	if rep != nil {
 		rep.print(testWriter{t})
@@ -76,6 +58,29 @@ func TestTiny(t *testing.T) {
 	}
 }
 
+// tinyConfig is the tiny scale of TestTiny and TestTinySQLite.
+func tinyConfig(t *testing.T) config {
+	return config{
+		Workspaces:  3,
+		Items:       5000,
+		Duration:    3 * time.Second,
+		RestartFor:  3 * time.Second,
+		Kills:       3,
+		Restarts:    1,
+		Writers:     8,
+		Clients:     4,
+		ClientPause: 5 * time.Millisecond,
+		WriterPause: 5 * time.Millisecond,
+		TeamQueries: 10,
+		IdleQueries: 20,
+		Change:      40,
+		Parallel:    2,
+		Seed:        1,
+		Dir:         t.TempDir(),
+		Log:         testWriter{t},
+	}
+}
+
 // TestTinySQLite runs phases 1 and 2 at a tiny scale on the embedded
 // SQLite index (-sqlite): no database server, and the report says that
 // phases 3 and 4 did not run.
@@ -83,26 +88,8 @@ func TestTinySQLite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates and indexes 5,000 items")
 	}
-	cfg := config{
-		Workspaces:  3,
-		Items:       5000,
-		Duration:    2 * time.Second,
-		RestartFor:  time.Second,
-		Kills:       3, // not run: the shared database's
-		Restarts:    1,
-		Writers:     8,
-		Clients:     4,
-		ClientPause: 5 * time.Millisecond,
-		WriterPause: 5 * time.Millisecond,
-		TeamQueries: 5,
-		IdleQueries: 10,
-		Change:      40,
-		Parallel:    2,
-		Seed:        1,
-		Dir:         t.TempDir(),
-		Log:         testWriter{t},
-		SQLite:      true,
-	}
+	cfg := tinyConfig(t) // with kills and a restart, which do not run
+	cfg.SQLite = true
 	rep, err := run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -74,14 +74,18 @@
 // Phase 3 runs this same binary again as the syncing child process.
 //
 //	go run ./bench/team -leakproof -quality /work/shared/data/longmemeval100 [-ideal]
+//	go run ./bench/team -leakproof -quality bench/teamset
 //
 // measures what team-wide recall answers instead of how fast: every
-// workspace of a data set whose questions each name their own workspace
-// (its queries.jsonl, as longmemeval100's) is indexed into one database,
-// each question is asked of all of them at once (team.RecallAll, lexical,
-// top 10) and of its own workspace alone, and
-// each is scored against the gold lines (R@5, R@10, MRR); a result from
-// another workspace is never a hit. With -ideal it also says how many
+// workspace of a data set (those its queries.jsonl names, and every folder
+// of its workspaces folder) is indexed into one database, each question is
+// asked of all of them at once (team.RecallAll, lexical, top 10) and, if
+// it names a workspace of its own (as longmemeval100's do), of that one
+// alone, and each is scored against the gold lines (R@5, R@10, MRR). For
+// a question with a workspace of its own, a result from another workspace
+// is never a hit; a team question names none, and its gold names the
+// workspace of each line ("ops:memory/2026-09-14.md#L7", as
+// bench/teamset's). With -ideal it also says how many
 // workspaces an exact bound on each workspace's best merge key would
 // have had to ask (idealAsked): the least any early stop that keeps the
 // answer could ask.

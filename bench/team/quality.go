@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,14 +27,17 @@ import (
 const qualityK = 10
 
 // quality measures what a team-wide recall answers, not how fast: every
-// workspace of a data set whose questions each name their own workspace
-// (queries.jsonl in dir, as longmemeval100's) is indexed into one
-// database, and each question is asked of all of them at once
-// (team.RecallAll, lexical, top 10). A result counts only if it cites the
-// question's own workspace: the others are the noise a team-wide recall
-// must rank below it. The same questions asked of their own workspace
-// alone are the ceiling. The workspaces are copied into a temporary
-// folder first, so the data set's folder is only read.
+// workspace of a data set (queries.jsonl in dir, and the folders its
+// questions name or, if it has one, every folder of dir/workspaces) is
+// indexed into one database, and each question is asked of all of them at
+// once (team.RecallAll, lexical, top 10). A question that names its own
+// workspace (as longmemeval100's do) counts a result only if it cites
+// that workspace: the others are the noise a team-wide recall must rank
+// below it, and the same question asked of its own workspace alone is
+// the ceiling. A team question names none (teamQuestion): its gold cites
+// "workspace:path#L…", wherever the answer is, as bench/teamset's do, and
+// it has no ceiling. The workspaces are copied into a temporary folder
+// first, so the data set's folder is only read.
 func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal bool, w io.Writer) (*qualityReport, error) {
 	queries, err := eval.LoadQueries(filepath.Join(dir, "queries.jsonl"))
 	if err != nil {
@@ -55,16 +59,22 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 	defer os.RemoveAll(tmp)
 	// One space per workspace a question names, in the order of their
 	// names (the merge's last tie-break is this order).
-	var names []string
-	for _, q := range queries {
-		if n := filepath.Base(q.Workspace); !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
 	src := map[string]string{}
 	for _, q := range queries {
-		src[filepath.Base(q.Workspace)] = q.Workspace
+		if !teamQuestion(q) {
+			src[filepath.Base(q.Workspace)] = q.Workspace
+		}
+	}
+	if ents, err := os.ReadDir(filepath.Join(dir, "workspaces")); err == nil {
+		for _, e := range ents {
+			if e.IsDir() {
+				src[e.Name()] = filepath.Join(dir, "workspaces", e.Name())
+			}
+		}
+	}
+	names := slices.Sorted(maps.Keys(src))
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s: no workspace: its questions name none and it has no workspaces folder", dir)
 	}
 	spaces := make([]team.Space, len(names))
 	fmt.Fprintf(w, "quality: indexing %d workspaces of %s into one database\n", len(names), dir)
@@ -105,13 +115,14 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 	var asked []int
 	// cite maps a team-wide answer to citations, a result of another
 	// workspace than the question's own to one that is never the gold,
-	// whatever its path.
+	// whatever its path. A team question's results all cite their
+	// workspace so, as its gold does.
 	cite := func(q eval.Query, rs []team.Result) []memory.Source {
 		own := filepath.Base(q.Workspace)
 		out := make([]memory.Source, len(rs))
 		for i, r := range rs {
 			out[i] = r.Cite()
-			if r.Workspace != own {
+			if teamQuestion(q) || r.Workspace != own {
 				out[i].Path = r.Workspace + ":" + out[i].Path
 			}
 		}
@@ -151,8 +162,16 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 		to   *eval.Aggregate
 	}
 	runs := []qrun{{"team-wide", teamWide, &rep.Team}, {"alone", alone, &rep.Alone}}
+	own := slices.DeleteFunc(slices.Clone(queries), teamQuestion)
 	for _, run := range runs {
-		r, err := eval.Run(ctx, queries, run.f, eval.RunOptions{Name: run.name, Workers: 1})
+		qs := queries
+		if run.to == &rep.Alone {
+			qs = own // a team question has no workspace of its own
+			if len(qs) == 0 {
+				continue
+			}
+		}
+		r, err := eval.Run(ctx, qs, run.f, eval.RunOptions{Name: run.name, Workers: 1})
 		if err != nil {
 			return nil, err
 		}
@@ -167,6 +186,11 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 	}
 	return rep, nil
 }
+
+// teamQuestion says whether a question is asked of the team rather than
+// of a workspace of its own: it names none, and its gold names the
+// workspace of each line ("ops:memory/2026-09-14.md#L7").
+func teamQuestion(q eval.Query) bool { return q.Workspace == "" }
 
 // qualityReport is what quality measured.
 type qualityReport struct {

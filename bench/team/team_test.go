@@ -153,8 +153,9 @@ func (w testWriter) Write(p []byte) (int, error) {
 }
 
 // TestQuality runs -quality on a data set of two workspaces whose
-// questions each name their own: asked of both at once, each still finds
-// its gold line, whatever the other workspace holds.
+// questions each name their own, and one team question: asked of both at
+// once, each still finds its gold line, whatever the other workspace
+// holds.
 func TestQuality(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a PostgreSQL cluster")
@@ -165,7 +166,9 @@ func TestQuality(t *testing.T) {
 		"workspaces/beta/memory/2025-01-03.md":  "# 2025-01-03\n\nRode the red bicycle to the market.\n\nThe kettle at home is fine.\n",
 		"queries.jsonl": `{"id": "q/alpha", "question": "which kettle did I buy?", "gold": ["memory/2025-01-02.md#L3"], "workspace": "workspaces/alpha"}
 {"id": "q/beta", "question": "what bicycle did I ride to the market?", "gold": ["memory/2025-01-03.md#L3"], "workspace": "workspaces/beta"}
+{"id": "q/team", "question": "where do we keep the descaler?", "gold": ["gamma:memory/2025-01-04.md#L3"]}
 `,
+		"workspaces/gamma/memory/2025-01-04.md": "# 2025-01-04\n\nThe descaler for the kettles is in the blue cupboard.\n",
 	}
 	for name, text := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -181,14 +184,17 @@ func TestQuality(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Spaces != 2 || rep.Team.N != 2 || rep.Alone.N != 2 {
-		t.Fatalf("spaces %d, questions scored %d and %d; want 2, 2, 2", rep.Spaces, rep.Team.N, rep.Alone.N)
+	// The team question, which names no workspace of its own, is asked
+	// team-wide only, and its gold names its workspace: gamma, which only
+	// the workspaces folder holds.
+	if rep.Spaces != 3 || rep.Team.N != 3 || rep.Alone.N != 2 {
+		t.Fatalf("spaces %d, questions scored %d and %d; want 3, 3, 2", rep.Spaces, rep.Team.N, rep.Alone.N)
 	}
 	if rep.Team.R10 != 1 || rep.Alone.R10 != 1 {
 		t.Errorf("R@10 team-wide %.2f, alone %.2f; want 1 and 1", rep.Team.R10, rep.Alone.R10)
 	}
-	if len(rep.Asked) != 2 || rep.Asked[1] > 2 {
-		t.Errorf("workspaces an exact bound asks: %v; want two figures of at most 2", rep.Asked)
+	if len(rep.Asked) != 3 || rep.Asked[2] > 3 {
+		t.Errorf("workspaces an exact bound asks: %v; want three figures of at most 3", rep.Asked)
 	}
 }
 

@@ -150,11 +150,20 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 		return cite(q, rs), nil
 	}
 	alone := func(ctx context.Context, q eval.Query) ([]memory.Source, error) {
-		rs, err := byName[filepath.Base(q.Workspace)].WS.Recall(ctx, q.Question, opts(q))
+		name, prefix := filepath.Base(q.Workspace), ""
+		if teamQuestion(q) {
+			name, _ = holder(q)
+			prefix = name + ":"
+		}
+		rs, err := byName[name].WS.Recall(ctx, q.Question, opts(q))
 		if err != nil {
 			return nil, err
 		}
-		return recall.Cites(rs), nil
+		out := recall.Cites(rs)
+		for i := range out {
+			out[i].Path = prefix + out[i].Path
+		}
+		return out, nil
 	}
 	type qrun struct {
 		name string
@@ -162,11 +171,17 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 		to   *eval.Aggregate
 	}
 	runs := []qrun{{"team-wide", teamWide, &rep.Team}, {"alone", alone, &rep.Alone}}
-	own := slices.DeleteFunc(slices.Clone(queries), teamQuestion)
+	// Alone, each question is asked of the workspace that holds its
+	// answer: its own, or the one a team question's gold is all in (a
+	// team question whose answer spans workspaces has no such ceiling).
+	own := slices.DeleteFunc(slices.Clone(queries), func(q eval.Query) bool {
+		_, one := holder(q)
+		return teamQuestion(q) && !one
+	})
 	for _, run := range runs {
 		qs := queries
 		if run.to == &rep.Alone {
-			qs = own // a team question has no workspace of its own
+			qs = own
 			if len(qs) == 0 {
 				continue
 			}
@@ -178,6 +193,11 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 		o := r.Overall
 		*run.to = o
 		fmt.Fprintf(w, "quality: %-12s  n %d  R@5 %.3f  R@10 %.3f  MRR %.3f  (mean latency %s)\n", run.name, o.N, o.R5, o.R10, o.MRR, o.Latency.Round(time.Millisecond))
+		for _, c := range r.Categories {
+			if len(r.Categories) > 1 && c.N > 0 {
+				fmt.Fprintf(w, "quality:   %-12s n %d  R@5 %.3f  R@10 %.3f  MRR %.3f\n", c.Category, c.N, c.R5, c.R10, c.MRR)
+			}
+		}
 	}
 	rep.Asked = slices.Sorted(slices.Values(asked))
 	if s := rep.Asked; len(s) > 0 {
@@ -191,6 +211,20 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 // of a workspace of its own: it names none, and its gold names the
 // workspace of each line ("ops:memory/2026-09-14.md#L7").
 func teamQuestion(q eval.Query) bool { return q.Workspace == "" }
+
+// holder returns the workspace a team question's gold lines are all in,
+// and whether they are all in one.
+func holder(q eval.Query) (string, bool) {
+	var name string
+	for i, g := range q.Gold {
+		ws, _, _ := strings.Cut(g.Path, ":")
+		if i > 0 && ws != name {
+			return "", false
+		}
+		name = ws
+	}
+	return name, name != ""
+}
 
 // qualityReport is what quality measured.
 type qualityReport struct {

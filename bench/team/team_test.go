@@ -184,11 +184,11 @@ func TestQuality(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The team question, which names no workspace of its own, is asked
-	// team-wide only, and its gold names its workspace: gamma, which only
-	// the workspaces folder holds.
-	if rep.Spaces != 3 || rep.Team.N != 3 || rep.Alone.N != 2 {
-		t.Fatalf("spaces %d, questions scored %d and %d; want 3, 3, 2", rep.Spaces, rep.Team.N, rep.Alone.N)
+	// The team question names no workspace of its own, and its gold
+	// names its workspace: gamma, which only the workspaces folder holds,
+	// and of which it is asked alone too.
+	if rep.Spaces != 3 || rep.Team.N != 3 || rep.Alone.N != 3 {
+		t.Fatalf("spaces %d, questions scored %d and %d; want 3, 3, 3", rep.Spaces, rep.Team.N, rep.Alone.N)
 	}
 	if rep.Team.R10 != 1 || rep.Alone.R10 != 1 {
 		t.Errorf("R@10 team-wide %.2f, alone %.2f; want 1 and 1", rep.Team.R10, rep.Alone.R10)

@@ -198,6 +198,27 @@ func TestQuality(t *testing.T) {
 	}
 }
 
+// TestTeamset scores bench/teamset, held out, team-wide through the
+// shared index, against floors below what it measured when it was added
+// (R@10 0.833, MRR 0.392; docs/team.md): a guard against a merge or a
+// search that loses a team's answers, not a target to tune on.
+func TestTeamset(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a PostgreSQL cluster")
+	}
+	c := pgtest.StartOwn(t)
+	rep, err := quality(context.Background(), c, filepath.Join("..", "teamset"), true, false, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Spaces != 4 || rep.Team.N != 24 {
+		t.Fatalf("%d workspaces, %d questions scored; want 4 and 24", rep.Spaces, rep.Team.N)
+	}
+	if rep.Team.R10 < 0.75 || rep.Team.MRR < 0.33 {
+		t.Errorf("team-wide R@10 %.3f, MRR %.3f; want at least 0.75 and 0.33", rep.Team.R10, rep.Team.MRR)
+	}
+}
+
 // TestIdealAsked checks the count of workspaces an exact bound asks: best
 // bound first, stopping only when the k-th best key found is above the
 // next bound (a tie must be asked: it may place).

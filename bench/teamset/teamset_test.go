@@ -1,117 +1,17 @@
 package teamset_test
 
 import (
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 
-	"memoria/eval"
-	"memoria/workspace"
+	"memoria/internal/evalsetcheck"
 )
 
-// scored are the scored questions per category, as README.md gives them.
-var scored = map[string]int{"single": 8, "cross": 8, "temporal": 4, "update": 4}
-
-// abstentions is how many questions have their answer nowhere.
-const abstentions = 2
-
-// TestSet validates the set: every question parses and names no
-// workspace of its own; every gold line is "workspace:path#L…" and names
-// existing lines of one of the four workspaces; a cross question's gold
-// is in two workspaces or more; the counts are README.md's; each
-// workspace is one Memoria opens.
+// TestSet validates the set (internal/evalsetcheck): the counts are
+// README.md's.
 func TestSet(t *testing.T) {
-	qs, err := eval.LoadQueries("queries.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spaces, err := os.ReadDir("workspaces")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range spaces {
-		if e.IsDir() {
-			names = append(names, e.Name())
-			if err := workspace.Check(filepath.Join("workspaces", e.Name())); err != nil {
-				t.Error(err)
-			}
-		}
-	}
-	if want := []string{"billing", "karim", "maelle", "ops"}; !slices.Equal(names, want) {
-		t.Fatalf("workspaces %v, want %v", names, want)
-	}
-	got := map[string]int{}
-	absent := 0
-	ids := map[string]bool{}
-	for _, q := range qs {
-		if ids[q.ID] {
-			t.Errorf("%s: id used twice", q.ID)
-		}
-		ids[q.ID] = true
-		if q.Workspace != "" {
-			t.Errorf("%s: names a workspace of its own (%s); a team question names none", q.ID, q.Workspace)
-		}
-		if q.Now.IsZero() || strings.TrimSpace(q.Question) == "" {
-			t.Errorf("%s: no question or question_date", q.ID)
-		}
-		if q.Abstention {
-			absent++
-			if q.Scored || len(q.Gold) > 0 {
-				t.Errorf("%s: an abstention is not scored and has no gold", q.ID)
-			}
-			continue
-		}
-		got[q.Category]++
-		in := map[string]bool{}
-		for _, g := range q.Gold {
-			ws, path, ok := strings.Cut(g.Path, ":")
-			if !ok || !slices.Contains(names, ws) {
-				t.Errorf("%s: gold %s names no workspace of the set", q.ID, g)
-				continue
-			}
-			in[ws] = true
-			checkLines(t, q.ID, filepath.Join("workspaces", ws, filepath.FromSlash(path)), g.Start, g.End)
-		}
-		if len(q.Gold) == 0 {
-			t.Errorf("%s: scored without gold", q.ID)
-		}
-		if q.Category == "cross" && len(in) < 2 {
-			t.Errorf("%s: a cross question's gold is in %d workspace", q.ID, len(in))
-		}
-	}
-	for c, n := range scored {
-		if got[c] != n {
-			t.Errorf("%d scored %s questions, want %d", got[c], c, n)
-		}
-	}
-	if len(got) != len(scored) {
-		t.Errorf("categories %v, want those of %v", got, scored)
-	}
-	if absent != abstentions {
-		t.Errorf("%d abstentions, want %d", absent, abstentions)
-	}
-}
-
-// checkLines checks that lines start to end of a file exist, none is
-// blank, and they are at most three.
-func checkLines(t *testing.T, id, path string, start, end int) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Errorf("%s: %v", id, err)
-		return
-	}
-	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-	if start < 1 || end < start || end > len(lines) || end-start > 2 {
-		t.Errorf("%s: %s#L%d-L%d: the file has %d lines; a gold range holds 1 to 3", id, path, start, end, len(lines))
-		return
-	}
-	for n := start; n <= end; n++ {
-		if strings.TrimSpace(lines[n-1]) == "" {
-			t.Errorf("%s: %s#L%d is blank", id, path, n)
-		}
-	}
+	evalsetcheck.RunTeam(t, evalsetcheck.TeamSet{
+		Workspaces:  []string{"billing", "karim", "maelle", "ops"},
+		Scored:      map[string]int{"single": 8, "cross": 8, "temporal": 4, "update": 4},
+		Abstentions: 2,
+	})
 }

@@ -1,6 +1,8 @@
 // Package evalsetcheck validates a graded recall evaluation set of the
 // bench/unseen kind from its own test: queries.jsonl, workspace/ and
-// README.md in the test's folder. It scores nothing.
+// README.md in the test's folder (Run); or a team set of the
+// bench/teamset kind, whose questions are asked of every workspace of its
+// workspaces/ folder at once (RunTeam). It scores nothing.
 package evalsetcheck
 
 import (

@@ -1,0 +1,121 @@
+package evalsetcheck
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"memoria/eval"
+	"memoria/workspace"
+)
+
+// TeamSet is what a team set's README.md says of it (bench/teamset,
+// bench/teamdev): its workspaces, under workspaces/, sorted; the scored
+// questions per category; the abstentions.
+type TeamSet struct {
+	Workspaces  []string
+	Scored      map[string]int
+	Abstentions int
+}
+
+// RunTeam checks the team set in the current folder: every question
+// parses and names no workspace of its own; every gold line is
+// "workspace:path#L…" and names existing, non-blank lines (three at
+// most) of one of the set's workspaces; a cross question's gold is in two
+// workspaces or more; the counts are s's; each workspace is one Memoria
+// opens.
+func RunTeam(t *testing.T, s TeamSet) {
+	qs, err := eval.LoadQueries(queriesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spaces, err := os.ReadDir("workspaces")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range spaces {
+		if e.IsDir() {
+			names = append(names, e.Name())
+			if err := workspace.Check(filepath.Join("workspaces", e.Name())); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	if !slices.Equal(names, s.Workspaces) {
+		t.Fatalf("workspaces %v, want %v", names, s.Workspaces)
+	}
+	got := map[string]int{}
+	absent := 0
+	ids := map[string]bool{}
+	for _, q := range qs {
+		if ids[q.ID] {
+			t.Errorf("%s: id used twice", q.ID)
+		}
+		ids[q.ID] = true
+		if q.Workspace != "" {
+			t.Errorf("%s: names a workspace of its own (%s); a team question names none", q.ID, q.Workspace)
+		}
+		if q.Now.IsZero() || strings.TrimSpace(q.Question) == "" {
+			t.Errorf("%s: no question or question_date", q.ID)
+		}
+		if q.Abstention {
+			absent++
+			if q.Scored || len(q.Gold) > 0 {
+				t.Errorf("%s: an abstention is not scored and has no gold", q.ID)
+			}
+			continue
+		}
+		got[q.Category]++
+		in := map[string]bool{}
+		for _, g := range q.Gold {
+			ws, path, ok := strings.Cut(g.Path, ":")
+			if !ok || !slices.Contains(names, ws) {
+				t.Errorf("%s: gold %s names no workspace of the set", q.ID, g)
+				continue
+			}
+			in[ws] = true
+			checkLines(t, q.ID, filepath.Join("workspaces", ws, filepath.FromSlash(path)), g.Start, g.End)
+		}
+		if len(q.Gold) == 0 {
+			t.Errorf("%s: scored without gold", q.ID)
+		}
+		if q.Category == "cross" && len(in) < 2 {
+			t.Errorf("%s: a cross question's gold is in %d workspace", q.ID, len(in))
+		}
+	}
+	for c, n := range s.Scored {
+		if got[c] != n {
+			t.Errorf("%d scored %s questions, want %d", got[c], c, n)
+		}
+	}
+	if len(got) != len(s.Scored) {
+		t.Errorf("categories %v, want those of %v", got, s.Scored)
+	}
+	if absent != s.Abstentions {
+		t.Errorf("%d abstentions, want %d", absent, s.Abstentions)
+	}
+}
+
+// checkLines checks that lines start to end of a file exist, none is
+// blank, and they are at most three.
+func checkLines(t *testing.T, id, path string, start, end int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Errorf("%s: %v", id, err)
+		return
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if start < 1 || end < start || end > len(lines) || end-start > 2 {
+		t.Errorf("%s: %s#L%d-L%d: the file has %d lines; a gold range holds 1 to 3", id, path, start, end, len(lines))
+		return
+	}
+	for n := start; n <= end; n++ {
+		if strings.TrimSpace(lines[n-1]) == "" {
+			t.Errorf("%s: %s#L%d is blank", id, path, n)
+		}
+	}
+}

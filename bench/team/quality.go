@@ -36,8 +36,9 @@ const qualityK = 10
 // below it, and the same question asked of its own workspace alone is
 // the ceiling. A team question names none (teamQuestion): its gold cites
 // "workspace:path#L…", wherever the answer is, as bench/teamset's do, and
-// it has no ceiling. The workspaces are copied into a temporary folder
-// first, so the data set's folder is only read.
+// its ceiling is the workspace its gold is all in, if it is all in one.
+// The workspaces are copied into a temporary folder first, so the data
+// set's folder is only read.
 func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal bool, w io.Writer) (*qualityReport, error) {
 	queries, err := eval.LoadQueries(filepath.Join(dir, "queries.jsonl"))
 	if err != nil {
@@ -57,8 +58,9 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	// One space per workspace a question names, in the order of their
-	// names (the merge's last tie-break is this order).
+	// One space per workspace a question names or the workspaces folder
+	// holds, in the order of their names (the merge's last tie-break is
+	// this order).
 	src := map[string]string{}
 	for _, q := range queries {
 		if !teamQuestion(q) {
@@ -75,6 +77,13 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 	names := slices.Sorted(maps.Keys(src))
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s: no workspace: its questions name none and it has no workspaces folder", dir)
+	}
+	for _, q := range queries {
+		for _, g := range q.Gold {
+			if ws, _, ok := strings.Cut(g.Path, ":"); teamQuestion(q) && (!ok || src[ws] == "") {
+				return nil, fmt.Errorf("%s: question %s: gold %s names no workspace of %s/workspaces", dir, q.ID, g, dir)
+			}
+		}
 	}
 	spaces := make([]team.Space, len(names))
 	fmt.Fprintf(w, "quality: indexing %d workspaces of %s into one database\n", len(names), dir)

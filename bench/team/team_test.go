@@ -198,6 +198,31 @@ func TestQuality(t *testing.T) {
 	}
 }
 
+// TestQualityUnknownWorkspace checks that a team question whose gold
+// names a workspace the set does not hold is refused with one clear error.
+func TestQualityUnknownWorkspace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a PostgreSQL cluster")
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"workspaces/alpha/memory/2025-01-02.md": "# 2025-01-02\n\nBought a blue kettle.\n",
+		"queries.jsonl":                         `{"id": "q/team", "question": "which kettle?", "gold": ["beta:memory/2025-01-02.md#L3"]}` + "\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := quality(context.Background(), pgtest.StartOwn(t), dir, false, false, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "q/team: gold beta:memory/2025-01-02.md#L3 names no workspace") {
+		t.Errorf("err %v, want the question and its gold named", err)
+	}
+}
+
 // TestTeamset scores bench/teamset, held out, team-wide through the
 // shared index, against floors below what it measured when it was added
 // (R@10 0.833, MRR 0.392; docs/team.md): a guard against a merge or a

@@ -207,6 +207,18 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 				fmt.Fprintf(w, "quality:   %-12s n %d  R@5 %.3f  R@10 %.3f  MRR %.3f\n", c.Category, c.N, c.R5, c.R10, c.MRR)
 			}
 		}
+		if run.to == &rep.Team && len(own) < len(queries) {
+			// The same questions as alone, team-wide: the two compare.
+			var same []eval.QueryResult
+			for _, qr := range r.Queries {
+				if slices.ContainsFunc(own, func(q eval.Query) bool { return q.ID == qr.ID }) {
+					same = append(same, qr)
+				}
+			}
+			_, rep.TeamOfAlone = eval.Summarize(same)
+			o := rep.TeamOfAlone
+			fmt.Fprintf(w, "quality:   %-12s n %d  R@5 %.3f  R@10 %.3f  MRR %.3f  (the questions asked alone below)\n", "as alone", o.N, o.R5, o.R10, o.MRR)
+		}
 	}
 	rep.Asked = slices.Sorted(slices.Values(asked))
 	if s := rep.Asked; len(s) > 0 {
@@ -239,7 +251,8 @@ func holder(q eval.Query) (string, bool) {
 type qualityReport struct {
 	Spaces      int
 	Team, Alone eval.Aggregate
-	Asked       []int // per question, sorted: idealAsked
+	TeamOfAlone eval.Aggregate // team-wide, the questions Alone covers, when not all
+	Asked       []int          // per question, sorted: idealAsked
 }
 
 // idealAsked is how many workspaces a team-wide recall would have to ask

@@ -236,8 +236,10 @@ func TestTeamset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Spaces != 4 || rep.Team.N != 24 {
-		t.Fatalf("%d workspaces, %d questions scored; want 4 and 24", rep.Spaces, rep.Team.N)
+	// 8 questions have their gold in one workspace, asked of it alone
+	// too, and scored team-wide on their own.
+	if rep.Spaces != 4 || rep.Team.N != 24 || rep.Alone.N != 8 || rep.TeamOfAlone.N != 8 {
+		t.Fatalf("%d workspaces, %d questions scored, %d alone and %d of them team-wide; want 4, 24, 8, 8", rep.Spaces, rep.Team.N, rep.Alone.N, rep.TeamOfAlone.N)
 	}
 	if rep.Team.R10 < 0.9 || rep.Team.MRR < 0.6 {
 		t.Errorf("team-wide R@10 %.3f, MRR %.3f; want at least 0.9 and 0.6", rep.Team.R10, rep.Team.MRR)

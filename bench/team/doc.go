@@ -74,7 +74,7 @@
 // Phase 3 runs this same binary again as the syncing child process.
 //
 //	go run ./bench/team -leakproof -quality /work/shared/data/longmemeval100 [-ideal]
-//	go run ./bench/team -leakproof -quality bench/teamset
+//	go run ./bench/team -leakproof -quality bench/teamdev [-per-question]
 //
 // measures what team-wide recall answers instead of how fast: every
 // workspace of a data set (those its queries.jsonl names, and every folder

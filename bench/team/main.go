@@ -76,6 +76,7 @@ func main() {
 	flag.BoolVar(&cfg.PGStats, "pgstats", false, "load pg_stat_statements and report the statements that took the most time")
 	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of this process during the load")
 	ideal := flag.Bool("ideal", false, "with -quality: also count the workspaces an exact bound on each workspace's best merge key would ask (every workspace's recall again, for each question: slow)")
+	perQ := flag.Bool("per-question", false, "with -quality: also print each question team-wide recall did not answer first, with its first hit team-wide and alone and the first three results")
 	qualityDir := flag.String("quality", "", "measure the answers of team-wide recall instead: index every workspace of the data set in `DIR` (those its queries.jsonl names, as longmemeval100's do, and every folder of DIR/workspaces, as bench/teamset's) into one database, ask each question of all of them at once and score the top 10 against its gold (R@10, MRR), then, if it names a workspace of its own, of that one alone")
 	flag.BoolVar(&cfg.SQLite, "sqlite", false, "run phases 1 and 2 on the embedded SQLite index, one per workspace in its folder (the default backend), instead of the shared PostgreSQL database: what the same workspaces, questions and load cost without a database server; phases 3 and 4 and the database's figures are PostgreSQL's and are skipped")
 	flag.DurationVar(&cfg.MaxStale, "max-stale", team.DefaultMaxStale, "how old a workspace's index may be for a team-wide recall, kept so by a background sync every max-stale/2 as a team server does; 0: each team-wide recall syncs every workspace first")
@@ -83,7 +84,7 @@ func main() {
 	cfg.Seed = *seed
 	if *qualityDir != "" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := qualityMain(ctx, *qualityDir, cfg.Leakproof, *ideal)
+		code := qualityMain(ctx, *qualityDir, qualityOptions{Leakproof: cfg.Leakproof, Ideal: *ideal, PerQuestion: *perQ})
 		stop()
 		os.Exit(code)
 	}

@@ -39,7 +39,13 @@ const qualityK = 10
 // its ceiling is the workspace its gold is all in, if it is all in one.
 // The workspaces are copied into a temporary folder first, so the data
 // set's folder is only read.
-func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal bool, w io.Writer) (*qualityReport, error) {
+// qualityOptions are -quality's switches: -leakproof, -ideal and
+// -per-question.
+type qualityOptions struct {
+	Leakproof, Ideal, PerQuestion bool
+}
+
+func quality(ctx context.Context, c *pgtest.Cluster, dir string, qo qualityOptions, w io.Writer) (*qualityReport, error) {
 	queries, err := eval.LoadQueries(filepath.Join(dir, "queries.jsonl"))
 	if err != nil {
 		return nil, err
@@ -48,7 +54,7 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 	if err != nil {
 		return nil, err
 	}
-	if leak {
+	if qo.Leakproof {
 		if err := leakproof(ctx, super); err != nil {
 			return nil, fmt.Errorf("marking ts_match_vq leakproof: %w", err)
 		}
@@ -142,7 +148,7 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 		if err != nil {
 			return nil, err
 		}
-		if !ideal {
+		if !qo.Ideal {
 			return cite(q, rs), nil
 		}
 		// What the ideal bound would have asked, from every workspace's
@@ -187,6 +193,7 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 		_, one := holder(q)
 		return teamQuestion(q) && !one
 	})
+	reports := map[string]*eval.Report{}
 	for _, run := range runs {
 		qs := queries
 		if run.to == &rep.Alone {
@@ -199,6 +206,7 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 		if err != nil {
 			return nil, err
 		}
+		reports[run.name] = r
 		o := r.Overall
 		*run.to = o
 		fmt.Fprintf(w, "quality: %-12s  n %d  R@5 %.3f  R@10 %.3f  MRR %.3f  (mean latency %s)\n", run.name, o.N, o.R5, o.R10, o.MRR, o.Latency.Round(time.Millisecond))
@@ -220,12 +228,42 @@ func quality(ctx context.Context, c *pgtest.Cluster, dir string, leak, ideal boo
 			fmt.Fprintf(w, "quality:   %-12s n %d  R@5 %.3f  R@10 %.3f  MRR %.3f  (the questions asked alone below)\n", "as alone", o.N, o.R5, o.R10, o.MRR)
 		}
 	}
+	if qo.PerQuestion {
+		perQuestion(w, reports["team-wide"], reports["alone"])
+	}
 	rep.Asked = slices.Sorted(slices.Values(asked))
 	if s := rep.Asked; len(s) > 0 {
 		fmt.Fprintf(w, "quality: workspaces an exact bound would ask, at best (of %d): median %d, p90 %d, max %d\n",
 			len(spaces), s[len(s)/2], s[len(s)*9/10], s[len(s)-1])
 	}
 	return rep, nil
+}
+
+// perQuestion writes a line for each scored question that team-wide
+// recall did not answer first: the rank of its first hit team-wide and
+// alone (0: none in the top 10; -: not asked alone), and the first three
+// results team-wide.
+func perQuestion(w io.Writer, team, alone *eval.Report) {
+	firstAlone := map[string]int{}
+	if alone != nil {
+		for _, q := range alone.Queries {
+			firstAlone[q.ID] = q.FirstHit
+		}
+	}
+	for _, q := range team.Queries {
+		if !q.Scored || q.FirstHit == 1 {
+			continue
+		}
+		a := "-"
+		if n, ok := firstAlone[q.ID]; ok {
+			a = fmt.Sprint(n)
+		}
+		var top []string
+		for _, r := range q.Results[:min(3, len(q.Results))] {
+			top = append(top, r.String())
+		}
+		fmt.Fprintf(w, "quality: %s [%s] team-wide %d, alone %s: %q; first %s\n", q.ID, q.Category, q.FirstHit, a, q.Question, strings.Join(top, " "))
+	}
 }
 
 // teamQuestion says whether a question is asked of the team rather than
@@ -290,9 +328,9 @@ func idealAsked(per [][]recall.Result, k int) int {
 
 // qualityMain runs quality on a cluster of its own; it returns the exit
 // code.
-func qualityMain(ctx context.Context, dir string, leak, ideal bool) int {
+func qualityMain(ctx context.Context, dir string, qo qualityOptions) int {
 	return withCluster(func(c *pgtest.Cluster) int {
-		if _, err := quality(ctx, c, dir, leak, ideal, os.Stdout); err != nil {
+		if _, err := quality(ctx, c, dir, qo, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "team: quality:", strings.TrimSpace(err.Error()))
 			return 1
 		}

@@ -180,7 +180,7 @@ func TestQuality(t *testing.T) {
 		}
 	}
 	c := pgtest.StartOwn(t)
-	rep, err := quality(context.Background(), c, dir, false, true, io.Discard)
+	rep, err := quality(context.Background(), c, dir, qualityOptions{Ideal: true, PerQuestion: true}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestQualityUnknownWorkspace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err := quality(context.Background(), pgtest.StartOwn(t), dir, false, false, io.Discard)
+	_, err := quality(context.Background(), pgtest.StartOwn(t), dir, qualityOptions{}, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "q/team: gold beta:memory/2025-01-02.md#L3 names no workspace") {
 		t.Errorf("err %v, want the question and its gold named", err)
 	}
@@ -232,7 +232,7 @@ func TestTeamset(t *testing.T) {
 		t.Skip("starts a PostgreSQL cluster")
 	}
 	c := pgtest.StartOwn(t)
-	rep, err := quality(context.Background(), c, filepath.Join("..", "teamset"), true, false, io.Discard)
+	rep, err := quality(context.Background(), c, filepath.Join("..", "teamset"), qualityOptions{Leakproof: true}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

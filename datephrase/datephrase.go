@@ -1135,10 +1135,26 @@ func (p *parser) month(i, ctx int) (span, int, bool) {
 			return span{abs: true, a: a}, k + 2, true
 		}
 	}
-	if w.flags&fAmbiguous != 0 || (w.flags&fAbbrev != 0 && ctx&ctxAbbr == 0) {
+	if (w.flags&fAmbiguous != 0 || (w.flags&fAbbrev != 0 && ctx&ctxAbbr == 0)) && !p.monthDash(i, k) {
 		return span{}, 0, false
 	}
 	return span{abs: true, a: a}, k, true
+}
+
+// monthDash reports whether the month name at i (ending before k) and
+// another are joined by a dash, either way: an end of a range of months
+// ("Jan–Feb 2026", "March–April", "Mar-Apr"), however ambiguous or
+// abbreviated it is alone ("march", "may", "Jan" the name).
+func (p *parser) monthDash(i, k int) bool {
+	isMonth := func(j int) bool { return j >= 0 && p.kind(j, tWord) && p.toks[j].w.class == cMonth }
+	if p.kind(k, tDash) && isMonth(k+1) {
+		return true
+	}
+	j := i - 1
+	if j >= 1 && p.kind(j-1, tWord) && p.kind(j, tDot) {
+		j-- // "Jan.–Feb."
+	}
+	return j >= 1 && p.kind(j, tDash) && (isMonth(j-1) || (p.kind(j-1, tDot) && isMonth(j-2)))
 }
 
 // dayMonth matches "27 Nov", "27th of November 2025", "27–30 Nov".

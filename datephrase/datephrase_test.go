@@ -58,6 +58,13 @@ func TestFind(t *testing.T) {
 		{"Oct 14-16", "Oct 14-16", During, "2025-10-14", "2025-10-16", ""},
 		{"27–30 Nov 2024", "27–30 Nov 2024", During, "2024-11-27", "2024-11-30", ""},
 		{"Dec 28 – Jan 3, 2026", "Dec 28 – Jan 3, 2026", During, "2025-12-28", "2026-01-03", ""},
+		// Months joined by a dash, however ambiguous or abbreviated
+		// each is alone.
+		{"GST return Jan–Feb 2025 filed", "Jan–Feb 2025", During, "2025-01-01", "2025-02-28", ""},
+		{"Mar-Apr 2024", "Mar-Apr 2024", During, "2024-03-01", "2024-04-30", ""},
+		{"the March–April rota", "March–April", During, "2025-03-01", "2025-04-30", ""},
+		{"the May-June figures", "May-June", During, "2025-05-01", "2025-06-30", ""},
+		{"Jan. – Feb. 2025", "Jan. – Feb. 2025", During, "2025-01-01", "2025-02-28", ""},
 		{"2025-11-03 to 2025-11-05", "2025-11-03 to 2025-11-05", During, "2025-11-03", "2025-11-05", ""},
 		{"Nov 3 through Nov 5", "Nov 3 through Nov 5", During, "2025-11-03", "2025-11-05", ""},
 		{"between Oct 3 and Oct 9", "between Oct 3 and Oct 9", During, "2025-10-03", "2025-10-09", ""},
@@ -180,6 +187,7 @@ func TestFindNone(t *testing.T) {
 		"the day after", "last a day", "10000000000 days ago",
 		"on the 3rd floor", "the 2nd time we met", "meet at 5pm", "at the moment", "at the time",
 		"the 32nd", "look at March figures", "policy LM-2231-07", "ticket INC-2025-11-03", "George said hi", "the king's day was long", "we flew to Australia",
+		"Jan-Peter said hi", "may - or may not", "Jan and Feb", "march - and sing",
 	} {
 		if got := Find(text, now); len(got) != 0 {
 			var s []string

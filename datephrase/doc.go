@@ -26,6 +26,8 @@
 //	Nov 27–Dec 1, 2025; Nov 27 - Dec 1;         ranges: a dash (- – —), to, through, thru,
 //	  Oct 14–16, 2025; 27–30 Nov;               until or till joins two dates; a year on
 //	  2025-11-03 to 2025-11-05                  either end applies to both
+//	Jan–Feb 2026, March–April, May-June         months joined by a dash, however ambiguous
+//	                                              or abbreviated each is alone
 //	between Oct 3 and Oct 9, from Oct 3 to Oct 9, from yesterday to today
 //	October, in Oct, November 2025, Nov 2025    a month
 //	in 2024, the year 2024                      a year (a bare number needs in, since, …)

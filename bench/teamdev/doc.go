@@ -7,7 +7,7 @@
 // shop in the Waikato, keep a workspace each (workspaces/dairy, orchard,
 // shop, books and sam: 82 daily logs from 2026-03-02 to 2026-05-29, core
 // memories and curated pages, some stale on purpose). queries.jsonl holds
-// 28 scored questions and 2 abstentions, each asked of all five
+// 42 scored questions and 2 abstentions, each asked of all five
 // workspaces at once; each gold line names the workspace it is in.
 // README.md describes them; `go run ./bench/team -leakproof -quality
 // bench/teamdev` measures them through the shared PostgreSQL index.

@@ -967,6 +967,22 @@ func TestToldLater(t *testing.T) {
 	}
 }
 
+// TestToldAFortnightLater: a month-end summary tells a day of the month
+// nine days later ("Awa payment 20 May" on the 29th); it is read as that
+// day's, as a line told the next day is. Only a week after was read.
+func TestToldAFortnightLater(t *testing.T) {
+	ws := open(t, workspaceOf(t, map[string]string{
+		"memory/2026-04-30.md": "# 2026-04-30\n\nApril month-end\n- Awa Dairy milk payment 20 April: $68,110.40\n",
+		"memory/2026-05-18.md": "# 2026-05-18\n\n- Rang Awa Dairy about the milk payment date.\n",
+		"memory/2026-05-29.md": "# 2026-05-29\n\nMay month-end\n- Awa Dairy milk payment 20 May: $71,904.33\n",
+	}), nil)
+	n, _ := time.Parse("2006-01-02T15:04", "2026-06-01T09:00")
+	res, err := ws.Recall(context.Background(), "How much did Awa Dairy pay for milk on 20 May?", memoria.RecallOptions{Now: n, Lexical: true, K: 3})
+	if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, "71,904") {
+		t.Errorf("%v, %v; want May's payment first", res, err)
+	}
+}
+
 // TestEventLongerThanWindow: a fact whose event spans a month ("in
 // August") is not in a weekend's window for that; what was told of the
 // weekend comes first. The month had counted as the weekend.

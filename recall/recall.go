@@ -406,11 +406,14 @@ func temporal(ctx context.Context, ix Index, p Plan, pl *pool, terms []string, w
 	return nil
 }
 
-// toldLaterDays is how many days after a window toldLater reads.
-const toldLaterDays = 7
+// toldLaterDays is how many days after a window toldLater reads: a
+// fortnight, since month-end and weekly summaries tell a day of the
+// window a week or two later ("Awa payment 20 May" on the 29th); only a
+// line that names a day inside the window counts, however late.
+const toldLaterDays = 14
 
-// toldLater returns the lines of prose written in the week after a window
-// that match the terms and date what they tell inside it, each with
+// toldLater returns the lines of prose written in the fortnight after a
+// window that match the terms and date what they tell inside it, each with
 // that day as its event: "Forgot to write this down: Wednesday I went
 // through Mundowie and found chalkbrood" in Monday's log, "the market
 // yesterday". A typed fact carries the day it tells of (its event,

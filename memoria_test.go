@@ -954,32 +954,32 @@ func TestEventAnchoredOnItsDate(t *testing.T) {
 // window, written days later ("Wednesday I went through …" in Monday's
 // log), answers a question about the window as a line written that day
 // does. Such a line had only the day it was written, outside the window.
+// A month-end summary tells a day nine days later ("Awa payment 20 May"
+// on the 29th): only a week after the window had been read.
 func TestToldLater(t *testing.T) {
-	ws := open(t, workspaceOf(t, map[string]string{
-		"memory/2026-07-27.md": "# 2026-07-27\n\n- Went through the hives at Redgum, all queenright and heavy.\n",
-		"memory/2026-10-14.md": "# 2026-10-14\n\n- Paperwork all day, the BAS for Kerry.\n",
-		"memory/2026-10-19.md": "# 2026-10-19\n\n- Forgot to write this down: Wednesday I went through the Mundowie hives and found chalkbrood in two of them.\n",
-	}), nil)
-	n, _ := time.Parse("2006-01-02T15:04", "2026-10-23T08:00")
-	res, err := ws.Recall(context.Background(), "What was wrong with the hives I went through on the 14th?", memoria.RecallOptions{Now: n, Lexical: true, K: 3})
-	if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, "chalkbrood") {
-		t.Errorf("%v, %v; want the chalkbrood first", res, err)
-	}
-}
-
-// TestToldAFortnightLater: a month-end summary tells a day of the month
-// nine days later ("Awa payment 20 May" on the 29th); it is read as that
-// day's, as a line told the next day is. Only a week after was read.
-func TestToldAFortnightLater(t *testing.T) {
-	ws := open(t, workspaceOf(t, map[string]string{
-		"memory/2026-04-30.md": "# 2026-04-30\n\nApril month-end\n- Awa Dairy milk payment 20 April: $68,110.40\n",
-		"memory/2026-05-18.md": "# 2026-05-18\n\n- Rang Awa Dairy about the milk payment date.\n",
-		"memory/2026-05-29.md": "# 2026-05-29\n\nMay month-end\n- Awa Dairy milk payment 20 May: $71,904.33\n",
-	}), nil)
-	n, _ := time.Parse("2006-01-02T15:04", "2026-06-01T09:00")
-	res, err := ws.Recall(context.Background(), "How much did Awa Dairy pay for milk on 20 May?", memoria.RecallOptions{Now: n, Lexical: true, K: 3})
-	if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, "71,904") {
-		t.Errorf("%v, %v; want May's payment first", res, err)
+	for _, tc := range []struct {
+		name, now, question, want string
+		files                     map[string]string
+	}{
+		{"days later", "2026-10-23T08:00", "What was wrong with the hives I went through on the 14th?", "chalkbrood", map[string]string{
+			"memory/2026-07-27.md": "# 2026-07-27\n\n- Went through the hives at Redgum, all queenright and heavy.\n",
+			"memory/2026-10-14.md": "# 2026-10-14\n\n- Paperwork all day, the BAS for Kerry.\n",
+			"memory/2026-10-19.md": "# 2026-10-19\n\n- Forgot to write this down: Wednesday I went through the Mundowie hives and found chalkbrood in two of them.\n",
+		}},
+		{"a fortnight later", "2026-06-01T09:00", "How much did Awa Dairy pay for milk on 20 May?", "71,904", map[string]string{
+			"memory/2026-04-30.md": "# 2026-04-30\n\nApril month-end\n- Awa Dairy milk payment 20 April: $68,110.40\n",
+			"memory/2026-05-18.md": "# 2026-05-18\n\n- Rang Awa Dairy about the milk payment date.\n",
+			"memory/2026-05-29.md": "# 2026-05-29\n\nMay month-end\n- Awa Dairy milk payment 20 May: $71,904.33\n",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := open(t, workspaceOf(t, tc.files), nil)
+			n, _ := time.Parse("2006-01-02T15:04", tc.now)
+			res, err := ws.Recall(context.Background(), tc.question, memoria.RecallOptions{Now: n, Lexical: true, K: 3})
+			if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, tc.want) {
+				t.Errorf("%v, %v; want the line with %q first", res, err, tc.want)
+			}
+		})
 	}
 }
 

@@ -844,6 +844,16 @@ func TestAliasesAsPeopleWriteThem(t *testing.T) {
 	}
 }
 
+// wantFirst checks that a lexical recall of q at now puts a result that
+// contains want first.
+func wantFirst(t *testing.T, ws *memoria.Workspace, now time.Time, q, want string) {
+	t.Helper()
+	res, err := ws.Recall(context.Background(), q, memoria.RecallOptions{Now: now, Lexical: true, K: 3})
+	if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, want) {
+		t.Errorf("%s %q: %v, %v; want %q first", now.Format(time.DateOnly), q, res, err, want)
+	}
+}
+
 // TestOngoingEvent: a question about now ("where is Ana right now?") is
 // answered by the fact whose event range covers today ("in Lisbon Mar
 // 1–6"), which shares no word with it; one with a topic of its own ("what
@@ -860,10 +870,7 @@ func TestOngoingEvent(t *testing.T) {
 		{"2026-03-04", "what laptop does Ana use these days?", "ThinkPad"},
 	} {
 		n, _ := time.Parse(time.DateOnly, c.now)
-		res, err := ws.Recall(context.Background(), c.q, memoria.RecallOptions{Now: n, Lexical: true, K: 3})
-		if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, c.want) {
-			t.Errorf("%s %q: %v, %v; want %q first", c.now, c.q, res, err, c.want)
-		}
+		wantFirst(t, ws, n, c.q, c.want)
 	}
 }
 
@@ -878,10 +885,7 @@ func TestWindowTopicMatters(t *testing.T) {
 		"memory/2026-01-10.md": "# 2026-01-10\n\nThe old backup job failed on the NAS back in January.\n",
 	}), nil)
 	n, _ := time.Parse(time.DateOnly, "2026-03-27")
-	res, err := ws.Recall(context.Background(), "what failed in the last two weeks?", memoria.RecallOptions{Now: n, Lexical: true, K: 3})
-	if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, "backup job failed twice") {
-		t.Errorf("%v, %v; want the failed backup of the window first", res, err)
-	}
+	wantFirst(t, ws, n, "what failed in the last two weeks?", "backup job failed twice")
 }
 
 // TestHeldBeforeTheWindow: a question about what held during a past
@@ -903,10 +907,7 @@ func TestHeldBeforeTheWindow(t *testing.T) {
 		"What car was I driving in early November?":  "Zoe",
 		"What did I do at the allotment in October?": "plot 9",
 	} {
-		res, err := ws.Recall(context.Background(), q, memoria.RecallOptions{Now: n, Lexical: true, K: 3})
-		if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, want) {
-			t.Errorf("%q: %v, %v; want %q first", q, res, err, want)
-		}
+		wantFirst(t, ws, n, q, want)
 	}
 }
 
@@ -925,10 +926,7 @@ func TestEventAnchoredWindow(t *testing.T) {
 		"what did we fix the week after the launch?":  "login bug",
 		"what did we fix the week before the launch?": "deploy script",
 	} {
-		res, err := ws.Recall(context.Background(), q, memoria.RecallOptions{Now: n, Lexical: true, K: 3})
-		if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, want) {
-			t.Errorf("%q: %v, %v; want %q first", q, res, err, want)
-		}
+		wantFirst(t, ws, n, q, want)
 	}
 }
 
@@ -944,10 +942,7 @@ func TestEventAnchoredOnItsDate(t *testing.T) {
 		"memory/2026-10-19.md": "# 2026-10-19\n\n- The field day went off, about 60 people.\n\n## Retain\n- B: Field day on Sat 17 October 2026, about 60 people came.\n",
 	}), nil)
 	n, _ := time.Parse(time.DateOnly, "2026-11-21")
-	res, err := ws.Recall(context.Background(), "what did Jayden do the day before the field day?", memoria.RecallOptions{Now: n, Lexical: true, K: 3})
-	if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, "200 jars") {
-		t.Errorf("%v, %v; want the jars first", res, err)
-	}
+	wantFirst(t, ws, n, "what did Jayden do the day before the field day?", "200 jars")
 }
 
 // TestToldLater: a line of a log that tells what happened on a day of the
@@ -975,10 +970,7 @@ func TestToldLater(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := open(t, workspaceOf(t, tc.files), nil)
 			n, _ := time.Parse("2006-01-02T15:04", tc.now)
-			res, err := ws.Recall(context.Background(), tc.question, memoria.RecallOptions{Now: n, Lexical: true, K: 3})
-			if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, tc.want) {
-				t.Errorf("%v, %v; want the line with %q first", res, err, tc.want)
-			}
+			wantFirst(t, ws, n, tc.question, tc.want)
 		})
 	}
 }
@@ -992,10 +984,7 @@ func TestEventLongerThanWindow(t *testing.T) {
 		"memory/2026-08-27.md": "# 2026-08-27\n\n## Retain\n- S @Ute: The ute got a new fuel pump in August, $680\n",
 	}), nil)
 	n, _ := time.Parse("2006-01-02T15:04", "2026-08-24T21:00")
-	res, err := ws.Recall(context.Background(), "What happened with the ute last weekend?", memoria.RecallOptions{Now: n, Lexical: true, K: 3})
-	if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, "carked") {
-		t.Errorf("%v, %v; want Saturday's breakdown first", res, err)
-	}
+	wantFirst(t, ws, n, "What happened with the ute last weekend?", "carked")
 }
 
 // TestRetainEmbeds: once the index holds vectors, a retained fact is

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"memoria/eval"
+	"memoria/memory"
 	"memoria/workspace"
 )
 
@@ -23,7 +24,8 @@ type TeamSet struct {
 // RunTeam checks the team set in the current folder: every question
 // parses and names no workspace of its own; every gold line is
 // "workspace:path#L…" and names existing, non-blank lines (three at
-// most) of one of the set's workspaces; a cross question's gold is in two
+// most) of a memory file of one of the set's workspaces
+// (eval.CheckCitations); a cross question's gold is in two
 // workspaces or more; the counts are s's; each workspace is one Memoria
 // opens.
 func RunTeam(t *testing.T, s TeamSet) {
@@ -49,6 +51,7 @@ func RunTeam(t *testing.T, s TeamSet) {
 	}
 	got := map[string]int{}
 	absent := 0
+	var cited []eval.Query // each gold line as a citation of its workspace
 	ids := map[string]bool{}
 	for _, q := range qs {
 		if ids[q.ID] {
@@ -77,7 +80,11 @@ func RunTeam(t *testing.T, s TeamSet) {
 				continue
 			}
 			in[ws] = true
-			checkLines(t, q.ID, filepath.Join("workspaces", ws, filepath.FromSlash(path)), g.Start, g.End)
+			if g.End-g.Start > 2 {
+				t.Errorf("%s: gold %s: a gold range holds 1 to 3 lines", q.ID, g)
+			}
+			g.Path = path
+			cited = append(cited, eval.Query{ID: q.ID, Workspace: filepath.Join("workspaces", ws), Gold: []memory.Source{g}})
 		}
 		if len(q.Gold) == 0 {
 			t.Errorf("%s: scored without gold", q.ID)
@@ -85,6 +92,9 @@ func RunTeam(t *testing.T, s TeamSet) {
 		if q.Category == "cross" && len(in) < 2 {
 			t.Errorf("%s: a cross question's gold is in %d workspace", q.ID, len(in))
 		}
+	}
+	for _, err := range eval.CheckCitations(cited) {
+		t.Error(err)
 	}
 	for c, n := range s.Scored {
 		if got[c] != n {
@@ -96,26 +106,5 @@ func RunTeam(t *testing.T, s TeamSet) {
 	}
 	if absent != s.Abstentions {
 		t.Errorf("%d abstentions, want %d", absent, s.Abstentions)
-	}
-}
-
-// checkLines checks that lines start to end of a file exist, none is
-// blank, and they are at most three.
-func checkLines(t *testing.T, id, path string, start, end int) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Errorf("%s: %v", id, err)
-		return
-	}
-	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-	if start < 1 || end < start || end > len(lines) || end-start > 2 {
-		t.Errorf("%s: %s#L%d-L%d: the file has %d lines; a gold range holds 1 to 3", id, path, start, end, len(lines))
-		return
-	}
-	for n := start; n <= end; n++ {
-		if strings.TrimSpace(lines[n-1]) == "" {
-			t.Errorf("%s: %s#L%d is blank", id, path, n)
-		}
 	}
 }

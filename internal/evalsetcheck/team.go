@@ -84,7 +84,7 @@ func RunTeam(t *testing.T, s TeamSet) {
 				t.Errorf("%s: gold %s: a gold range holds 1 to 3 lines", q.ID, g)
 			}
 			g.Path = path
-			cited = append(cited, eval.Query{ID: q.ID, Workspace: filepath.Join("workspaces", ws), Gold: []memory.Source{g}})
+			cited = append(cited, eval.Query{ID: q.ID + " (" + ws + ")", Workspace: filepath.Join("workspaces", ws), Gold: []memory.Source{g}})
 		}
 		if len(q.Gold) == 0 {
 			t.Errorf("%s: scored without gold", q.ID)

@@ -1,11 +1,13 @@
 package memoria
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"os"
+	"path/filepath"
 	"time"
 
 	"memoria/imports"
@@ -47,47 +49,100 @@ const importBuffer = 2 << 20
 // one bullet per turn with its time and speaker), appended after
 // everything the log holds; no line is ever changed. A session whose key
 // is in its log already was imported before and is skipped, so importing
-// the same export again changes nothing. The input is read as a stream
-// and written a few megabytes at a time; the index is brought up to date
-// once, at the end.
+// the same export again changes nothing.
+//
+// The input is untrusted (imports.Render: none of its text can start a
+// heading, a section or a fact) and read twice: first whole, writing
+// nothing, so that input cut short, over the size of one session or not
+// text is refused before any log changes; then to write, a few megabytes
+// at a time. Input that cannot be read twice (a pipe) is first copied to
+// an unnamed temporary file. Memory stays bounded by the largest session
+// (imports.MaxSessionBytes), never the input. The index is brought up to
+// date once, at the end.
 func (w *Workspace) Import(ctx context.Context, name string, r io.Reader, o ImportOptions) (ImportReport, error) {
 	rep := ImportReport{Format: o.Format}
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
+	in, err := rereadable(r)
+	if err != nil {
+		return rep, fmt.Errorf("read %s: %w", name, err)
+	}
+	defer in.close()
+	first := bufio.NewReaderSize(in.first, 4096)
 	if rep.Format == "" {
-		br := newPeekReader(r)
-		head, _ := br.peek(4096)
+		head, err := first.Peek(4096)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return rep, fmt.Errorf("read %s: %w", name, err)
+		}
 		f, err := imports.Detect(name, head)
 		if err != nil {
 			return rep, invalidError{err}
 		}
-		rep.Format, r = f, br
+		rep.Format = f
 	}
-	pending := map[string]*strings.Builder{} // day → sections to append
+	refused := func(err error) error {
+		if errors.Is(err, imports.ErrFormat) || errors.Is(err, imports.ErrTooLarge) || errors.Is(err, imports.ErrNotInert) {
+			return invalidError{fmt.Errorf("%w; nothing was imported", err)}
+		}
+		return err
+	}
+	// The first pass: every session read and rendered, nothing written.
+	// A dry run counts against the logs as they are.
+	logKeys := map[string]map[string]bool{}
+	err = imports.Read(rep.Format, name, first, func(s imports.Session) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if _, err := imports.Render(s); err != nil {
+			return err
+		}
+		rep.Sessions++
+		rep.Turns += len(s.Turns)
+		if o.DryRun {
+			day := s.Day(o.Now)
+			if logKeys[day] == nil {
+				old, _ := os.ReadFile(filepath.Join(w.dir, "memory", day+".md"))
+				logKeys[day] = imports.Keys(old)
+			}
+			if logKeys[day][s.Key()] {
+				rep.Skipped++
+			} else {
+				logKeys[day][s.Key()] = true
+				rep.Imported++
+			}
+		}
+		return nil
+	})
+	if err != nil || o.DryRun {
+		return rep, refused(err)
+	}
+	// The second pass writes what the first read.
+	second, err := in.again()
+	if err != nil {
+		return rep, fmt.Errorf("read %s: %w", name, err)
+	}
+	pending := map[string][]string{} // day → sections to append
 	var order []string
 	size := 0
 	flush := func() error {
 		for _, day := range order {
 			rel := "memory/" + day + ".md"
-			sections := pending[day].String()
-			written := false
+			var added, skipped int
 			err := safewrite.UpdateWith(w.dir, rel, safewrite.Options{LockTimeout: o.LockTimeout, Holder: "memoria import"}, func(old []byte) ([]byte, error) {
-				add, n := newSections(string(old), sections)
-				if n == 0 {
-					return old, nil // nothing new: no write
-				}
-				if len(old)+len(add) > memory.MaxFileSize {
+				out, a, s := imports.Append(old, day, pending[day])
+				added, skipped = a, s
+				if a > 0 && len(out) > memory.MaxFileSize {
 					return nil, fmt.Errorf("%s would pass the %d MB limit of a file; import it split, or move older sessions out", rel, memory.MaxFileSize>>20)
 				}
-				rep.Imported += n
-				written = true
-				return append(withHeading(old, day), add...), nil
+				return out, nil
 			})
 			if err != nil {
 				return fmt.Errorf("import into %s: %w", rel, err)
 			}
-			if written {
+			rep.Imported += added
+			rep.Skipped += skipped
+			if added > 0 {
 				rep.Files = append(rep.Files, rel)
 			}
 		}
@@ -95,39 +150,35 @@ func (w *Workspace) Import(ctx context.Context, name string, r io.Reader, o Impo
 		order, size = order[:0], 0
 		return nil
 	}
-	err := imports.Read(rep.Format, name, r, func(s imports.Session) error {
+	sessions := 0
+	err = imports.Read(rep.Format, name, second, func(s imports.Session) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rep.Sessions++
+		sessions++
+		text, err := imports.Render(s)
+		if err != nil {
+			return err
+		}
 		day := s.Day(o.Now)
 		if pending[day] == nil {
-			pending[day] = &strings.Builder{}
 			order = append(order, day)
 		}
-		text := imports.Render(s)
-		pending[day].WriteString("\n" + text)
-		rep.Turns += len(s.Turns)
-		size += len(text)
-		if size >= importBuffer && !o.DryRun {
+		pending[day] = append(pending[day], text)
+		if size += len(text); size >= importBuffer {
 			return flush()
 		}
 		return nil
 	})
+	if err == nil && sessions != rep.Sessions {
+		err = fmt.Errorf("%s changed while it was imported (%d sessions, then %d)", name, rep.Sessions, sessions)
+	}
+	if err == nil {
+		err = flush()
+	}
 	if err != nil {
-		if errors.Is(err, imports.ErrFormat) {
-			return rep, invalidError{err}
-		}
-		return rep, err
+		return rep, refused(err)
 	}
-	if o.DryRun {
-		rep.Imported = rep.Sessions
-		return rep, nil
-	}
-	if err := flush(); err != nil {
-		return rep, err
-	}
-	rep.Skipped = rep.Sessions - rep.Imported
 	if len(rep.Files) > 0 {
 		if _, err := w.Sync(ctx); err != nil {
 			return rep, fmt.Errorf("the sessions were written, but updating the index failed (the next recall retries): %w", err)
@@ -139,61 +190,56 @@ func (w *Workspace) Import(ctx context.Context, name string, r io.Reader, o Impo
 	return rep, nil
 }
 
-// newSections returns the sections of add (each starting "\n## ") whose key
-// old does not hold yet, and how many.
-func newSections(old, add string) (string, int) {
-	var b strings.Builder
-	n := 0
-	parts := strings.Split(add, "\n## ")
-	for _, p := range parts[1:] {
-		head, _, _ := strings.Cut(p, "\n")
-		key := head[strings.LastIndex(head, "[")+1:]
-		key = strings.TrimSuffix(key, "]")
-		if strings.Contains(old, "["+key+"]") || strings.Contains(b.String(), "["+key+"]") {
-			continue
+// importInput is an import's input, to be read twice: first, then again.
+type importInput struct {
+	first io.Reader
+	again func() (io.Reader, error)
+	close func() error
+}
+
+// rereadable makes r readable twice. A regular file is read again from
+// where it started. Other input (a pipe) is copied, as the first pass
+// reads it, to a temporary file that has no name from the start (removed
+// at once, so that nothing is left behind even if the process is killed;
+// where an open file cannot be removed, at close): input refused by the
+// first pass is not read further.
+func rereadable(r io.Reader) (*importInput, error) {
+	seekable := true
+	if f, ok := r.(*os.File); ok { // a terminal or a pipe may seek, and read anew
+		st, err := f.Stat()
+		seekable = err == nil && st.Mode().IsRegular()
+	}
+	if seekable {
+		if rs, ok := r.(io.ReadSeeker); ok {
+			if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
+				return &importInput{
+					first: rs,
+					again: func() (io.Reader, error) { _, err := rs.Seek(start, io.SeekStart); return rs, err },
+					close: func() error { return nil },
+				}, nil
+			}
 		}
-		b.WriteString("\n## " + p)
-		n++
 	}
-	return b.String(), n
-}
-
-// withHeading gives a new daily log its "# DAY" title; an existing one is
-// kept as it is, ending with a newline.
-func withHeading(old []byte, day string) []byte {
-	if len(old) == 0 {
-		return []byte("# " + day + "\n")
+	tmp, err := os.CreateTemp("", "memoria-import-*")
+	if err != nil {
+		return nil, err
 	}
-	if old[len(old)-1] != '\n' {
-		return append(old, '\n')
-	}
-	return old
-}
-
-// peekReader lets Import look at the first bytes of its input and still
-// read them all.
-type peekReader struct {
-	r    io.Reader
-	head []byte
-}
-
-func newPeekReader(r io.Reader) *peekReader { return &peekReader{r: r} }
-
-func (p *peekReader) peek(n int) ([]byte, error) {
-	buf := make([]byte, n)
-	k, err := io.ReadFull(p.r, buf)
-	p.head = buf[:k]
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		err = nil
-	}
-	return p.head, err
-}
-
-func (p *peekReader) Read(b []byte) (int, error) {
-	if len(p.head) > 0 {
-		n := copy(b, p.head)
-		p.head = p.head[n:]
-		return n, nil
-	}
-	return p.r.Read(b)
+	removed := os.Remove(tmp.Name()) == nil
+	return &importInput{
+		first: io.TeeReader(r, tmp),
+		again: func() (io.Reader, error) {
+			if _, err := io.Copy(tmp, r); err != nil { // what the first pass left unread
+				return nil, err
+			}
+			_, err := tmp.Seek(0, io.SeekStart)
+			return tmp, err
+		},
+		close: func() error {
+			err := tmp.Close()
+			if !removed {
+				os.Remove(tmp.Name())
+			}
+			return err
+		},
+	}, nil
 }

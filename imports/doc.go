@@ -8,5 +8,12 @@
 // file. What a reader yields is a Session: an ID that stays the same when
 // the export is read again (what makes re-importing change nothing), a
 // title, and the turns with their time and speaker. Render writes a
-// session as the Markdown section a daily log gets.
+// session as the Markdown section a daily log gets, and Append adds the
+// sections a log does not hold yet.
+//
+// An export is untrusted input: no field of it can start a line of the
+// log (a heading, a Retain section, a typed fact), whatever line
+// separators it holds, and the parser checks every section Render writes
+// (untrusted.go). Readers hold one conversation at a time and refuse one
+// over MaxSessionBytes having read no more of it.
 package imports

@@ -13,6 +13,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"memoria/markdown"
 )
 
 // Formats the readers know.
@@ -43,11 +46,24 @@ type Session struct {
 	Notes  string // a memory file's text (Turns is empty then)
 }
 
-// Key is what marks a session as imported: "chatgpt:ID".
-func (s *Session) Key() string { return s.Format + ":" + s.ID }
+// Key is what marks a session as imported: "chatgpt:ID", the ID as the
+// export gives it when it is made of letters, digits and ".", "_", ":",
+// "-", else a hash of it (safeID).
+func (s *Session) Key() string { return s.Format + ":" + safeID(s.ID) }
 
 // ErrFormat is wrapped when input is not in the format asked for.
 var ErrFormat = errors.New("not in the expected format")
+
+// ErrTooLarge is wrapped when one conversation (or memory file) of the
+// input is larger than MaxSessionBytes.
+var ErrTooLarge = errors.New("too large")
+
+// MaxSessionBytes bounds what a reader holds at once: one conversation of
+// an export, as JSON, one OpenClaw transcript's turns, one memory file.
+// The input is refused at the first conversation past it, having held no
+// more than that, so memory stays bounded whatever one field holds; a
+// session's log must fit in memory.MaxFileSize anyway.
+const MaxSessionBytes = 8 << 20
 
 // Detect guesses the format of a file from its name and its first bytes.
 func Detect(name string, head []byte) (string, error) {
@@ -102,9 +118,21 @@ func Read(format, name string, r io.Reader, fn func(Session) error) error {
 		}
 		return fn(s)
 	case MemoryFile:
-		data, err := io.ReadAll(io.LimitReader(r, 4<<20))
+		data, err := io.ReadAll(io.LimitReader(r, MaxSessionBytes+1))
 		if err != nil {
 			return err
+		}
+		if len(data) > MaxSessionBytes {
+			return fmt.Errorf("%s: %w: a memory file of more than %d MB", name, ErrTooLarge, MaxSessionBytes>>20)
+		}
+		// What the workspace could not read back as text is refused, not
+		// appended to a log (a binary log is skipped whole, with the
+		// facts retained in it that day).
+		if markdown.IsBinary(data) {
+			return fmt.Errorf("%s: %w: binary content, not Markdown", name, ErrFormat)
+		}
+		if !utf8.Valid(data) {
+			return fmt.Errorf("%s: %w: not UTF-8 text (byte %d)", name, ErrFormat, invalidUTF8At(data))
 		}
 		text := strings.TrimSpace(strings.ReplaceAll(string(data), "\r\n", "\n"))
 		if text == "" {
@@ -116,27 +144,76 @@ func Read(format, name string, r io.Reader, fn func(Session) error) error {
 	return fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats, ", "))
 }
 
-// readArray decodes a JSON array one element at a time.
+// readArray decodes a JSON array one element at a time, refusing an
+// element larger than MaxSessionBytes before it holds more of it.
 func readArray(r io.Reader, name string, each func(*json.Decoder) error) error {
-	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<20))
+	in := &boundedReader{r: r, limit: MaxSessionBytes}
+	dec := json.NewDecoder(in)
+	bad := func(err error) error {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &se) || errors.As(err, &te) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return fmt.Errorf("%s: %w: %v", name, ErrFormat, err)
+		}
+		return err
+	}
 	tok, err := dec.Token()
+	if errors.Is(err, errOverLimit) {
+		return fmt.Errorf("%s: %w: no JSON list starts in its first %d MB", name, ErrFormat, MaxSessionBytes>>20)
+	}
 	if err != nil {
-		return fmt.Errorf("%s: %w: %v", name, ErrFormat, err)
+		return bad(err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
 		return fmt.Errorf("%s: %w: want a JSON list of conversations", name, ErrFormat)
 	}
-	for dec.More() {
+	for i := 1; ; i++ {
+		// The decoder reads what an element needs and buffers it whole:
+		// it may read no further than MaxSessionBytes past the element's
+		// start (More included: a failed read there would end the list).
+		start := dec.InputOffset()
+		in.limit = start + MaxSessionBytes
+		if !dec.More() {
+			break
+		}
 		if err := each(dec); err != nil {
-			var se *json.SyntaxError
-			var te *json.UnmarshalTypeError
-			if errors.As(err, &se) || errors.As(err, &te) || errors.Is(err, io.ErrUnexpectedEOF) {
-				return fmt.Errorf("%s: %w: %v", name, ErrFormat, err)
+			if errors.Is(err, errOverLimit) {
+				return fmt.Errorf("%s: %w: conversation %d (from byte %d) is over %d MB", name, ErrTooLarge, i, start, MaxSessionBytes>>20)
 			}
-			return err
+			return bad(err)
 		}
 	}
+	// The list must end: an export cut short is refused, not read in part.
+	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
+		if err == nil || errors.Is(err, errOverLimit) {
+			err = errors.New("the list of conversations does not end")
+		}
+		return bad(fmt.Errorf("%w: %w", io.ErrUnexpectedEOF, err))
+	}
 	return nil
+}
+
+// errOverLimit is what boundedReader returns past its limit.
+var errOverLimit = errors.New("read past the limit")
+
+// boundedReader reads r up to limit bytes in all (read counts them); past
+// that it fails, so that a decoder buffering one value holds no more.
+type boundedReader struct {
+	r           io.Reader
+	read, limit int64
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	room := b.limit - b.read
+	if room <= 0 {
+		return 0, errOverLimit
+	}
+	if int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := b.r.Read(p)
+	b.read += int64(n)
+	return n, err
 }
 
 // chatGPTConversation is an element of ChatGPT's conversations.json: the
@@ -156,8 +233,8 @@ type chatGPTConversation struct {
 			} `json:"author"`
 			CreateTime *float64 `json:"create_time"`
 			Content    struct {
-				ContentType string            `json:"content_type"`
-				Parts       []json.RawMessage `json:"parts"`
+				ContentType string     `json:"content_type"`
+				Parts       []textPart `json:"parts"`
 			} `json:"content"`
 		} `json:"message"`
 	} `json:"mapping"`
@@ -176,8 +253,7 @@ func (c *chatGPTConversation) session() (Session, bool) {
 		if m := n.Message; m != nil && (m.Author.Role == "user" || m.Author.Role == "assistant") {
 			var parts []string
 			for _, p := range m.Content.Parts {
-				var t string
-				if json.Unmarshal(p, &t) == nil && strings.TrimSpace(t) != "" {
+				if t := string(p); strings.TrimSpace(t) != "" {
 					parts = append(parts, t)
 				}
 			}
@@ -202,6 +278,17 @@ func (c *chatGPTConversation) session() (Session, bool) {
 		s.Start = path[0].Time
 	}
 	return s, len(path) > 0
+}
+
+// textPart is a part of a ChatGPT message: its text when the part is a
+// string; other parts (images, files) are objects, read as no text.
+type textPart string
+
+func (t *textPart) UnmarshalJSON(data []byte) error {
+	if len(data) > 0 && data[0] == '"' {
+		return json.Unmarshal(data, (*string)(t))
+	}
+	return nil
 }
 
 // claudeConversation is an element of Claude's conversations.json.
@@ -253,7 +340,8 @@ func (c *claudeConversation) session() (Session, bool) {
 func readOpenClaw(r io.Reader, name string) (Session, error) {
 	s := Session{Format: OpenClaw, Title: strings.TrimSuffix(filepath.Base(name), ".jsonl")}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	sc.Buffer(make([]byte, 64<<10), MaxSessionBytes)
+	size := 0 // of the turns' text: the session is held whole
 	for n := 1; sc.Scan(); n++ {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
@@ -286,11 +374,16 @@ func readOpenClaw(r io.Reader, name string) (Session, error) {
 				continue // tool results, system notes
 			}
 			if text := strings.TrimSpace(contentText(content)); text != "" {
+				if size += len(text); size > MaxSessionBytes {
+					return s, fmt.Errorf("%s:%d: %w: the session's turns pass %d MB", name, n, ErrTooLarge, MaxSessionBytes>>20)
+				}
 				s.Turns = append(s.Turns, Turn{Time: when, Speaker: speaker(role), Text: text})
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return s, fmt.Errorf("%s: %w: a line of more than %d MB", name, ErrTooLarge, MaxSessionBytes>>20)
+	} else if err != nil {
 		return s, fmt.Errorf("%s: %w", name, err)
 	}
 	if s.ID == "" {
@@ -381,6 +474,18 @@ func contentID(s Session) string {
 	return hex.EncodeToString(h.Sum(nil)[:6])
 }
 
+// invalidUTF8At is the offset of data's first byte that is not UTF-8.
+func invalidUTF8At(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
 func cmpOr(a, b string) string {
 	if a != "" {
 		return a
@@ -389,51 +494,11 @@ func cmpOr(a, b string) string {
 }
 
 // Day is the daily log a session goes into: its start's day, UTC, else
-// fallback's.
+// (no start, or one no log can be named after) fallback's.
 func (s *Session) Day(fallback time.Time) string {
-	t := s.Start
-	if t.IsZero() {
+	t := s.Start.UTC()
+	if t.IsZero() || t.Year() < 1900 || t.Year() > 9999 {
 		t = fallback
 	}
 	return t.UTC().Format(time.DateOnly)
-}
-
-// Render writes a session as a daily log's section: a heading that names
-// it and carries its key (which makes importing it again a no-op), then
-// one bullet per turn with its time and speaker ("- 09:14 **User**: …"),
-// further lines of a long turn indented under it. Memory files keep their
-// lines, their headings made bold lines so that the section stays one.
-func Render(s Session) string {
-	var b strings.Builder
-	title := strings.Join(strings.Fields(s.Title), " ")
-	if title == "" {
-		title = "untitled"
-	}
-	if s.Format == MemoryFile {
-		fmt.Fprintf(&b, "## Imported notes: %s [%s]\n\n", title, s.Key())
-		for _, l := range strings.Split(s.Notes, "\n") {
-			if t := strings.TrimSpace(l); strings.HasPrefix(t, "#") {
-				l = "**" + strings.TrimSpace(strings.TrimLeft(t, "#")) + "**"
-			}
-			b.WriteString(strings.TrimRight(l, " \t") + "\n")
-		}
-		return b.String()
-	}
-	fmt.Fprintf(&b, "## Conversation: %s [%s]\n\n", title, s.Key())
-	for _, t := range s.Turns {
-		b.WriteString("- ")
-		if !t.Time.IsZero() {
-			b.WriteString(t.Time.UTC().Format("15:04") + " ")
-		}
-		fmt.Fprintf(&b, "**%s**: ", t.Speaker)
-		lines := strings.Split(strings.ReplaceAll(t.Text, "\r\n", "\n"), "\n")
-		b.WriteString(strings.TrimSpace(lines[0]) + "\n")
-		for _, l := range lines[1:] {
-			if l = strings.TrimRight(l, " \t"); l == "" {
-				continue // a blank line would end the bullet
-			}
-			b.WriteString("    " + l + "\n") // four spaces: "# x" or "## Retain" in a turn stays text
-		}
-	}
-	return b.String()
 }

@@ -72,8 +72,8 @@ func TestRender(t *testing.T) {
 		{Speaker: "Assistant", Text: "ok"},
 	}}
 	want := "## Conversation: Test [chatgpt:x1]\n\n- 09:01 **User**: First line\n    ## Retain\n    third\n- **Assistant**: ok\n"
-	if got := Render(s); got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
+	if got, err := Render(s); got != want || err != nil {
+		t.Errorf("got\n%s\nwant\n%s (%v)", got, want, err)
 	}
 }
 

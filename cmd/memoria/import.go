@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -72,7 +73,15 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		}
 		rep, err := ws.Import(ctx, name, r, memoria.ImportOptions{Format: *format, Now: now, DryRun: *dry})
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			if !strings.HasPrefix(err.Error(), name+":") {
+				err = fmt.Errorf("%s: %w", name, err)
+			}
+			if errors.Is(err, memoria.ErrInvalid) {
+				// Input refused before anything was written (not a format
+				// it reads, cut short, too large, not text): bad input.
+				return usagef("%s", oneLine(err.Error()))
+			}
+			return err
 		}
 		for _, w := range rep.Warnings {
 			fmt.Fprintf(e.stderr, "warning: %s\n", oneLine(w))

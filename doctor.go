@@ -12,6 +12,7 @@ import (
 
 	"memoria/memory"
 	"memoria/reflect"
+	"memoria/workspace"
 )
 
 // Finding is one check of Doctor: what was looked at, whether it is as it
@@ -53,6 +54,14 @@ func (w *Workspace) Doctor(ctx context.Context) ([]Finding, error) {
 	for p, why := range st.Skipped {
 		skipped = append(skipped, p+": "+why)
 	}
+	// The index records the files it could not read; those the listing
+	// passed over (a symlink to what is not a memory file, a name with a
+	// backslash that no citation can name) never reach it.
+	if _, passed, err := workspace.List(w.dir); err == nil {
+		for _, s := range passed {
+			skipped = append(skipped, s.Rel+": "+s.Reason)
+		}
+	}
 	slices.Sort(skipped)
 	add("skipped files", len(skipped) == 0, pick(len(skipped) == 0, "none", strings.Join(skipped, "; ")),
 		"fix or move each file as its reason says; it is not recalled until then")
@@ -73,7 +82,8 @@ func (w *Workspace) Doctor(ctx context.Context) ([]Finding, error) {
 		base := filepath.Base(w.path)
 		for _, e := range entries {
 			n := e.Name()
-			if n == ".gitignore" || n == "write.lock" || n == base || (strings.HasPrefix(n, base) && isIndexCompanion(n[len(base):])) {
+			// write.lock.q…: a writer waiting for the lock (flock.Queued).
+			if n == ".gitignore" || n == "write.lock" || strings.HasPrefix(n, "write.lock.q") || n == base || (strings.HasPrefix(n, base) && isIndexCompanion(n[len(base):])) {
 				continue
 			}
 			orphans = append(orphans, n)

@@ -29,3 +29,13 @@ func tryLock(f *os.File, exclusive bool) (bool, error) {
 }
 
 func unlock(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
+// lockWait takes an exclusive lock on f, waiting as long as it takes.
+func lockWait(f *os.File) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
+}

@@ -2,17 +2,15 @@ package flock
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"syscall"
 )
 
-// holders names the other processes that hold a flock on f's file, from
-// /proc/locks, as "pid 1234 (memoria serve …)": a lock that is not
-// given up in time then says who keeps it.
-func holders(f *os.File) []string {
+// holders are the other processes that hold a flock on f's file, from
+// /proc/locks: a lock that is not given up in time then says who keeps it.
+func holders(f *os.File) []Holder {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil
@@ -26,7 +24,7 @@ func holders(f *os.File) []string {
 		return nil
 	}
 	inode := ":" + strconv.FormatUint(st.Ino, 10)
-	var out []string
+	var out []Holder
 	seen := map[int]bool{os.Getpid(): true}
 	for _, line := range strings.Split(string(data), "\n") {
 		// "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF"; waiters
@@ -40,7 +38,7 @@ func holders(f *os.File) []string {
 			continue
 		}
 		seen[pid] = true
-		out = append(out, fmt.Sprintf("pid %d (%s)", pid, commandLine(pid)))
+		out = append(out, Holder{PID: pid, Command: commandLine(pid)})
 	}
 	return out
 }
@@ -51,13 +49,5 @@ func commandLine(pid int) string {
 	if err != nil || len(b) == 0 {
 		return "?"
 	}
-	args := strings.Fields(string(bytes.ReplaceAll(bytes.TrimRight(b, "\x00"), []byte{0}, []byte{' '})))
-	if len(args) > 0 {
-		args[0] = args[0][strings.LastIndexByte(args[0], '/')+1:]
-	}
-	s := strings.Join(args, " ")
-	if len(s) > 60 {
-		s = s[:57] + "..."
-	}
-	return s
+	return shorten(strings.Split(string(bytes.TrimRight(b, "\x00")), "\x00"))
 }

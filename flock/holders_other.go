@@ -5,4 +5,4 @@ package flock
 import "os"
 
 // holders is only known on Linux (/proc/locks).
-func holders(*os.File) []string { return nil }
+func holders(*os.File) []Holder { return nil }

@@ -14,8 +14,11 @@
 // killed writer are removed by the next writer of that folder.
 //
 // Writes are serialised across processes by an exclusive lock on one lock
-// file per workspace (LockFile, under .memory/), taken with a timeout; the
-// lock file records who holds it, so a timeout names the holder. Paths are
+// file per workspace (LockFile, under .memory/), taken with a timeout and
+// served in order of arrival (flock.Queued), so that a writer in a loop
+// cannot keep the others out; the lock file records who holds it (the
+// process's command line and the write), and a timeout names the process
+// the kernel says holds the lock. Paths are
 // workspace-relative and confined with workspace.Path: absolute paths, ".."
 // and symlinks leading out of the workspace are refused; a symlink inside
 // the workspace is written through, so it stays a symlink.

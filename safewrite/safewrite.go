@@ -42,8 +42,9 @@ type Options struct {
 	// LockTimeout bounds the wait for another writer; 0 means
 	// DefaultLockTimeout, a negative value means do not wait.
 	LockTimeout time.Duration
-	// Holder describes this writer in the lock file ("memoria retain"), so
-	// that another writer that times out can name it.
+	// Holder names the write ("memoria retain"); the lock file records it
+	// after the process's own command line, so that another writer that
+	// times out can say who holds the lock and what it is doing.
 	Holder string
 	// AfterWrite, if set, runs under the lock once Update has written a
 	// changed file (the library brings its index up to date there, so
@@ -82,24 +83,30 @@ func Lock(root string, o Options) (*Locked, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("write lock: %w", err)
 	}
-	l, err := flock.Exclusive(path, o.timeout())
+	// Writers are served in order of arrival (flock.Queued): a server
+	// retaining for many clients in a loop no longer starves a one-shot
+	// command.
+	l, err := flock.Queued(path, o.timeout())
 	if err != nil {
-		if errors.Is(err, flock.ErrTimeout) {
-			holder := "another process"
-			if b, rerr := os.ReadFile(path); rerr == nil && len(bytes.TrimSpace(b)) > 0 {
-				holder = strings.Join(strings.Fields(string(b[:min(len(b), 200)])), " ")
+		var te *flock.TimeoutError
+		if errors.As(err, &te) {
+			ahead := ""
+			if te.Ahead > 0 {
+				ahead = fmt.Sprintf(", %d writers queued ahead", te.Ahead)
 			}
-			return nil, fmt.Errorf("workspace %s is being written by %s: %w", root, holder, err)
+			return nil, fmt.Errorf("workspace %s is being written by %s: %w (waited %s%s); retry once it is done", root, holderOf(path, te), te.Unwrap(), te.Waited, ahead)
 		}
 		return nil, fmt.Errorf("write lock: %w", err)
 	}
 	// Record who holds the lock; advisory locks do not keep us from
-	// writing the lock file itself. Failing to record is not fatal.
-	holder := o.Holder
+	// writing the lock file itself. Failing to record is not fatal. The
+	// process's own command line comes first: the write's name (Holder)
+	// is the library call's ("memoria retain"), which a server also makes.
+	holder := strings.TrimPrefix(o.Holder, "memoria ")
 	if holder == "" {
-		holder = "memoria"
+		holder = "a write"
 	}
-	info := fmt.Sprintf("pid %d (%s, since %s)\n", os.Getpid(), holder, time.Now().Format(time.RFC3339))
+	info := fmt.Sprintf("pid %d (%s; %s, since %s)\n", os.Getpid(), flock.Command(), holder, time.Now().Format(time.RFC3339))
 	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0); err == nil {
 		f.WriteString(info)
 		f.Close()
@@ -111,6 +118,38 @@ func Lock(root string, o Options) (*Locked, error) {
 		return nil, fmt.Errorf("workspace %s: %w", root, err)
 	}
 	return &Locked{root: root, l: l}, nil
+}
+
+// holderOf names the process that holds the write lock at path: the
+// kernel's holder (te.Holders), with what its own line in the lock file
+// says it is doing when that line is its own. The line alone, written by
+// the last writer to take the lock, is trusted only when the kernel's
+// holders are not known (not Linux, or the holder is this process).
+func holderOf(path string, te *flock.TimeoutError) string {
+	var line string
+	if b, err := os.ReadFile(path); err == nil {
+		line = strings.Join(strings.Fields(string(b[:min(len(b), 300)])), " ")
+	}
+	var pid int
+	fmt.Sscanf(line, "pid %d (", &pid)
+	switch {
+	case len(te.Holders) > 0:
+	case pid == os.Getpid():
+		return line
+	case line != "":
+		return "another process (last recorded: " + line + ")"
+	default:
+		return "another process"
+	}
+	var names []string
+	for _, h := range te.Holders {
+		if h.PID == pid {
+			names = append(names, line)
+		} else {
+			names = append(names, h.String())
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // Unlock releases the lock. It is safe to call more than once.

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"memoria/flock"
 )
 
 func newWorkspace(t *testing.T) string {
@@ -280,7 +282,7 @@ func TestLockTimeoutNamesHolder(t *testing.T) {
 	if !errors.Is(err, ErrLocked) {
 		t.Fatalf("err = %v, want ErrLocked", err)
 	}
-	want := fmt.Sprintf("pid %d (memoria retain", os.Getpid())
+	want := fmt.Sprintf("pid %d (%s; retain, since ", os.Getpid(), flock.Command())
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("error %q does not name the holder %q", err, want)
 	}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"container/list"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -13,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -44,7 +46,23 @@ type HTTPOptions struct {
 	// host, so that a page of another site that a DNS rebinding points at
 	// this machine gets 403 (the SDK checks this for HTTPPath).
 	Page http.Handler
+	// MaxSessions caps the MCP sessions kept at once; 0 means
+	// DefaultMaxSessions. Beyond it, each new session closes the least
+	// recently used one (its client gets 404 and starts a new session, as
+	// the MCP specification has it).
+	MaxSessions int
 }
+
+// DefaultMaxSessions is how many MCP sessions the HTTP transport keeps at
+// once. Each costs memory while idle (10,000 added 161 MB to a server)
+// and lives until it has been idle for SessionTimeout; without a cap any
+// client that can reach the server, with no token set any local process,
+// could grow it without bound. A thousand is far more agents than one
+// memory serves.
+const DefaultMaxSessions = 1000
+
+// SessionTimeout is how long an idle MCP session is kept.
+const SessionTimeout = 30 * time.Minute
 
 // HTTPHandler serves the MCP streamable HTTP transport at HTTPPath, and
 // HTTPOptions.Page at every other path. Requests from a foreign Origin get
@@ -54,9 +72,14 @@ type HTTPOptions struct {
 // stays on.
 func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
-		&sdk.StreamableHTTPOptions{Logger: s.log, SessionTimeout: 30 * time.Minute})
+		&sdk.StreamableHTTPOptions{Logger: s.log, SessionTimeout: SessionTimeout})
+	max := o.MaxSessions
+	if max <= 0 {
+		max = DefaultMaxSessions
+	}
+	lru := &sessionLRU{srv: s.srv, max: max, order: list.New(), byID: map[string]*list.Element{}}
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, checkedMessages(h))
+	mux.Handle(HTTPPath, checkedMessages(lru.handler(h)))
 	if o.Page != nil {
 		mux.Handle("/", pageGuard(o, o.Page))
 	}
@@ -261,5 +284,96 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, o HTTPOptions) 
 		defer cancel()
 		hs.Shutdown(sctx)
 		return nil
+	}
+}
+
+// sessionIDHeader carries the MCP session's id (the SDK's own is not
+// exported).
+const sessionIDHeader = "Mcp-Session-Id"
+
+// sessionLRU caps the SDK's sessions, which the SDK does not: it keeps
+// every session until it has been idle for SessionTimeout. It sees each
+// session's id on the response that created it and on every request of
+// the session, and closes the least recently used one when a new one
+// goes over max.
+type sessionLRU struct {
+	srv   *sdk.Server
+	max   int
+	mu    sync.Mutex
+	order *list.List               // of session ids, most recently used first
+	byID  map[string]*list.Element // id → its element of order
+}
+
+func (c *sessionLRU) handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if id := r.Header.Get(sessionIDHeader); id != "" {
+			c.touch(id)
+			next.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+		// A request without an id that got one started a session (the
+		// SDK sets the header before it answers).
+		if id := w.Header().Get(sessionIDHeader); id != "" && r.Method == http.MethodPost {
+			c.add(id)
+		}
+	})
+}
+
+// touch marks a session as just used.
+func (c *sessionLRU) touch(id string) {
+	c.mu.Lock()
+	if e, ok := c.byID[id]; ok {
+		c.order.MoveToFront(e)
+	}
+	c.mu.Unlock()
+}
+
+// add records a new session and closes the least recently used ones over
+// max. A session that ends otherwise (its client's DELETE, the idle
+// timeout) leaves the record when it does.
+func (c *sessionLRU) add(id string) {
+	var ss *sdk.ServerSession
+	for s := range c.srv.Sessions() {
+		if s.ID() == id {
+			ss = s
+			break
+		}
+	}
+	if ss == nil {
+		return // already closed (its initialisation failed)
+	}
+	c.mu.Lock()
+	if _, ok := c.byID[id]; ok {
+		c.mu.Unlock()
+		return
+	}
+	c.byID[id] = c.order.PushFront(id)
+	var evict []string
+	for c.order.Len() > c.max {
+		e := c.order.Back()
+		c.order.Remove(e)
+		delete(c.byID, e.Value.(string))
+		evict = append(evict, e.Value.(string))
+	}
+	c.mu.Unlock()
+	go func() {
+		ss.Wait()
+		c.mu.Lock()
+		if e, ok := c.byID[id]; ok {
+			c.order.Remove(e)
+			delete(c.byID, id)
+		}
+		c.mu.Unlock()
+	}()
+	for _, old := range evict {
+		for s := range c.srv.Sessions() {
+			if s.ID() == old {
+				// Close waits for the session's requests in flight; the
+				// new session's answer does not wait for that.
+				go s.Close()
+				break
+			}
+		}
 	}
 }

@@ -25,7 +25,7 @@ import (
 func runServe(ctx context.Context, e *env, args []string) error {
 	var c common
 	fs := newFlags("serve", e, &c)
-	httpAddr := fs.String("http", "", "serve streamable HTTP on `HOST:PORT` (e.g. 127.0.0.1:7377; port 0 picks a free one) instead of stdio, with a page to look at memory at /")
+	httpAddr := fs.String("http", "", fmt.Sprintf("serve streamable HTTP on `HOST:PORT` (e.g. 127.0.0.1:7377; port 0 picks a free one) instead of stdio, with a page to look at memory at /; at most %d MCP sessions are kept (a new one beyond closes the least recently used), and one idle for %d minutes is closed", mcp.DefaultMaxSessions, int(mcp.SessionTimeout.Minutes())))
 	token := fs.String("token", "", "with --http: require \"Authorization: Bearer `TOKEN`\" (default $MEMORIA_TOKEN)")
 	allowRemote := fs.Bool("allow-remote", false, "with --http: allow a non-loopback address (needs a token)")
 	var origins stringList

@@ -57,8 +57,16 @@ func (s Source) lastLine() int {
 
 // ParseSource reads "path", "path#L12", "path#L12-L15" or "path#L12-15".
 // A bare path cites the whole file (Start 0).
+//
+// A path may hold "#" ("memory/meeting #3.md#L2"): the lines are what
+// follows the last "#", and a citation that ends in ".md" has none, since
+// a memory file's name ends so and a line range does not. What String
+// writes, ParseSource reads back, whatever the file is called.
 func ParseSource(ref string) (Source, error) {
-	path, frag, found := strings.Cut(ref, "#")
+	path, frag, found := ref, "", false
+	if i := strings.LastIndexByte(ref, '#'); i >= 0 && !hasMarkdownSuffix(ref) {
+		path, frag, found = ref[:i], ref[i+1:], true
+	}
 	if path == "" {
 		return Source{}, fmt.Errorf("source %q: empty path", ref)
 	}
@@ -93,4 +101,10 @@ func lineNumber(s string) (int, error) {
 		return 0, fmt.Errorf("bad line number %q", s)
 	}
 	return n, nil
+}
+
+// hasMarkdownSuffix reports whether s ends in ".md", in any case, as every
+// memory file's name does (ClassifyPath).
+func hasMarkdownSuffix(s string) bool {
+	return len(s) >= 3 && strings.EqualFold(s[len(s)-3:], ".md")
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -70,12 +69,25 @@ func HashBytes(b []byte) string {
 // Load reads and parses one file. Problems become a status, never an error:
 // a bad file must not stop the index of a good workspace.
 func Load(ws string, f workspace.File, o Options) Loaded {
+	r, err := workspace.NewReader(ws)
+	if err != nil {
+		return Loaded{File: f, Status: "unreadable: " + errText(err)}
+	}
+	defer r.Close()
+	return load(r, f, o)
+}
+
+// load is Load with the workspace open. The file is opened as get opens
+// it (workspace.Reader): what the index reads is what a citation of it
+// reads back, and a file swapped since the listing for a symlink to
+// something that is not a memory file, or for a FIFO, is not read.
+func load(r *workspace.Reader, f workspace.File, o Options) Loaded {
 	l := Loaded{File: f}
 	if f.Size > o.MaxSize() {
 		l.Status = fmt.Sprintf("too large (%d MB > %d MB limit)", f.Size>>20, o.MaxSize()>>20)
 		return l
 	}
-	fh, err := os.Open(filepath.Join(ws, filepath.FromSlash(f.Rel)))
+	fh, _, err := r.Open(f.Rel)
 	if err != nil {
 		l.Status = "unreadable: " + errText(err)
 		return l
@@ -140,6 +152,14 @@ func errText(err error) string {
 // LoadAll loads files in parallel and hands them to fn in input order, so
 // that a build is deterministic whatever the scheduling.
 func LoadAll(ctx context.Context, ws string, files []workspace.File, o Options, fn func(i int, l Loaded) error) error {
+	if len(files) == 0 {
+		return nil
+	}
+	r, err := workspace.NewReader(ws)
+	if err != nil {
+		return err
+	}
+	defer r.Close() // after the workers stop (deferred below)
 	n := len(files)
 	results := make([]Loaded, n)
 	done := make([]chan struct{}, n)
@@ -161,7 +181,7 @@ func LoadAll(ctx context.Context, ws string, files []workspace.File, o Options, 
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = Load(ws, files[i], o)
+				results[i] = load(r, files[i], o)
 				close(done[i])
 			}
 		}()

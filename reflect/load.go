@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -92,6 +90,11 @@ func Load(ctx context.Context, root string) (*Input, error) {
 	if in.World, err = snapshot(root, WorldPath); err != nil {
 		return nil, err
 	}
+	r, err := workspace.NewReader(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
 	in.Logs = make([]*memory.Document, len(logs))
 	errs := make([]error, len(logs))
 	var next sync.Mutex
@@ -109,7 +112,13 @@ func Load(ctx context.Context, root string) (*Input, error) {
 				if j >= len(logs) || ctx.Err() != nil {
 					return
 				}
-				data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(logs[j])))
+				// Opened as get and the index open it: a log swapped
+				// for a symlink to something that is not a memory file
+				// (or a FIFO) since the listing is not read.
+				data, err := r.ReadFile(logs[j])
+				if errors.Is(err, workspace.ErrTooLarge) {
+					continue // not indexed either
+				}
 				if err != nil {
 					errs[j] = fmt.Errorf("reflect: read %s: %w", logs[j], err)
 					continue

@@ -97,7 +97,7 @@ func List(dir string) (files []File, skipped []Skipped, err error) {
 		return nil, nil, fmt.Errorf("workspace %s: %w", dir, err)
 	}
 	defer top.close()
-	l := lister{root: root}
+	l := lister{root: root, layout: &layout{top: root}}
 	var core found
 	for _, name := range []string{"memory.md", "MEMORY.md"} {
 		if st, err := top.lstat(name); err == nil {
@@ -139,6 +139,7 @@ var _ folderOps = folder{}
 
 type lister struct {
 	root    string
+	layout  *layout // where memory/ and bank/ really are
 	skipped []Skipped
 }
 
@@ -159,9 +160,10 @@ func (l *lister) walk(parent folder, name, rel string) []File {
 	// workspace is refused, as Path refuses it.
 	if !strings.Contains(rel, "/") {
 		if st, err := parent.lstat(name); err == nil && st.symlink {
-			resolved, err := filepath.EvalSymlinks(filepath.Join(l.root, name))
-			if err != nil || !Within(l.root, resolved) {
-				l.skipped = append(l.skipped, Skipped{rel, "a symlink to a folder outside the workspace"})
+			// As Reader reads it (layout): a folder inside the
+			// workspace, not the workspace itself nor .memory/.
+			if _, ok := folderTarget(l.root, name); !ok {
+				l.skipped = append(l.skipped, Skipped{rel, "a symlink to a folder outside the workspace, to the workspace itself, or into " + IndexDir + "/"})
 				return nil
 			}
 		}
@@ -379,6 +381,12 @@ func (l *lister) add(out *found, rel string, st fileStat) {
 	if !ok {
 		return
 	}
+	if strings.Contains(rel, `\`) {
+		// Its citation could not be read back: get (and a citation on
+		// Windows) takes a backslash for a folder separator.
+		out.skipped = append(out.skipped, Skipped{rel, `a backslash in the name, which a citation cannot name (rename it without \)`})
+		return
+	}
 	if st.symlink {
 		target, err := filepath.EvalSymlinks(filepath.Join(l.root, filepath.FromSlash(rel)))
 		if err != nil {
@@ -395,6 +403,14 @@ func (l *lister) add(out *found, rel string, st fileStat) {
 			return
 		}
 		st.regular, st.size, st.modTime = info.Mode().IsRegular(), info.Size(), info.ModTime().UnixNano()
+		// The target must itself be a memory file (as Reader decides):
+		// a symlink to .memory/index.sqlite or a review file would put
+		// them in the index, and get would serve them.
+		t, _ := filepath.Rel(l.root, target)
+		if _, ok := l.layout.memoryRel(filepath.ToSlash(t)); st.regular && !ok {
+			out.skipped = append(out.skipped, Skipped{rel, "symlink to " + filepath.ToSlash(t) + ", which is not a memory file"})
+			return
+		}
 	}
 	if !st.regular {
 		out.skipped = append(out.skipped, Skipped{rel, "not a regular file"})

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"memoria/markdown"
 	"memoria/memory"
@@ -26,9 +25,10 @@ const MaxGetBytes = memory.MaxFileSize
 
 // ReadLines reads the lines a citation ("memory/2025-11-27.md#L12-L15")
 // points at, from the Markdown on disk. A citation without a line range
-// returns the whole file. The path must stay inside the workspace. The
-// lines are read as the parser reads them (markdown.Lines): the text of a
-// passage is the text its citation reads back.
+// returns the whole file. The path must be a memory file of the workspace
+// and lead to one (see Reader). The lines are read as the parser reads them
+// (markdown.Lines): the text of a passage is the text its citation reads
+// back.
 //
 // One rule for lines past the end: the lines of the range that exist are
 // returned (Lines.Clipped says the range went past the end, FileLines
@@ -38,31 +38,19 @@ func ReadLines(dir, ref string) (Lines, error) {
 	if err != nil {
 		return Lines{}, fmt.Errorf("%w: %w", ErrBadSource, err)
 	}
-	// What get reads is what the index reads: the workspace's Markdown
-	// (memory.md, memory/, bank/), nothing else in the folder (.memory/,
-	// review/, a code repository beside it).
-	if _, _, ok := memory.ClassifyPath(src.Path); !ok {
-		return Lines{}, fmt.Errorf("get %s: %w", src.Path, ErrNotMemoryFile)
-	}
-	p, err := Path(dir, src.Path)
-	if err != nil {
-		return Lines{}, fmt.Errorf("%w: %w", ErrNotMemoryFile, err)
-	}
-	fi, err := os.Stat(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Lines{}, fmt.Errorf("get %s: %w", src.Path, missingFile{})
-	}
+	// What get reads is what the index reads, opened the one way both
+	// open it (Reader): the workspace's Markdown (memory.md, memory/,
+	// bank/), nothing else in the folder (.memory/, review/, a code
+	// repository beside it), whatever a symlink says.
+	r, err := NewReader(dir)
 	if err != nil {
 		return Lines{}, fmt.Errorf("get %s: %w", src.Path, err)
 	}
-	if !fi.Mode().IsRegular() {
-		// A FIFO or device would block the read (and a server with it).
-		return Lines{}, fmt.Errorf("get %s: not a regular file", src.Path)
+	defer r.Close()
+	data, err := r.ReadFile(src.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Lines{}, fmt.Errorf("get %s: %w", src.Path, missingFile{})
 	}
-	if fi.Size() > MaxGetBytes {
-		return Lines{}, fmt.Errorf("get %s: file is %d MB, over the %d MB limit", src.Path, fi.Size()>>20, MaxGetBytes>>20)
-	}
-	data, err := os.ReadFile(p)
 	if err != nil {
 		return Lines{}, fmt.Errorf("get %s: %w", src.Path, err)
 	}

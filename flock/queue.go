@@ -31,7 +31,9 @@ import (
 // waiter blocked and at most a ticket that the next waiter removes. A
 // waiter tries the lock itself only when no live ticket is ahead of its
 // own, and removes its ticket once it holds the lock (or gives up): after
-// a normal run no ticket is left.
+// a normal run no ticket is left. A live waiter first in line that leaves
+// the lock free for stalledWaiter (its process stopped with Ctrl-Z) is
+// jumped, so that it delays the others rather than blocking them.
 //
 // The tickets only order the waiters: the lock on path still excludes, so
 // a writer that does not queue (an older binary using Exclusive) is still
@@ -57,17 +59,27 @@ func Queued(path string, timeout time.Duration) (*Lock, error) {
 	defer t.drop()
 	deadline := time.Now().Add(timeout)
 	pause := 100 * time.Microsecond
+	var head string     // the first live ticket ahead
+	var since time.Time // since when it has been first, with the lock free
 	for {
-		ahead, err := t.ahead()
+		ahead, first, err := t.ahead()
 		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("lock %s: queueing: %w", path, err)
 		}
-		if ahead == 0 {
+		if first != head {
+			head, since = first, time.Now()
+		}
+		// A waiter first in line that does not take the lock for
+		// stalledWaiter, when the lock was free, is stopped (Ctrl-Z,
+		// a debugger): it is jumped rather than waited for.
+		if ahead == 0 || time.Since(since) > stalledWaiter {
 			ok, err := tryLock(f, true)
 			if err != nil || ok {
 				return lockOrClose(f, path, err)
 			}
+			// Held: the waiters ahead wait for it too.
+			since = time.Now()
 		}
 		if time.Now().After(deadline) {
 			err := &TimeoutError{Path: path, Waited: timeout, Holders: holders(f), Ahead: ahead}
@@ -188,13 +200,14 @@ func (t *ticket) parse(name string) (uint64, bool) {
 	return seq, err == nil
 }
 
-// ahead counts the live tickets ahead of t, removing dead ones.
-func (t *ticket) ahead() (int, error) {
+// ahead counts the live tickets ahead of t, removing dead ones, and names
+// the first of them.
+func (t *ticket) ahead() (n int, first string, err error) {
 	names, err := t.list()
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
-	n := 0
+	var firstSeq uint64
 	for _, name := range names {
 		seq, ok := t.parse(name)
 		if !ok || name == t.name || seq > t.seq || (seq == t.seq && name > t.name) {
@@ -202,10 +215,19 @@ func (t *ticket) ahead() (int, error) {
 		}
 		if live(filepath.Join(t.dir, name)) {
 			n++
+			if first == "" || seq < firstSeq || (seq == firstSeq && name < first) {
+				first, firstSeq = name, seq
+			}
 		}
 	}
-	return n, nil
+	return n, first, nil
 }
+
+// stalledWaiter is how long the first waiter in line may leave the lock
+// free before the others take it: it polls every 2 ms, so half a second
+// means it is stopped, or starved of the CPU; jumping it then costs only
+// its turn.
+const stalledWaiter = 500 * time.Millisecond
 
 // newTicket is how long a ticket may stay unlocked after it was made: its
 // writer creates it, then locks it, and on a loaded machine may be

@@ -41,3 +41,28 @@ func TestQueueSkipsDeadWaiters(t *testing.T) {
 		t.Fatalf("behind a ticket being made: got %v, want a timeout with 1 writer ahead", err)
 	}
 }
+
+// TestQueueJumpsStoppedWaiter: a waiter ahead that holds its ticket but
+// does not take the free lock (its process stopped with Ctrl-Z, or in a
+// debugger) delays the others by about stalledWaiter, not for ever.
+func TestQueueJumpsStoppedWaiter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "write.lock")
+	stopped := path + ".q00000000000000000001-1-00000000"
+	f, err := os.Create(stopped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := lockWait(f); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	l, err := Queued(path, 10*time.Second)
+	if err != nil {
+		t.Fatalf("behind a stopped waiter: %v", err)
+	}
+	l.Unlock()
+	if took := time.Since(start); took < stalledWaiter {
+		t.Errorf("took the lock after %s, before the waiter ahead could be taken for stopped", took)
+	}
+}

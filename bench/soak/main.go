@@ -14,6 +14,12 @@
 //
 //	go run ./bench/soak [-duration 10m] [-writers 8] [-kill 2s]
 //
+// A retain not found by the next recall, or lost, is printed with what
+// reproduces it: the writer, the retain's day and text, when it was
+// acknowledged, the file and line it was written to, what each recall
+// printed, and where the fact is in the Markdown at the miss and at the
+// end.
+//
 // Everything runs on this machine, on a copy of the example workspace in a
 // temporary folder; nothing listens on a network. It exits 1 when a check
 // fails.
@@ -133,9 +139,9 @@ func run(duration time.Duration, writers int, killEvery time.Duration, bin strin
 
 	var (
 		mu        sync.Mutex
-		acked     []string // facts whose retain exited 0
-		found     int      // of those, found by the writer's next recall
-		notFound  []string
+		acked     []retained // facts whose retain exited 0
+		found     int        // of those, found by the writer's next recall
+		notFound  []retained
 		wg        sync.WaitGroup
 		otherRuns atomic.Int64
 	)
@@ -145,26 +151,38 @@ func run(duration time.Duration, writers int, killEvery time.Duration, bin strin
 			r := rand.New(rand.NewPCG(uint64(w), 1))
 			for i := 0; ctx.Err() == nil; i++ {
 				token := fmt.Sprintf("soakw%dn%d", w, i)
-				fact := fmt.Sprintf("W @Soak-Writer-%d: Observed %s at step %d.", w, token, i)
-				if _, ok := s.memoria(ctx, "retain", "--date", day(r), fact); !ok {
+				a := retained{writer: w, token: token, date: day(r),
+					fact: fmt.Sprintf("W @Soak-Writer-%d: Observed %s at step %d.", w, token, i)}
+				out, ok := s.memoria(ctx, "retain", "--date", a.date, a.fact)
+				if !ok {
 					continue // killed or refused: not acknowledged
 				}
+				a.acked, a.where = time.Now(), strings.TrimSpace(out)
 				// The next recall must find it; a recall that was killed
 				// is run again.
 				hit := false
 				for try := 0; try < 5 && !hit; try++ {
 					out, ok := s.memoria(ctx, "recall", "--lexical", "--format", "compact", "--k", "5", token)
+					a.recalls = append(a.recalls, recallRun{at: time.Now(), ok: ok, out: out})
 					if ok {
 						hit = strings.Contains(out, token)
 						break
 					}
 				}
+				if !hit {
+					// What a reproduction needs: was the fact on disk when
+					// recall missed it, and does a recall find it now (a
+					// stale index) or not (a lost or unfindable fact)?
+					a.diskAtMiss = onDisk(s.ws, a)
+					out, ok := s.memoria(ctx, "recall", "--lexical", "--format", "compact", "--k", "5", token)
+					a.followUp = &recallRun{at: time.Now(), ok: ok, out: out}
+				}
 				mu.Lock()
-				acked = append(acked, token)
+				acked = append(acked, a)
 				if hit {
 					found++
 				} else {
-					notFound = append(notFound, token)
+					notFound = append(notFound, a)
 				}
 				mu.Unlock()
 			}
@@ -225,10 +243,10 @@ func run(duration time.Duration, writers int, killEvery time.Duration, bin strin
 	if err != nil {
 		return false, err
 	}
-	for _, token := range acked {
-		if !strings.Contains(all.String(), token+" ") {
+	for _, a := range acked {
+		if !strings.Contains(all.String(), a.token+" ") {
 			lost++
-			fmt.Printf("lost: %s\n", token)
+			fmt.Printf("lost: %s\n", a)
 		}
 	}
 	leftovers := 0
@@ -243,8 +261,16 @@ func run(duration time.Duration, writers int, killEvery time.Duration, bin strin
 	if err != nil {
 		return false, err
 	}
-	for _, token := range notFound {
-		fmt.Printf("not found by the next recall: %s\n", token)
+	for _, a := range notFound {
+		fmt.Printf("not found by the next recall: %s\n", a)
+		for i, rc := range a.recalls {
+			fmt.Printf("  recall %d at %s (%s): %s\n", i+1, rc.at.Format(stamp), pick(rc.ok, "exit 0", "killed or failed"), oneLine(rc.out))
+		}
+		fmt.Printf("  at the miss in %s\n", a.diskAtMiss)
+		if rc := a.followUp; rc != nil {
+			fmt.Printf("  recall again at %s (%s): %s\n", rc.at.Format(stamp), pick(rc.ok, "exit 0", "killed or failed"), oneLine(rc.out))
+		}
+		fmt.Printf("  at the end in %s\n", onDisk(ws, a))
 	}
 	fmt.Printf("ran %s: %d writers, %d other runs, %d processes killed\n", duration, writers, otherRuns.Load(), s.killed.Load())
 	fmt.Printf("retains acknowledged:       %d\n", len(acked))
@@ -259,7 +285,7 @@ func run(duration time.Duration, writers int, killEvery time.Duration, bin strin
 // indexMismatches opens the workspace as the library does (which syncs),
 // then counts the files the index does not hold as they are on disk and
 // the acknowledged facts it does not find.
-func indexMismatches(ws string, acked []string) (int, error) {
+func indexMismatches(ws string, acked []retained) (int, error) {
 	ctx := context.Background()
 	w, err := memoria.Open(ctx, ws, memoria.Options{})
 	if err != nil {
@@ -274,7 +300,8 @@ func indexMismatches(ws string, acked []string) (int, error) {
 		return 0, err
 	}
 	n := st.Pending
-	for _, token := range acked {
+	for _, a := range acked {
+		token := a.token
 		res, err := w.Recall(ctx, token, memoria.RecallOptions{K: 3, Lexical: true})
 		if err != nil {
 			return 0, err
@@ -285,8 +312,78 @@ func indexMismatches(ws string, acked []string) (int, error) {
 		}
 		if !hit {
 			n++
-			fmt.Printf("index mismatch: %s not recalled after a final sync\n", token)
+			fmt.Printf("index mismatch: not recalled after a final sync: %s\n", a)
 		}
 	}
 	return n, nil
+}
+
+// stamp is how times are printed: to the millisecond, for lining a miss up
+// with the other processes' runs.
+const stamp = "15:04:05.000"
+
+// retained is one acknowledged retain and the recalls that followed it,
+// kept so that a miss can be printed with what reproduces it.
+type retained struct {
+	writer      int
+	token, fact string
+	date        string    // the --date given
+	acked       time.Time // when retain exited 0
+	where       string    // what retain printed: "memory/DAY.md:LINE  bullet"
+	recalls     []recallRun
+	diskAtMiss  string     // where the fact was when the recalls missed it
+	followUp    *recallRun // one more recall, after a miss
+}
+
+type recallRun struct {
+	at  time.Time
+	ok  bool
+	out string
+}
+
+func (a retained) String() string {
+	return fmt.Sprintf("writer %d, %s: retain --date %s %q acknowledged at %s, written to %s",
+		a.writer, a.token, a.date, a.fact, a.acked.Format(stamp), oneLine(a.where))
+}
+
+// onDisk says where the token is in the workspace's Markdown now, as
+// file:line: text, or that it is nowhere.
+func onDisk(ws string, a retained) string {
+	var hits []string
+	filepath.WalkDir(ws, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") || strings.Contains(p, "/.memory/") {
+			return nil
+		}
+		data, _ := os.ReadFile(p)
+		rel, _ := filepath.Rel(ws, p)
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(line, a.token+" ") {
+				hits = append(hits, fmt.Sprintf("%s:%d: %s", rel, i+1, line))
+			}
+		}
+		return nil
+	})
+	if len(hits) == 0 {
+		return "the Markdown: nowhere"
+	}
+	return strings.Join(hits, "; ")
+}
+
+// oneLine is s on one line, shortened to what a report can hold.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 400 {
+		s = s[:397] + "..."
+	}
+	if s == "" {
+		return "(nothing)"
+	}
+	return s
+}
+
+func pick(ok bool, yes, no string) string {
+	if ok {
+		return yes
+	}
+	return no
 }

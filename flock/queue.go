@@ -26,9 +26,10 @@ import (
 // turnstile the order is still the scheduler's. So each waiter takes a
 // ticket instead: a file beside the lock, PATH.q<SEQ>-<PID>-<RAND>, that
 // it creates and holds a flock on while it waits. A ticket whose file is
-// not locked belongs to a process that died (the kernel drops the locks of
-// a dead process), and whoever sees it removes it; so a crash leaves no
-// waiter blocked and at most a ticket that the next waiter removes. A
+// not locked, once older than newTicket, belongs to a process that died
+// (the kernel drops the locks of a dead process), and whoever sees it
+// removes it; so a crash leaves no waiter blocked and at most a ticket
+// that the next waiter removes. A
 // waiter tries the lock itself only when no live ticket is ahead of its
 // own, and removes its ticket once it holds the lock (or gives up): after
 // a normal run no ticket is left. A live waiter first in line that leaves
@@ -155,8 +156,8 @@ func takeTicket(path string) (*ticket, error) {
 			os.Remove(p)
 			return nil, err
 		}
-		// In the moment before it was locked, another waiter may have taken
-		// it for a dead one's and removed it: then queue again.
+		// Descheduled for over newTicket before it was locked, it may have
+		// been taken for a dead one's and removed: then queue again.
 		if same(f, p) {
 			t.f = f
 			return t, nil

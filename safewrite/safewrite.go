@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"memoria/flock"
+	"memoria/memory"
 	"memoria/workspace"
 )
 
@@ -168,11 +169,7 @@ func (k *Locked) Root() string { return k.root }
 // ReadFile reads a workspace file. A missing file reads as nil with
 // exists false and no error.
 func (k *Locked) ReadFile(rel string) (data []byte, exists bool, err error) {
-	p, err := target(k.root, rel)
-	if err != nil {
-		return nil, false, err
-	}
-	return readFile(rel, p)
+	return read(k.root, rel)
 }
 
 // WriteFile replaces (or creates) a workspace file atomically with data.
@@ -218,11 +215,7 @@ func Hash(data []byte) string {
 // Snapshot reads a workspace file (nil if missing) and its Hash, without
 // taking the lock: the hash is what WriteIfUnchanged later checks.
 func Snapshot(root, rel string) (data []byte, hash string, err error) {
-	p, err := target(root, rel)
-	if err != nil {
-		return nil, "", err
-	}
-	data, _, err = readFile(rel, p)
+	data, _, err = read(root, rel)
 	if err != nil {
 		return nil, "", err
 	}
@@ -285,6 +278,16 @@ func target(root, rel string) (string, error) {
 	real, err := filepath.EvalSymlinks(p)
 	switch {
 	case err == nil:
+		// A memory file is written where it really is only when that is
+		// a memory file too, as readers read it (workspace.Reader): a
+		// symlink to the index, a review file or a file of a code
+		// repository beside the Markdown is refused.
+		if _, _, memoryFile := memory.ClassifyPath(rel); memoryFile && real != p {
+			top, err := filepath.EvalSymlinks(root)
+			if err != nil || !workspace.IsMemoryTarget(top, real) {
+				return "", fmt.Errorf("path %q: a symlink to a file that is not a memory file of the workspace: %w", rel, workspace.ErrNotMemoryFile)
+			}
+		}
 		p = real
 	case !errors.Is(err, fs.ErrNotExist):
 		return "", fmt.Errorf("path %q: %w", rel, err)
@@ -295,6 +298,33 @@ func target(root, rel string) (string, error) {
 		}
 	}
 	return p, nil
+}
+
+// read reads the workspace file rel, nil and false when it does not
+// exist. Memory files are read as every reader of them reads them
+// (workspace.Reader: opened once, the open file checked); other files
+// (review/) at their target.
+func read(root, rel string) ([]byte, bool, error) {
+	if _, _, ok := memory.ClassifyPath(rel); ok {
+		r, err := workspace.NewReader(root)
+		if err != nil {
+			return nil, false, err
+		}
+		defer r.Close()
+		data, err := r.ReadFile(rel)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, false, nil
+		case err != nil:
+			return nil, false, fmt.Errorf("read %s: %w", rel, err)
+		}
+		return data, true, nil
+	}
+	p, err := target(root, rel)
+	if err != nil {
+		return nil, false, err
+	}
+	return readFile(rel, p)
 }
 
 func readFile(rel, p string) ([]byte, bool, error) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"memoria/flock"
+	"memoria/workspace"
 )
 
 func newWorkspace(t *testing.T) string {
@@ -133,6 +134,53 @@ func TestSymlinkInsideIsWrittenThrough(t *testing.T) {
 	}
 	if got := readRaw(t, real); got != "new\n" {
 		t.Errorf("target content %q", got)
+	}
+}
+
+// TestSymlinkToNonMemoryFileNeitherReadNorWritten: a memory path that is a
+// symlink to a file of the workspace that is not a memory file (the index,
+// a review file, a file of a code repository beside the Markdown) is
+// neither read (core show, reflect) nor written (retain, core, reflect),
+// as readers refuse it (workspace.Reader); one to another memory file is
+// read and written through.
+func TestSymlinkToNonMemoryFileNeitherReadNorWritten(t *testing.T) {
+	dir := newWorkspace(t)
+	for _, target := range []string{".memory/index.sqlite", "review/core-proposals.md", "src/main.go", "bank/.keep"} {
+		p := filepath.Join(dir, filepath.FromSlash(target))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		writeRaw(t, p, "not memory\n", 0o644)
+	}
+	for link, target := range map[string]string{
+		"memory.md":            ".memory/index.sqlite",
+		"memory/2026-01-10.md": "../review/core-proposals.md",
+		"bank/world.md":        "../src/main.go",
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+		if data, _, err := Snapshot(dir, link); !errors.Is(err, workspace.ErrNotMemoryFile) {
+			t.Errorf("Snapshot %s -> %s: %q, %v", link, target, data, err)
+		}
+		err := Update(dir, link, func(old []byte) ([]byte, error) { return append(old, "written\n"...), nil })
+		if !errors.Is(err, workspace.ErrNotMemoryFile) {
+			t.Errorf("Update %s -> %s: %v", link, target, err)
+		}
+		if err := WriteFile(dir, link, []byte("written\n"), Options{}); !errors.Is(err, workspace.ErrNotMemoryFile) {
+			t.Errorf("WriteFile %s -> %s: %v", link, target, err)
+		}
+	}
+	for _, target := range []string{".memory/index.sqlite", "review/core-proposals.md", "src/main.go"} {
+		if got := readRaw(t, filepath.Join(dir, filepath.FromSlash(target))); got != "not memory\n" {
+			t.Errorf("%s was written: %q", target, got)
+		}
+	}
+	writeRaw(t, filepath.Join(dir, "bank", "experience.md"), "- B I bake.\n", 0o644)
+	os.Symlink("../bank/experience.md", filepath.Join(dir, "memory", "2026-01-11.md"))
+	if data, _, err := Snapshot(dir, "memory/2026-01-11.md"); err != nil || string(data) != "- B I bake.\n" {
+		t.Errorf("a symlink to a memory file: %q, %v", data, err)
+	}
+	if err := WriteFile(dir, "memory/2026-01-11.md", []byte("- B I bake rye.\n"), Options{}); err != nil {
+		t.Errorf("a symlink to a memory file: %v", err)
 	}
 }
 

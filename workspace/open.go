@@ -287,3 +287,22 @@ func (l *layout) memoryRel(real string) (string, bool) {
 	}
 	return "", false
 }
+
+// IsMemoryTarget reports whether real, an absolute path with every symlink
+// resolved, is a memory file of the workspace whose folder (symlinks
+// resolved) is top: what a symlink from a memory path may lead to. Writers
+// check it as Reader does, so that a memory path that is a symlink to
+// .memory/index.sqlite, to a review file or to any other file of the
+// folder is neither read nor written.
+func IsMemoryTarget(top, real string) bool {
+	if !Within(top, real) {
+		return false
+	}
+	rel, err := filepath.Rel(top, real)
+	if err != nil {
+		return false
+	}
+	l := layout{top: top}
+	_, ok := l.memoryRel(filepath.ToSlash(rel))
+	return ok
+}

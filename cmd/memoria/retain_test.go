@@ -178,10 +178,10 @@ func TestRetainWriteFailures(t *testing.T) {
 		{"log symlinked outside", func(t *testing.T, ws, outside string) {
 			os.MkdirAll(filepath.Join(ws, "memory"), 0o755)
 			os.Symlink(filepath.Join(outside, "victim.md"), filepath.Join(ws, "memory", "2025-11-30.md"))
-		}, "outside the workspace"},
+		}, "a symlink out of the workspace"},
 		{"memory folder symlinked outside", func(t *testing.T, ws, outside string) {
 			os.Symlink(outside, filepath.Join(ws, "memory"))
-		}, "outside the workspace"},
+		}, "a symlink out of the workspace"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

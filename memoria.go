@@ -89,6 +89,9 @@ type Workspace struct {
 	checked atomic.Int64
 	syncMu  sync.Mutex
 
+	healing healing
+	clock   func() time.Time // nil: time.Now; tests set it
+
 	// The query parser's table of entity names, kept while the index's
 	// list of names (the same slice) is unchanged.
 	namesMu    sync.Mutex
@@ -310,18 +313,121 @@ func (w *Workspace) Status(ctx context.Context) (st memory.Status, err error) {
 // Markdown if f found it damaged (memory.ErrCorrupt): the index is
 // derived, so damage costs a rebuild, never an answer. Open catches a
 // damaged header; this catches damage further in, found by a query.
+//
+// An index that can heal in place (sqlite.Index, kept open by a
+// long-lived process) heals by steps instead (heal): its database is
+// opened again, which mends a broken handle (a truncated or overwritten
+// -shm, a file deleted or replaced), then, if f still finds damage, built
+// afresh into a new file. f runs at most three times; calls that find the
+// damage together wait for one repair and run again on its result.
 func (w *Workspace) repairing(ctx context.Context, f func() error) error {
-	err := f()
-	if !errors.Is(err, memory.ErrCorrupt) {
-		return err
+	h, ok := w.ix.(healer)
+	if !ok {
+		err := f()
+		if !errors.Is(err, memory.ErrCorrupt) {
+			return err
+		}
+		if w.opts.Warn != nil {
+			w.opts.Warn(fmt.Sprintf("index %s is damaged (%v); rebuilding it from the Markdown", w.path, err))
+		}
+		if _, rerr := w.ix.Rebuild(ctx); rerr != nil {
+			return fmt.Errorf("%w; rebuilding it failed too: %w", err, rerr)
+		}
+		return f()
 	}
-	if w.opts.Warn != nil {
-		w.opts.Warn(fmt.Sprintf("index %s is damaged (%v); rebuilding it from the Markdown", w.path, err))
+	var err error
+	for step := 0; step < 3; step++ {
+		opened := h.Opened()
+		if err = f(); err == nil || ctx.Err() != nil {
+			return err
+		}
+		// An error that is no damage stands, unless the database was
+		// opened anew while f ran (another call's repair closed the one
+		// f was reading).
+		if !errors.Is(err, memory.ErrCorrupt) && h.Opened() == opened {
+			return err
+		}
+		if step == 2 {
+			break
+		}
+		if herr := w.heal(ctx, h, opened, step, err); herr != nil {
+			return herr
+		}
 	}
-	if _, rerr := w.ix.Rebuild(ctx); rerr != nil {
-		return fmt.Errorf("%w; rebuilding it failed too: %w", err, rerr)
+	return err
+}
+
+// healer is a Store that can mend itself while open (sqlite.Index).
+type healer interface {
+	// Opened counts the openings of its database.
+	Opened() int64
+	// Reopen closes its database and opens the file again (or builds it,
+	// where there is none usable).
+	Reopen(ctx context.Context) error
+	// RebuildDamaged builds a new file from the Markdown in the place of
+	// the damaged one.
+	RebuildDamaged(ctx context.Context) (Stats, error)
+}
+
+// healBackoff is how long after a repair that failed the next is tried:
+// meanwhile calls fail at once with why, rather than each repeat a
+// rebuild that fails (a read-only or full disk).
+const healBackoff = 5 * time.Second
+
+// healing is the state of a Workspace's repairs.
+type healing struct {
+	mu       sync.Mutex
+	failed   error     // why the last repair failed; nil after one succeeded
+	failedAt time.Time // when
+}
+
+// heal repairs the index after cause, an error of a call that began when
+// the database had been opened `opened` times: nothing if another call
+// repaired it since, else the step-th remedy (0: open it again; then:
+// build it afresh).
+func (w *Workspace) heal(ctx context.Context, h healer, opened int64, step int, cause error) error {
+	w.healing.mu.Lock()
+	defer w.healing.mu.Unlock()
+	if h.Opened() != opened {
+		return nil // repaired while this call waited, or ran
 	}
-	return f()
+	now := w.now()
+	if failed := w.healing.failed; failed != nil && now.Sub(w.healing.failedAt) < healBackoff {
+		why := ""
+		if !strings.Contains(cause.Error(), failed.Error()) {
+			why = ": " + failed.Error()
+		}
+		return fmt.Errorf("%w (repairing it failed %s ago%s; next try at %s)",
+			cause, now.Sub(w.healing.failedAt).Round(time.Millisecond), why, w.healing.failedAt.Add(healBackoff).Format(time.TimeOnly))
+	}
+	var err error
+	if step == 0 {
+		// Quietly: opening again costs nothing and loses nothing; the
+		// index warns itself if it has to build the file (it was corrupt
+		// or gone).
+		err = h.Reopen(ctx)
+	} else {
+		if w.opts.Warn != nil {
+			w.opts.Warn(fmt.Sprintf("index %s is damaged (%v); rebuilding it from the Markdown", w.path, cause))
+		}
+		_, err = h.RebuildDamaged(ctx)
+	}
+	if err != nil {
+		if ctx.Err() == nil { // a call given up is no failure of the disk
+			w.healing.failed, w.healing.failedAt = err, now
+		}
+		return fmt.Errorf("%w; repairing it failed too: %w", cause, err)
+	}
+	w.healing.failed = nil
+	return nil
+}
+
+// now is the clock of repairs: time.Now, or the one a test set.
+func (w *Workspace) now() time.Time {
+	if w.clock != nil {
+		return w.clock()
+	}
+	return time.Now()
 }
 
 // Bounds on what a caller may ask of a recall: a larger K is taken as

@@ -61,7 +61,7 @@ func TestTextHashIndexOnlyWithVectors(t *testing.T) {
 	has := func() bool {
 		t.Helper()
 		var n int
-		if err := ix.db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'items_text_hash'`).Scan(&n); err != nil {
+		if err := ix.db().QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'items_text_hash'`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n == 1
@@ -82,7 +82,7 @@ func TestTextHashIndexOnlyWithVectors(t *testing.T) {
 		t.Fatal("a rebuild with vectors lost the text-hash index")
 	}
 	var plan string
-	if err := ix.db.QueryRow(`EXPLAIN QUERY PLAN SELECT id FROM items WHERE text_hash IN (1, 2)`).Scan(new(int), new(int), new(int), &plan); err != nil {
+	if err := ix.db().QueryRow(`EXPLAIN QUERY PLAN SELECT id FROM items WHERE text_hash IN (1, 2)`).Scan(new(int), new(int), new(int), &plan); err != nil {
 		t.Fatal(err)
 	}
 	if want := "USING COVERING INDEX items_text_hash"; !strings.Contains(plan, want) {

@@ -118,7 +118,7 @@ func TestFileUpdatedInPlace(t *testing.T) {
 	writeFile(t, dir, "memory/2025-11-04.md", "# 2025-11-04\n\n- The crane was serviced; stone deliveries resume.\n")
 	ix := openTest(t, dir, Options{})
 	var maxID, rowsBefore int64
-	ix.db.QueryRow(`SELECT max(id), count(*) FROM items`).Scan(&maxID, &rowsBefore)
+	ix.db().QueryRow(`SELECT max(id), count(*) FROM items`).Scan(&maxID, &rowsBefore)
 
 	edits := []struct {
 		name string
@@ -151,7 +151,7 @@ func TestFileUpdatedInPlace(t *testing.T) {
 		}
 		if n == 0 {
 			var newMax, rows, kept int64
-			ix.db.QueryRow(`SELECT max(id), count(*), sum(id <= ?) FROM items`, maxID).Scan(&newMax, &rows, &kept)
+			ix.db().QueryRow(`SELECT max(id), count(*), sum(id <= ?) FROM items`, maxID).Scan(&newMax, &rows, &kept)
 			if rows != rowsBefore+1 || kept != rowsBefore || newMax != maxID+1 {
 				t.Errorf("append: %d rows (%d kept), max id %d → %d; want one new row", rows, kept, maxID, newMax)
 			}
@@ -163,7 +163,7 @@ func TestFileUpdatedInPlace(t *testing.T) {
 		if got, want := itemRows(t, ix), itemRows(t, fresh); got != want {
 			t.Errorf("%s: items differ from a fresh build\nsynced:\n%s\nfresh:\n%s", e.name, got, want)
 		}
-		if _, err := ix.db.Exec(`INSERT INTO items_fts(items_fts) VALUES('integrity-check')`); err != nil {
+		if _, err := ix.db().Exec(`INSERT INTO items_fts(items_fts) VALUES('integrity-check')`); err != nil {
 			t.Errorf("%s: full-text integrity: %v", e.name, err)
 		}
 		for _, q := range [][]string{{"crane"}, {"stone"}, {"mara"}, {"kitchen"}, {"kettle"}, {"harbour", "crew"}, {"note", "20"}, {"early"}, {"cables"}, {"first"}} {
@@ -186,7 +186,7 @@ func TestFileUpdatedInPlace(t *testing.T) {
 // itemRows is every item's stored columns but its id, sorted.
 func itemRows(t *testing.T, ix *Index) string {
 	t.Helper()
-	rows, err := ix.db.Query(`SELECT f.path, i.kind, coalesce(i.fact_id, ''), coalesce(i.confidence, -1), i.start_line, i.end_line, i.day, i.event_end, ` + sectionColumn + `, i.entities, i.content, i.text_hash,
+	rows, err := ix.db().Query(`SELECT f.path, i.kind, coalesce(i.fact_id, ''), coalesce(i.confidence, -1), i.start_line, i.end_line, i.day, i.event_end, ` + sectionColumn + `, i.entities, i.content, i.text_hash,
 		(SELECT group_concat(slug_key, ' ') FROM (SELECT slug_key FROM item_entities e WHERE e.item_id = i.id ORDER BY slug_key))
 		FROM items i JOIN files f ON f.id = i.file_id`)
 	if err != nil {

@@ -57,10 +57,32 @@ func (o Options) warn(format string, args ...any) {
 // concurrent use: database/sql serialises the queries on its one
 // connection, and the caches below have their own locks.
 type Index struct {
-	db   *sql.DB
+	// dbp is the open database. Reopen swaps it while other goroutines
+	// query the old one (which then fail, closed, and are asked again by
+	// the caller: Opened tells it the index was opened anew meanwhile).
+	dbp  atomic.Pointer[sql.DB]
 	ws   string // workspace folder
 	path string // index file
 	opts Options
+
+	// file is the index file the database was opened on (os.Stat before
+	// the opening): the path naming another file, or none, means another
+	// process replaced the index or someone deleted it, and this one
+	// reads a file no one else sees (checkFile).
+	file atomic.Pointer[os.FileInfo]
+	// opened counts the openings of the database (openExisting), so that
+	// a caller can tell an error of a database closed under it from one of
+	// the database it would be asked again on.
+	opened atomic.Int64
+	// lost is why the database is not open, after a Reopen that failed:
+	// every call fails with it (as damage, memory.ErrCorrupt) until one
+	// succeeds.
+	lost atomic.Pointer[error]
+	// reopenMu serialises Reopen and RebuildDamaged; reopening is set
+	// while one runs, so that the calls it makes fail (their database
+	// closed under them) say the index is being repaired (wrapErr).
+	reopenMu  sync.Mutex
+	reopening atomic.Bool
 
 	stmts stmtCache // db's prepared statements
 
@@ -77,6 +99,12 @@ type Index struct {
 	fresh         freshness    // lets a long-lived process skip the freshness check
 	terms         queryTerms   // query words cut by the index's tokenizer
 	counts        docCounts    // rows per term, while the database is unchanged
+
+	// writes counts this Index's own commits (forgetCaches), which
+	// PRAGMA data_version does not show to the connection that made them:
+	// a query that ran while another goroutine committed is asked again
+	// (SyncAround).
+	writes atomic.Int64
 
 	manifestMu      sync.Mutex
 	manifestVersion int64 // PRAGMA data_version when manifest was read (storedFiles)
@@ -132,37 +160,57 @@ func OpenAt(ctx context.Context, dir, indexPath string, opts Options) (*Index, e
 		return nil, err
 	}
 	ix.vec = vs
-	reason, err := ix.openExisting(ctx)
+	if err := ix.open(ctx, false); err != nil {
+		ix.Close()
+		return nil, err
+	}
+	return ix, nil
+}
+
+// open opens the index file, or builds it when there is none usable.
+//
+// healing (Reopen) takes a file that cannot even be checked (SQLite says
+// it unusable: a disk I/O error on its -wal or -shm) for a corrupt one:
+// it is built again rather than left failing.
+func (ix *Index) open(ctx context.Context, healing bool) error {
+	reason, err := ix.openHealing(ctx, healing)
 	if err != nil || reason == "" {
-		if err != nil {
-			ix.Close()
-		}
-		return ix, err
+		return err
 	}
 	// Of several processes that find no usable index at once, one builds
 	// it and the others use it: they wait on the index folder's lock (no
 	// file of its own to leave behind) and look again.
-	lock, err := flock.ExclusiveDir(filepath.Dir(indexPath), buildWait)
+	lock, err := flock.ExclusiveDir(filepath.Dir(ix.path), buildWait)
 	if err != nil {
-		return nil, fmt.Errorf("index %s: %w", indexPath, err)
+		return fmt.Errorf("index %s: %w", ix.path, err)
 	}
 	defer lock.Unlock()
-	if reason, err = ix.openExisting(ctx); err != nil || reason == "" {
-		return ix, err
+	if reason, err = ix.openHealing(ctx, healing); err != nil || reason == "" {
+		return err
 	}
 	switch reason {
 	case "corrupt":
-		opts.warn("index %s is corrupt; rebuilding it from the Markdown", indexPath)
+		ix.opts.warn("index %s is corrupt; rebuilding it from the Markdown", ix.path)
 	case "foreign":
-		opts.warn("index %s is not a Memoria index; moving it aside to %s and building the index from the Markdown", indexPath, filepath.Base(indexPath+foreignSuffix))
+		ix.opts.warn("index %s is not a Memoria index; moving it aside to %s and building the index from the Markdown", ix.path, filepath.Base(ix.path+foreignSuffix))
 	}
 	st, err := ix.build(ctx, reason)
 	if err != nil {
-		ix.Close()
-		return nil, err
+		return err
 	}
 	ix.Rebuilt, ix.BuildStats = reason, st
-	return ix, nil
+	return nil
+}
+
+// openHealing is openExisting, with an unusable file taken for a
+// corrupt one when healing (open).
+func (ix *Index) openHealing(ctx context.Context, healing bool) (string, error) {
+	reason, err := ix.openExisting(ctx)
+	if healing && unusable(err) {
+		ix.opts.warn("index %s cannot be opened (%v); rebuilding it from the Markdown", ix.path, err)
+		return "corrupt", nil
+	}
+	return reason, err
 }
 
 // foreignSuffix names the file a foreign database found at the index's
@@ -172,6 +220,9 @@ const foreignSuffix = ".foreign"
 // buildWait bounds how long Open waits for another process that builds
 // the index.
 const buildWait = 2 * time.Minute
+
+// db is the open database.
+func (ix *Index) db() *sql.DB { return ix.dbp.Load() }
 
 // Path is the index file's path.
 func (ix *Index) Path() string { return ix.path }
@@ -197,7 +248,11 @@ func dsn(path string, pragmas ...string) string {
 // openExisting opens the index file and checks it is a current Memoria
 // index. It returns a rebuild reason, or "" when the file is usable.
 func (ix *Index) openExisting(ctx context.Context) (string, error) {
-	if _, err := os.Stat(ix.path); errors.Is(err, os.ErrNotExist) {
+	// Stat before the opening: if another process replaces the file in
+	// between, checkFile finds the path's file differs from this one and
+	// the index is opened again, rather than never.
+	fi, statErr := os.Stat(ix.path)
+	if errors.Is(statErr, os.ErrNotExist) {
 		return "new", nil
 	}
 	// Reads are not memory-mapped: a truncation of the file under an open
@@ -220,12 +275,23 @@ func (ix *Index) openExisting(ctx context.Context) (string, error) {
 		}
 		return reason, err
 	}
-	ix.db = db
+	ix.dbp.Store(db)
 	ix.stmts.closeAll() // any prepared on the database before, in a race with closeDB
 	if err := persistWAL(ctx, db, "main"); err != nil {
 		ix.closeDB()
 		return "", fmt.Errorf("index %s: %w", ix.path, err)
 	}
+	if statErr == nil {
+		ix.file.Store(&fi)
+	} else {
+		ix.file.Store(nil) // cannot tell: checkFile does not look
+	}
+	// What was kept of the database before is of another file, or of this
+	// one before its damage.
+	ix.forgetCaches()
+	ix.fresh.forget()
+	ix.lost.Store(nil)
+	ix.opened.Add(1)
 	return "", nil
 }
 
@@ -312,10 +378,12 @@ func (ix *Index) Rebuild(ctx context.Context) (memory.Stats, error) {
 // index unusable ("" when it is usable, for Rebuild).
 func (ix *Index) build(ctx context.Context, reason string) (st memory.Stats, err error) {
 	ix.fresh.forget()
-	files, skipped, err := workspace.List(ix.ws)
+	l := ix.list()
+	files, skipped, err := l.files, l.skipped, l.err
 	if err != nil {
 		return st, err
 	}
+	markRacy(files, l.at)
 	if ix.opts.BoundMemory {
 		defer boundMemory(files)()
 	}
@@ -339,7 +407,7 @@ func (ix *Index) build(ctx context.Context, reason string) (st memory.Stats, err
 	// into the live index by other processes, is older than the build
 	// only in the index now: catch up at once (readers would at their next
 	// check).
-	if _, err := ix.sync(ctx, time.Now(), ix.list(), false); err != nil {
+	if _, err := ix.sync(ctx, time.Now(), ix.list(), nil); err != nil {
 		return st, err
 	}
 	return st, nil
@@ -394,7 +462,7 @@ func (ix *Index) replace(ctx context.Context, tmp, reason string) error {
 		}
 	}
 	if reason != "new" && reason != "corrupt" && reason != "foreign" {
-		db := ix.db
+		db := ix.db()
 		if db == nil {
 			var err error
 			if db, err = sql.Open("sqlite", dsn(ix.path, "busy_timeout(10000)")); err != nil {
@@ -405,7 +473,7 @@ func (ix *Index) replace(ctx context.Context, tmp, reason string) error {
 		err := restore(ctx, db, tmp)
 		ix.forgetCaches()
 		switch {
-		case err == nil && ix.db != nil:
+		case err == nil && ix.db() != nil:
 			return nil
 		case err == nil:
 			return ix.reopen(ctx)
@@ -465,7 +533,7 @@ func removeDB(path string) {
 	}
 }
 
-// closeDB closes the database. ix.db stays set, closed: a call after a
+// closeDB closes the database. ix.db() stays set, closed: a call after a
 // failed replace fails with database/sql's error instead of a nil pointer.
 func (ix *Index) closeDB() error {
 	ix.stmts.closeAll()
@@ -478,10 +546,10 @@ func (ix *Index) closeDB() error {
 		ix.scorer = nil
 	}
 	ix.scorerMu.Unlock()
-	if ix.db == nil {
+	if ix.db() == nil {
 		return scorerErr
 	}
-	return errors.Join(ix.db.Close(), scorerErr)
+	return errors.Join(ix.db().Close(), scorerErr)
 }
 
 // scorerReady reports whether the second connection is open. The second
@@ -492,7 +560,7 @@ func (ix *Index) closeDB() error {
 func (ix *Index) scorerReady() bool {
 	ix.scorerMu.Lock()
 	defer ix.scorerMu.Unlock()
-	if ix.scorer != nil || ix.scorerOpening || ix.db == nil {
+	if ix.scorer != nil || ix.scorerOpening || ix.db() == nil {
 		return ix.scorer != nil
 	}
 	if ix.scorerAsked++; ix.scorerAsked < 2 {
@@ -584,7 +652,7 @@ func (c *stmtCache) closeAll() {
 
 // prepared returns the index's statement for q (stmtCache).
 func (ix *Index) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
-	return ix.stmts.prepared(ctx, ix.db, q)
+	return ix.stmts.prepared(ctx, ix.db(), q)
 }
 
 // query runs a read query through the statement cache.
@@ -603,7 +671,7 @@ func (ix *Index) read(ctx context.Context, q string, args []any, each func(*sql.
 	if err != nil {
 		return err
 	}
-	return readTx(ctx, ix.db, st, args, each)
+	return readTx(ctx, ix.db(), st, args, each)
 }
 
 // readTx runs db's statement st inside a read transaction and hands
@@ -638,7 +706,7 @@ func (ix *Index) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	st, err := ix.prepared(ctx, q)
 	if err != nil {
 		// Let the error surface from Scan, as database/sql does.
-		return ix.db.QueryRowContext(ctx, q, args...)
+		return ix.db().QueryRowContext(ctx, q, args...)
 	}
 	return st.QueryRowContext(ctx, args...)
 }

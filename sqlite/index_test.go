@@ -209,7 +209,7 @@ func TestForeignDatabaseRebuilt(t *testing.T) {
 	dir := testWorkspace(t)
 	other := t.TempDir()
 	ix := openTest(t, other, Options{}) // a valid SQLite file, but foreign: change its application id
-	if _, err := ix.db.Exec("PRAGMA application_id=42"); err != nil {
+	if _, err := ix.db().Exec("PRAGMA application_id=42"); err != nil {
 		t.Fatal(err)
 	}
 	ix.Close()

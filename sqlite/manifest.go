@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"memoria/memory"
 )
 
 // The manifest and the entity-name list are kept in meta as single text
@@ -146,6 +148,7 @@ func (ix *Index) storedFiles(ctx context.Context) (*manifest, error) {
 // decoded manifest, the term counts): this Index wrote, which data_version
 // does not show to the connection that wrote.
 func (ix *Index) forgetCaches() {
+	ix.writes.Add(1)
 	ix.manifestMu.Lock()
 	ix.manifest = nil
 	ix.manifestMu.Unlock()
@@ -166,7 +169,7 @@ func decodeManifest(text string) (*manifest, error) {
 		for k := range 4 {
 			i := strings.IndexByte(line, '\t')
 			if i < 0 {
-				return nil, fmt.Errorf("manifest: bad line %q", line)
+				return nil, fmt.Errorf("manifest: bad line %.60q: %w", line, memory.ErrCorrupt)
 			}
 			f[k], line = line[:i], line[i+1:]
 		}
@@ -174,7 +177,7 @@ func decodeManifest(text string) (*manifest, error) {
 		if strings.HasPrefix(line, `"`) {
 			p, err := strconv.Unquote(line)
 			if err != nil {
-				return nil, fmt.Errorf("manifest: bad path %s", line)
+				return nil, fmt.Errorf("manifest: bad path %.60s: %w", line, memory.ErrCorrupt)
 			}
 			f[4] = p
 		}
@@ -184,14 +187,14 @@ func decodeManifest(text string) (*manifest, error) {
 		s.size, ok2 = parseDecimal(f[1])
 		s.mtime, ok3 = parseDecimal(f[2])
 		if !ok1 || !ok2 || !ok3 {
-			return nil, fmt.Errorf("manifest: bad line for %q", f[4])
+			return nil, fmt.Errorf("manifest: bad line for %.60q: %w", f[4], memory.ErrCorrupt)
 		}
 		s.hash = f[3]
 		m.paths = append(m.paths, f[4])
 		m.vals = append(m.vals, s)
 	}
 	if err := sortByPath(m.paths, m.vals); err != nil {
-		return nil, fmt.Errorf("manifest: %w", err)
+		return nil, fmt.Errorf("manifest: %w: %w", err, memory.ErrCorrupt)
 	}
 	return m, nil
 }

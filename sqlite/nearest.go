@@ -38,7 +38,7 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 	if err := ix.vec.UseModel(ctx, e.Identity()); err != nil {
 		return st, ix.wrapErr(err)
 	}
-	if _, err := ix.db.ExecContext(ctx, textHashIndex); err != nil {
+	if _, err := ix.db().ExecContext(ctx, textHashIndex); err != nil {
 		return st, ix.wrapErr(err)
 	}
 	missing, total, err := ix.textsWithoutVectors(ctx)
@@ -74,7 +74,7 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 	if st.Pending == 0 {
 		// Every item up to the newest has its vector: VectorLag counts the
 		// items after this one.
-		if _, err := ix.db.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES('embedded_through', (SELECT coalesce(max(id), 0) FROM items))`); err != nil {
+		if _, err := ix.db().ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES('embedded_through', (SELECT coalesce(max(id), 0) FROM items))`); err != nil {
 			return st, ix.wrapErr(err)
 		}
 		ix.forgetCaches()
@@ -95,7 +95,7 @@ func (ix *Index) textsWithoutVectors(ctx context.Context) (missing []string, tot
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT text_hash FROM items`)
+	rows, err := ix.db().QueryContext(ctx, `SELECT DISTINCT text_hash FROM items`)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -125,7 +125,7 @@ func (ix *Index) textsOf(ctx context.Context, hashes []string) ([]string, []stri
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT text_hash, content FROM items
+	rows, err := ix.db().QueryContext(ctx, `SELECT text_hash, content FROM items
 		WHERE text_hash IN (SELECT value FROM json_each(?)) GROUP BY text_hash`, string(list))
 	if err != nil {
 		return nil, nil, err

@@ -49,7 +49,7 @@ func synthWorkspaceWith(t testing.TB, days, dim int, dense bool, o Options) (*In
 // their words, as people ask), deterministic.
 func queryVectors(t testing.TB, ix *Index, e *bagEmbedder, n int) [][]float32 {
 	t.Helper()
-	rows, err := ix.db.Query(`SELECT content FROM items ORDER BY id`)
+	rows, err := ix.db().Query(`SELECT content FROM items ORDER BY id`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func scanAll(t testing.TB, ix *Index, q []float32, f memory.Filter) []memory.Hit
 		t.Fatal(err)
 	}
 	cond, args := where(f)
-	rows, err := ix.db.Query(`SELECT i.id, i.text_hash FROM items i WHERE 1`+cond, args...)
+	rows, err := ix.db().Query(`SELECT i.id, i.text_hash FROM items i WHERE 1`+cond, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestNearestItemsMatchesScan(t *testing.T) {
 
 // topEntities returns the slugs of the n entities with the most items.
 func topEntities(t testing.TB, ix *Index, n int) []string {
-	rows, err := ix.db.Query(`SELECT slug_key FROM item_entities GROUP BY slug_key ORDER BY count(*) DESC, slug_key LIMIT ?`, n)
+	rows, err := ix.db().Query(`SELECT slug_key FROM item_entities GROUP BY slug_key ORDER BY count(*) DESC, slug_key LIMIT ?`, n)
 	if err != nil {
 		t.Fatal(err)
 	}

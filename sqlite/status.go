@@ -11,18 +11,41 @@ import (
 )
 
 // Status reports the index's contents and freshness (without updating it).
+//
+// It fails, rather than say the index is fresh, where a sync would fail
+// on it: a file replaced or removed since it was opened (checkFile),
+// pages that read as damaged from the file, a manifest that does not
+// decode (read afresh, not the copy kept while the database seems
+// unchanged).
 func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 	st := memory.Status{Backend: "sqlite", Path: ix.path, Files: map[memory.FileKind]int{}, Skipped: map[string]string{}, Facts: map[memory.Kind]int{}}
+	if err := ix.checkFile(); err != nil {
+		return st, err
+	}
+	// The pages this connection keeps may hide damage that every other
+	// reader of the file meets (a -wal or -shm overwritten under it):
+	// status reads the file as they would. Recall reads cached pages
+	// again after it, as after any commit elsewhere.
+	if _, err := ix.db().ExecContext(ctx, `PRAGMA shrink_memory`); err != nil {
+		return st, ix.wrapErr(err)
+	}
+	text, err := ix.metaValue(ctx, "manifest")
+	if err != nil {
+		return st, ix.wrapErr(err)
+	}
+	if _, err := decodeManifest(text); err != nil {
+		return st, ix.wrapErr(err)
+	}
 	for _, suffix := range []string{"", "-wal"} {
 		if fi, err := os.Stat(ix.path + suffix); err == nil {
 			st.Bytes += fi.Size()
 		}
 	}
 	var built string
-	if err := ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='built'`).Scan(&built); err == nil {
+	if err := ix.db().QueryRowContext(ctx, `SELECT value FROM meta WHERE key='built'`).Scan(&built); err == nil {
 		st.Built, _ = time.Parse(time.RFC3339, built)
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT kind, path, status FROM files`)
+	rows, err := ix.db().QueryContext(ctx, `SELECT kind, path, status FROM files`)
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
@@ -38,7 +61,7 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 		}
 	}
 	rows.Close()
-	rows, err = ix.db.QueryContext(ctx, `SELECT kind, count(*) FROM items GROUP BY kind`)
+	rows, err = ix.db().QueryContext(ctx, `SELECT kind, count(*) FROM items GROUP BY kind`)
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
@@ -57,7 +80,7 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 	}
 	rows.Close()
 	var first, last string
-	err = ix.db.QueryRowContext(ctx, `SELECT
+	err = ix.db().QueryRowContext(ctx, `SELECT
 		(`+entityCount+`),
 		(SELECT count(*) FROM entity_pages),
 		coalesce((SELECT min(day) FROM files WHERE day != ''), ''),
@@ -91,10 +114,10 @@ const entityCount = `SELECT count(*) FROM (SELECT slug_key FROM item_entities UN
 // FTS5's own integrity check of the full-text table, and quick_check of
 // the vector store. A problem wraps memory.ErrCorrupt.
 func (ix *Index) Verify(ctx context.Context) error {
-	if err := quickCheck(ctx, ix.db); err != nil {
+	if err := quickCheck(ctx, ix.db()); err != nil {
 		return ix.wrapErr(corruptIfNot(err))
 	}
-	if _, err := ix.db.ExecContext(ctx, `INSERT INTO items_fts(items_fts) VALUES('integrity-check')`); err != nil {
+	if _, err := ix.db().ExecContext(ctx, `INSERT INTO items_fts(items_fts) VALUES('integrity-check')`); err != nil {
 		return ix.wrapErr(corruptIfNot(fmt.Errorf("full-text index: %w", err)))
 	}
 	if err := ix.vec.Verify(ctx); err != nil {

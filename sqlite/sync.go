@@ -3,7 +3,9 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -25,7 +27,18 @@ type storedFile struct {
 // for files that differ, a re-read; only files whose content hash changed
 // are re-parsed. Deleted files leave the index. Safe to call from several
 // processes at once: writes are serialised by SQLite and are idempotent.
+//
+// An index file deleted or replaced since it was opened is an error
+// wrapping memory.ErrCorrupt (checkFile): Reopen mends it.
 func (ix *Index) Sync(ctx context.Context) (memory.Stats, error) {
+	if err := ix.checkFile(); err != nil {
+		return memory.Stats{}, err
+	}
+	return ix.syncOpen(ctx)
+}
+
+// syncOpen is Sync once checkFile passed.
+func (ix *Index) syncOpen(ctx context.Context) (memory.Stats, error) {
 	start := time.Now()
 	// The monitor vouches for the files; data_version for the index: a
 	// rebuild in another process puts the state it was built from in
@@ -34,10 +47,11 @@ func (ix *Index) Sync(ctx context.Context) (memory.Stats, error) {
 	if err != nil {
 		return memory.Stats{}, ix.wrapErr(err)
 	}
-	if n, ok := ix.fresh.quiet(ix.ws, v); ok {
+	n, ok, epoch := ix.fresh.quiet(ix.ws, v)
+	if ok {
 		return memory.Stats{Files: n, Unchanged: n, Duration: time.Since(start)}, nil
 	}
-	return ix.sync(ctx, start, ix.list(), true)
+	return ix.sync(ctx, start, ix.list(), &epoch)
 }
 
 // dataVersion is PRAGMA data_version: it changes whenever another
@@ -53,10 +67,11 @@ type listing struct {
 	files   []workspace.File
 	skipped []workspace.Skipped
 	err     error
+	at      time.Time // when the listing began (racy)
 }
 
 func (ix *Index) list() listing {
-	var l listing
+	l := listing{at: time.Now()}
 	l.files, l.skipped, l.err = workspace.List(ix.ws)
 	return l
 }
@@ -75,6 +90,9 @@ func (ix *Index) list() listing {
 // check finds that fact again; a query that ran across that commit would
 // have missed it.
 func (ix *Index) SyncAround(ctx context.Context, query func() error) (memory.Stats, error) {
+	if err := ix.checkFile(); err != nil {
+		return memory.Stats{}, err
+	}
 	v, err := ix.dataVersion(ctx)
 	if err != nil {
 		return memory.Stats{}, ix.wrapErr(err)
@@ -83,19 +101,25 @@ func (ix *Index) SyncAround(ctx context.Context, query func() error) (memory.Sta
 	var qerr error
 	stale := false // the answer came before a check that changed the index
 	if ix.fresh.longLived() {
-		if st, err = ix.Sync(ctx); err != nil {
+		if st, err = ix.syncOpen(ctx); err != nil {
 			return st, err
 		}
 		qerr = query()
 	} else {
+		// The answer is stale if the index changed after the query began:
+		// by this sync, or by another goroutine's commit (a server's first
+		// recalls take this path together), which data_version does not
+		// show on the connection they share, and after which this sync
+		// finds nothing to do.
+		writes := ix.writes.Load()
 		listed := make(chan listing, 1)
 		go func() { listed <- ix.list() }()
 		qerr = query()
 		ix.fresh.count()
-		if st, err = ix.sync(ctx, time.Now(), <-listed, false); err != nil {
+		if st, err = ix.sync(ctx, time.Now(), <-listed, nil); err != nil {
 			return st, err
 		}
-		stale = st.Changed()
+		stale = st.Changed() || ix.writes.Load() != writes
 	}
 	// The answer stands when it came after the last check and no other
 	// process committed since that check began; else check and answer
@@ -109,7 +133,7 @@ func (ix *Index) SyncAround(ctx context.Context, query func() error) (memory.Sta
 			break
 		}
 		v = now
-		if st, err = ix.sync(ctx, time.Now(), ix.list(), false); err != nil {
+		if st, err = ix.sync(ctx, time.Now(), ix.list(), nil); err != nil {
 			return st, err
 		}
 		qerr = query()
@@ -118,10 +142,11 @@ func (ix *Index) SyncAround(ctx context.Context, query func() error) (memory.Sta
 	return st, qerr
 }
 
-// sync applies a listing. trusted says the listing was taken after the
-// change monitor was armed, so a successful sync lets the monitor vouch
-// for the next ones.
-func (ix *Index) sync(ctx context.Context, start time.Time, l listing, trusted bool) (memory.Stats, error) {
+// sync applies a listing. A non-nil epoch says the listing was taken
+// after the change monitor was armed and drained at that epoch
+// (freshness.quiet), so a successful sync lets the monitor vouch for the
+// next ones unless it reported a change since.
+func (ix *Index) sync(ctx context.Context, start time.Time, l listing, epoch *uint64) (memory.Stats, error) {
 	var st memory.Stats
 	// The version the check starts from: a commit elsewhere during it
 	// leaves the monitor's trust for a later check to earn.
@@ -134,6 +159,7 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l listing, trusted b
 		return st, err
 	}
 	files, todo, gone, stored := d.files, d.todo, d.gone, d.stored
+	markRacy(todo, l.at)
 	st.Files = len(files)
 	// Files skipped by the listing (symlinks out of the workspace…) are not
 	// indexed; if they were before, they go.
@@ -145,17 +171,20 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l listing, trusted b
 	}
 	st.Unchanged = len(files) - len(todo)
 	if len(todo) == 0 && len(gone) == 0 {
-		if trusted {
-			ix.fresh.checked(files, version)
+		if epoch != nil {
+			ix.fresh.checked(files, version, *epoch)
 		}
 		st.Duration = time.Since(start)
 		return st, nil
 	}
-	tx, err := ix.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (see dsn)
+	tx, err := ix.db().BeginTx(ctx, nil) // BEGIN IMMEDIATE (see dsn)
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
 	defer tx.Rollback()
+	if len(gone) > 0 {
+		gone = stillGone(ix.ws, gone)
+	}
 	for _, p := range gone {
 		if err := deleteFile(ctx, tx, p); err != nil {
 			return st, ix.wrapErr(err)
@@ -229,12 +258,32 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l listing, trusted b
 		return st, ix.wrapErr(err)
 	}
 	ix.forgetCaches()
-	if trusted {
-		ix.fresh.checked(files, version)
+	if epoch != nil {
+		ix.fresh.checked(files, version, *epoch)
 	}
 	st.Items = w.count
 	st.Duration = time.Since(start)
 	return st, nil
+}
+
+// stillGone keeps of the paths a listing did not find those a listing
+// taken now does not find either. Checks overlap in a long-lived process,
+// and a listing taken before a file was made, applied after another
+// check indexed that file, would remove it from the index: a recall in
+// between missed the file, written before it began. Under the write lock
+// no other check commits, so a listing taken there is the newest; files
+// are rarely deleted, so it is rarely taken. If it fails, the paths stay
+// as they were.
+func stillGone(ws string, gone []string) []string {
+	files, _, err := workspace.List(ws)
+	if err != nil {
+		return gone
+	}
+	listed := make(map[string]bool, len(files))
+	for _, f := range files {
+		listed[f.Rel] = true
+	}
+	return slices.DeleteFunc(gone, func(p string) bool { return listed[p] })
 }
 
 // diffResult is the freshness check: what the disk holds against what the
@@ -272,7 +321,13 @@ func (ix *Index) diff(ctx context.Context, l listing) (diffResult, error) {
 		case j < 0:
 			d.todo = append(d.todo, d.files[i])
 		default:
-			if s, f := d.stored.vals[j], d.files[i]; s.size != f.Size || s.mtime != f.ModTime {
+			s, f := d.stored.vals[j], d.files[i]
+			switch {
+			case s.mtime == racyMtime && s.size == f.Size:
+				if !ix.sameContent(f, s.hash, l.at) {
+					d.todo = append(d.todo, f)
+				}
+			case s.size != f.Size || s.mtime != f.ModTime:
 				d.todo = append(d.todo, f)
 			}
 		}
@@ -280,10 +335,68 @@ func (ix *Index) diff(ctx context.Context, l listing) (diffResult, error) {
 	return d, nil
 }
 
+// A file written twice within the granularity of its file system's
+// timestamps (a second on some, a clock tick of a few milliseconds on
+// Linux's own, which take the time at the last tick) may keep its size
+// and mtime: a check of size and mtime alone would keep the first
+// content indexed, and a recall would miss the second, although its
+// write completed before the recall began (it did, about once in 500
+// rewrites of a log under a server). So a file whose mtime is too close
+// to the moment it was listed to tell a later write apart is "racy" (as
+// git names its own case of this): the index stores racyMtime for it,
+// and each check compares its content's hash instead, until a check
+// finds its mtime old enough to store.
+
+// racyMtime is the mtime stored for a racy file. No file has it.
+const racyMtime = math.MinInt64
+
+// racyWindow bounds how far behind the clock a file system's timestamps
+// may be: FAT's are in steps of two seconds, ext3's and HFS+'s of one,
+// Linux's in clock ticks (at most 10 ms).
+const racyWindow = 2 * time.Second
+
+// markRacy stores racyMtime for the files, listed from at on, whose mtime
+// is too close to at: a later write may leave it as it is.
+func markRacy(files []workspace.File, at time.Time) {
+	limit := at.Add(-racyWindow).UnixNano()
+	for i := range files {
+		if files[i].ModTime > limit {
+			files[i].ModTime = racyMtime
+		}
+	}
+}
+
+// sameContent reports whether the racy file f, listed from at on, still
+// holds the content of the hash stored for it, and is still racy (when
+// it is no longer, the sync that reads it stores its mtime at last). It
+// reads the file, as the sync would: only files written in the last
+// seconds are racy.
+func (ix *Index) sameContent(f workspace.File, hash string, at time.Time) bool {
+	if hash == "" || f.ModTime <= at.Add(-racyWindow).UnixNano() || f.Size > ix.opts.rows().MaxSize() {
+		return false
+	}
+	// Read as the sync would read it (ingest.Load): through the
+	// workspace's reader, which refuses what is not a memory file.
+	r, err := workspace.NewReader(ix.ws)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	data, err := r.ReadFile(f.Rel)
+	return err == nil && ingest.HashBytes(data) == hash
+}
+
 // wrapErr names the index in an error, and marks SQLite's report of a
-// damaged file with memory.ErrCorrupt.
+// damaged file or a broken handle on it (unusable) with memory.ErrCorrupt.
 func (ix *Index) wrapErr(err error) error {
-	if isCorrupt(err) {
+	if errors.Is(err, memory.ErrCorrupt) {
+		return fmt.Errorf("index %s: %w", ix.path, err)
+	}
+	// Unusable, or failing because a Reopen that failed left the database
+	// closed, or because one under way closed it: the remedy is to open or
+	// build it again, or to wait for the one under way (the caller's
+	// repair waits for it, then asks again).
+	if unusable(err) || ix.lost.Load() != nil || ix.reopening.Load() {
 		return fmt.Errorf("index %s: %w: %w", ix.path, memory.ErrCorrupt, err)
 	}
 	return fmt.Errorf("index %s: %w", ix.path, err)

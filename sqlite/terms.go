@@ -17,7 +17,7 @@ import (
 // running it: FTS5 scores every row an OR-query matches, and a common
 // word can match most of the index.
 func (ix *Index) TermStats(ctx context.Context, words []string) (stats []memory.TermStat, total int, err error) {
-	tokens, err := ix.terms.tokens(ctx, ix.db, words)
+	tokens, err := ix.terms.tokens(ctx, ix.db(), words)
 	if err != nil {
 		return nil, 0, ix.wrapErr(err)
 	}

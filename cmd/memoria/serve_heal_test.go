@@ -1,0 +1,342 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"memoria/ingest"
+	"memoria/internal/testworkspace"
+)
+
+// A server under test: `memoria serve --http` (the built binary, its own
+// process, as in production), asked through its page's API, which runs
+// the same Workspace calls as the MCP tools.
+type pageServer struct {
+	t    *testing.T
+	base string
+}
+
+func startPageServer(t *testing.T, ws string, extra ...string) pageServer {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, binary, append([]string{"serve", "-w", ws, "--http", "127.0.0.1:0"}, extra...)...)
+	cmd.Env = []string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Every line is read and logged (a server with --watch reports its
+	// syncs there too); the first that gives the address is sent on.
+	addr := make(chan string, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		re := regexp.MustCompile(`on http://(127\.0\.0\.1:\d+)/mcp`)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case addr <- m[1]:
+				default:
+				}
+			}
+			t.Log("server: " + sc.Text())
+		}
+	}()
+	t.Cleanup(func() { cancel(); <-done; cmd.Wait() })
+	select {
+	case a := <-addr:
+		return pageServer{t: t, base: "http://" + a}
+	case <-done:
+		t.Fatal("the server exited before listening")
+	case <-time.After(60 * time.Second):
+		t.Fatal("the server did not report its address within 60s")
+	}
+	return pageServer{}
+}
+
+// get asks the page's API and returns the status code and decoded body.
+func (s pageServer) get(path string, q url.Values) (int, map[string]any) {
+	s.t.Helper()
+	resp, err := http.Get(s.base + path + "?" + q.Encode())
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(body, &out); err != nil {
+		s.t.Fatalf("GET %s: %d %.300s: %v", path, resp.StatusCode, body, err)
+	}
+	return resp.StatusCode, out
+}
+
+// recalls reports whether a recall for word answers with a result that
+// says it; any other answer is described in why.
+func (s pageServer) recalls(word string) (ok bool, why string) {
+	s.t.Helper()
+	code, out := s.get("/api/recall", url.Values{"q": {word}, "lexical": {"1"}})
+	if code != http.StatusOK {
+		return false, fmt.Sprintf("status %d: %v", code, out["error"])
+	}
+	results, _ := out["results"].([]any)
+	for _, r := range results {
+		if m, _ := r.(map[string]any); strings.Contains(fmt.Sprint(m["content"]), word) {
+			return true, ""
+		}
+	}
+	return false, fmt.Sprintf("%d results, none with %q", len(results), word)
+}
+
+// appendFact appends a typed fact to the day's log, as an agent writing
+// the Markdown directly does.
+func appendFact(t *testing.T, ws, day, fact string) {
+	t.Helper()
+	p := filepath.Join(ws, "memory", day+".md")
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fmt.Fprintf(f, "\n- %s\n", fact); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// indexHolds checks, from this process, that the index file at the
+// workspace's path (the one every other process opens) holds the
+// content of rel as it is on disk.
+func indexHolds(ws, rel string) error {
+	data, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(rel)))
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(ws, ".memory", "index.sqlite")
+	if _, err := os.Stat(path); err != nil {
+		return err
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var hash string
+	if err := db.QueryRow(`SELECT hash FROM files WHERE path = ?`, rel).Scan(&hash); err != nil {
+		return fmt.Errorf("index %s: %s: %w", path, rel, err)
+	}
+	if want := ingest.HashBytes(data); hash != want {
+		return fmt.Errorf("index %s holds %s at hash %s, the file's is %s", path, rel, hash, want)
+	}
+	return nil
+}
+
+// overwrite writes random bytes over a file from offset on (its length
+// kept), as a stray write or a bad disk does.
+func overwrite(t *testing.T, path string, offset int64) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() <= offset {
+		t.Fatalf("%s: %d bytes, nothing past %d to damage", path, fi.Size(), offset)
+	}
+	junk := make([]byte, fi.Size()-offset)
+	rand.Read(junk)
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(junk, offset); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestServerHealsDamagedIndexFiles: whatever happens to the derived files
+// under a running server (its -shm truncated or overwritten, its -wal
+// overwritten, .memory/ deleted, the file replaced by another process's
+// rebuild, the manifest garbled), the server heals within the call that
+// finds it: every recall answers right at once, what was written after
+// the damage included, and the index at the path, the one other
+// processes use, ends up holding the Markdown. Meanwhile status never
+// says the index is up to date when it is not.
+func TestServerHealsDamagedIndexFiles(t *testing.T) {
+	needBinary(t)
+	const (
+		walHeader = 32  // bytes (sqlite.org/walformat.html)
+		shmHeader = 136 // the wal-index header, both copies and the checkpoint info
+	)
+	idx := func(ws string) string { return filepath.Join(ws, ".memory", "index.sqlite") }
+	for _, c := range []struct {
+		name   string
+		damage func(t *testing.T, ws string)
+	}{
+		{"truncate -shm", func(t *testing.T, ws string) {
+			if err := os.Truncate(idx(ws)+"-shm", 0); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"random bytes into -shm", func(t *testing.T, ws string) { overwrite(t, idx(ws)+"-shm", 0) }},
+		{"random bytes into -shm past its header", func(t *testing.T, ws string) { overwrite(t, idx(ws)+"-shm", shmHeader) }},
+		{"random bytes into -wal past its header", func(t *testing.T, ws string) { overwrite(t, idx(ws)+"-wal", walHeader) }},
+		{"random bytes into -wal and -shm", func(t *testing.T, ws string) {
+			overwrite(t, idx(ws)+"-wal", 0)
+			overwrite(t, idx(ws)+"-shm", 0)
+		}},
+		{"delete .memory", func(t *testing.T, ws string) {
+			if err := os.RemoveAll(filepath.Join(ws, ".memory")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"delete .memory, another process rebuilds", func(t *testing.T, ws string) {
+			if err := os.RemoveAll(filepath.Join(ws, ".memory")); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := memoriaCmd(context.Background(), "", nil, "index", "-w", ws, "--no-embed").CombinedOutput(); err != nil {
+				t.Fatalf("index: %v\n%s", err, out)
+			}
+		}},
+		{"manifest garbled by another process", func(t *testing.T, ws string) {
+			db, err := sql.Open("sqlite", "file:"+idx(ws)+"?_pragma=busy_timeout(10000)")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.Exec(`UPDATE meta SET value = 'not a manifest' || char(10) WHERE key = 'manifest'`); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ws := testworkspace.CopyExample(t)
+			srv := startPageServer(t, ws)
+			const day = "2025-11-27"
+			rel := "memory/" + day + ".md"
+			// The server indexes, and commits a write of its own, so that
+			// the -wal holds frames.
+			if ok, why := srv.recalls("Biscuit"); !ok {
+				t.Fatalf("before the damage: recall: %s", why)
+			}
+			appendFact(t, ws, day, "W @Peter: Keeps a kayak named Wavelet.")
+			if ok, why := srv.recalls("Wavelet"); !ok {
+				t.Fatalf("before the damage: recall: %s", why)
+			}
+
+			c.damage(t, ws)
+
+			// Status, first to meet the damage: it may fail, or heal and
+			// say so; "up to date" must be true of the index at the path.
+			code, st := srv.get("/api/status", nil)
+			if code == http.StatusOK && st["pending"] == 0.0 {
+				if err := indexHolds(ws, rel); err != nil {
+					t.Errorf("status says the index is up to date, but: %v", err)
+				}
+			}
+			appendFact(t, ws, day, "W @Peter: Named the dinghy Driftwood.")
+			for _, word := range []string{"Wavelet", "Driftwood", "Biscuit"} {
+				if ok, why := srv.recalls(word); !ok {
+					t.Errorf("after the damage: recall %q: %s", word, why)
+				}
+			}
+			if err := indexHolds(ws, rel); err != nil {
+				t.Errorf("after recalls: %v", err)
+			}
+			code, st = srv.get("/api/status", nil)
+			if code != http.StatusOK || st["pending"] != 0.0 {
+				t.Errorf("status after the recalls: %d %v", code, st)
+			}
+		})
+	}
+}
+
+// TestServerReadsAfterDirectWrite: writers rewrite logs behind a running
+// server's back (a temporary file renamed over the log, or the log
+// rewritten in place), each followed at once by a recall of the new
+// word it wrote. Every recall must find it: the server checks freshness
+// exactly before it answers. Half the writers give their log the mtime a
+// file system with one-second timestamps would (writes within a second
+// then leave the same size and mtime on new content); the recalls of all
+// writers overlap, as an agent's concurrent tool calls do.
+func TestServerReadsAfterDirectWrite(t *testing.T) {
+	needBinary(t)
+	for _, c := range []struct {
+		name  string
+		extra []string
+	}{
+		{"serve", nil},
+		{"serve --watch", []string{"--watch"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ws := testworkspace.CopyExample(t)
+			srv := startPageServer(t, ws, c.extra...)
+			if ok, why := srv.recalls("Biscuit"); !ok {
+				t.Fatalf("recall: %s", why)
+			}
+			const writers, rounds = 4, 75
+			var mu sync.Mutex
+			var misses []string
+			var wg sync.WaitGroup
+			for w := range writers {
+				wg.Go(func() {
+					p := filepath.Join(ws, "memory", fmt.Sprintf("2025-12-1%d.md", w))
+					for i := range rounds {
+						// Words of one length: every rewrite has the same size.
+						word := fmt.Sprintf("zephyr%d%04d", w, i)
+						text := []byte(fmt.Sprintf("# 2025-12-1%d\n\n- W @Peter: The code word is %s.\n", w, word))
+						target := p
+						if i%2 == 0 {
+							target = p + ".tmp"
+						}
+						err := os.WriteFile(target, text, 0o644)
+						if err == nil && w%2 == 0 {
+							second := time.Now().Truncate(time.Second)
+							err = os.Chtimes(target, second, second)
+						}
+						if err == nil && target != p {
+							err = os.Rename(target, p)
+						}
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						if ok, why := srv.recalls(word); !ok {
+							mu.Lock()
+							misses = append(misses, fmt.Sprintf("writer %d round %d (%s): %s", w, i, map[bool]string{true: "rename", false: "in place"}[target != p], why))
+							mu.Unlock()
+						}
+					}
+				})
+			}
+			wg.Wait()
+			if len(misses) > 0 {
+				t.Errorf("%d of %d recalls right after a write missed it; first: %s", len(misses), writers*rounds, misses[0])
+			}
+		})
+	}
+}

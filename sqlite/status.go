@@ -33,7 +33,8 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
-	if _, err := decodeManifest(text); err != nil {
+	stored, err := decodeManifest(text)
+	if err != nil {
 		return st, ix.wrapErr(err)
 	}
 	for _, suffix := range []string{"", "-wal"} {
@@ -45,22 +46,39 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 	if err := ix.db().QueryRowContext(ctx, `SELECT value FROM meta WHERE key='built'`).Scan(&built); err == nil {
 		st.Built, _ = time.Parse(time.RFC3339, built)
 	}
-	rows, err := ix.db().QueryContext(ctx, `SELECT kind, path, status FROM files`)
+	// The files table must say what the manifest says: a -shm whose
+	// header is sound but whose page map is not sends reads of some pages
+	// to older versions of them, without an error, and the two then
+	// disagree (a freshness check that read the manifest alone would say
+	// "up to date" of a file another reader finds older).
+	rows, err := ix.db().QueryContext(ctx, `SELECT kind, path, status, hash FROM files`)
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
+	n := 0
 	for rows.Next() {
-		var kind, path, status string
-		if err := rows.Scan(&kind, &path, &status); err != nil {
+		var kind, path, status, hash string
+		if err := rows.Scan(&kind, &path, &status, &hash); err != nil {
 			rows.Close()
 			return st, ix.wrapErr(err)
 		}
+		if s, ok := stored.get(path); !ok || s.hash != hash {
+			rows.Close()
+			return st, ix.wrapErr(fmt.Errorf("%w: the manifest and the files table disagree on %s", memory.ErrCorrupt, path))
+		}
+		n++
 		st.Files[memory.FileKind(kind)]++
 		if status != "" {
 			st.Skipped[path] = status
 		}
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return st, ix.wrapErr(err)
+	}
+	if n != stored.len() {
+		return st, ix.wrapErr(fmt.Errorf("%w: the manifest lists %d files, the files table %d", memory.ErrCorrupt, stored.len(), n))
+	}
 	rows, err = ix.db().QueryContext(ctx, `SELECT kind, count(*) FROM items GROUP BY kind`)
 	if err != nil {
 		return st, ix.wrapErr(err)
@@ -79,6 +97,9 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 		}
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return st, ix.wrapErr(err)
+	}
 	var first, last string
 	err = ix.db().QueryRowContext(ctx, `SELECT
 		(`+entityCount+`),

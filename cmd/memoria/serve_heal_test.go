@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"memoria/ingest"
 	"memoria/internal/testworkspace"
 )
@@ -180,10 +182,11 @@ func overwrite(t *testing.T, path string, offset int64) {
 // under a running server (its -shm truncated or overwritten, its -wal
 // overwritten, .memory/ deleted, the file replaced by another process's
 // rebuild, the manifest garbled), the server heals within the call that
-// finds it: every recall answers right at once, what was written after
-// the damage included, and the index at the path, the one other
-// processes use, ends up holding the Markdown. Meanwhile status never
-// says the index is up to date when it is not.
+// finds it, whichever call that is: every recall answers right at once,
+// what was written after the damage included, a retain (MCP) writes the
+// Markdown and the index, and the index at the path, the one other
+// processes use, ends up holding the Markdown. Status never says the
+// index is up to date when it is not.
 func TestServerHealsDamagedIndexFiles(t *testing.T) {
 	needBinary(t)
 	const (
@@ -231,46 +234,77 @@ func TestServerHealsDamagedIndexFiles(t *testing.T) {
 			}
 		}},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			ws := testworkspace.CopyExample(t)
-			srv := startPageServer(t, ws)
-			const day = "2025-11-27"
-			rel := "memory/" + day + ".md"
-			// The server indexes, and commits a write of its own, so that
-			// the -wal holds frames.
-			if ok, why := srv.recalls("Biscuit"); !ok {
-				t.Fatalf("before the damage: recall: %s", why)
-			}
-			appendFact(t, ws, day, "W @Peter: Keeps a kayak named Wavelet.")
-			if ok, why := srv.recalls("Wavelet"); !ok {
-				t.Fatalf("before the damage: recall: %s", why)
-			}
+		// The first call to meet the damage: status, retain (MCP), or recall.
+		for _, first := range []string{"status", "retain", "recall"} {
+			t.Run(c.name+"/first "+first, func(t *testing.T) {
+				t.Parallel()
+				serverHeals(t, first, c.damage)
+			})
+		}
+	}
+}
 
-			c.damage(t, ws)
+// serverHeals damages a serving server's derived files and checks what
+// TestServerHealsDamagedIndexFiles promises, with first the first call
+// that meets the damage.
+func serverHeals(t *testing.T, first string, damage func(t *testing.T, ws string)) {
+	ws := testworkspace.CopyExample(t)
+	srv := startPageServer(t, ws)
+	const day = "2025-11-27"
+	rel := "memory/" + day + ".md"
+	// The server indexes, and commits a write of its own, so that the
+	// -wal holds frames.
+	if ok, why := srv.recalls("Biscuit"); !ok {
+		t.Fatalf("before the damage: recall: %s", why)
+	}
+	appendFact(t, ws, day, "W @Peter: Keeps a kayak named Wavelet.")
+	if ok, why := srv.recalls("Wavelet"); !ok {
+		t.Fatalf("before the damage: recall: %s", why)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "memoria-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: srv.base + "/mcp"}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer cs.Close()
 
-			// Status, first to meet the damage: it may fail, or heal and
-			// say so; "up to date" must be true of the index at the path.
-			code, st := srv.get("/api/status", nil)
-			if code == http.StatusOK && st["pending"] == 0.0 {
-				if err := indexHolds(ws, rel); err != nil {
-					t.Errorf("status says the index is up to date, but: %v", err)
-				}
-			}
-			appendFact(t, ws, day, "W @Peter: Named the dinghy Driftwood.")
-			for _, word := range []string{"Wavelet", "Driftwood", "Biscuit"} {
-				if ok, why := srv.recalls(word); !ok {
-					t.Errorf("after the damage: recall %q: %s", word, why)
-				}
-			}
+	damage(t, ws)
+
+	words := []string{"Wavelet", "Biscuit", "Kelpie"}
+	switch first {
+	case "status":
+		// It may fail, or heal and say so; "up to date" must be true of
+		// the index at the path, the one other processes read.
+		if code, st := srv.get("/api/status", nil); code == http.StatusOK && st["pending"] == 0.0 {
 			if err := indexHolds(ws, rel); err != nil {
-				t.Errorf("after recalls: %v", err)
+				t.Errorf("status says the index is up to date, but: %v", err)
 			}
-			code, st = srv.get("/api/status", nil)
-			if code != http.StatusOK || st["pending"] != 0.0 {
-				t.Errorf("status after the recalls: %d %v", code, st)
-			}
-		})
+		}
+	case "retain":
+		// It writes the Markdown and must update the index too.
+		res := callTool(t, cs, "retain", map[string]any{"facts": []string{"W @Peter: Named the dinghy Driftwood."}, "date": day})
+		if res.IsError {
+			t.Errorf("retain: %s", resultText(res))
+		}
+		words = append(words, "Driftwood")
+	case "recall":
+		if ok, why := srv.recalls("Wavelet"); !ok {
+			t.Errorf("the first recall after the damage: %s", why)
+		}
+	}
+	appendFact(t, ws, day, "W @Peter: Calls the tender Kelpie.")
+	for _, word := range words {
+		if ok, why := srv.recalls(word); !ok {
+			t.Errorf("after the damage: recall %q: %s", word, why)
+		}
+	}
+	if err := indexHolds(ws, rel); err != nil {
+		t.Errorf("after recalls: %v", err)
+	}
+	if code, st := srv.get("/api/status", nil); code != http.StatusOK || st["pending"] != 0.0 {
+		t.Errorf("status after the recalls: %d %v", code, st)
 	}
 }
 

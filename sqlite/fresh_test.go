@@ -14,8 +14,10 @@ import (
 func TestLongLivedSyncSeesChanges(t *testing.T) {
 	ctx := context.Background()
 	dir := testWorkspace(t)
-	writeFile(t, dir, "notes/linked.md", "# linked\n\nThe lighthouse keeper waved.\n")
-	if err := os.Symlink(filepath.Join("..", "notes", "linked.md"), filepath.Join(dir, "memory", "2025-11-01.md")); err != nil {
+	// The target is a memory file (a symlink to anything else is not
+	// indexed) in a hidden folder: not listed itself, and not watched.
+	writeFile(t, dir, "memory/.drafts/linked.md", "# linked\n\nThe lighthouse keeper waved.\n")
+	if err := os.Symlink(filepath.Join(".drafts", "linked.md"), filepath.Join(dir, "memory", "2025-11-01.md")); err != nil {
 		t.Fatal(err)
 	}
 	ix := openTest(t, dir, Options{})
@@ -29,7 +31,7 @@ func TestLongLivedSyncSeesChanges(t *testing.T) {
 		return len(search(t, ix, word)) > 0
 	}
 	// With a symlink in the workspace the monitor is not trusted.
-	writeFile(t, dir, "notes/linked.md", "# linked\n\nThe zeppelin landed.\n")
+	writeFile(t, dir, "memory/.drafts/linked.md", "# linked\n\nThe zeppelin landed.\n")
 	if !found("zeppelin") || found("lighthouse") {
 		t.Fatal("a change to a symlink's target was missed")
 	}

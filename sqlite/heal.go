@@ -105,6 +105,11 @@ func (ix *Index) Reopen(ctx context.Context) error {
 	if err == nil {
 		err = ix.open(ctx, true)
 	}
+	if err == nil {
+		// The vectors beside the index went with it (rm -rf .memory):
+		// their store is opened again too, afresh where it is gone.
+		err = ix.vec.Reopen(ctx)
+	}
 	ix.fail(err)
 	return err
 }
@@ -125,6 +130,9 @@ func (ix *Index) RebuildDamaged(ctx context.Context) (memory.Stats, error) {
 		return memory.Stats{}, err
 	}
 	st, err := ix.build(ctx, "corrupt")
+	if err == nil {
+		err = ix.vec.Reopen(ctx)
+	}
 	ix.fail(err)
 	return st, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"memoria/vector"
 	"os"
 	"path/filepath"
 	"testing"
@@ -188,3 +189,43 @@ type codeError int
 
 func (c codeError) Error() string { return fmt.Sprintf("sqlite error (%d)", int(c)) }
 func (c codeError) Code() int     { return int(c) }
+
+// TestReopenRestoresVectorStore: after .memory/ is deleted under a
+// long-lived index, its repair opens the vector store again too, at its
+// path: it used to go on reading and writing the deleted file, so that
+// vectors embedded after the repair reached no other process.
+func TestReopenRestoresVectorStore(t *testing.T) {
+	ctx := context.Background()
+	dir := testWorkspace(t)
+	ix := openTest(t, dir, Options{})
+	vectors := filepath.Join(dir, ".memory", "index.sqlite.vectors")
+	if _, err := os.Stat(vectors); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, ".memory")); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Reopen(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(vectors); err != nil {
+		t.Errorf("the vector store is not back at its path: %v", err)
+	}
+	if !ix.VectorsLost() {
+		t.Error("the index does not say its vectors were lost")
+	}
+	if err := ix.vec.UseModel(ctx, "m/1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.vec.Put(ctx, []string{vector.TextHash(1001)}, [][]float32{{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}}); err != nil {
+		t.Fatal(err)
+	}
+	other, err := vector.Open(ctx, vectors, vectors+".hnsw", vector.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if have, err := other.Texts(ctx); err != nil || len(have) != 1 {
+		t.Errorf("another process sees %d texts (%v), want the one embedded after the repair", len(have), err)
+	}
+}

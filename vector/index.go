@@ -214,6 +214,30 @@ func (vs *Store) reset(ctx context.Context) error {
 	return nil
 }
 
+// Reopen closes the store's database and opens the file at its path again
+// (Open: a damaged one set aside, a missing one started afresh, and Lost
+// then says so): for a long-lived process whose index found its folder
+// deleted or its files replaced, where the store would go on reading and
+// writing a file no other process sees.
+func (vs *Store) Reopen(ctx context.Context) error {
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	_, statErr := os.Stat(vs.path)
+	vs.handle().Close()
+	vs.mem, vs.graphLoad = nil, nil
+	fresh, err := Open(ctx, vs.path, vs.graphPath, vs.opts)
+	if err != nil {
+		return err
+	}
+	vs.dbMu.Lock()
+	vs.db = fresh.db
+	vs.dbMu.Unlock()
+	if statErr != nil || fresh.Lost() {
+		vs.lost.Store(true)
+	}
+	return nil
+}
+
 func (vs *Store) index(ctx context.Context) (*Index, error) {
 	key, err := vs.vectorKey(ctx)
 	if err != nil {

@@ -210,3 +210,40 @@ func TestDamagedStoreStartsAfresh(t *testing.T) {
 		t.Fatalf("after embedding again: %v, %v", ix, err)
 	}
 }
+
+// TestReopenAfterFolderRemoved: a long-lived store whose folder is deleted
+// under it (rm -rf .memory) would go on writing a file no other process
+// sees; Reopen starts it afresh at its path, says it lost its vectors,
+// and what it stores then is there for the next process.
+func TestReopenAfterFolderRemoved(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), ".memory")
+	os.MkdirAll(dir, 0o755)
+	s := openTest(t, dir)
+	if err := s.UseModel(ctx, "m/1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(ctx, []string{hash(0)}, [][]float32{unit(16, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(dir, 0o755) // the index's Reopen makes the folder again
+	if err := s.Reopen(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Lost() {
+		t.Error("a store started afresh does not say it lost its vectors")
+	}
+	if err := s.UseModel(ctx, "m/1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(ctx, []string{hash(1)}, [][]float32{unit(16, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	other := openTest(t, dir)
+	if have, err := other.Texts(ctx); err != nil || len(have) != 1 {
+		t.Errorf("another process sees %d texts (%v), want the one stored after Reopen", len(have), err)
+	}
+}

@@ -114,12 +114,38 @@ func TestImportBoundedMemory(t *testing.T) {
 		pw.Write([]byte("]"))
 		pw.Close()
 	}()
+	var rep memoria.ImportReport
+	var err error
+	peak := peakLiveHeap(func() {
+		rep, err = ws.Import(context.Background(), "conversations.json", pr, memoria.ImportOptions{Format: "chatgpt", Now: now})
+	})
+	if err != nil || rep.Imported != convs {
+		t.Fatalf("%+v, %v", rep, err)
+	}
+	var size int64
+	for _, f := range rep.Files {
+		st, _ := os.Stat(filepath.Join(dir, f))
+		size += st.Size()
+	}
+	t.Logf("%d sessions, %d MB of logs, peak live heap %d MB", rep.Imported, size>>20, peak>>20)
+	// Measured: about 6 MB live, import and index update together (8 MB
+	// for a 500 MB export). Holding the export (48 MB of JSON, more
+	// decoded) would pass the bound, and so did the index update while
+	// it parsed every file ahead of writing them (44 MB here, 421 MB for
+	// the 500 MB export).
+	if size < 30<<20 || peak > 24<<20 {
+		t.Errorf("%d MB written with a peak live heap of %d MB", size>>20, peak>>20)
+	}
+}
+
+// peakLiveHeap runs fn and returns the largest live heap seen meanwhile:
+// the live heap as of the last collection, what fn holds, not the garbage
+// a collection has not yet freed.
+func peakLiveHeap(fn func()) uint64 {
 	var peak atomic.Uint64
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		// The live heap as of the last collection: what the import holds,
-		// not the garbage a collection has not yet freed.
 		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		for {
 			metrics.Read(sample)
@@ -129,30 +155,14 @@ func TestImportBoundedMemory(t *testing.T) {
 			select {
 			case <-stop:
 				return
-			case <-time.After(20 * time.Millisecond): // sampling, not synchronisation
+			case <-time.After(10 * time.Millisecond): // sampling, not synchronisation
 			}
 		}
 	})
-	rep, err := ws.Import(context.Background(), "conversations.json", pr, memoria.ImportOptions{Format: "chatgpt", Now: now})
+	fn()
 	close(stop)
 	wg.Wait()
-	if err != nil || rep.Imported != convs {
-		t.Fatalf("%+v, %v", rep, err)
-	}
-	var size int64
-	for _, f := range rep.Files {
-		st, _ := os.Stat(filepath.Join(dir, f))
-		size += st.Size()
-	}
-	t.Logf("%d sessions, %d MB of logs, peak live heap %d MB", rep.Imported, size>>20, peak.Load()>>20)
-	// Measured: about 6 MB live, import and index update together (8 MB
-	// for a 500 MB export). Holding the export (48 MB of JSON, more
-	// decoded) would pass the bound, and so did the index update while
-	// it parsed every file ahead of writing them (44 MB here, 421 MB for
-	// the 500 MB export).
-	if size < 30<<20 || peak.Load() > 24<<20 {
-		t.Errorf("%d MB written with a peak live heap of %d MB", size>>20, peak.Load()>>20)
-	}
+	return peak.Load()
 }
 
 // snapshotDir is every Markdown file of dir with its content.
@@ -322,26 +332,10 @@ func TestImportRefusesOversizeInBoundedMemory(t *testing.T) {
 		pw.Write([]byte(`"}]}]`))
 		pw.Close()
 	}()
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		for {
-			metrics.Read(sample)
-			if v := sample[0].Value.Uint64(); v > peak.Load() {
-				peak.Store(v)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(10 * time.Millisecond): // sampling, not synchronisation
-			}
-		}
+	var err error
+	peak := peakLiveHeap(func() {
+		_, err = ws.Import(context.Background(), "conversations.json", pr, memoria.ImportOptions{Format: "claude", Now: now})
 	})
-	_, err := ws.Import(context.Background(), "conversations.json", pr, memoria.ImportOptions{Format: "claude", Now: now})
-	close(stop)
-	wg.Wait()
 	pr.CloseWithError(io.ErrClosedPipe)
 	if err == nil || !strings.Contains(err.Error(), "over 8 MB") {
 		t.Fatalf("a 200 MB message: %v", err)
@@ -349,8 +343,8 @@ func TestImportRefusesOversizeInBoundedMemory(t *testing.T) {
 	if md := snapshotDir(t, dir); strings.Contains(md, "before") {
 		t.Error("a conversation of a refused export was written")
 	}
-	t.Logf("refused with a peak live heap of %d MB", peak.Load()>>20)
-	if peak.Load() > 48<<20 {
-		t.Errorf("peak live heap %d MB refusing a 200 MB message", peak.Load()>>20)
+	t.Logf("refused with a peak live heap of %d MB", peak>>20)
+	if peak > 48<<20 {
+		t.Errorf("peak live heap %d MB refusing a 200 MB message", peak>>20)
 	}
 }

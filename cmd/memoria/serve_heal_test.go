@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -11,9 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -35,44 +32,7 @@ type pageServer struct {
 
 func startPageServer(t *testing.T, ws string, extra ...string) pageServer {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, binary, append([]string{"serve", "-w", ws, "--http", "127.0.0.1:0"}, extra...)...)
-	cmd.Env = []string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Every line is read and logged (a server with --watch reports its
-	// syncs there too); the first that gives the address is sent on.
-	addr := make(chan string, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		re := regexp.MustCompile(`on http://(127\.0\.0\.1:\d+)/mcp`)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				select {
-				case addr <- m[1]:
-				default:
-				}
-			}
-			t.Log("server: " + sc.Text())
-		}
-	}()
-	t.Cleanup(func() { cancel(); <-done; cmd.Wait() })
-	select {
-	case a := <-addr:
-		return pageServer{t: t, base: "http://" + a}
-	case <-done:
-		t.Fatal("the server exited before listening")
-	case <-time.After(60 * time.Second):
-		t.Fatal("the server did not report its address within 60s")
-	}
-	return pageServer{}
+	return pageServer{t: t, base: strings.TrimSuffix(startHTTP(t, ws, extra...), "/mcp")}
 }
 
 // get asks the page's API and returns the status code and decoded body.

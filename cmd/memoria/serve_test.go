@@ -368,7 +368,8 @@ func TestServeSurvivesMalformedInput(t *testing.T) {
 }
 
 // startHTTP starts `memoria serve --http 127.0.0.1:0` and returns the
-// endpoint URL it reports.
+// endpoint URL it reports. Every line the server writes is logged (a
+// server with --watch reports its syncs there too), until the test ends.
 func startHTTP(t testing.TB, ws string, extra ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -381,35 +382,32 @@ func startHTTP(t testing.TB, ws string, extra ...string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cancel(); cmd.Wait() })
-	lines := make(chan string)
+	endpoint := make(chan string, 1)
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
+		re := regexp.MustCompile(`on (http://127\.0\.0\.1:\d+/mcp)`)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			default:
-				t.Log("server: " + sc.Text())
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case endpoint <- m[1]:
+				default:
+				}
 			}
+			t.Log("server: " + sc.Text())
 		}
-		close(lines)
 	}()
-	re := regexp.MustCompile(`on (http://127\.0\.0\.1:\d+/mcp)`)
-	deadline := time.After(60 * time.Second)
-	for {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatal("server exited before listening")
-			}
-			if m := re.FindStringSubmatch(l); m != nil {
-				return m[1]
-			}
-			t.Log("server: " + l)
-		case <-deadline:
-			t.Fatal("server did not report its address within 60s")
-		}
+	t.Cleanup(func() { cancel(); <-done; cmd.Wait() })
+	select {
+	case u := <-endpoint:
+		return u
+	case <-done:
+		t.Fatal("server exited before listening")
+	case <-time.After(60 * time.Second):
+		t.Fatal("server did not report its address within 60s")
 	}
+	return ""
 }
 
 // bearer adds a bearer token to every request.

@@ -229,3 +229,42 @@ func TestReopenRestoresVectorStore(t *testing.T) {
 		t.Errorf("another process sees %d texts (%v), want the one embedded after the repair", len(have), err)
 	}
 }
+
+// TestRacyFileSettlesWithoutPending: a file indexed while its mtime was
+// too recent to trust (racy) and not written since is no change: once it
+// ages, status must not count it as pending (it did, until some sync
+// stored its mtime, and `memoria watch`, which syncs only on events,
+// never did: status said "1 file changed" of an unchanged file), while
+// the next sync still stores its mtime.
+func TestRacyFileSettlesWithoutPending(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := testWorkspace(t)
+	rel := "memory/2025-12-01.md"
+	path := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.WriteFile(path, []byte("# 2025-12-01\n\nThe medlar ripened.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix := openTest(t, dir, Options{}) // indexes the file while it is racy
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(path, old, old); err != nil { // it ages, unwritten
+		t.Fatal(err)
+	}
+	st, err := ix.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Pending != 0 {
+		t.Errorf("status: %d pending of an unchanged file", st.Pending)
+	}
+	if _, err := ix.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := ix.storedFiles(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := stored.get(rel); s.mtime != old.UnixNano() {
+		t.Errorf("mtime stored after the sync: %d, want %d", s.mtime, old.UnixNano())
+	}
+}

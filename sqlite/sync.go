@@ -158,7 +158,7 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l listing, epoch *ui
 	if err != nil {
 		return st, err
 	}
-	files, todo, gone, stored := d.files, d.todo, d.gone, d.stored
+	files, todo, gone, stored := d.files, append(d.todo, d.settle...), d.gone, d.stored
 	markRacy(todo, l.at)
 	st.Files = len(files)
 	// Files skipped by the listing (symlinks out of the workspace…) are not
@@ -294,6 +294,11 @@ type diffResult struct {
 	stored  *manifest
 	todo    []workspace.File // new, or stat differs
 	gone    []string         // indexed, no longer on disk
+	// settle are racy files whose content is still the indexed one and
+	// that are racy no more: a sync indexes them again to store their
+	// mtime at last, but nothing in them changed (status does not count
+	// them as pending).
+	settle []workspace.File
 }
 
 func (ix *Index) diff(ctx context.Context, l listing) (diffResult, error) {
@@ -324,8 +329,11 @@ func (ix *Index) diff(ctx context.Context, l listing) (diffResult, error) {
 			s, f := d.stored.vals[j], d.files[i]
 			switch {
 			case s.mtime == racyMtime && s.size == f.Size:
-				if !ix.sameContent(f, s.hash, l.at) {
+				switch same, racy := ix.sameContent(f, s.hash, l.at); {
+				case !same:
 					d.todo = append(d.todo, f)
+				case !racy:
+					d.settle = append(d.settle, f)
 				}
 			case s.size != f.Size || s.mtime != f.ModTime:
 				d.todo = append(d.todo, f)
@@ -366,24 +374,25 @@ func markRacy(files []workspace.File, at time.Time) {
 	}
 }
 
-// sameContent reports whether the racy file f, listed from at on, still
-// holds the content of the hash stored for it, and is still racy (when
-// it is no longer, the sync that reads it stores its mtime at last). It
-// reads the file, as the sync would: only files written in the last
-// seconds are racy.
-func (ix *Index) sameContent(f workspace.File, hash string, at time.Time) bool {
-	if hash == "" || f.ModTime <= at.Add(-racyWindow).UnixNano() || f.Size > ix.opts.rows().MaxSize() {
-		return false
+// sameContent reports whether the file f, stored as racy and listed from
+// at on, still holds the content of the hash stored for it, and whether it
+// is still racy (when it is no longer, the sync that reads it stores its
+// mtime at last). It reads the file, as the sync would: only files
+// written in the last seconds are racy.
+func (ix *Index) sameContent(f workspace.File, hash string, at time.Time) (same, racy bool) {
+	racy = f.ModTime > at.Add(-racyWindow).UnixNano()
+	if hash == "" || f.Size > ix.opts.rows().MaxSize() {
+		return false, racy
 	}
 	// Read as the sync would read it (ingest.Load): through the
 	// workspace's reader, which refuses what is not a memory file.
 	r, err := workspace.NewReader(ix.ws)
 	if err != nil {
-		return false
+		return false, racy
 	}
 	defer r.Close()
 	data, err := r.ReadFile(f.Rel)
-	return err == nil && ingest.HashBytes(data) == hash
+	return err == nil && ingest.HashBytes(data) == hash, racy
 }
 
 // wrapErr names the index in an error, and marks SQLite's report of a

@@ -598,6 +598,9 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 		Entities: q.Entities, NameWords: q.NameWords, Intent: q.Intent, Now: now,
 		Quantity: q.Quantity, Choice: q.Choice,
 	}
+	for _, ph := range q.Phrases {
+		plan.Phrases = append(plan.Phrases, strings.Join(ph, " "))
+	}
 	if q.Window != nil && !allVague(q.TimePhrases) {
 		plan.Window = q.Window
 		plan.Around = q.Around

@@ -32,7 +32,10 @@ type Store interface {
 	// phrases; no query syntax) and returns the best limit by relevance
 	// (bm25 or the engine's equivalent; higher is better) among those
 	// the filter admits. It scores at most f.ScoredRows() rows, the
-	// newest when more match.
+	// newest when more match. A term of several words is a phrase: it
+	// matches where its words are adjacent and in order, as the index
+	// cuts text into terms, and bm25 weighs it by the rows that hold
+	// the phrase (recall's quoted phrases).
 	Search(ctx context.Context, terms []string, f Filter, limit int) ([]Hit, error)
 	// Items lists items matching a filter without full-text search,
 	// ordered by day (newest first when newest is set), file and line.

@@ -180,7 +180,8 @@ func (s *Scope) count(ctx context.Context, q querier, term string) (int, error) 
 	}
 	// Row-level security admits the scope's workspaces only; the
 	// condition on ws lets the planner read their partitions only.
-	rows, err := q.Query(ctx, `SELECT ws, count(*) FROM memoria_items WHERE ws = ANY($1) AND tsv @@ quote_literal($2)::tsquery GROUP BY ws`, ids, term)
+	cond, arg := countCondition(term, "$2")
+	rows, err := q.Query(ctx, `SELECT ws, count(*) FROM memoria_items WHERE ws = ANY($1) AND `+cond+` GROUP BY ws`, ids, arg)
 	if err != nil {
 		return 0, err
 	}
@@ -202,7 +203,7 @@ func (s *Scope) count(ctx context.Context, q querier, term string) (int, error) 
 // those it has not; with count nil, it returns nil if one is missing.
 // The caller holds s.mu.
 func (s *Scope) stats(words []string, lex [][]string, count func(term string) (int, error)) ([]memory.TermStat, error) {
-	stats, err := rarestTerms(words, lex, func(t string) (int, error) {
+	stats, err := rarestTerms(words, lex, true, func(t string) (int, error) {
 		if n, ok := s.terms[t]; ok {
 			return n, nil
 		}

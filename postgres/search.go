@@ -128,7 +128,7 @@ func (ix *Index) SearchWithin(ctx context.Context, s *Scope, terms []string, f m
 	var hits []memory.Hit
 	err := ix.read(ctx, func(tx querier) error {
 		hits = hits[:0]
-		own, total, tokens, err := ix.termStats(ctx, tx, terms)
+		own, total, tokens, err := ix.termStats(ctx, tx, terms, true)
 		if err != nil {
 			return err
 		}
@@ -403,15 +403,17 @@ func (ix *Index) Nearby(ctx context.Context, items []memory.Item, n int) (map[in
 // while the workspace's generation is unchanged.
 func (ix *Index) TermStats(ctx context.Context, words []string) (stats []memory.TermStat, total int, err error) {
 	err = ix.read(ctx, func(tx querier) error {
-		stats, total, _, err = ix.termStats(ctx, tx, words)
+		stats, total, _, err = ix.termStats(ctx, tx, words, false)
 		return err
 	})
 	return stats, total, err
 }
 
 // termStats is TermStats inside a transaction; it also returns the
-// workspace's length in tokens (the items' lengths summed).
-func (ix *Index) termStats(ctx context.Context, tx querier, words []string) ([]memory.TermStat, int, int, error) {
+// workspace's length in tokens (the items' lengths summed). With phrases,
+// a word of several terms counts the items that hold it as a phrase
+// (rarestTerms), as Search weighs it.
+func (ix *Index) termStats(ctx context.Context, tx querier, words []string, phrases bool) ([]memory.TermStat, int, int, error) {
 	tokens, err := ix.db.lexemes(ctx, tx, words)
 	if err != nil {
 		return nil, 0, 0, err
@@ -423,10 +425,11 @@ func (ix *Index) termStats(ctx context.Context, tx querier, words []string) ([]m
 		return nil, 0, 0, err
 	}
 	counts := c.termCounts()
-	stats, err := rarestTerms(words, tokens, func(t string) (int, error) {
+	stats, err := rarestTerms(words, tokens, phrases, func(t string) (int, error) {
 		n, ok := counts[t]
 		if !ok {
-			if err := tx.QueryRow(ctx, `SELECT count(*) FROM memoria_items WHERE ws = $1 AND tsv @@ quote_literal($2)::tsquery`, ix.id, t).Scan(&n); err != nil {
+			cond, arg := countCondition(t, "$2")
+			if err := tx.QueryRow(ctx, `SELECT count(*) FROM memoria_items WHERE ws = $1 AND `+cond, ix.id, arg).Scan(&n); err != nil {
 				return 0, err
 			}
 			counts[t] = n
@@ -462,7 +465,15 @@ func (c *cache) termCounts() map[string]int {
 
 // rarestTerms is, for each word, its rarest term (lex: the words' terms,
 // as lexemes cuts them) and the items containing it, which count gives.
-func rarestTerms(words []string, lex [][]string, count func(term string) (int, error)) ([]memory.TermStat, error) {
+// With phrases, the items of a word of several terms (a phrase,
+// "deploy.sh") are those that hold it as a phrase, which count gives for
+// phraseKey and the word: bm25's idf of a phrase, as FTS5 computes it
+// for the SQLite index, is that of the rows that match the phrase. The
+// rarest term's rows, used before, weighed a phrase whose words are also
+// apart in other rows lower than SQLite did, and ordered two phrases
+// otherwise (TestPhrasesAsSQLite). Recall plans with the rarest term's
+// rows (TermStats): they bound the phrase's, and cost no phrase search.
+func rarestTerms(words []string, lex [][]string, phrases bool, count func(term string) (int, error)) ([]memory.TermStat, error) {
 	stats := make([]memory.TermStat, len(words))
 	for i, ts := range lex {
 		stats[i] = memory.TermStat{Word: words[i]}
@@ -475,8 +486,31 @@ func rarestTerms(words []string, lex [][]string, count func(term string) (int, e
 				stats[i].Stem, stats[i].Rows = t, n
 			}
 		}
+		if phrases && len(ts) > 0 && (len(ts) > 1 || len(strings.Fields(words[i])) > 1) {
+			n, err := count(phraseKey + words[i])
+			if err != nil {
+				return nil, err
+			}
+			stats[i].Rows = n
+		}
 	}
 	return stats, nil
+}
+
+// phraseKey begins the key under which term counts keep a phrase's (the
+// words after it): no lexeme holds a NUL, which PostgreSQL's text never
+// does.
+const phraseKey = "\x00"
+
+// countCondition is the condition on an item's tsv that a counted term
+// (a lexeme, or phraseKey and a phrase) holds, with the term as parameter
+// p, and the value to bind to p: a lexeme is itself, a phrase matches as
+// Search matches it.
+func countCondition(term, p string) (cond, arg string) {
+	if words, ok := strings.CutPrefix(term, phraseKey); ok {
+		return "tsv @@ phraseto_tsquery('memoria', memoria_words(" + p + "))", words
+	}
+	return "tsv @@ quote_literal(" + p + ")::tsquery", term
 }
 
 // entityItemIDs is an array of the ids of the workspace's items that

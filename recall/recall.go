@@ -39,6 +39,11 @@ type Plan struct {
 	Terms  []string          // lexical terms, OR-ed
 	Filter memory.Filter     // hard constraints: window, kinds, entities
 	Window *memory.TimeRange // soft: the time the query text speaks of; items in it rank higher
+	// Phrases are the query's quoted phrases, each its words joined by
+	// spaces (a quoted word is a phrase of one). Their words are searched
+	// as Terms are, and the phrase channel ranks the items that hold a
+	// phrase: its words adjacent and in order, as the index cuts them.
+	Phrases []string
 	// Around is the day the query points near ("around Oct 14"): the
 	// temporal channel ranks by distance to it.
 	Around *time.Time
@@ -168,10 +173,22 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	if p.Window != nil {
 		windowed.Since, windowed.Until = intersect(p.Filter, *p.Window)
 	}
+	// A quoted phrase's words are the question's words too: an item that
+	// says them apart still answers it (after those that say the phrase,
+	// which the phrase channel finds), and a phrase no item says leaves
+	// the question as it would be without the quotes.
+	asked := p.Terms
+	for _, ph := range p.Phrases {
+		for _, w := range strings.Fields(ph) {
+			if !slices.Contains(asked, w) {
+				asked = append(slices.Clip(asked), w)
+			}
+		}
+	}
 	// Alias expansion: an entity named by an alias ("Pete", "WA relay")
 	// is also searched under its own name, which its facts carry in their
 	// entities column.
-	words := p.Terms
+	words := asked
 	nameWords := p.NameWords
 	for _, e := range p.Entities {
 		for _, w := range strings.Fields(strings.ToLower(memory.EntityName(e))) {
@@ -197,7 +214,7 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		// share only "tell" or "about". Such lines are no answer.
 		terms = nil
 	}
-	if len(p.Terms) > 0 && len(terms) == 0 && len(p.Entities) == 0 && !p.Browse && len(p.Vector) == 0 {
+	if len(asked) > 0 && len(terms) == 0 && len(p.Entities) == 0 && !p.Browse && len(p.Vector) == 0 {
 		return nil, nil // words were asked for and no item has any of them
 	}
 	// The entity and opinion channels filter by entity, so the words that
@@ -234,6 +251,22 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		}
 		if len(hits) > 0 {
 			lexTop = hits[0].Score
+		}
+	}
+
+	// Phrase channel: the items that say a quoted phrase, by bm25 over the
+	// phrases. A channel of its own, not a lift of the lexical scores:
+	// its ranks enter fusion as every channel's do, so an item that says
+	// the phrase has the phrase channel's vote besides its words' (the
+	// lexical channel's) and comes before those that say the words
+	// apart, while a phrase nothing says changes nothing.
+	if phrases := phraseTerms(p.Phrases); len(phrases) > 0 && !p.Browse {
+		hits, err := ix.Search(ctx, phrases, p.Filter, depth)
+		if err != nil {
+			return nil, fmt.Errorf("recall: phrase: %w", err)
+		}
+		for i, h := range hits {
+			pl.add("phrase", i+1, h.Item, h.Score)
 		}
 	}
 
@@ -951,6 +984,32 @@ func withAltTerms(words []string) []string {
 				out = append(slices.Clip(out), t)
 			}
 		}
+	}
+	return out
+}
+
+// phraseTerms are the search terms of quoted phrases: each phrase as it
+// was quoted, which the index cuts into its terms and matches as a
+// phrase (memory.Store.Search), and, for a phrase in other scripts, the
+// phrase of its words' alternative forms (lang.AltTerms) in order, as an
+// item's row carries them after its text (lang.AltText): a CJK run is
+// one token to the tokenizer, so "北京天气" is found as the adjacent
+// bigrams "北京 京天 天气". The words with no alternative form are left
+// out of that phrase, as the row leaves them out.
+func phraseTerms(phrases []string) []string {
+	var out []string
+	add := func(t string) {
+		if t != "" && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	for _, ph := range phrases {
+		add(ph)
+		var alt []string
+		for _, w := range strings.Fields(ph) {
+			alt = append(alt, lang.AltTerms(w)...)
+		}
+		add(strings.Join(alt, " "))
 	}
 	return out
 }

@@ -4,16 +4,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"memoria/memory"
+	"memoria/query"
 	"memoria/recall"
 )
 
 // ErrUnknownEntity is returned (wrapped) by Entity for a name no entity
 // is known by.
 var ErrUnknownEntity = errors.New("unknown entity")
+
+// ErrAmbiguousEntity is returned (wrapped, in a message that lists the
+// candidates) by Entity and Recall for a name several entities answer to
+// ("Alex" for Alex-Kim and Alex-Moreau).
+var ErrAmbiguousEntity = errors.New("ambiguous")
 
 // maxEntityItems bounds what Entity reads about one entity.
 const maxEntityItems = 2000
@@ -42,19 +49,24 @@ type EntityReport struct {
 	Opinions []recall.Result `json:"opinions"`
 }
 
-// Entity reports what memory holds about the entity known by name (its
-// slug, display name or an alias, any case). It brings the index up to
-// date first. An unknown name is an error that says so.
+// Entity reports what memory holds about the entity known by name, as
+// people write it (resolveEntity). It brings the index up to date first.
+// An unknown name is an error that says so (ErrUnknownEntity); a name
+// several entities answer to is one that lists them (ErrAmbiguousEntity).
 func (w *Workspace) Entity(ctx context.Context, name string) (*EntityReport, error) {
 	if _, err := w.Sync(ctx); err != nil {
 		return nil, err
 	}
-	slug, ok, err := w.ix.ResolveEntity(ctx, strings.TrimPrefix(strings.TrimSpace(name), "@"))
+	table, err := w.names(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("entity %s: %w", name, err)
 	}
-	if !ok {
-		return nil, fmt.Errorf("%w %q (`memoria entity` lists the known ones)", ErrUnknownEntity, name)
+	slug, err := w.resolveEntity(ctx, table, name)
+	if errors.Is(err, ErrUnknownEntity) {
+		return nil, fmt.Errorf("%w (`memoria entity` lists the known ones)", err)
+	}
+	if err != nil {
+		return nil, err
 	}
 	rep := &EntityReport{Slug: slug, Name: memory.EntityName(slug), Aliases: []string{}}
 	page, hasPage, err := w.ix.EntityPageOf(ctx, slug)
@@ -67,6 +79,12 @@ func (w *Workspace) Entity(ctx context.Context, name string) (*EntityReport, err
 	items, err := w.ix.EntityItems(ctx, []string{rep.Slug}, memory.Filter{}, maxEntityItems)
 	if err != nil {
 		return nil, fmt.Errorf("entity %s: %w", name, err)
+	}
+	if !hasPage {
+		// The table keeps a mention's slug in lower case; the report
+		// spells it as the memory does.
+		rep.Slug = spelled(rep.Slug, items)
+		rep.Name = memory.EntityName(rep.Slug)
 	}
 	var pageItems, facts []memory.Item
 	for _, it := range items {
@@ -106,8 +124,15 @@ func (w *Workspace) Entity(ctx context.Context, name string) (*EntityReport, err
 	curated := func(r recall.Result) bool { return strings.HasPrefix(r.Source, "bank/opinions.md#") }
 	rep.Current, rep.Timeline = recall.FoldCopies(rep.Current, nil), recall.FoldCopies(rep.Timeline, nil)
 	rep.Opinions = recall.FoldCopies(rep.Opinions, curated)
-	sort.SliceStable(rep.Opinions, func(i, j int) bool {
-		a, b := rep.Opinions[i], rep.Opinions[j]
+	sortOpinions(rep.Opinions)
+	return rep, nil
+}
+
+// sortOpinions puts current opinions before superseded ones, then the
+// more confident first, then the newest.
+func sortOpinions(ops []recall.Result) {
+	sort.SliceStable(ops, func(i, j int) bool {
+		a, b := ops[i], ops[j]
 		if (len(a.SupersededBy) == 0) != (len(b.SupersededBy) == 0) {
 			return len(a.SupersededBy) == 0
 		}
@@ -116,7 +141,53 @@ func (w *Workspace) Entity(ctx context.Context, name string) (*EntityReport, err
 		}
 		return a.Timestamp > b.Timestamp
 	})
-	return rep, nil
+}
+
+// resolveEntity maps a name as people write it to the one entity it
+// stands for, by the table that finds names in a question's text
+// (query.NameTable.Resolve), so that Entity, RecallOptions.Entities and
+// "tell me about X" agree: slug, display name or alias, any case, with or
+// without diacritics, '-' or a space; a word of only one entity's slug
+// ("Atlas" for Project-Atlas). An unknown name wraps ErrUnknownEntity; a
+// name several entities answer to wraps ErrAmbiguousEntity, in one line
+// that names them.
+func (w *Workspace) resolveEntity(ctx context.Context, table *query.NameTable, name string) (string, error) {
+	slug, candidates := table.Resolve(strings.TrimPrefix(strings.TrimSpace(name), "@"))
+	switch {
+	case slug != "":
+		return slug, nil
+	case len(candidates) == 0:
+		return "", fmt.Errorf("%w %q", ErrUnknownEntity, name)
+	}
+	// The table has a mentioned entity's slug in lower case; the list of
+	// entities spells each as written. Read only now: an ambiguous name is
+	// rare, the list costs a scan of the mentions. Should it fail, the
+	// table's spelling still names them.
+	if list, err := w.ix.EntityList(ctx); err == nil {
+		for i, c := range candidates {
+			for _, en := range list {
+				if memory.EntityKey(en.Slug) == memory.EntityKey(c) {
+					candidates[i] = en.Slug
+				}
+			}
+		}
+	}
+	slices.Sort(candidates)
+	return "", fmt.Errorf("entity %q is %w: %s; name one", name, ErrAmbiguousEntity, strings.Join(candidates, ", "))
+}
+
+// spelled is slug as the items that mention it write it (the first that
+// does), or slug when none does.
+func spelled(slug string, items []memory.EntityItem) string {
+	key := memory.EntityKey(slug)
+	for _, it := range items {
+		for _, e := range it.Entities {
+			if memory.EntityKey(e) == key {
+				return e
+			}
+		}
+	}
+	return slug
 }
 
 // when is the day a timeline entry is about: its event's first day, else

@@ -619,12 +619,12 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 		return nil, invalidError{fmt.Errorf("the time window is empty: since %s is after until %s", o.Since.Format(time.DateOnly), o.Until.Format(time.DateOnly))}
 	}
 	for _, e := range o.Entities {
-		slug, ok, err := w.ix.ResolveEntity(ctx, e)
+		slug, err := w.resolveEntity(ctx, table, e)
+		if errors.Is(err, ErrUnknownEntity) || errors.Is(err, ErrAmbiguousEntity) {
+			return nil, invalidError{err}
+		}
 		if err != nil {
 			return nil, err
-		}
-		if !ok {
-			return nil, invalidError{fmt.Errorf("%w %q", ErrUnknownEntity, e)}
 		}
 		plan.Filter.Entities = append(plan.Filter.Entities, slug)
 	}

@@ -227,6 +227,17 @@ var specialFolds = map[rune]string{
 	'þ': "th", 'ð': "d", 'ς': "σ", 'ё': "е",
 }
 
+// Fold is how a name is compared with another: lower case, diacritics
+// removed and the special letters folded ("Zoë Müller" and "zoe muller",
+// "Søren" and "Soren"), as the index folds the words it searches, so that
+// a name and its words match alike. Cyrillic keeps its marks except ё.
+func Fold(w string) string {
+	if !hasNonASCII(w) {
+		return strings.ToLower(w)
+	}
+	return fold(w, true)
+}
+
 // fold lower-cases w and removes its diacritics (NFD, marks dropped) and,
 // if special, folds the special letters and removes the marks of letters
 // outside the Latin script too. Without special it is what the tokenizer's

@@ -76,3 +76,60 @@ func TestNameWithoutArticle(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveAsInText: a name given on its own (Resolve) and the same name
+// in a question (MatchEntities) name the same entity, or none: slug,
+// display name, any case, with or without diacritics, an alias, a word
+// of only one entity's slug; a name two entities answer to is
+// ambiguous, with both as candidates.
+func TestResolveAsInText(t *testing.T) {
+	t.Parallel()
+	tab := NewNameTable(map[string][]string{
+		"Project-Atlas": nil, "Zoë-Müller": {"Zoë Müller", "Zo"}, "Alex-Kim": nil, "Alex-Moreau": nil,
+		"The-Castle": nil, "Robert": {"Robert Marsh"},
+	})
+	for _, c := range []struct {
+		name, slug string
+		candidates []string
+	}{
+		{"Project Atlas", "Project-Atlas", nil},
+		{"project-atlas", "Project-Atlas", nil},
+		{"Atlas", "Project-Atlas", nil},
+		{"atlas", "Project-Atlas", nil},
+		{"Zoe Muller", "Zoë-Müller", nil},
+		{"MULLER", "Zoë-Müller", nil},
+		{"Zoe", "Zoë-Müller", nil},
+		{"Zo", "Zoë-Müller", nil},
+		{"Kim", "Alex-Kim", nil},
+		{"castle", "The-Castle", nil},
+		{"Marsh", "", nil}, // a word of an alias ("Robert Marsh") alone names no one
+		{"Rob", "Robert", nil},
+		{"Alex", "", []string{"Alex-Kim", "Alex-Moreau"}},
+		{"the", "", nil},
+		{"Nobody", "", nil},
+	} {
+		slug, candidates := tab.Resolve(c.name)
+		slices.Sort(candidates)
+		if slug != c.slug || !slices.Equal(candidates, c.candidates) {
+			t.Errorf("Resolve(%q) = %q, %q; want %q, %q", c.name, slug, candidates, c.slug, c.candidates)
+		}
+		text := "tell me about " + c.name
+		got := ""
+		for _, m := range tab.MatchEntities(text) {
+			if text[m.Start:m.End] == c.name {
+				got = m.Slug
+			}
+		}
+		if got != c.slug {
+			t.Errorf("MatchEntities(%q) finds %q, want %q", text, got, c.slug)
+		}
+	}
+	// Where the writer capitalises names, a word of a slug in lower case
+	// is a word: "van" is not @Van-Dam.
+	tab.Add("Van-Dam")
+	for text, want := range map[string]int{"Is Joost happy with the electric van?": 0, "ask Van about it": 1, "what does van dam sell": 1, "tell me about atlas and Kim": 1} {
+		if ms := tab.MatchEntities(text); len(ms) != want {
+			t.Errorf("MatchEntities(%q) = %v, want %d matches", text, ms, want)
+		}
+	}
+}

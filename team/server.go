@@ -397,7 +397,7 @@ func writeError(w http.ResponseWriter, err error) {
 	switch {
 	case errors.As(err, &he):
 		code = he.code
-	case errors.Is(err, memoria.ErrInvalid), errors.Is(err, memoria.ErrUnknownEntity), errors.Is(err, workspace.ErrBadSource), errors.Is(err, workspace.ErrNotMemoryFile), errors.Is(err, workspace.ErrNoLines):
+	case errors.Is(err, memoria.ErrInvalid), errors.Is(err, memoria.ErrUnknownEntity), errors.Is(err, memoria.ErrAmbiguousEntity), errors.Is(err, workspace.ErrBadSource), errors.Is(err, workspace.ErrNotMemoryFile), errors.Is(err, workspace.ErrNoLines):
 		code = http.StatusBadRequest
 	case errors.Is(err, os.ErrNotExist):
 		code = http.StatusNotFound

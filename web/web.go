@@ -175,6 +175,8 @@ func (h *handler) reply(w http.ResponseWriter, r *http.Request, out any, err err
 			status = ce.status
 		case errors.Is(err, memoria.ErrUnknownEntity):
 			status = http.StatusNotFound
+		case errors.Is(err, memoria.ErrAmbiguousEntity):
+			status = http.StatusBadRequest // the message names the candidates
 		case errors.Is(err, workspace.ErrBadSource) || errors.Is(err, workspace.ErrNotMemoryFile):
 			status = http.StatusBadRequest
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, workspace.ErrNoLines):

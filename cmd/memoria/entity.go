@@ -33,6 +33,9 @@ func runEntity(ctx context.Context, e *env, args []string) error {
 	if errors.Is(err, memoria.ErrUnknownEntity) {
 		return notFoundError{err}
 	}
+	if errors.Is(err, memoria.ErrAmbiguousEntity) {
+		return usagef("%v", err) // the candidates are listed: name one
+	}
 	if err != nil {
 		return err
 	}

@@ -8,9 +8,13 @@ import (
 )
 
 // openedPath returns the path the kernel gives for the open file f: where
-// it really is, whatever was swapped in while it was opened. ok is false
-// when /proc is not mounted or the file is no longer there (then Open
-// falls back to comparing it with the file at its path).
+// it really is, whatever was swapped in while it was opened. A file
+// removed or renamed over since it was opened (a writer's atomic save) is
+// named where it was, with " (deleted)" after it: it is the version the
+// reader opened, at that place, and is judged by it (refusing it made
+// reads of a log that writers kept saving fail, and the index left the
+// log out). ok is false when /proc is not mounted (then Open falls back
+// to comparing the file with the one at its path).
 func openedPath(f *os.File) (p string, ok bool) {
 	conn, err := f.SyscallConn()
 	if err != nil {
@@ -24,7 +28,8 @@ func openedPath(f *os.File) (p string, ok bool) {
 	}); err != nil || rerr != nil {
 		return "", false
 	}
-	if !filepath.IsAbs(p) || strings.HasSuffix(p, " (deleted)") {
+	p = strings.TrimSuffix(p, " (deleted)")
+	if !filepath.IsAbs(p) {
 		return "", false
 	}
 	return filepath.Clean(p), true

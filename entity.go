@@ -152,7 +152,14 @@ func sortOpinions(ops []recall.Result) {
 // name several entities answer to wraps ErrAmbiguousEntity, in one line
 // that names them.
 func (w *Workspace) resolveEntity(ctx context.Context, table *query.NameTable, name string) (string, error) {
-	slug, candidates := table.Resolve(strings.TrimPrefix(strings.TrimSpace(name), "@"))
+	n := strings.TrimPrefix(strings.TrimSpace(name), "@")
+	if strings.ContainsAny(n, `/\`) || strings.HasPrefix(n, ".") || strings.Contains(n, "..") {
+		// Slugs are file names: a name that holds a path ("../Пётр",
+		// ".Zoë") names no entity, however it would fold, as an unsafe
+		// @mention names none.
+		return "", fmt.Errorf("%w %q (%w)", ErrUnknownEntity, name, memory.ErrUnsafeSlug)
+	}
+	slug, candidates := table.Resolve(n)
 	switch {
 	case slug != "":
 		return slug, nil

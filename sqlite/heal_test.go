@@ -257,8 +257,12 @@ func TestRacyFileSettlesWithoutPending(t *testing.T) {
 	if st.Pending != 0 {
 		t.Errorf("status: %d pending of an unchanged file", st.Pending)
 	}
-	if _, err := ix.Sync(ctx); err != nil {
+	sst, err := ix.Sync(ctx)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if sst.Parsed != 0 {
+		t.Errorf("the sync read %d unchanged files again", sst.Parsed)
 	}
 	stored, err := ix.storedFiles(ctx)
 	if err != nil {

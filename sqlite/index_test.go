@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -339,7 +340,10 @@ func TestTruncatedUnderAnOpenRead(t *testing.T) {
 	if rows.Err() == nil {
 		t.Log("the read finished from pages already in the cache")
 	}
-	if _, err := ix.Sync(ctx); err == nil {
-		t.Error("sync of a truncated index succeeded")
+	// A check that reads every page finds the damage. (A sync may not:
+	// what it reads can still be in the page cache, as when the files it
+	// compares by content have just aged and only their mtime is stored.)
+	if err := ix.Verify(ctx); !errors.Is(err, memory.ErrCorrupt) {
+		t.Errorf("verify of a truncated index: %v", err)
 	}
 }

@@ -158,7 +158,7 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l listing, epoch *ui
 	if err != nil {
 		return st, err
 	}
-	files, todo, gone, stored := d.files, append(d.todo, d.settle...), d.gone, d.stored
+	files, todo, gone, stored := d.files, d.todo, d.gone, d.stored
 	markRacy(todo, l.at)
 	st.Files = len(files)
 	// Files skipped by the listing (symlinks out of the workspace…) are not
@@ -170,7 +170,7 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l listing, epoch *ui
 		}
 	}
 	st.Unchanged = len(files) - len(todo)
-	if len(todo) == 0 && len(gone) == 0 {
+	if len(todo) == 0 && len(gone) == 0 && len(d.settle) == 0 {
 		if epoch != nil {
 			ix.fresh.checked(files, version, *epoch)
 		}
@@ -209,6 +209,22 @@ func (ix *Index) sync(ctx context.Context, start time.Time, l listing, epoch *ui
 	manifest := current.edit()
 	for _, p := range gone {
 		delete(manifest, p)
+	}
+	// Settled files: their content is the one indexed (diff read it), so
+	// only their mtime is stored, unless another process indexed them
+	// anew since, when they are read as any changed file is.
+	for _, f := range d.settle {
+		s, ok := manifest[f.Rel]
+		old, _ := stored.get(f.Rel)
+		if !ok || s.hash != old.hash || s.size != f.Size {
+			todo = append(todo, f)
+			continue
+		}
+		s.mtime = f.ModTime
+		manifest[f.Rel] = s
+		if _, err := tx.ExecContext(ctx, `UPDATE files SET mtime=? WHERE id=?`, f.ModTime, s.id); err != nil {
+			return st, ix.wrapErr(err)
+		}
 	}
 	err = ingest.LoadAll(ctx, ix.ws, todo, ix.opts.rows(), func(i int, l ingest.Loaded) error {
 		// Compared with the manifest as it is under the write lock: another
@@ -295,9 +311,9 @@ type diffResult struct {
 	todo    []workspace.File // new, or stat differs
 	gone    []string         // indexed, no longer on disk
 	// settle are racy files whose content is still the indexed one and
-	// that are racy no more: a sync indexes them again to store their
-	// mtime at last, but nothing in them changed (status does not count
-	// them as pending).
+	// that are racy no more: a sync stores their mtime at last, without
+	// reading them again, and status does not count them as pending
+	// (nothing in them changed).
 	settle []workspace.File
 }
 

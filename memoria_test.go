@@ -1124,7 +1124,11 @@ func TestDamagedVectorsEmbeddedAgain(t *testing.T) {
 	if _, err := ws.Recall(ctx, "bread", memoria.RecallOptions{Now: now}); err != nil {
 		t.Fatal(err)
 	}
-	if why := ws.SemanticOff(); !strings.Contains(why, "damaged") {
+	// The recall says why it ran lexically, unless it ran again after the
+	// freshness check (a file compared by content, a commit meanwhile) and
+	// the texts of this small workspace were embedded again by then: its
+	// last run was semantic, and says nothing.
+	if why := ws.SemanticOff(); why != "" && !strings.Contains(why, "damaged") {
 		t.Fatalf("SemanticOff %q", why)
 	}
 	deadline := time.Now().Add(30 * time.Second)

@@ -326,6 +326,12 @@ func (ix *Index) diff(ctx context.Context, l listing) (diffResult, error) {
 	if d.stored, err = ix.storedFiles(ctx); err != nil {
 		return d, ix.wrapErr(err)
 	}
+	var rd *workspace.Reader // for racy files, opened at the first
+	defer func() {
+		if rd != nil {
+			rd.Close()
+		}
+	}()
 	// Both lists are sorted by path (workspace.List sorts its own).
 	if !slices.IsSortedFunc(d.files, func(a, b workspace.File) int { return strings.Compare(a.Rel, b.Rel) }) {
 		d.files = slices.Clone(d.files)
@@ -345,7 +351,7 @@ func (ix *Index) diff(ctx context.Context, l listing) (diffResult, error) {
 			s, f := d.stored.vals[j], d.files[i]
 			switch {
 			case s.mtime == racyMtime && s.size == f.Size:
-				switch same, racy := ix.sameContent(f, s.hash, l.at); {
+				switch same, racy := ix.sameContent(&rd, f, s.hash, l.at); {
 				case !same:
 					d.todo = append(d.todo, f)
 				case !racy:
@@ -395,19 +401,22 @@ func markRacy(files []workspace.File, at time.Time) {
 // is still racy (when it is no longer, the sync that reads it stores its
 // mtime at last). It reads the file, as the sync would: only files
 // written in the last seconds are racy.
-func (ix *Index) sameContent(f workspace.File, hash string, at time.Time) (same, racy bool) {
+func (ix *Index) sameContent(rd **workspace.Reader, f workspace.File, hash string, at time.Time) (same, racy bool) {
 	racy = f.ModTime > at.Add(-racyWindow).UnixNano()
 	if hash == "" || f.Size > ix.opts.rows().MaxSize() {
 		return false, racy
 	}
 	// Read as the sync would read it (ingest.Load): through the
-	// workspace's reader, which refuses what is not a memory file.
-	r, err := workspace.NewReader(ix.ws)
-	if err != nil {
-		return false, racy
+	// workspace's reader, which refuses what is not a memory file; one
+	// reader for the check's files (*rd, opened at the first).
+	if *rd == nil {
+		r, err := workspace.NewReader(ix.ws)
+		if err != nil {
+			return false, racy
+		}
+		*rd = r
 	}
-	defer r.Close()
-	data, err := r.ReadFile(f.Rel)
+	data, err := (*rd).ReadFile(f.Rel)
 	return err == nil && ingest.HashBytes(data) == hash, racy
 }
 

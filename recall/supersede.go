@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"memoria/memory"
 	"memoria/query"
@@ -62,11 +63,11 @@ const (
 var attributeCues = func() map[string]string {
 	m := map[string]string{}
 	for class, ws := range map[string]string{
-		"residence":  "live lives lived living moved resides address apartment",
+		"residence":  "live lives lived living moved resides address apartment based",
 		"phone":      "phone mobile cell telephone",
 		"email":      "email e-mail",
 		"device":     "laptop computer macbook notebook workstation desktop",
-		"hosting":    "deployed hosted hosting production",
+		"hosting":    "deployed hosted hosting host hosts production",
 		"release":    "release version",
 		"employer":   "employer job employed hired",
 		"meeting":    "meeting appointment",
@@ -110,6 +111,12 @@ type factSig struct {
 	// says: an entity-less world fact that says what its subject is
 	// ("the ute is a white Hilux").
 	says bool
+	// plain are its attribute words: the content words (stemmed) it
+	// writes in lower case or opens with, no value (a name, a number) and
+	// no calendar word, sorted, each once ("bas" of "based in Hamburg").
+	plain []string
+	// change: it says that a value changed (saysChangeAnyLang), read once.
+	change *bool
 }
 
 // farFuture orders undated curated facts after every log, unless a log
@@ -190,6 +197,9 @@ func signature(it memory.Item) *factSig {
 		if strings.ContainsAny(w, "0123456789") || numberWords[w] {
 			continue // a count (numberWords) says how many, not what: "Two frost fans"
 		}
+		if !calendarWords[w] && (i == 0 || lowerIn(it.Content, w)) {
+			s.plain = append(s.plain, stem(w))
+		}
 		w = stem(w)
 		if firstContent < 0 {
 			firstContent = i
@@ -218,7 +228,65 @@ func signature(it memory.Item) *factSig {
 	slices.Sort(s.tokens)
 	s.tokens = slices.Compact(s.tokens)
 	s.set = slices.Sorted(slices.Values(s.words))
+	slices.Sort(s.plain)
+	s.plain = slices.Compact(s.plain)
 	return s
+}
+
+// lowerIn reports whether text writes the lower-case word w in lower
+// case somewhere: a word written only capitalised is a name, a value.
+func lowerIn(text, w string) bool {
+	for i := strings.Index(text, w); i >= 0; {
+		before, _ := utf8.DecodeLastRuneInString(text[:i])
+		after, _ := utf8.DecodeRuneInString(text[i+len(w):])
+		if !isWordRune(before) && !isWordRune(after) {
+			return true
+		}
+		j := strings.Index(text[i+len(w):], w)
+		if j < 0 {
+			break
+		}
+		i += len(w) + j
+	}
+	return false
+}
+
+func isWordRune(r rune) bool {
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-')
+}
+
+// saysChange reports (once) whether the fact says that a value changed.
+func (s *factSig) saysChange() bool {
+	if s.change == nil {
+		c := saysChangeAnyLang(s.it.Content)
+		s.change = &c
+	}
+	return *s.change
+}
+
+// changedAttribute reports whether two world facts of a shared entity
+// state one attribute by the rule of change: the newer says that a value
+// changed ("Now based in Berlin; moved from Hamburg last week",
+// "Switched hosting to AWS") and the two share an attribute word ("based",
+// "host"), not only values or names. (By meaning, with an embedding
+// model's vectors, where supersede gets them: it does not yet.)
+func changedAttribute(a, b *factSig) bool {
+	if a.it.Kind != memory.KindWorld || b.it.Kind != memory.KindWorld || len(a.plain) == 0 || len(b.plain) == 0 {
+		return false
+	}
+	newer := a
+	switch {
+	case a.curated && b.curated:
+		return false
+	case a.curated:
+		newer = b
+	case b.curated:
+	case b.when.After(a.when):
+		newer = b
+	case !a.when.After(b.when):
+		return false // one day: no order of change
+	}
+	return newer.saysChange() && sharedCount(a.plain, b.plain) > 0
 }
 
 // subjectWithin is how near its start an entity-less world fact's first
@@ -343,7 +411,7 @@ func sameAttribute(a, b *factSig) bool {
 	}
 	// The rules that link first, then restates, which unlinks: most pairs
 	// of one entity's facts link by none, and skip its two merges.
-	return attributeMatch(a, b) && !restates(a, b) && !restates(b, a)
+	return (attributeMatch(a, b) || changedAttribute(a, b)) && !restates(a, b) && !restates(b, a)
 }
 
 // attributeMatch reports whether two facts share an attribute cue, their

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"memoria/memory"
+	"memoria/recall"
 	"memoria/safewrite"
 )
 
@@ -227,7 +228,7 @@ func entityBlock(fs []*fact, ops []*Opinion) []string {
 				b.terms = termsOf(b.Text)
 			}
 			s := a.terms.cosine(b.terms)
-			if s >= 0.5 || (s >= MatchThreshold && Contradicts(a.Text, b.Text)) {
+			if s >= 0.5 || (s >= MatchThreshold && Contradicts(a.Text, b.Text)) || replacedBy(a, b) {
 				superseded[i] = b
 				break
 			}
@@ -293,4 +294,19 @@ func day(t time.Time) string { return t.Format(time.DateOnly) }
 func text(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	return strings.ReplaceAll(s, "<!--", "<!-")
+}
+
+// replacedBy reports whether b, a later world fact of the same entity,
+// supersedes a by recall's rules of update-awareness (the same attribute,
+// by a cue, head words, shared words or a change said with a shared
+// attribute word: "based in Hamburg" and, later, "Now based in Berlin"),
+// so that the page shows the link recall makes.
+func replacedBy(a, b *fact) bool {
+	if a.Kind != memory.KindWorld || b.Kind != memory.KindWorld || !b.Written.After(a.Written) {
+		return false
+	}
+	sig := func(f *fact) recall.Sig {
+		return recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: f.Text, Entities: f.keys, Written: f.Written, FactID: f.ID})
+	}
+	return sig(b).Replaces(sig(a))
 }

@@ -252,6 +252,13 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 	// the dogs: …", not "Dogs: Tui and Bess"). Statements marked before
 	// count too, so that a second run marks no runner-up.
 	best := map[*fact]int{}
+	// tied: for each sentence, the most words it shares with a field it
+	// names by its whole label, whether or not it outdates it: a
+	// sentence about one field ("Ethan's Chinese tuition with Mdm Lee is
+	// now on Sundays" and "Chinese tuition: Saturdays 10am with Mdm Lee")
+	// outdates no other field that shares fewer of its words ("Maths
+	// tuition: Wednesdays …").
+	tied := map[*fact]int{}
 	for _, c := range all {
 		inText := res.namesIn(c.text)
 		st := recall.NewStatement(c.text, inText)
@@ -299,6 +306,9 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 			if t == recall.Untied {
 				continue
 			}
+			if t == recall.TieHead && namesLabel(c.text, f.change.Said) {
+				tied[f] = max(tied[f], st.Shared(f.change))
+			}
 			inSentence := res.namesIn(f.change.Said)
 			isName := func(w string) bool { return inText(w) || inSentence(w) }
 			if t == recall.TieEntity {
@@ -342,7 +352,7 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 		}
 		cands := c.cands
 		for f, n := range c.replaced {
-			if n == best[f] {
+			if n == best[f] && n >= tied[f] {
 				cands = append(cands, f)
 			}
 		}
@@ -415,6 +425,15 @@ func statementEntities(st statement, page string, res *resolver) ([]string, bool
 		if k := recall.SubjectOf(withoutLeadingMention(text)); k != "" && !slices.Contains(ents, k) {
 			ents = append(ents, k)
 		}
+	}
+	if rel, keys := relativeOf(withoutLeadingMention(text), page, res); rel {
+		// A relative's attribute ("Thomas, Peter's older brother, lives
+		// in Graz"): the relative's, when a known entity, or no one's the
+		// check compares.
+		if page != "" || len(keys) == 0 {
+			return nil, false
+		}
+		ents = keys
 	}
 	if len(ents) == 0 || historical(text) || preference(text) {
 		return nil, false
@@ -656,3 +675,19 @@ func otherSubject(text, page string, res *resolver) bool {
 func (r *resolver) isName(w string) bool { return r.byKey[memory.EntityKey(w)] != "" }
 
 func shareValue(a, b string, res *resolver) bool { return recall.ShareValue(a, b, res.isName) }
+
+// namesLabel reports whether a statement is a field (recall.Field) whose
+// label's every word the sentence says.
+func namesLabel(statement, sentence string) bool {
+	label, _, ok := recall.Field(statement)
+	if !ok {
+		return false
+	}
+	l := strings.ToLower(sentence)
+	for _, w := range strings.Fields(strings.ToLower(label)) {
+		if !strings.Contains(l, w) {
+			return false
+		}
+	}
+	return true
+}

@@ -19,9 +19,15 @@ import (
 //     indexed as its overlapping bigrams ("北京天气" → 北京 京天 天气); a
 //     run of one character as itself. Latin words glued to CJK text
 //     ("把Memoria部署") are indexed on their own too.
-//   - Folds unicode61 does not make: ё→е, Greek accents and final sigma,
-//     ß→ss, ø→o, æ→ae, œ→oe, ł→l, đ→d, ı→i, þ→th.
+//   - Folds unicode61 does not make: width (full-width and half-width
+//     forms, as NFKC folds them: "ＡＢ－１２３" is AB-123), ё→е, Greek accents and final sigma, ß→ss,
+//     ø→o, æ→ae, œ→oe, ł→l, đ→d, ı→i, þ→th; and the transliterations of
+//     letters with marks: ü→ue, ö→oe, ä→ae, å→aa, ø→oe ("Müller" is
+//     found by "Mueller", and "Mueller" by "Müller").
 //   - Russian stems (Snowball) for Cyrillic words.
+//   - Stems of Latin words (stem.go) in text written in a language other
+//     than English that Snowball stems (Stemmed): German, Italian,
+//     Swedish, French, Spanish, Portuguese, Dutch, Danish, Norwegian.
 //
 // Queries get the same forms (AltTerms), so every alt term is a plain
 // word of the index: no column filter is needed, and a query mixing
@@ -29,7 +35,7 @@ import (
 
 // Version changes whenever AltText makes other tokens; it is part of the
 // index identity (with Unicode, below), so existing indexes are rebuilt.
-const Version = 3
+const Version = 4
 
 // Unicode names the Unicode tables AltText depends on (Go's for letters
 // and case, x/text's for decomposition): a Go or x/text upgrade may make
@@ -56,15 +62,16 @@ func isTokenRune(r rune) bool {
 }
 
 // AltText is what an item's text adds to its full-text row: the extra
-// tokens, space separated, or "" for text the tokenizer handles alone (all
-// of ASCII).
+// tokens, space separated, each word's in the order of the words, or ""
+// for text the tokenizer handles alone (English in ASCII).
 func AltText(text string) string {
-	if !hasNonASCII(text) {
+	stem := Stemmed(text)
+	if !stem && !hasNonASCII(text) {
 		return ""
 	}
 	var b strings.Builder
-	eachWord(text, func(w string) {
-		for _, t := range altForms(w) {
+	eachWord(text, !stem, func(w string) {
+		for _, t := range wordAlts(w, stem) {
 			if b.Len() > 0 {
 				b.WriteByte(' ')
 			}
@@ -76,19 +83,36 @@ func AltText(text string) string {
 
 // AltTerms are the extra search terms for a query word, as the alt column
 // holds them: the bigrams of its CJK runs and the words glued to them, its
-// folded form, its stem. Nil for an ASCII word.
+// folded and transliterated forms, its stems (those of every language
+// stem.go knows, since a word alone does not tell its language: they
+// match only text that Stemmed, never English text). Nil for a word that
+// has none (an English function word, a number).
 func AltTerms(word string) []string {
-	if !hasNonASCII(word) {
-		return nil
-	}
 	var out []string
-	eachWord(word, func(w string) {
-		for _, t := range altForms(w) {
+	eachWord(word, false, func(w string) {
+		for _, t := range wordAlts(w, true) {
 			if !contains(out, t) {
 				out = append(out, t)
 			}
 		}
 	})
+	return out
+}
+
+// wordAlts are the alt tokens of one unicode61 token w: its alt forms if
+// it has a letter outside ASCII, then, if stem, its stems; each once.
+func wordAlts(w string, stem bool) []string {
+	var out []string
+	if hasNonASCII(w) {
+		for _, t := range altForms(w) {
+			if !contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	if stem {
+		out = stemTokens(out, w)
+	}
 	return out
 }
 
@@ -110,9 +134,9 @@ func hasNonASCII(s string) bool {
 	return false
 }
 
-// eachWord calls fn for each run of token characters in s that contains
-// a non-ASCII character.
-func eachWord(s string, fn func(string)) {
+// eachWord calls fn for each run of token characters in s, or, if
+// nonASCII, only for those that contain a non-ASCII character.
+func eachWord(s string, nonASCIIOnly bool, fn func(string)) {
 	start, nonASCII := -1, false
 	for i := 0; i < len(s); {
 		r, size := rune(s[i]), 1
@@ -127,14 +151,14 @@ func eachWord(s string, fn func(string)) {
 				nonASCII = true
 			}
 		} else if start >= 0 {
-			if nonASCII {
+			if nonASCII || !nonASCIIOnly {
 				fn(s[start:i])
 			}
 			start = -1
 		}
 		i += size
 	}
-	if start >= 0 && nonASCII {
+	if start >= 0 && (nonASCII || !nonASCIIOnly) {
 		fn(s[start:])
 	}
 }
@@ -144,6 +168,7 @@ func eachWord(s string, fn func(string)) {
 func altForms(w string) []string {
 	var out []string
 	if strings.IndexFunc(w, IsCJK) >= 0 {
+		w = nfkc(w) // half-width kana as full-width, full-width Latin as ASCII
 		// Split into CJK runs (bigrams) and the pieces between them
 		// (indexed as words of their own).
 		var run []rune
@@ -184,8 +209,9 @@ func altForms(w string) []string {
 }
 
 // wordForms are the alt forms of a word without CJK: the word itself when
-// glued (it was part of a longer token), its fold when it differs from
-// what the tokenizer makes of the word, and its Russian stem.
+// glued (it was part of a longer token), its fold and its
+// transliteration when they differ from what the tokenizer makes of the
+// word, and its Russian stem.
 func wordForms(w string, glued bool) []string {
 	var out []string
 	if glued {
@@ -194,9 +220,12 @@ func wordForms(w string, glued bool) []string {
 	if !hasNonASCII(w) {
 		return out
 	}
-	f := fold(w, true)
-	if f != "" && f != fold(w, false) && !contains(out, f) {
+	f, plain := fold(w, true), fold(w, false)
+	if f != "" && f != plain && !contains(out, f) {
 		out = append(out, f)
+	}
+	if t := transliterate(w); t != "" && t != f && t != plain && !contains(out, t) {
+		out = append(out, t)
 	}
 	if stemRussian && isCyrillic(w) {
 		s := russian.Stem(f, true)
@@ -227,10 +256,17 @@ var specialFolds = map[rune]string{
 	'þ': "th", 'ð': "d", 'ς': "σ", 'ё': "е",
 }
 
-// Fold is how a name is compared with another: lower case, diacritics
-// removed and the special letters folded ("Zoë Müller" and "zoe muller",
-// "Søren" and "Soren"), as the index folds the words it searches, so that
-// a name and its words match alike. Cyrillic keeps its marks except ё.
+// transliterations are the letters people without them on their keyboard
+// write as two: German and Scandinavian umlauts and å, ø.
+var transliterations = map[rune]string{
+	'ä': "ae", 'ö': "oe", 'ü': "ue", 'å': "aa", 'ø': "oe",
+}
+
+// Fold is how a name is compared with another: lower case, width folded
+// (full-width and half-width forms), diacritics removed and the special
+// letters folded ("Zoë Müller" and "zoe muller", "Søren" and "Soren"), as
+// the index folds the words it searches, so that a name and its words
+// match alike. Cyrillic keeps its marks except ё.
 func Fold(w string) string {
 	if !hasNonASCII(w) {
 		return strings.ToLower(w)
@@ -238,14 +274,59 @@ func Fold(w string) string {
 	return fold(w, true)
 }
 
+// nfkc folds the width of s: the letters, digits and signs of the
+// half-width and full-width forms (U+FF00–U+FFEF: "ＡＢ－１２３", "ｶﾀｶﾅ")
+// as NFKC makes them, the others left as they are (NFKC would also make
+// "m³" "m3" and "ﬁ" "fi", which the tokenizer has always kept).
+func nfkc(s string) string {
+	if strings.IndexFunc(s, isWide) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isWide(r) {
+			b.WriteString(norm.NFKC.String(string(r)))
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return norm.NFC.String(b.String())
+}
+
+// isWide reports whether r is one of the half-width and full-width forms.
+func isWide(r rune) bool { return r >= 0xFF00 && r <= 0xFFEF }
+
 // fold lower-cases w and removes its diacritics (NFD, marks dropped) and,
-// if special, folds the special letters and removes the marks of letters
-// outside the Latin script too. Without special it is what the tokenizer's
-// remove_diacritics makes of w, which folds Latin letters only. Cyrillic
-// keeps its marks (й is a letter of its own) except ё.
+// if special, folds width (nfkc) and the special
+// letters and removes the marks of letters outside the Latin script too.
+// Without special it is what the tokenizer's remove_diacritics makes of
+// w, which folds Latin letters only. Cyrillic keeps its marks (й is a
+// letter of its own) except ё.
 func fold(w string, special bool) string {
+	return foldWith(w, special, nil)
+}
+
+// transliterate is fold with the letters of transliterations written as
+// two ("Müller" → "mueller", "Øresund" → "oeresund"), or "" when w has
+// none of them.
+func transliterate(w string) string {
+	lw := norm.NFC.String(strings.ToLower(nfkc(w)))
+	if strings.IndexFunc(lw, func(r rune) bool { _, ok := transliterations[r]; return ok }) < 0 {
+		return ""
+	}
+	return foldWith(lw, true, transliterations)
+}
+
+func foldWith(w string, special bool, first map[rune]string) string {
+	if special {
+		w = nfkc(w)
+	}
 	var b strings.Builder
 	for _, r := range norm.NFC.String(strings.ToLower(w)) {
+		if s, ok := first[r]; ok {
+			b.WriteString(s)
+			continue
+		}
 		if s, ok := specialFolds[r]; ok && special {
 			b.WriteString(s)
 			continue

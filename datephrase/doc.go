@@ -121,6 +121,12 @@
 //	27.11.2025, 1.2.2026                        day.month.year (four-digit year)
 //	2025年11月27日, 2025年11月, 11月27日          Chinese and Japanese (号 for 日 too);
 //	  2025년 11월 27일                            Korean; 至, 〜 join a range
+//	3日, 3号, 3일                                 a day of the month said alone, as "the 3rd"
+//	                                              (not 3日前, 3日間, 3号线, 3일 전: counts, numbers)
+//	昨天 今天 明天 前天 后天 上周 本周 下周       relative days, weeks, months and years, and
+//	  上个月 去年 最近 周末 星期三 周三;          weekdays, in Chinese, Japanese and Korean, as
+//	  昨日 先週 来週 先月 水曜日; 어제 지난주       the English words they stand for (lex.go,
+//	  다음 달 작년 수요일                          cjkWords)
 //	27. November 2025, 3. März 2025             German: a dot after the day
 //	27 novembre 2025, 27 ott 2025, 15 gennaio   month names and abbreviations in German,
 //	  3 décembre 2024, 5 de mayo de 2025,         Italian, French, Spanish and Russian

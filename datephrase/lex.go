@@ -402,6 +402,12 @@ func tokenize(s string, buf []token) []token {
 				i += size
 				continue
 			}
+			if isCJK(r) {
+				if k, end := scanCJKWord(s, i, toks); end > i {
+					toks, i = k, end
+					continue
+				}
+			}
 			if !isAlnum(r) || isCJK(r) {
 				// A CJK character is a word of its own: the script puts no
 				// spaces around the numbers of a date (は2025年11月22日の).
@@ -634,6 +640,15 @@ func scanCJK(s string, i int, toks []token) []token {
 	}
 	mStart := k
 	mEnd, next := sign(k+nd, "月", "월")
+	if mEnd < 0 && y == 0 && nd <= 2 && n >= 1 && n <= 31 {
+		// 3日, 3号, 3일: a day of the month said alone, as "the 3rd".
+		if e, after := sign(k+nd, "日", "号", "일"); e > 0 && !notADay(s[e:], s[after:]) {
+			return append(toks,
+				token{start: i, end: i, kind: tWord, w: keywords["the"]},
+				token{start: i, end: e, kind: tNum, n: int32(n), nd: uint8(nd), ord: true})
+		}
+		return toks
+	}
 	if mEnd < 0 || nd > 2 || n < 1 || n > 12 {
 		return toks
 	}
@@ -656,4 +671,110 @@ func scanCJK(s string, i int, toks []token) []token {
 			token{start: dStart, end: end, kind: tNum, n: int32(d), nd: 2})
 	}
 	return toks
+}
+
+// notADay reports whether what follows a number and 日, 号 or 일 makes it
+// no day of the month: a count of days (3日前 "3 days ago", 3日間, 3일 전,
+// 3일 동안) or a number of a thing (3号线 "line 3", 3号楼 "building 3").
+// rest follows the sign directly, afterSpace after the spaces that may
+// follow it (Korean).
+func notADay(rest, afterSpace string) bool {
+	for _, w := range []string{"前", "后", "後", "间", "間", "内", "以", "来", "線", "线", "楼", "樓", "门", "門", "房", "机", "機", "位", "车", "車", "院", "厅", "床", "桌", "店", "馆", "館", "口", "目", "分"} {
+		if strings.HasPrefix(rest, w) {
+			return true
+		}
+	}
+	for _, w := range []string{"전", "후", "동안", "간", "이내"} {
+		if strings.HasPrefix(afterSpace, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// cjkWords are the relative date words of Chinese, Japanese and Korean,
+// as the English words the grammar reads ("上周" is "last week"; a
+// weekday is its English name). The longest that matches is read.
+var cjkWords = map[string]string{
+	// Chinese
+	"今天": "today", "昨天": "yesterday", "明天": "tomorrow",
+	"前天": "the day before yesterday", "后天": "the day after tomorrow", "後天": "the day after tomorrow",
+	"上周": "last week", "上週": "last week", "上个星期": "last week", "上個星期": "last week", "上星期": "last week", "上个礼拜": "last week", "上礼拜": "last week",
+	"本周": "this week", "这周": "this week", "這週": "this week", "这个星期": "this week", "這個星期": "this week", "这星期": "this week",
+	"下周": "next week", "下週": "next week", "下个星期": "next week", "下個星期": "next week", "下星期": "next week",
+	"上个月": "last month", "上個月": "last month", "上月": "last month",
+	"这个月": "this month", "這個月": "this month", "本月": "this month",
+	"下个月": "next month", "下個月": "next month", "下月": "next month",
+	"去年": "last year", "今年": "this year", "明年": "next year",
+	"最近": "recently", "近来": "recently", "近來": "recently",
+	"周末": "the weekend", "週末": "the weekend",
+	// Japanese (今日, 昨日, 明日, 今年, 去年, 最近, 週末 are written as in Chinese)
+	"今日": "today", "昨日": "yesterday", "明日": "tomorrow", "一昨日": "the day before yesterday", "明後日": "the day after tomorrow",
+	"先週": "last week", "今週": "this week", "来週": "next week", "來週": "next week",
+	"先月": "last month", "今月": "this month", "来月": "next month",
+	"昨年": "last year", "来年": "next year",
+	// Korean
+	"오늘": "today", "어제": "yesterday", "내일": "tomorrow", "그저께": "the day before yesterday", "모레": "the day after tomorrow",
+	"지난주": "last week", "지난 주": "last week", "이번 주": "this week", "이번주": "this week", "다음 주": "next week", "다음주": "next week",
+	"지난달": "last month", "지난 달": "last month", "이번 달": "this month", "이번달": "this month", "다음 달": "next month", "다음달": "next month",
+	"작년": "last year", "올해": "this year", "내년": "next year", "최근": "recently", "주말": "the weekend",
+}
+
+// cjkWeekdays are the weekday names: Chinese 星期一, 周一, 礼拜一 (日 or 天
+// for Sunday), Japanese 月曜日 (月曜 too), Korean 월요일.
+var cjkWeekdays = func() map[string]string {
+	m := map[string]string{}
+	names := []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
+	for i, d := range []string{"日", "一", "二", "三", "四", "五", "六"} {
+		for _, p := range []string{"星期", "周", "週", "礼拜", "禮拜"} {
+			m[p+d] = names[i]
+		}
+	}
+	for _, p := range []string{"星期", "周", "週", "礼拜", "禮拜"} {
+		m[p+"天"] = "sunday"
+	}
+	for i, d := range []string{"日", "月", "火", "水", "木", "金", "土"} {
+		m[d+"曜日"] = names[i]
+		m[d+"曜"] = names[i]
+	}
+	for i, d := range []string{"일", "월", "화", "수", "목", "금", "토"} {
+		m[d+"요일"] = names[i]
+	}
+	return m
+}()
+
+// maxCJKWord is the length in bytes of the longest of cjkWords and
+// cjkWeekdays.
+var maxCJKWord = func() int {
+	n := 0
+	for w := range cjkWords {
+		n = max(n, len(w))
+	}
+	for w := range cjkWeekdays {
+		n = max(n, len(w))
+	}
+	return n
+}()
+
+// scanCJKWord reads the longest relative date word or weekday of
+// cjkWords and cjkWeekdays at s[i:], and appends to toks the tokens of
+// the English words it stands for, each spanning the whole CJK word. It
+// returns the tokens and where the word ends, or toks and i when none
+// matched.
+func scanCJKWord(s string, i int, toks []token) ([]token, int) {
+	for n := min(maxCJKWord, len(s)-i); n > 0; n-- {
+		w := s[i : i+n]
+		en, ok := cjkWords[w]
+		if !ok {
+			en, ok = cjkWeekdays[w]
+		}
+		if !ok {
+			continue
+		}
+		for _, e := range strings.Fields(en) {
+			toks = append(toks, token{start: i, end: i + n, kind: tWord, w: keywords[e]})
+		}
+		return toks, i + n
+	}
+	return toks, i
 }

@@ -60,3 +60,67 @@ func TestFindOtherLanguages(t *testing.T) {
 		}
 	}
 }
+
+// TestFindCJKDays: a day of the month said alone (3日, 3号, 3일), relative
+// days, weeks, months and years, and weekdays in Chinese, Japanese and
+// Korean, as the English words they stand for (issue 43, item 10: a
+// Chinese question naming a day got no window).
+func TestFindCJKDays(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2025, 11, 20, 9, 0, 0, 0, time.UTC) // a Thursday
+	tests := []struct {
+		text       string
+		phrase     string // "" when nothing must be found
+		start, end string
+	}{
+		{"11月3日我们讨论了什么？", "11月3日", "2025-11-03", "2025-11-03"},
+		{"2025年11月3日我们讨论了什么", "2025年11月3日", "2025-11-03", "2025-11-03"},
+		{"11月3号开会", "11月3号", "2025-11-03", "2025-11-03"},
+		{"3日我们讨论了什么", "3日", "2025-11-03", "2025-11-03"},
+		{"3号我们讨论了什么？", "3号", "2025-11-03", "2025-11-03"},
+		{"25号的会议", "25号", "2025-10-25", "2025-10-25"}, // the latest 25th up to today
+		{"3일에 뭐 했어?", "3일", "2025-11-03", "2025-11-03"},
+		{"昨天我们讨论了什么", "昨天", "2025-11-19", "2025-11-19"},
+		{"今天下午", "今天", "2025-11-20", "2025-11-20"},
+		{"明天", "明天", "2025-11-21", "2025-11-21"},
+		{"前天", "前天", "2025-11-18", "2025-11-18"},
+		{"上周我们讨论了什么", "上周", "2025-11-10", "2025-11-16"},
+		{"下个星期", "下个星期", "2025-11-24", "2025-11-30"},
+		{"上个月的账单", "上个月", "2025-10-01", "2025-10-31"},
+		{"去年", "去年", "2024-01-01", "2024-12-31"},
+		{"周三我们见了谁", "周三", "2025-11-19", "2025-11-19"},
+		{"星期五", "星期五", "2025-11-14", "2025-11-14"},
+		{"昨日は何をしましたか", "昨日", "2025-11-19", "2025-11-19"},
+		{"先週の会議", "先週", "2025-11-10", "2025-11-16"},
+		{"11月3日に何を話しましたか", "11月3日", "2025-11-03", "2025-11-03"},
+		{"水曜日に", "水曜日", "2025-11-19", "2025-11-19"},
+		{"어제 회의", "어제", "2025-11-19", "2025-11-19"},
+		{"지난주에", "지난주", "2025-11-10", "2025-11-16"},
+		{"11월 3일에 무엇을 논의했나요?", "11월 3일", "2025-11-03", "2025-11-03"},
+		// Counts and numbers of things, not days.
+		{"3日前", "", "", ""},
+		{"3日間の出張", "", "", ""},
+		{"3号线", "", "", ""},
+		{"3号楼", "", "", ""},
+		{"3일 전", "", "", ""},
+		{"北京天气怎么样", "", "", ""},
+	}
+	for _, tt := range tests {
+		got := Find(tt.text, now)
+		if tt.phrase == "" {
+			if len(got) > 0 {
+				t.Errorf("%q: found %q, want nothing", tt.text, got[0].Text)
+			}
+			continue
+		}
+		if len(got) != 1 {
+			t.Errorf("%q: %d phrases %v, want %q", tt.text, len(got), got, tt.phrase)
+			continue
+		}
+		p := got[0]
+		if p.Text != tt.phrase || p.Range.Start.Format(time.DateOnly) != tt.start || p.Range.End.Format(time.DateOnly) != tt.end {
+			t.Errorf("%q: got %q %s..%s, want %q %s..%s", tt.text, p.Text, p.Range.Start.Format(time.DateOnly),
+				p.Range.End.Format(time.DateOnly), tt.phrase, tt.start, tt.end)
+		}
+	}
+}

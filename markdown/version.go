@@ -5,5 +5,7 @@ package markdown
 // rebuilds when it differs, so no index keeps an older reading. 10:
 // months joined by a dash are a range ("Jan–Feb 2026"); it also covers
 // the fixed-date holidays and the dates inside identifiers, which
-// changed event times under 9.
-const Version = 10
+// changed event times under 9. 11: CJK days said alone (3日, 3号) and
+// CJK relative words and weekdays (datephrase) date the lines that say
+// them.
+const Version = 11

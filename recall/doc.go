@@ -1,6 +1,8 @@
-// Package recall answers a parsed query from the index, in stages: plan (which channels run, with which filters), run the
-// channels, fuse their rankings, and pack the best results, each citing
-// the exact lines it came from, within a size and token budget.
+// Package recall answers a parsed query from the index, in stages: plan
+// (which channels run, with which filters), run the channels into one
+// candidate pool, compute each candidate's features, score them with the
+// fitted ranker, and pack the best results, each citing the exact lines it
+// came from, within a size and token budget.
 //
 // Channels (recall.go): lexical (bm25 over every item, with the query's
 // entity aliases expanded to their names), temporal (the same words within
@@ -9,14 +11,23 @@
 // day), entity (the named entities' page and typed facts: listed page
 // first for "tell me about X", else ranked by the query's other words),
 // opinion (for opinion questions: the entities' opinions by the words, then
-// by confidence and recency), and update (the other version of a fact
-// that a candidate supersedes or is superseded by, supersede.go).
+// by confidence and recency), update (the other version of a fact that a
+// candidate supersedes or is superseded by, supersede.go), ongoing (facts
+// whose event covers today, for a question about now), phrase (the items
+// that say a quoted phrase), semantic (nearest in meaning) and window (a
+// window listed day by day). Each channel contributes at most poolDepth
+// items, whatever K: the first n results are the same for every K ≥ n.
 //
-// Fusion (fuse.go) is reciprocal-rank fusion (k = 60) times small named
-// multiplicative boosts; the semantic channel's nearest item, when near in
-// meaning, keeps a place among the first ten (keepNearest). Result.Explain
-// shows each channel's rank and each boost. docs/recall.md lists the
-// constants and their measured effect.
+// Ranking (features.go, ranker.go) is one linear model over general
+// features of a candidate: each channel's rank, the engines' scores, its
+// reciprocal-rank fusion, and what the question asks of it against what it
+// is (a time, the present, an amount, a choice; a typed fact, dated,
+// superseded, stating a number). The weights are fitted on the development
+// sets by `go run ./recall/fit` (ranker_gen.go, one set of weights for
+// lexical recall and one per embedding model) and judged by leave-one-
+// set-out cross-validation (`go run ./recall/fit -cv`). Candidates that say
+// a quoted phrase come first. Result.Explain shows each channel's rank and
+// what each feature added to the score.
 //
 // Packing (pack.go) takes results best first, drops a fact already given
 // and lines already cited, widens a passage with its neighbours up to

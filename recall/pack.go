@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -22,17 +23,20 @@ const DefaultLines = 3
 // lines, drops duplicates (the same fact cited twice, or lines already
 // covered by a better result), and stops at k results or when the token
 // budget is spent.
-func pack(ctx context.Context, ix Index, ranked []scored, l *links, k, lines, budget int, explain bool) ([]Result, error) {
+func pack(ctx context.Context, ix Index, ranked []scored, ranker *Ranker, l *links, k, lines, budget int, explain bool) ([]Result, error) {
 	var out []Result
 	seenFacts := map[string]int{} // fact ID → its result in out
-	byRow := make(map[int64]float64, len(ranked))
-	for _, s := range ranked {
-		byRow[s.c.item.RowID] = s.score
-	}
 	spent := 0
 	top := 0.0
 	if len(ranked) > 0 {
 		top = ranked[0].score
+	}
+	// Scores relative to the best, e^(score − best) in (0, 1]: a passage
+	// the ranking did not hold (0 in byRow) is below every one it held,
+	// whose scores may be negative.
+	byRow := make(map[int64]float64, len(ranked))
+	for _, s := range ranked {
+		byRow[s.c.item.RowID] = math.Exp(s.score - top)
 	}
 	cited := func(s memory.Source) bool {
 		for _, r := range out {
@@ -44,9 +48,12 @@ func pack(ctx context.Context, ix Index, ranked []scored, l *links, k, lines, bu
 	}
 	near := nearby{ix: ix, lines: lines, got: map[int64][]memory.Item{}}
 	for i, s := range ranked {
-		if len(out) >= k {
-			break
-		}
+		// Once k results are packed, the rest of the ranking may still
+		// grow them (a passage that touches one, another copy of a fact)
+		// but adds none: the first n results are then the same for every
+		// k ≥ n, which stopping at k broke (a later passage merged into
+		// the first result with --k 40 and not with --k 1).
+		full := len(out) >= k
 		it := s.c.item
 		if i, ok := seenFacts[it.FactID]; ok && it.FactID != "" {
 			// The same fact written elsewhere (a curated copy, or the log
@@ -70,6 +77,11 @@ func pack(ctx context.Context, ix Index, ranked []scored, l *links, k, lines, bu
 				out[i] = merge(out[i], it)
 				continue
 			}
+		}
+		if full {
+			continue
+		}
+		if it.Kind == memory.KindPassage {
 			if it.Source.Lines() < lines {
 				around, err := near.of(ctx, ranked[i:], k-len(out))
 				if err != nil {
@@ -80,12 +92,13 @@ func pack(ctx context.Context, ix Index, ranked []scored, l *links, k, lines, bu
 		}
 		r := toResult(it)
 		r.cut(MaxContentBytes)
-		if top > 0 {
-			r.Score = round3(s.score / top)
-		}
+		r.Score = round3(byRow[s.c.item.RowID])
 		r.Evidence = Evidence{Lexical: s.c.raw["lexical"], Semantic: s.c.raw["semantic"]}
 		if explain {
-			r.Explain = &Explain{Channels: s.c.ranks, Boosts: s.boosts, Fused: s.score}
+			r.Explain = &Explain{Channels: s.c.ranks, Fused: round3(s.score)}
+			if s.x != nil {
+				r.Explain.Features = ranker.contributions(s.x)
+			}
 		}
 		row := s.c.item.RowID
 		for _, n := range l.next[row] {

@@ -33,10 +33,10 @@ func TestStatesQuantity(t *testing.T) {
 	}
 }
 
-// TestQuantityLift: for a question that asks for an amount, of two lines
-// about the topic the one that states a number ranks first, though words
-// alone ranked it second; any other question keeps the order of the words.
-func TestQuantityLift(t *testing.T) {
+// TestQuantityFeature: for a question that asks for an amount, the line
+// that states a number has the quantity feature and the vague one does
+// not; any other question gives it to neither.
+func TestQuantityFeature(t *testing.T) {
 	vague := &candidate{
 		item:  memory.Item{RowID: 1, Kind: memory.KindPassage, Content: "- 09:00 **User**: I keep my jam jars in the cellar."},
 		ranks: map[string]int{"lexical": 1},
@@ -45,18 +45,13 @@ func TestQuantityLift(t *testing.T) {
 		item:  memory.Item{RowID: 2, Kind: memory.KindPassage, Content: "- 09:05 **User**: We filled 14 jars of jam this year."},
 		ranks: map[string]int{"lexical": 2},
 	}
-	l := &links{sig: map[int64]*factSig{}, next: map[int64][]int64{}, prev: map[int64][]int64{}}
-	tests := []struct {
-		quantity bool
-		first    int64
-	}{
-		{true, 2},
-		{false, 1},
-	}
-	for _, tc := range tests {
-		got := fuse(Plan{Quantity: tc.quantity, Terms: []string{"jars", "jam"}}, []*candidate{vague, counted}, l, false)
-		if got[0].c.item.RowID != tc.first {
-			t.Errorf("Quantity %v: %q first, want row %d", tc.quantity, got[0].c.item.Content, tc.first)
+	for _, quantity := range []bool{true, false} {
+		f := featuresOf(Plan{Quantity: quantity, Terms: []string{"jars", "jam"}}, []*candidate{vague, counted}, noLinks(), false)
+		if _, ok := f[0]["quantity"]; ok {
+			t.Errorf("Quantity %v: the vague line has the quantity feature", quantity)
+		}
+		if _, ok := f[1]["quantity"]; ok != quantity {
+			t.Errorf("Quantity %v: the counted line has it: %v", quantity, ok)
 		}
 	}
 }

@@ -45,11 +45,11 @@ func TestRareWord(t *testing.T) {
 	}
 }
 
-// TestRareLift: of two lines, the one that says the question's rare word
-// ranks first, though words alone ranked the one that says more of the
-// common ones first; without a rare word, or for a question that asks for
-// a choice, the order of the words stays.
-func TestRareLift(t *testing.T) {
+// TestRareFeature: the line that says the question's rare word has the
+// rare feature; without a rare word, or for a question that asks for a
+// choice (its rare word names an option, which every line about it
+// says), no line has it.
+func TestRareFeature(t *testing.T) {
 	common := &candidate{
 		item:  memory.Item{RowID: 1, Kind: memory.KindPassage, Content: "- Wrote the systemd unit for the relay; the unit file is in /etc/systemd/system."},
 		ranks: map[string]int{"lexical": 1},
@@ -58,15 +58,17 @@ func TestRareLift(t *testing.T) {
 		item:  memory.Item{RowID: 2, Kind: memory.KindPassage, Content: "- Limits in the file: MemoryMax=1G."},
 		ranks: map[string]int{"lexical": 2},
 	}
-	l := &links{sig: map[int64]*factSig{}, next: map[int64][]int64{}, prev: map[int64][]int64{}}
 	for _, tc := range []struct {
 		rare   []string
 		choice bool
-		first  int64
-	}{{[]string{"memorymax"}, false, 2}, {nil, false, 1}, {[]string{"memorymax"}, true, 1}} {
-		got := fuse(Plan{rare: topicOf(tc.rare), Choice: tc.choice, Terms: []string{"memorymax", "systemd", "unit"}}, []*candidate{common, exact}, l, false)
-		if got[0].c.item.RowID != tc.first {
-			t.Errorf("rare word %q, choice %v: %q first, want row %d", tc.rare, tc.choice, got[0].c.item.Content, tc.first)
+		want   bool
+	}{{[]string{"memorymax"}, false, true}, {nil, false, false}, {[]string{"memorymax"}, true, false}} {
+		f := featuresOf(Plan{rare: topicOf(tc.rare), Choice: tc.choice, Terms: []string{"memorymax", "systemd", "unit"}}, []*candidate{common, exact}, noLinks(), false)
+		if _, ok := f[0]["rare"]; ok {
+			t.Errorf("rare word %q, choice %v: the common line has the rare feature", tc.rare, tc.choice)
+		}
+		if _, ok := f[1]["rare"]; ok != tc.want {
+			t.Errorf("rare word %q, choice %v: the exact line has it: %v, want %v", tc.rare, tc.choice, ok, tc.want)
 		}
 	}
 }

@@ -74,11 +74,22 @@ type Plan struct {
 	Now time.Time
 	// Vector is the query's embedding (a unit vector from the model the
 	// index's vectors came from); nil turns the semantic channel off.
-	Vector  []float32
-	K       int  // results wanted (DefaultK if 0)
-	Lines   int  // a passage is widened with its neighbours up to this many lines (DefaultLines if 0; 1 = never)
-	Budget  int  // token budget for all results (0: none)
-	Explain bool // attach per-result explanations
+	Vector []float32
+	// Model names the embedding model Vector came from: the ranker is the
+	// one fitted for its semantic channel ("" with no vector: lexical).
+	Model string
+	// Ranker, when set, scores the candidates instead of the fitted ranker
+	// for Model (FittedRanker): the fit's cross-validation scores a set
+	// with weights fitted without it.
+	Ranker *Ranker
+	// Candidates, when set, receives the candidate pool with each
+	// candidate's features before packing (what `go run ./recall/fit`
+	// fits the weights on).
+	Candidates func([]Candidate)
+	K          int  // results wanted (DefaultK if 0)
+	Lines      int  // a passage is widened with its neighbours up to this many lines (DefaultLines if 0; 1 = never)
+	Budget     int  // token budget for all results (0: none)
+	Explain    bool // attach per-result explanations
 	// Floor keeps only candidates that are about the query: they say one
 	// of its own words, or come from the entity or opinion channel of an
 	// entity it names, or lie near it in meaning (semanticFloor), or hold
@@ -110,10 +121,8 @@ type candidate struct {
 	// entity that matches only the query's weak words does not outvote
 	// the passage that matches its rare ones.
 	entityWeight float64
-	// semanticWeight weighs the semantic channel's vote (see fuse.go).
-	semanticWeight float64
-	ranks          map[string]int
-	raw            map[string]float64
+	ranks        map[string]int
+	raw          map[string]float64
 }
 
 // pool collects candidates from the channels, in first-seen order.
@@ -150,6 +159,9 @@ func (pl *pool) list() []*candidate {
 
 // Channel depths: how many items each channel may contribute.
 const (
+	// poolDepth is how many items each ranked channel contributes to the
+	// pool, whatever k.
+	poolDepth = 100
 	// entityDepth bounds the items listed for the query's entities: their
 	// page lines and typed facts, which also feed update-awareness.
 	entityDepth = 400
@@ -168,7 +180,10 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		k = DefaultK
 	}
 	pl := newPool()
-	depth := max(4*k, 100)
+	// The pool does not depend on k: the first n results are the same for
+	// every k ≥ n. Only a listing without words (what a filter or a window
+	// holds, in its own order) reaches deeper for a larger k.
+	depth := poolDepth
 	windowed := p.Filter
 	if p.Window != nil {
 		windowed.Since, windowed.Until = intersect(p.Filter, *p.Window)
@@ -214,8 +229,12 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		// share only "tell" or "about". Such lines are no answer.
 		terms = nil
 	}
-	if len(asked) > 0 && len(terms) == 0 && len(p.Entities) == 0 && !p.Browse && len(p.Vector) == 0 {
-		return nil, nil // words were asked for and no item has any of them
+	if len(asked) > 0 && len(terms) == 0 && len(p.Entities) == 0 && !p.Browse && len(p.Vector) == 0 && p.Window == nil {
+		// Words were asked for and no item has any of them, and no other
+		// channel has anything to go on. With a window (a question in a
+		// language none of the logs is written in, "昨日の会議は？"), the
+		// window is listed as a question without words lists it.
+		return nil, nil
 	}
 	// The entity and opinion channels filter by entity, so the words that
 	// name it would match every item they see.
@@ -280,13 +299,8 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("recall: semantic: %w", err)
 		}
-		w := semanticWeight
-		if p.Intent == query.Suggest || query.AskedSpeaker(p.Terms) == query.AssistantSpeaker {
-			w = semanticWeightSuggest
-		}
 		for i, h := range hits {
-			c := pl.add("semantic", i+1, h.Item, h.Score)
-			c.semanticWeight = w
+			pl.add("semantic", i+1, h.Item, h.Score)
 		}
 	}
 
@@ -298,7 +312,7 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	} else if len(terms) == 0 && len(p.Entities) == 0 {
 		// Nothing to search for: list what the filter selects, newest
 		// first ("--since 7d" alone).
-		items, err := ix.Items(ctx, p.Filter, true, depth)
+		items, err := ix.Items(ctx, p.Filter, true, max(k, depth))
 		if err != nil {
 			return nil, fmt.Errorf("recall: listing: %w", err)
 		}
@@ -331,6 +345,14 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 		if err := opinionChannel(ctx, ix, p, pl, topicTerms, known, depth); err != nil {
 			return nil, err
 		}
+	}
+
+	ranker := p.Ranker
+	if ranker == nil {
+		ranker = FittedRanker(p.Model)
+	}
+	if err := ranker.Check(); err != nil {
+		return nil, err
 	}
 
 	// Update-awareness: link facts about the same entity and attribute.
@@ -374,8 +396,16 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	if p.heavy = topicOf(heavy); len(p.heavy.stems) == 0 {
 		p.heavy = p.topic
 	}
-	ranked := fuse(p, pl.list(), links, recent)
-	keepNearest(ranked, min(k, nearestSlot))
+	var ranked []scored
+	if listed := pl.list(); listingOnly(listed) {
+		// A listing without words (what a filter or a window holds) keeps
+		// its own order: newest first, or the window day by day.
+		for _, c := range listed {
+			ranked = append(ranked, scored{c: c, score: -float64(len(ranked))})
+		}
+	} else {
+		ranked = rank(ranker, newFeatureContext(p, listed, links, recent, lexTop), listed, p.Candidates)
+	}
 	if p.Floor && len(p.topic.stems) > 0 {
 		ranked = slices.DeleteFunc(ranked, func(s scored) bool { return !aboutQuery(p, s.c) })
 	}
@@ -383,7 +413,21 @@ func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	if lines <= 0 {
 		lines = DefaultLines
 	}
-	return pack(ctx, ix, ranked, links, k, lines, p.Budget, p.Explain)
+	return pack(ctx, ix, ranked, ranker, links, k, lines, p.Budget, p.Explain)
+}
+
+// listingOnly reports whether every candidate comes from a listing
+// without words: the recent listing, or the window listed day by day
+// (browsing it, or when nothing in it says the question's words).
+func listingOnly(cands []*candidate) bool {
+	for _, c := range cands {
+		for ch := range c.ranks {
+			if ch != "recent" && ch != "window" {
+				return false
+			}
+		}
+	}
+	return len(cands) > 0
 }
 
 // temporal runs the temporal channel. With words, it searches them within
@@ -434,7 +478,7 @@ func temporal(ctx context.Context, ix Index, p Plan, pl *pool, terms []string, w
 		if i >= depth {
 			break
 		}
-		pl.add("temporal", i+1, it, 0)
+		pl.add("window", i+1, it, 0)
 	}
 	return nil
 }
@@ -761,7 +805,7 @@ func entityChannel(ctx context.Context, ix Index, p Plan, pl *pool, terms, topic
 		c := pl.add("entity", i+1, h.Item, h.Score)
 		c.entityWeight = 1
 		if lexTop > 0 {
-			c.entityWeight = math.Min(1, math.Pow(h.Score/lexTop, entityWeightPower))
+			c.entityWeight = math.Min(1, h.Score/lexTop)
 		}
 		if !about.said(h.Content) {
 			c.entityWeight = 0 // matched only stop words ("when", "after"), or only its neighbours

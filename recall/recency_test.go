@@ -8,10 +8,9 @@ import (
 )
 
 // TestRecencyOfPassages: for a question about now, a passage of a log that
-// says the question's topic is lifted by its age, as a typed fact is, so
-// that of two turns that name the gym, the later one ranks first though
-// words alone ranked it second. A passage that does not say the topic gets
-// no lift, nor does any passage for a question that is not about now.
+// says the question's topic has the recency features, by its age, as a
+// typed fact has; a passage that does not say the topic has none, nor does
+// any passage for a question that is not about now.
 func TestRecencyOfPassages(t *testing.T) {
 	now := time.Date(2026, 5, 21, 9, 0, 0, 0, time.UTC)
 	passage := func(row int64, written, text string, rank int) *candidate {
@@ -23,20 +22,17 @@ func TestRecencyOfPassages(t *testing.T) {
 	older := passage(1, "2026-01-10", "- 08:00 **User**: I do two sessions a week at the FlexPoint gym on Harbour Street.", 1)
 	newer := passage(2, "2026-05-02", "- 19:00 **User**: The climbing gym on Dock Road has a new bouldering wall.", 2)
 	other := passage(3, "2026-05-20", "- 07:30 **User**: Can you suggest a warm-up before my run?", 3)
-	l := &links{sig: map[int64]*factSig{}, next: map[int64][]int64{}, prev: map[int64][]int64{}}
 	p := Plan{Now: now, Terms: []string{"which", "gym", "am", "i", "going", "to"}, heavy: topicOf([]string{"gym"})}
-	for _, tc := range []struct {
-		recent bool
-		first  int64
-	}{{true, 2}, {false, 1}} {
-		got := fuse(p, []*candidate{older, newer, other}, l, tc.recent)
-		if got[0].c.item.RowID != tc.first {
-			t.Errorf("about now %v: %q first, want row %d", tc.recent, got[0].c.item.Content, tc.first)
+	for _, recent := range []bool{true, false} {
+		f := featuresOf(p, []*candidate{older, newer, other}, noLinks(), recent)
+		if recent && !(f[0]["recency"] > 0 && f[0]["recency"] < f[1]["recency"]) {
+			t.Errorf("about now: recency of the older turn %v, of the newer %v; want 0 < older < newer", f[0]["recency"], f[1]["recency"])
 		}
-		for _, s := range got {
-			if s.c.item.RowID == 3 && s.boosts["recency"] != 0 {
-				t.Errorf("about now %v: a passage off the topic lifted ×%v", tc.recent, s.boosts["recency"])
-			}
+		if !recent && (f[0]["recency"] != 0 || f[1]["recency"] != 0) {
+			t.Errorf("not about now: recency %v, %v", f[0]["recency"], f[1]["recency"])
+		}
+		if v := f[2]["recency"]; v != 0 {
+			t.Errorf("about now %v: a passage off the topic has recency %v", recent, v)
 		}
 	}
 }
@@ -45,8 +41,8 @@ func TestRecencyOfPassages(t *testing.T) {
 // line (no day written) is as old as what it tells when it dates it (an
 // event: "I sent the dogs' records to the new vet (memory/2026-08-25.md)"),
 // and otherwise of unknown age, about three months (undatedAge). A log
-// line of October that gives the vet gets the larger lift. Both curated
-// lines used to get the lift of a line written today.
+// line of October that gives the vet is the most recent. Both curated
+// lines used to count as written today.
 func TestRecencyOfDatedCuratedLines(t *testing.T) {
 	now := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	told := day("2026-08-25")
@@ -62,14 +58,9 @@ func TestRecencyOfDatedCuratedLines(t *testing.T) {
 		item:  memory.Item{RowID: 3, Kind: memory.KindPassage, Content: "The dogs are with Clutha Vets now; Dr Reid is their vet.", Written: day("2026-10-05"), Source: memory.Source{Path: "memory/2026-10-05.md", Start: 3, End: 3}},
 		ranks: map[string]int{"lexical": 2},
 	}
-	l := &links{sig: map[int64]*factSig{}, next: map[int64][]int64{}, prev: map[int64][]int64{}}
 	p := Plan{Now: now, Terms: []string{"dogs", "vet", "now"}, heavy: topicOf([]string{"vet"})}
-	got := fuse(p, []*candidate{experience, undated, log}, l, true)
-	boost := map[int64]float64{}
-	for _, s := range got {
-		boost[s.c.item.RowID] = s.boosts["recency"]
-	}
-	if !(boost[2] < boost[1] && boost[1] < boost[3]) {
-		t.Errorf("recency lifts: undated curated %v, dated curated %v, log of October %v; want them in that order", boost[2], boost[1], boost[3])
+	f := featuresOf(p, []*candidate{experience, undated, log}, noLinks(), true)
+	if !(f[1]["recency"] < f[0]["recency"] && f[0]["recency"] < f[2]["recency"]) {
+		t.Errorf("recency: undated curated %v, dated curated %v, log of October %v; want them in that order", f[1]["recency"], f[0]["recency"], f[2]["recency"])
 	}
 }

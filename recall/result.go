@@ -100,9 +100,12 @@ type Evidence struct {
 
 // Explain says why a result ranks where it does (--explain).
 type Explain struct {
-	Channels map[string]int     `json:"channels"`         // channel → 1-based rank in it
-	Boosts   map[string]float64 `json:"boosts,omitempty"` // named multiplicative boosts
-	Fused    float64            `json:"fused"`            // score before normalising
+	Channels map[string]int `json:"channels"` // channel → 1-based rank in it
+	// Features are what each feature the result has added to its score
+	// (its value times the fitted weight); none for a listing without
+	// words, which keeps its own order.
+	Features map[string]float64 `json:"features,omitempty"`
+	Fused    float64            `json:"fused"` // score before normalising
 }
 
 // Meta describes a result in one short phrase for people and prompts:

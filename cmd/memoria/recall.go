@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -164,14 +165,15 @@ func printResults(e *env, results []recall.Result, format string) error {
 
 // writeExplain prints why a result ranks where it does, as a small table:
 // its score, each channel that found it with its rank there (best first),
-// and the boosts applied after fusion.
+// and what each of its features added to its score (the fitted ranker's
+// weight times the feature), largest first.
 //
-//	why: score 0.944 (fused 0.05201)
+//	why: score 0.944 (fused 2.31400)
 //	  channel   rank
 //	  entity       2
 //	  opinion      2
 //	  lexical      3
-//	  boosts: confidence ×1.068, current ×1.15, typed fact ×1.1
+//	  features: lexical.top +0.812, current +0.41, typed fact +0.25, off topic −0.3
 func writeExplain(w io.Writer, r recall.Result, indent string) {
 	x := r.Explain
 	if x == nil {
@@ -194,15 +196,22 @@ func writeExplain(w io.Writer, r recall.Result, indent string) {
 	for _, name := range names {
 		fmt.Fprintf(w, "%s  %-9s %5d\n", indent, name, x.Channels[name])
 	}
-	var boosts []string
-	for name, v := range x.Boosts {
-		if v != 1 {
-			boosts = append(boosts, fmt.Sprintf("%s ×%.4g", strings.ReplaceAll(name, "_", " "), v))
-		}
+	feats := make([]string, 0, len(x.Features))
+	for name := range x.Features {
+		feats = append(feats, name)
 	}
-	sort.Strings(boosts)
-	if len(boosts) > 0 {
-		fmt.Fprintf(w, "%s  boosts: %s\n", indent, strings.Join(boosts, ", "))
+	sort.Slice(feats, func(i, j int) bool {
+		a, b := math.Abs(x.Features[feats[i]]), math.Abs(x.Features[feats[j]])
+		if a != b {
+			return a > b
+		}
+		return feats[i] < feats[j]
+	})
+	for i, name := range feats {
+		feats[i] = fmt.Sprintf("%s %+.3g", strings.ReplaceAll(name, "_", " "), x.Features[name])
+	}
+	if len(feats) > 0 {
+		fmt.Fprintf(w, "%s  features: %s\n", indent, strings.Join(feats, ", "))
 	}
 }
 

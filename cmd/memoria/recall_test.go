@@ -159,12 +159,12 @@ func TestRecallReadable(t *testing.T) {
 }
 
 // TestExplainReadable: --explain prints a small table (score, each
-// channel's rank, the boosts), not Go maps ("map[entity:2 lexical:12]"),
+// channel's rank, what each feature added to the score), not Go maps ("map[entity:2 lexical:12]"),
 // and --json carries the same as an "explain" object.
 func TestExplainReadable(t *testing.T) {
 	ws := testworkspace.CopyExample(t)
 	code, out, errOut := cli(t, "recall", "-w", ws, "--explain", "--k", "3", "--now", "2025-12-01", "what does Peter prefer")
-	if code != exitOK || strings.Contains(out, "map[") || !strings.Contains(out, "why: score") || !regexp.MustCompile(`(?m)^    (lexical|entity|opinion) +\d+$`).MatchString(out) {
+	if code != exitOK || strings.Contains(out, "map[") || !strings.Contains(out, "why: score") || !strings.Contains(out, "  features: ") || !regexp.MustCompile(`(?m)^    (lexical|entity|opinion) +\d+$`).MatchString(out) {
 		t.Errorf("--explain: exit %d, %q %q", code, out, errOut)
 	}
 	code, out, _ = cli(t, "recall", "-w", ws, "--explain", "--k", "3", "--now", "2025-12-01", "--json", "what does Peter prefer")

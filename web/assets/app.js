@@ -142,18 +142,20 @@ function resultCard(r, opts) {
 }
 
 // explainBox is the breakdown `memoria recall --explain` prints: the score,
-// the fused score, each channel's rank, and the boosts after fusion.
+// the ranker's score, each channel's rank, and what each feature added to
+// the score, largest first.
 function explainBox(r) {
   const x = r.explain;
   const names = Object.keys(x.channels || {}).sort((a, b) => (x.channels[a] - x.channels[b]) || a.localeCompare(b));
   const rows = names.map((n) => h("tr", {}, h("td", {text: n}), h("td", {text: x.channels[n]})));
-  const boosts = Object.entries(x.boosts || {}).filter(([, v]) => v !== 1)
-    .map(([k, v]) => k.replaceAll("_", " ") + " ×" + Number(v.toPrecision(4))).sort();
+  const feats = Object.entries(x.features || {})
+    .sort(([a, v], [b, w]) => (Math.abs(w) - Math.abs(v)) || a.localeCompare(b))
+    .map(([k, v]) => k.replaceAll("_", " ") + " " + (v >= 0 ? "+" : "") + Number(v.toPrecision(3)));
   return h("details.explain", {}, h("summary", {text: "why this rank"}),
     h("div.why", {},
-      h("div", {text: "score " + r.score.toFixed(3) + " (fused " + (x.fused || 0).toFixed(5) + ")"}),
+      h("div", {text: "score " + r.score.toFixed(3) + " (fused " + (x.fused || 0).toFixed(3) + ")"}),
       rows.length ? h("table", {}, h("tr", {}, h("th", {text: "channel"}), h("th", {text: "rank"})), rows) : null,
-      boosts.length ? h("div", {text: "boosts: " + boosts.join(", ")}) : null));
+      feats.length ? h("div", {text: "features: " + feats.join(", ")}) : null));
 }
 
 // ---------------------------------------------------------------- search

@@ -17,8 +17,10 @@
 // A retain not found by the next recall, or lost, is printed with what
 // reproduces it: the writer, the retain's day and text, when it was
 // acknowledged, the file and line it was written to, what each recall
-// printed, and where the fact is in the Markdown at the miss and at the
-// end.
+// printed, where the fact is in the Markdown at the miss and at the end,
+// what the index held of its file at the miss (its stored size, mtime and
+// hash against the file's, and the full-text rows with the token), and the
+// rebuilds that ran in the two seconds before.
 //
 // Everything runs on this machine, on a copy of the example workspace in a
 // temporary folder; nothing listens on a network. It exits 1 when a check
@@ -27,6 +29,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -40,7 +43,10 @@ import (
 	"time"
 
 	"memoria"
+	"memoria/ingest"
 	"memoria/markdown"
+
+	_ "modernc.org/sqlite"
 )
 
 func main() {
@@ -174,6 +180,7 @@ func run(duration time.Duration, writers int, killEvery time.Duration, bin strin
 					// recall missed it, and does a recall find it now (a
 					// stale index) or not (a lost or unfindable fact)?
 					a.diskAtMiss = onDisk(s.ws, a)
+					a.indexAtMiss = indexState(s.ws, a)
 					out, ok := s.memoria(ctx, "recall", "--lexical", "--format", "compact", "--k", "5", token)
 					a.followUp = &recallRun{at: time.Now(), ok: ok, out: out}
 				}
@@ -188,11 +195,16 @@ func run(duration time.Duration, writers int, killEvery time.Duration, bin strin
 			}
 		})
 	}
+	var rebuilds runLog // the rebuild loop's runs, to line a miss up with
 	loop := func(args ...string) {
 		wg.Go(func() {
 			for ctx.Err() == nil {
-				s.memoria(ctx, args...)
+				start := time.Now()
+				out, ok := s.memoria(ctx, args...)
 				otherRuns.Add(1)
+				if args[0] == "index" {
+					rebuilds.add(start, ok, out)
+				}
 			}
 		})
 	}
@@ -267,6 +279,10 @@ func run(duration time.Duration, writers int, killEvery time.Duration, bin strin
 			fmt.Printf("  recall %d at %s (%s): %s\n", i+1, rc.at.Format(stamp), pick(rc.ok, "exit 0", "killed or failed"), oneLine(rc.out))
 		}
 		fmt.Printf("  at the miss in %s\n", a.diskAtMiss)
+		fmt.Printf("  the index then: %s\n", a.indexAtMiss)
+		for _, r := range rebuilds.around(a.recalls[0].at, 2*time.Second) {
+			fmt.Printf("  rebuild %s–%s (%s): %s\n", r.start.Format(stamp), r.end.Format(stamp), pick(r.ok, "exit 0", "killed or failed"), oneLine(r.out))
+		}
 		if rc := a.followUp; rc != nil {
 			fmt.Printf("  recall again at %s (%s): %s\n", rc.at.Format(stamp), pick(rc.ok, "exit 0", "killed or failed"), oneLine(rc.out))
 		}
@@ -280,6 +296,68 @@ func run(duration time.Duration, writers int, killEvery time.Duration, bin strin
 	fmt.Printf("leftover files:             %d\n", leftovers)
 	fmt.Printf("index mismatches:           %d\n", mismatches)
 	return found == len(acked) && lost == 0 && torn == 0 && leftovers == 0 && mismatches == 0, nil
+}
+
+// indexState is what the index holds of a fact's file and of its token,
+// read at once after a miss: the stored size, mtime and hash against the
+// file's, and how many full-text rows have the token.
+func indexState(ws string, a retained) string {
+	rel := "memory/" + a.date + ".md"
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(ws, ".memory", "index.sqlite")+"?mode=ro")
+	if err != nil {
+		return err.Error()
+	}
+	defer db.Close()
+	var size, mtime int64
+	var hash, status string
+	if err := db.QueryRow(`SELECT size, mtime, hash, status FROM files WHERE path = ?`, rel).Scan(&size, &mtime, &hash, &status); err != nil {
+		return "files: " + err.Error()
+	}
+	var rows int
+	if err := db.QueryRow(`SELECT count(*) FROM items_fts WHERE items_fts MATCH ?`, a.token).Scan(&rows); err != nil {
+		return "items_fts: " + err.Error()
+	}
+	data, err := os.ReadFile(filepath.Join(ws, rel))
+	if err != nil {
+		return err.Error()
+	}
+	st, err := os.Stat(filepath.Join(ws, rel))
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("stored size %d mtime %d hash %s status %q, %d full-text rows with the token; the file: size %d mtime %d hash %s (%s)",
+		size, mtime, hash, status, rows, st.Size(), st.ModTime().UnixNano(), ingest.HashBytes(data), time.Now().Format(stamp))
+}
+
+// runLog keeps the runs of a loop with their times.
+type runLog struct {
+	mu   sync.Mutex
+	runs []loopRun
+}
+
+type loopRun struct {
+	start, end time.Time
+	ok         bool
+	out        string
+}
+
+func (l *runLog) add(start time.Time, ok bool, out string) {
+	l.mu.Lock()
+	l.runs = append(l.runs, loopRun{start, time.Now(), ok, out})
+	l.mu.Unlock()
+}
+
+// around returns the runs that overlap [at−d, at].
+func (l *runLog) around(at time.Time, d time.Duration) []loopRun {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []loopRun
+	for _, r := range l.runs {
+		if !r.end.Before(at.Add(-d)) && !r.start.After(at) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // indexMismatches opens the workspace as the library does (which syncs),
@@ -332,6 +410,7 @@ type retained struct {
 	where       string    // what retain printed: "memory/DAY.md:LINE  bullet"
 	recalls     []recallRun
 	diskAtMiss  string     // where the fact was when the recalls missed it
+	indexAtMiss string     // what the index held of its file then (indexState)
 	followUp    *recallRun // one more recall, after a miss
 }
 

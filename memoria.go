@@ -77,9 +77,11 @@ type Workspace struct {
 	lexicalOnce sync.Once
 	lag         atomic.Int64 // items the last semantic recall may have missed
 	lagOnce     sync.Once
-	reembedOnce sync.Once      // a damaged vector store is embedded again once
-	reembed     sync.WaitGroup // that embedding, which Close stops and waits for
-	stopReembed context.CancelFunc
+	// languageOnce: languageNotice, once per Workspace.
+	languageOnce sync.Once
+	reembedOnce  sync.Once      // a damaged vector store is embedded again once
+	reembed      sync.WaitGroup // that embedding, which Close stops and waits for
+	stopReembed  context.CancelFunc
 
 	// checked is when the last sync by this Workspace that succeeded
 	// began, or a later moment MarkFresh was told of (Unix nanoseconds;

@@ -11,6 +11,7 @@ import (
 	"memoria/embed"
 	"memoria/embed/models"
 	"memoria/embed/openai"
+	"memoria/lang"
 	"memoria/memory"
 )
 
@@ -114,6 +115,7 @@ func (w *Workspace) queryVector(ctx context.Context, text string) ([]float32, er
 		return nil, nil
 	}
 	w.lexicalWhy.Store("")
+	w.languageOnce.Do(func() { w.languageNotice(ctx, model) })
 	if lag, err := w.ix.VectorLag(ctx); err == nil && lag > 0 {
 		w.lagOnce.Do(func() {
 			if w.opts.Warn != nil {
@@ -240,4 +242,31 @@ func modelInstalled() bool {
 	}
 	m, _, err := models.Selected("")
 	return err == nil && m.Installed("")
+}
+
+// languageSample is how many of the newest lines languageNotice reads.
+const languageSample = 200
+
+// languageNotice says, through Options.Warn, when most of the workspace's
+// newest lines are not in English and the model whose vectors recall uses
+// was trained on English only: its nearest neighbours of such text say
+// little, and recall's semantic channel would rank them anyway.
+func (w *Workspace) languageNotice(ctx context.Context, identity string) {
+	m, ok := models.ByIdentity(identity)
+	if !ok || !m.EnglishOnly || w.opts.Warn == nil {
+		return
+	}
+	items, err := w.ix.Items(ctx, memory.Filter{Kinds: []memory.Kind{memory.KindPassage}}, true, languageSample)
+	if err != nil || len(items) == 0 {
+		return
+	}
+	other := 0
+	for _, it := range items {
+		if lang.NotEnglish(it.Content) {
+			other++
+		}
+	}
+	if 2*other > len(items) {
+		w.opts.Warn(fmt.Sprintf("%d of the %d newest lines are not in English, and the embedding model %s is English-only: its semantic channel ranks them poorly (recall --lexical leaves it out)", other, len(items), m.Name))
+	}
 }

@@ -243,3 +243,22 @@ func appendLatin(out []latinWord, w string, latin, nonASCII, sentence, joined bo
 	r, _ := utf8.DecodeRuneInString(w)
 	return append(out, latinWord{strings.ToLower(w), unicode.IsUpper(r), nonASCII, sentence, joined})
 }
+
+// NotEnglish reports whether text is written in another language than
+// English: in another script (CJK, Cyrillic, Greek, Arabic… for most of
+// its letters), or in a Latin-script language Stemmed recognises. It
+// tells a workspace whose logs are mostly not English, where an
+// English-only embedding model's channel would mislead.
+func NotEnglish(text string) bool {
+	latin, other := 0, 0
+	for _, r := range text {
+		switch {
+		case !unicode.IsLetter(r):
+		case unicode.Is(unicode.Latin, r):
+			latin++
+		default:
+			other++
+		}
+	}
+	return other > latin || Stemmed(text)
+}

@@ -135,3 +135,23 @@ func shares(a, b []string) bool {
 	}
 	return false
 }
+
+func TestNotEnglish(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"We shipped the release on Friday.", false},
+		{"Met Zoë Müller at the café in São Paulo.", false},
+		{"Die Rechnung für den Kunden ist noch nicht bezahlt.", true},
+		{"和客户开会，讨论了新的报价。", true},
+		{"Теперь работает в школе в Казани.", true},
+		{"Deploy 明天", false},
+		{"", false},
+	} {
+		if got := NotEnglish(tc.text); got != tc.want {
+			t.Errorf("NotEnglish(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}

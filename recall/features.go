@@ -161,22 +161,11 @@ func (fc *featureContext) features(c *candidate) []float64 {
 	set := func(name string, v float64) { x[featureIndex[name]] = v }
 	p, l, it := fc.p, fc.links, c.item
 	row := it.RowID
-	for _, ch := range rankedChannels {
-		r, ok := c.ranks[ch]
-		if !ok || r <= 0 {
-			continue
-		}
-		w := 1.0
-		if ch == "entity" && !c.listed {
-			// A search hit of the entity channel votes by how well its
-			// words match, relative to the best lexical hit: a fact about
-			// the entity that matches only the weak words is not the
-			// passage that matches the rare ones.
-			w = c.entityWeight
-		}
+	for _, v := range c.votes() {
+		ch, r, w := v.channel, float64(v.rank), v.weight
 		set(ch+".found", w)
-		set(ch+".top", w/float64(r))
-		set(ch+".rank", w*math.Max(0, 1-math.Log(float64(r))/math.Log(1+poolDepth)))
+		set(ch+".top", w/r)
+		set(ch+".rank", w*math.Max(0, 1-math.Log(r)/math.Log(1+poolDepth)))
 	}
 	if fused := rrf(c); fused > 0 {
 		// About 1 for one vote at the top of one channel; an item no channel

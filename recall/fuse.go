@@ -46,6 +46,26 @@ func byRRF(cands []*candidate) []*candidate {
 // much as its words match (entityWeight).
 func rrf(c *candidate) float64 {
 	s := 0.0
+	for _, v := range c.votes() {
+		s += v.weight * rrfK / (rrfK + float64(v.rank))
+	}
+	return s
+}
+
+// vote is a channel's rank of a candidate and the weight of its vote.
+type vote struct {
+	channel string
+	rank    int
+	weight  float64
+}
+
+// votes lists, in the order of rankedChannels, each channel that ranked
+// the candidate: its vote weighs 1, but for a search hit of the entity
+// channel, which votes by how well its words match, relative to the best
+// lexical hit (a fact about the entity that matches only the weak words
+// is not the passage that matches the rare ones).
+func (c *candidate) votes() []vote {
+	out := make([]vote, 0, len(c.ranks))
 	for _, ch := range rankedChannels {
 		r, ok := c.ranks[ch]
 		if !ok || r <= 0 {
@@ -55,9 +75,9 @@ func rrf(c *candidate) float64 {
 		if ch == "entity" && !c.listed {
 			w = c.entityWeight
 		}
-		s += w * rrfK / (rrfK + float64(r))
+		out = append(out, vote{ch, r, w})
 	}
-	return s
+	return out
 }
 
 // asksNow reports whether a question asks for the present state of

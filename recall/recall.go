@@ -32,8 +32,8 @@ type Index interface {
 // which soft signals (window, entities, intent), how many results and how
 // much text.
 type Plan struct {
-	topic topicWords // the query's own topic words, set by Run for fuse
-	rare  topicWords // its rare word, if it has one (planTerms), set by Run for fuse
+	topic topicWords // the query's own topic words, set by Run for the features
+	rare  topicWords // its rare word, if it has one (planTerms), set by Run for the features
 	heavy topicWords // its topic words that are not light verbs (Floor)
 
 	Terms  []string          // lexical terms, OR-ed
@@ -62,11 +62,11 @@ type Plan struct {
 	// Opinion runs the opinion channel, Current asks for recency.
 	Intent query.Intent
 	// Quantity says the question asks for an amount ("how many", "how
-	// long"): candidates that state a number are lifted (boostQuantity).
+	// long"): candidates that state a number have the quantity feature.
 	Quantity bool
 	// Choice says the question asks what was chosen or why ("why did we
 	// …", "what did we pick instead of …"): candidates that record a
-	// choice or give a reason are lifted (boostChoice).
+	// choice or give a reason have the choice feature.
 	Choice bool
 	// Now is the query's "now"; a Window ending before its day makes the
 	// query one about the past for update-awareness. Zero means unknown:
@@ -172,8 +172,8 @@ const (
 	browseDepth = 600
 )
 
-// Run executes a plan: run the channels, detect superseded facts, fuse
-// the rankings, pack.
+// Run executes a plan: run the channels into one pool, link the versions
+// of facts, score each candidate's features with the ranker, pack.
 func Run(ctx context.Context, ix Index, p Plan) ([]Result, error) {
 	k := p.K
 	if k <= 0 {
@@ -955,7 +955,8 @@ func topFactEntities(cands []*candidate, n int) []string {
 // the rows one search scores (memory.MaxScoredRows): the index scores
 // every row an OR-query matches, and common words match most of a large
 // index. The rarest always stays. Words no item contains cost
-// nothing and go too. It also names the question's rare word (boostRare):
+// nothing and go too. It also names the question's rare word (the rare
+// feature):
 // its rarest content word, when that is in at most rareRows items and the
 // question has other words to search.
 func planTerms(ctx context.Context, ix Index, words []string) ([]string, []string, error) {

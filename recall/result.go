@@ -105,7 +105,7 @@ type Explain struct {
 	// (its value times the fitted weight); none for a listing without
 	// words, which keeps its own order.
 	Features map[string]float64 `json:"features,omitempty"`
-	Fused    float64            `json:"fused"` // score before normalising
+	Fused    float64            `json:"fused"` // the ranker's score, before it is made relative to the best
 }
 
 // Meta describes a result in one short phrase for people and prompts:

@@ -40,8 +40,8 @@ import (
 //     content words are shared and they make up minOverlap of the union
 //     of both (Jaccard). Content words are the words outside stop words,
 //     entity names and numbers, lower-cased, with a light suffix strip.
-//   - The effects in fusion apply only when both versions are candidates,
-//     so a loose link cannot move a result on its own.
+//   - The superseded and current features apply only when both versions
+//     are candidates, so a loose link cannot move a result on its own.
 //   - Order: a fact in a daily log dates from the day it was written. A
 //     curated fact (bank/, memory.md: no day) dates from its event time if
 //     it names one. Else it is the current state, newer than every log,

@@ -168,7 +168,7 @@ func printResults(e *env, results []recall.Result, format string) error {
 // and what each of its features added to its score (the fitted ranker's
 // weight times the feature), largest first.
 //
-//	why: score 0.944 (fused 2.31400)
+//	why: score 0.944 (ranker 2.314)
 //	  channel   rank
 //	  entity       2
 //	  opinion      2
@@ -179,7 +179,7 @@ func writeExplain(w io.Writer, r recall.Result, indent string) {
 	if x == nil {
 		return
 	}
-	fmt.Fprintf(w, "%swhy: score %.3f (fused %.5f)\n", indent, r.Score, x.Fused)
+	fmt.Fprintf(w, "%swhy: score %.3f (ranker %.3f)\n", indent, r.Score, x.Fused)
 	names := make([]string, 0, len(x.Channels))
 	for name := range x.Channels {
 		names = append(names, name)

@@ -153,7 +153,7 @@ function explainBox(r) {
     .map(([k, v]) => k.replaceAll("_", " ") + " " + (v >= 0 ? "+" : "") + Number(v.toPrecision(3)));
   return h("details.explain", {}, h("summary", {text: "why this rank"}),
     h("div.why", {},
-      h("div", {text: "score " + r.score.toFixed(3) + " (fused " + (x.fused || 0).toFixed(3) + ")"}),
+      h("div", {text: "score " + r.score.toFixed(3) + " (ranker " + (x.fused || 0).toFixed(3) + ")"}),
       rows.length ? h("table", {}, h("tr", {}, h("th", {text: "channel"}), h("th", {text: "rank"})), rows) : null,
       feats.length ? h("div", {text: "features: " + feats.join(", ")}) : null));
 }

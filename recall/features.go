@@ -83,6 +83,48 @@ var featureIndex = func() map[string]int {
 	return m
 }()
 
+// The features' places in a vector, looked up once: a recall computes
+// them for every candidate of its pool.
+var (
+	featChoice          = featureIndex["choice"]
+	featConfidence      = featureIndex["confidence"]
+	featCurated         = featureIndex["curated"]
+	featCurrent         = featureIndex["current"]
+	featCurrentTopic    = featureIndex["current.topic"]
+	featEntityListed    = featureIndex["entity.listed"]
+	featEntityPage      = featureIndex["entity.page"]
+	featEntityWeak      = featureIndex["entity.weak"]
+	featFused           = featureIndex["fused"]
+	featHeldBefore      = featureIndex["held_before"]
+	featLatestOnTopic   = featureIndex["latest_on_topic"]
+	featLexicalBm25     = featureIndex["lexical.bm25"]
+	featOffTopic        = featureIndex["off_topic"]
+	featOutsideWindow   = featureIndex["outside_window"]
+	featQuantity        = featureIndex["quantity"]
+	featRare            = featureIndex["rare"]
+	featRecency         = featureIndex["recency"]
+	featRecencySlow     = featureIndex["recency.slow"]
+	featSameDay         = featureIndex["same_day"]
+	featSemanticCosine  = featureIndex["semantic.cosine"]
+	featSemanticNearest = featureIndex["semantic.nearest"]
+	featSemanticSuggest = featureIndex["semantic.suggest"]
+	featSpeaker         = featureIndex["speaker"]
+	featSuperseded      = featureIndex["superseded"]
+	featToldLater       = featureIndex["told_later"]
+	featTopicShare      = featureIndex["topic.share"]
+	featTypedFact       = featureIndex["typed_fact"]
+)
+
+// channelFeatures is the place of each ranked channel's first feature
+// (.found; .top and .rank follow).
+var channelFeatures = func() map[string]int {
+	m := map[string]int{}
+	for _, ch := range rankedChannels {
+		m[ch] = featureIndex[ch+".found"]
+	}
+	return m
+}()
+
 // Shapes of the features (fixed transforms, not weights: the fit weighs
 // what they produce).
 const (
@@ -137,7 +179,7 @@ func newFeatureContext(p Plan, cands []*candidate, l *links, recent bool, lexTop
 		fc.onTopic = make(map[*candidate]int, len(cands))
 		fc.latest = make([]time.Time, len(p.topic.stems)+1)
 		for _, c := range cands {
-			n := p.topic.count(c.item.Content)
+			n := p.topic.countIn(c.text())
 			fc.onTopic[c] = n
 			for k := 1; k <= n; k++ {
 				if c.item.Written.After(fc.latest[k]) {
@@ -158,55 +200,53 @@ func newFeatureContext(p Plan, cands []*candidate, l *links, recent bool, lexTop
 // features computes a candidate's feature vector.
 func (fc *featureContext) features(c *candidate) []float64 {
 	x := make([]float64, len(featureNames))
-	set := func(name string, v float64) { x[featureIndex[name]] = v }
 	p, l, it := fc.p, fc.links, c.item
 	row := it.RowID
 	for _, v := range c.votes() {
-		ch, r, w := v.channel, float64(v.rank), v.weight
-		set(ch+".found", w)
-		set(ch+".top", w/r)
-		set(ch+".rank", w*math.Max(0, 1-math.Log(r)/math.Log(1+poolDepth)))
+		i, r, w := channelFeatures[v.channel], float64(v.rank), v.weight
+		x[i], x[i+1], x[i+2] = w, w/r, w*math.Max(0, 1-math.Log(r)/math.Log(1+poolDepth))
 	}
 	if fused := rrf(c); fused > 0 {
 		// About 1 for one vote at the top of one channel; an item no channel
 		// ranks (none) has no vote.
-		set("fused", 1+math.Log(fused))
+		x[featFused] = 1 + math.Log(fused)
 	}
 	if fc.lexTop > 0 {
 		if s, ok := c.raw["lexical"]; ok {
-			set("lexical.bm25", math.Min(1, s/fc.lexTop))
+			x[featLexicalBm25] = math.Min(1, s/fc.lexTop)
 		}
 	}
 	if r, ok := c.ranks["semantic"]; ok {
-		set("semantic.cosine", c.raw["semantic"])
+		x[featSemanticCosine] = c.raw["semantic"]
 		if p.Intent == query.Suggest || fc.asked == query.AssistantSpeaker {
-			set("semantic.suggest", 1/float64(r))
+			x[featSemanticSuggest] = 1 / float64(r)
 		}
 		if r == 1 && c.raw["semantic"] >= semanticFloor {
-			set("semantic.nearest", 1)
+			x[featSemanticNearest] = 1
 		}
 	}
 	if c.listed {
-		set("entity.listed", 1)
+		x[featEntityListed] = 1
 	}
 	if _, ok := c.ranks["entity"]; ok && !c.listed && c.entityWeight == 0 {
-		set("entity.weak", 1)
+		x[featEntityWeak] = 1
 	}
 	if p.Intent == query.About && c.onPage {
-		set("entity.page", 1)
+		x[featEntityPage] = 1
 	} else if p.Intent == query.About && it.Written.IsZero() {
-		set("curated", 1)
+		x[featCurated] = 1
 	}
 	if it.Kind.IsFact() && !(p.Browse && p.Window != nil && eventOnly(it, *p.Window)) {
-		set("typed_fact", 1)
+		x[featTypedFact] = 1
 		if it.Confidence != nil {
-			set("confidence", *it.Confidence-0.5)
+			x[featConfidence] = *it.Confidence - 0.5
 		}
 	}
-	if fc.recent && !p.Now.IsZero() && (it.Kind.IsFact() || it.Written.IsZero() || (len(p.heavy.stems) > 0 && p.heavy.said(it.Content))) {
+	tw := c.text()
+	if fc.recent && !p.Now.IsZero() && (it.Kind.IsFact() || it.Written.IsZero() || (len(p.heavy.stems) > 0 && p.heavy.saidIn(tw))) {
 		age := fc.age(c)
-		set("recency", math.Exp2(-age/recencyHalfLife))
-		set("recency.slow", math.Exp2(-age/slowRecencyHalfLife))
+		x[featRecency] = math.Exp2(-age / recencyHalfLife)
+		x[featRecencySlow] = math.Exp2(-age / slowRecencyHalfLife)
 	}
 	newer, older := inPool(l.next[row], fc.pool), inPool(l.prev[row], fc.pool)
 	// For a past window, a fact with a known history that was the current
@@ -214,55 +254,55 @@ func (fc *featureContext) features(c *candidate) []float64 {
 	trueThen := fc.past && (len(l.next[row]) > 0 || len(l.prev[row]) > 0) && l.validIn(row, *p.Window)
 	switch {
 	case fc.recent && newer:
-		set("superseded", 1)
-	case fc.recent && older && (len(p.heavy.stems) == 0 || p.heavy.said(it.Content) || fc.replacesTopic(row) > 0):
+		x[featSuperseded] = 1
+	case fc.recent && older && (len(p.heavy.stems) == 0 || p.heavy.saidIn(tw) || fc.replacesTopic(row) > 0):
 		// The current version of what the question asks about: "Marta
 		// now drives a Skoda" is no answer to "where does Marta live now?".
 		// It answers as well as the version it replaces matched ("She
 		// has moved to Linz" for the page's "Lives in Graz").
-		set("current", 1)
-		set("current.topic", fc.replacesTopic(row))
+		x[featCurrent] = 1
+		x[featCurrentTopic] = fc.replacesTopic(row)
 	case fc.past && older && l.sig[row].when.After(p.Window.End):
-		set("superseded", 1)
+		x[featSuperseded] = 1
 	case fc.past && trueThen && (newer || older):
-		set("current", 1)
+		x[featCurrent] = 1
 	}
 	switch {
 	case fc.heldThen && heldBefore(c, *p.Window):
-		set("held_before", math.Exp2(-float64(p.Window.Start.Sub(it.Written))/recencyHalfLife))
+		x[featHeldBefore] = math.Exp2(-float64(p.Window.Start.Sub(it.Written)) / recencyHalfLife)
 	case p.Window != nil && !trueThen && !inWindow(it.Written, it.Event, *p.Window):
-		set("outside_window", 1)
+		x[featOutsideWindow] = 1
 	}
-	if p.Window != nil && !p.Browse && len(p.topic.stems) > 0 && !p.topic.said(it.Content) {
-		set("off_topic", 1)
+	if p.Window != nil && !p.Browse && len(p.topic.stems) > 0 && !p.topic.saidIn(tw) {
+		x[featOffTopic] = 1
 	}
 	if n := len(p.topic.stems); n > 0 {
-		set("topic.share", float64(p.topic.count(it.Content))/float64(n))
+		x[featTopicShare] = float64(p.topic.countIn(tw)) / float64(n)
 	}
 	if n := fc.onTopic[c]; n > 0 && !it.Written.IsZero() {
 		if fc.latest[n].After(it.Written) {
-			set("told_later", 1)
+			x[featToldLater] = 1
 		} else {
-			set("latest_on_topic", 1)
+			x[featLatestOnTopic] = 1
 		}
 	}
 	if fc.asked == query.UserSpeaker && it.Kind == memory.KindPassage && lineSpeaker(it.Content) == query.UserSpeaker {
-		set("speaker", 1)
+		x[featSpeaker] = 1
 	}
 	if p.Quantity && statesQuantity(it.Content) {
-		set("quantity", 1)
+		x[featQuantity] = 1
 	}
-	if len(p.rare.stems) > 0 && !p.Choice && p.rare.said(it.Content) {
-		set("rare", 1)
+	if len(p.rare.stems) > 0 && !p.Choice && p.rare.saidIn(tw) {
+		x[featRare] = 1
 	}
 	if p.Choice && statesChoice(it.Content) {
-		set("choice", 1)
+		x[featChoice] = 1
 	}
 	if others := fc.dayHits[it.Source.Path]; others > 0 && !it.Written.IsZero() {
 		if r, ok := c.ranks["lexical"]; ok && r <= sameDayRank {
 			others-- // itself
 		}
-		set("same_day", math.Min(float64(others), sameDayCap)/sameDayCap)
+		x[featSameDay] = math.Min(float64(others), sameDayCap) / sameDayCap
 	}
 	return x
 }
@@ -277,7 +317,7 @@ func (fc *featureContext) replacesTopic(row int64) float64 {
 	best := 0.0
 	for _, o := range fc.links.prev[row] {
 		if c, ok := fc.pool[o]; ok {
-			best = math.Max(best, float64(fc.p.topic.count(c.item.Content))/float64(n))
+			best = math.Max(best, float64(fc.p.topic.countIn(c.text()))/float64(n))
 		}
 	}
 	return best

@@ -123,6 +123,16 @@ type candidate struct {
 	entityWeight float64
 	ranks        map[string]int
 	raw          map[string]float64
+	words        *textWords // its content's words, cut at the first need (text)
+}
+
+// text returns the candidate's words, cut once.
+func (c *candidate) text() textWords {
+	if c.words == nil {
+		tw := wordsOf(c.item.Content)
+		c.words = &tw
+	}
+	return *c.words
 }
 
 // pool collects candidates from the channels, in first-seen order.
@@ -667,7 +677,7 @@ func aboutQuery(p Plan, c *candidate) bool {
 	// One of the query's words that carry its topic, or two of any: a
 	// light verb alone ("see" in "which vet does Biscuit see?") is too
 	// little.
-	if p.heavy.said(c.item.Content) || p.topic.count(c.item.Content) >= 2 {
+	if tw := c.text(); p.heavy.saidIn(tw) || p.topic.countIn(tw) >= 2 {
 		return true
 	}
 	if _, ok := c.ranks["ongoing"]; ok {
@@ -836,12 +846,33 @@ func newTopicWords(topic []string) topicWords {
 }
 
 // count is how many of the topic's words text says.
-func (t topicWords) count(text string) int {
-	n := 0
+func (t topicWords) count(text string) int { return t.countIn(wordsOf(text)) }
+
+// said reports whether text says something the topic asks about: one of
+// its content words (by stem, or a word that starts with one: "deploy"
+// finds "deployment"), or another word for the same attribute ("hosted"
+// finds "Deployed on Fly.io"). A topic of stop words alone finds every
+// text.
+func (t topicWords) said(text string) bool { return t.saidIn(wordsOf(text)) }
+
+// textWords are a text's words (splitWords) and their stems, cut once for
+// the several questions the features ask of one candidate.
+type textWords struct{ words, stems []string }
+
+func wordsOf(text string) textWords {
 	ws := splitWords(text)
+	stems := make([]string, len(ws))
+	for i, w := range ws {
+		stems[i] = stem(w)
+	}
+	return textWords{ws, stems}
+}
+
+func (t topicWords) countIn(tw textWords) int {
+	n := 0
 	for _, s := range t.stems {
-		for _, w := range ws {
-			if stem(w) == s || strings.HasPrefix(w, s) {
+		for i, w := range tw.words {
+			if tw.stems[i] == s || strings.HasPrefix(w, s) {
 				n++
 				break
 			}
@@ -850,22 +881,16 @@ func (t topicWords) count(text string) int {
 	return n
 }
 
-// said reports whether text says something the topic asks about: one of
-// its content words (by stem, or a word that starts with one: "deploy"
-// finds "deployment"), or another word for the same attribute ("hosted"
-// finds "Deployed on Fly.io"). A topic of stop words alone finds every
-// text.
-func (t topicWords) said(text string) bool {
+func (t topicWords) saidIn(tw textWords) bool {
 	if len(t.stems) == 0 {
 		return true
 	}
-	for _, w := range splitWords(text) {
+	for i, w := range tw.words {
 		if len(t.cues) > 0 && t.cues[attributeCues[w]] {
 			return true
 		}
-		sw := stem(w)
 		for _, s := range t.stems {
-			if sw == s || strings.HasPrefix(w, s) {
+			if tw.stems[i] == s || strings.HasPrefix(w, s) {
 				return true
 			}
 		}

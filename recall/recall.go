@@ -855,24 +855,31 @@ func (t topicWords) count(text string) int { return t.countIn(wordsOf(text)) }
 // text.
 func (t topicWords) said(text string) bool { return t.saidIn(wordsOf(text)) }
 
-// textWords are a text's words (splitWords) and their stems, cut once for
-// the several questions the features ask of one candidate.
-type textWords struct{ words, stems []string }
+// textWords are a text's words (splitWords), cut once for the several
+// questions the features ask of one candidate.
+type textWords struct{ words []string }
 
-func wordsOf(text string) textWords {
-	ws := splitWords(text)
-	stems := make([]string, len(ws))
-	for i, w := range ws {
-		stems[i] = stem(w)
+func wordsOf(text string) textWords { return textWords{splitWords(text)} }
+
+// says reports whether the word w is the stem s or starts with it. A stem
+// only strips an ending, so a word that does not begin as s does is
+// neither, and most words are not stemmed at all: a recall asks this of
+// every word of every candidate.
+func says(w, s string) bool {
+	if s == "" {
+		return true
 	}
-	return textWords{ws, stems}
+	if w == "" || w[0] != s[0] {
+		return false
+	}
+	return strings.HasPrefix(w, s) || stem(w) == s
 }
 
 func (t topicWords) countIn(tw textWords) int {
 	n := 0
 	for _, s := range t.stems {
-		for i, w := range tw.words {
-			if tw.stems[i] == s || strings.HasPrefix(w, s) {
+		for _, w := range tw.words {
+			if says(w, s) {
 				n++
 				break
 			}
@@ -885,12 +892,12 @@ func (t topicWords) saidIn(tw textWords) bool {
 	if len(t.stems) == 0 {
 		return true
 	}
-	for i, w := range tw.words {
+	for _, w := range tw.words {
 		if len(t.cues) > 0 && t.cues[attributeCues[w]] {
 			return true
 		}
 		for _, s := range t.stems {
-			if tw.stems[i] == s || strings.HasPrefix(w, s) {
+			if says(w, s) {
 				return true
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"memoria"
+	"memoria/embed/models"
 	"memoria/memory"
 	"memoria/recall"
 )
@@ -65,6 +66,15 @@ func TestGeneratedRankerIsThisBuilds(t *testing.T) {
 		if err := recall.FittedRanker(id).Check(); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestDefaultModelIdentity: recall's name for the default model's vectors
+// (it does not import the model) is the model's own.
+func TestDefaultModelIdentity(t *testing.T) {
+	t.Parallel()
+	if models.Default.Identity != recall.DefaultModelIdentity {
+		t.Errorf("recall.DefaultModelIdentity %q, the default model's %q", recall.DefaultModelIdentity, models.Default.Identity)
 	}
 }
 

@@ -845,9 +845,6 @@ func newTopicWords(topic []string) topicWords {
 	return t
 }
 
-// count is how many of the topic's words text says.
-func (t topicWords) count(text string) int { return t.countIn(wordsOf(text)) }
-
 // said reports whether text says something the topic asks about: one of
 // its content words (by stem, or a word that starts with one: "deploy"
 // finds "deployment"), or another word for the same attribute ("hosted"
@@ -875,6 +872,7 @@ func says(w, s string) bool {
 	return strings.HasPrefix(w, s) || stem(w) == s
 }
 
+// countIn is how many of the topic's words a text says.
 func (t topicWords) countIn(tw textWords) int {
 	n := 0
 	for _, s := range t.stems {

@@ -252,16 +252,20 @@ func (fc *featureContext) features(c *candidate) []float64 {
 	// For a past window, a fact with a known history that was the current
 	// version during the window answers for it, wherever it was written.
 	trueThen := fc.past && (len(l.next[row]) > 0 || len(l.prev[row]) > 0) && l.validIn(row, *p.Window)
+	replaced := 0.0 // the topic share of the versions it replaces, asked once
+	if fc.recent && !newer && older {
+		replaced = fc.replacesTopic(row)
+	}
 	switch {
 	case fc.recent && newer:
 		x[featSuperseded] = 1
-	case fc.recent && older && (len(p.heavy.stems) == 0 || p.heavy.saidIn(tw) || fc.replacesTopic(row) > 0):
+	case fc.recent && older && (len(p.heavy.stems) == 0 || p.heavy.saidIn(tw) || replaced > 0):
 		// The current version of what the question asks about: "Marta
 		// now drives a Skoda" is no answer to "where does Marta live now?".
 		// It answers as well as the version it replaces matched ("She
 		// has moved to Linz" for the page's "Lives in Graz").
 		x[featCurrent] = 1
-		x[featCurrentTopic] = fc.replacesTopic(row)
+		x[featCurrentTopic] = replaced
 	case fc.past && older && l.sig[row].when.After(p.Window.End):
 		x[featSuperseded] = 1
 	case fc.past && trueThen && (newer || older):

@@ -1,9 +1,11 @@
 package datephrase
 
 import (
+	"slices"
 	"strings"
 	"time"
 
+	"memoria/lang"
 	"memoria/memory"
 )
 
@@ -325,15 +327,7 @@ func (p *parser) dayAlone(k int) bool {
 	if next.w.class == cRel || next.w.class == cWord {
 		return true // "on the 3rd and the 4th", "on the 3rd at the harbour"
 	}
-	return afterDay[strings.ToLower(p.text[next.start:next.end])]
-}
-
-// afterDay are the words other than keywords that may follow a day said
-// alone: "on the 3rd we…", "on the 3rd, when…".
-var afterDay = map[string]bool{
-	"when": true, "we": true, "i": true, "you": true, "he": true, "she": true, "they": true,
-	"it": true, "there": true, "did": true, "was": true, "were": true, "had": true,
-	"or": true, "for": true, "with": true,
+	return slices.Contains(lang.AfterLoneDay, strings.ToLower(p.text[next.start:next.end]))
 }
 
 // sameMonth gives a day said alone (x.dayOnly) the month and year of the
@@ -1571,9 +1565,5 @@ func (p Phrase) Places() bool {
 // recency ("recently", "lately"): its Range is a convention (RecentDays),
 // so callers should not let it exclude or strongly favour anything.
 func (p Phrase) Vague() bool {
-	switch strings.ToLower(strings.TrimSpace(p.Text)) {
-	case "recently", "lately", "most recently", "more recently":
-		return true
-	}
-	return false
+	return slices.Contains(lang.VagueTimePhrases, strings.ToLower(strings.TrimSpace(p.Text)))
 }

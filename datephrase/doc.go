@@ -1,8 +1,9 @@
 // Package datephrase finds date and time phrases in English text, and the
 // common written date forms of other languages (below), and resolves them
 // to ranges of days against an injected "now". It never reads the clock,
-// so results are deterministic for a given now, and it uses the standard
-// library only.
+// so results are deterministic for a given now. Its words (month and
+// weekday names, "ago", "fortnight", the names of holidays) are those of
+// Memoria's lexicon, package lang; the grammar that reads them is its own.
 //
 // Find scans a text once (a hand-written tokenizer and a small recursive
 // grammar; no regular expressions) and returns the phrases it found, with
@@ -125,8 +126,8 @@
 //	                                              (not 3日前, 3日間, 3号线, 3일 전: counts, numbers)
 //	昨天 今天 明天 前天 后天 上周 本周 下周       relative days, weeks, months and years, and
 //	  上个月 去年 最近 周末 星期三 周三;          weekdays, in Chinese, Japanese and Korean, as
-//	  昨日 先週 来週 先月 水曜日; 어제 지난주       the English words they stand for (lex.go,
-//	  다음 달 작년 수요일                          cjkWords)
+//	  昨日 先週 来週 先月 水曜日; 어제 지난주       the English words they stand for
+//	  다음 달 작년 수요일                          (lang.CJKDateWords, lang.CJKWeekdays)
 //	27. November 2025, 3. März 2025             German: a dot after the day
 //	27 novembre 2025, 27 ott 2025, 15 gennaio   month names and abbreviations in German,
 //	  3 décembre 2024, 5 de mayo de 2025,         Italian, French, Spanish and Russian

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"memoria/lang"
 )
 
 // tokKind classifies a token of the input text.
@@ -29,297 +31,6 @@ type token struct {
 	ord        bool     // tNum: has an ordinal suffix (st, nd, rd, th)
 	m, d       uint8    // tISO: month and day (d == 0 for YYYY-MM)
 }
-
-// wclass is the class of a keyword.
-type wclass uint8
-
-const (
-	cNone    wclass = iota
-	cMonth          // val: 1..12
-	cWeekday        // val: time.Weekday
-	cUnit           // val: unit*
-	cNumWord        // val: the number (a, an, one … twelve, couple, few, several)
-	cRel            // val: rel*
-	cWord           // val: w* (other words with a role in the grammar)
-	cHoliday        // val: hol* (a named day or period of the year)
-	cSeason         // val: season* (spring, summer, autumn or fall, winter)
-	cOrdinal        // val: 1..4 (first … fourth), of "the second week of May"
-)
-
-// Keyword flags.
-const (
-	fAbbrev    = 1 << iota // abbreviation (Nov, Tue): bare use needs context
-	fAmbiguous             // also an ordinary English word (May, March): needs a day or year
-)
-
-// wordInfo is what a keyword means to the grammar.
-type wordInfo struct {
-	class wclass
-	val   int8
-	flags uint8
-}
-
-// Units.
-const (
-	unitMinute = iota + 1
-	unitHour
-	unitDay
-	unitWeek
-	unitMonth
-	unitYear
-	unitWeekend
-	unitFortnight
-)
-
-// Relation words (cRel).
-const (
-	relOn   = iota + 1
-	relIn   // in, during, throughout
-	relOver // over, within: like relIn, but no bare years after them
-	relSince
-	relBefore
-	relUntil
-	relAfter
-	relAround
-	relFrom
-	relBetween
-	relPrior // "prior to"
-)
-
-// Other grammar words (cWord).
-const (
-	wThe = iota + 1
-	wLast
-	wPast
-	wThis
-	wNext
-	wAgo
-	wToday
-	wYesterday
-	wTomorrow
-	wRecently
-	wAnd
-	wTo // to, through, thru (range connectors that are not relations)
-	wOf
-	wEarly
-	wMid
-	wLate
-	wEarlier
-	wPartOfDay // morning, afternoon, evening
-	wNight
-	wTonight
-	wNew   // "new", of "New Year"
-	wEve   // "eve", of "Christmas Eve", "New Year's Eve"
-	wStart // start, beginning: "the start of May"
-	wEnd   // "the end of last month"
-	wHalf  // "the second half of November"
-)
-
-// Named holidays (cHoliday): days and periods people name instead of a
-// date ("over Easter", "at New Year", "after Christmas").
-const (
-	holEaster = iota + 1
-	holChristmas
-	holNewYear
-	holHalloween
-	holValentine
-	holThanksgiving
-	holPentecost
-	// Days named by a word and a weekday ("Good Friday"): feasts.
-	holGood
-	holMaundy
-	holHoly
-	holPalm
-	holAsh
-	holWhit
-	holBlack
-	holCyber
-	// Days named by a word and "Day" ("Boxing Day").
-	holBoxing
-	holIndependence
-	holMemorial
-	holLabor
-	// National and saints' days of a fixed date, named by a word and
-	// "Day" ("Canada Day", "St Patrick's Day"): fixedDays.
-	holLiberty
-	holAnzac
-	holAustralia
-	holCanada
-	holBastille
-	holWaitangi
-	holRemembrance
-	holKings
-	holPatrick
-	holStephen
-	holAndrew
-	holDavid
-	holGeorge
-	holMadaraka
-	holMashujaa
-	holJamhuri
-	holAssumption
-)
-
-// Seasons (cSeason), as the northern hemisphere's meteorological ones.
-const (
-	seasonSpring = iota + 1 // March to May
-	seasonSummer            // June to August
-	seasonAutumn            // September to November
-	seasonWinter            // December to February
-)
-
-var keywords = makeKeywords()
-
-func makeKeywords() map[string]wordInfo {
-	keywords := map[string]wordInfo{}
-	months := []struct {
-		names []string
-		flags []uint8
-	}{
-		{[]string{"january", "jan"}, nil},
-		{[]string{"february", "feb"}, nil},
-		{[]string{"march", "mar"}, []uint8{fAmbiguous, fAbbrev}},
-		{[]string{"april", "apr"}, nil},
-		{[]string{"may"}, []uint8{fAmbiguous}},
-		{[]string{"june", "jun"}, nil},
-		{[]string{"july", "jul"}, nil},
-		{[]string{"august", "aug"}, nil},
-		{[]string{"september", "sep", "sept"}, nil},
-		{[]string{"october", "oct"}, nil},
-		{[]string{"november", "nov"}, nil},
-		{[]string{"december", "dec"}, nil},
-	}
-	for i, m := range months {
-		for j, name := range m.names {
-			var f uint8
-			if j > 0 {
-				f = fAbbrev
-			}
-			if m.flags != nil {
-				f = m.flags[j]
-			}
-			keywords[name] = wordInfo{cMonth, int8(i + 1), f}
-		}
-	}
-	days := [][]string{
-		{"sunday", "sun"}, {"monday", "mon"}, {"tuesday", "tue", "tues"},
-		{"wednesday", "wed"}, {"thursday", "thu", "thur", "thurs"}, {"friday", "fri"},
-		{"saturday", "sat"},
-	}
-	for i, d := range days {
-		for j, name := range d {
-			var f uint8
-			if j > 0 {
-				f = fAbbrev
-			}
-			keywords[name] = wordInfo{cWeekday, int8(i), f}
-		}
-	}
-	// Month names in other languages, in the forms dates use them ("27.
-	// November 2025", "27 novembre 2025", "27 ноября 2025", "в ноябре
-	// 2025"). They are months only next to a day number or a year
-	// (fAmbiguous): "Mars", "mai" and "mayo" are ordinary words too.
-	for i, names := range [12]string{
-		"januar jänner janvier gennaio enero январь января январе",
-		"februar février fevrier febbraio febrero февраль февраля феврале",
-		"märz maerz mars marzo март марта марте",
-		"avril aprile abril апрель апреля апреле",
-		"mai maggio mayo май мая мае",
-		"juni juin giugno junio июнь июня июне",
-		"juli juillet luglio julio июль июля июле",
-		"août aout agosto август августа августе",
-		"septembre settembre septiembre сентябрь сентября сентябре",
-		"oktober octobre ottobre octubre октябрь октября октябре",
-		"novembre noviembre ноябрь ноября ноябре",
-		"dezember décembre decembre dicembre diciembre декабрь декабря декабре",
-	} {
-		for _, name := range strings.Fields(names) {
-			keywords[name] = wordInfo{cMonth, int8(i + 1), fAmbiguous}
-		}
-	}
-	for name, m := range map[string]int{
-		"mär": 3, "okt": 10, "dez": 12, // German
-		"giu": 6, "lug": 7, "ott": 10, "dic": 12, // Italian ("gen", "mag", "set", "ago" are other words)
-		"ene": 1, "abr": 4, // Spanish
-		"janv": 1, "févr": 2, "avr": 4, "juil": 7, "déc": 12, // French
-		"янв": 1, "фев": 2, "апр": 4, "июн": 6, "июл": 7, "авг": 8, "сен": 9, "окт": 10, "ноя": 11, "дек": 12, // Russian
-	} {
-		keywords[name] = wordInfo{cMonth, int8(m), fAbbrev}
-	}
-	for name, u := range map[string]int{
-		"minute": unitMinute, "minutes": unitMinute, "min": unitMinute, "mins": unitMinute,
-		"hour": unitHour, "hours": unitHour, "hr": unitHour, "hrs": unitHour,
-		"day": unitDay, "days": unitDay,
-		"week": unitWeek, "weeks": unitWeek, "wk": unitWeek, "wks": unitWeek,
-		"month": unitMonth, "months": unitMonth,
-		"year": unitYear, "years": unitYear, "yr": unitYear, "yrs": unitYear,
-		"weekend": unitWeekend, "weekends": unitWeekend,
-		"fortnight": unitFortnight, "fortnights": unitFortnight,
-	} {
-		keywords[name] = wordInfo{cUnit, int8(u), 0}
-	}
-	for name, n := range map[string]int{
-		"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-		"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-		"couple": 2, "few": 3, "several": 3,
-	} {
-		keywords[name] = wordInfo{cNumWord, int8(n), 0}
-	}
-	for name, r := range map[string]int{
-		"on": relOn, "at": relOn, "in": relIn, "during": relIn, "within": relOver, "over": relOver,
-		"throughout": relIn, "since": relSince, "before": relBefore, "until": relUntil,
-		"till": relUntil, "til": relUntil, "after": relAfter, "around": relAround,
-		"circa": relAround, "approximately": relAround, "approx": relAround,
-		"from": relFrom, "between": relBetween, "prior": relPrior,
-	} {
-		keywords[name] = wordInfo{cRel, int8(r), 0}
-	}
-	for name, w := range map[string]int{
-		"the": wThe, "last": wLast, "past": wPast, "this": wThis, "next": wNext,
-		"ago": wAgo, "today": wToday, "yesterday": wYesterday, "tomorrow": wTomorrow,
-		"recently": wRecently, "lately": wRecently, "and": wAnd, "to": wTo,
-		"through": wTo, "thru": wTo, "of": wOf, "de": wOf, "early": wEarly, "mid": wMid,
-		"late": wLate, "earlier": wEarlier, "morning": wPartOfDay,
-		"afternoon": wPartOfDay, "evening": wPartOfDay, "night": wNight,
-		"tonight": wTonight, "new": wNew, "eve": wEve, "back": wAgo,
-		"start": wStart, "beginning": wStart, "end": wEnd, "half": wHalf,
-	} {
-		keywords[name] = wordInfo{cWord, int8(w), 0}
-	}
-	for name, h := range map[string]int{
-		"easter": holEaster, "christmas": holChristmas, "xmas": holChristmas, "halloween": holHalloween,
-		"valentine": holValentine, "valentines": holValentine, "thanksgiving": holThanksgiving,
-		"pentecost": holPentecost, "whitsun": holPentecost, "whitsunday": holPentecost,
-		"good": holGood, "maundy": holMaundy, "holy": holHoly, "palm": holPalm, "ash": holAsh,
-		"whit": holWhit, "black": holBlack, "cyber": holCyber, "boxing": holBoxing,
-		"independence": holIndependence, "memorial": holMemorial, "labor": holLabor,
-		"liberty": holLiberty, "anzac": holAnzac, "australia": holAustralia, "canada": holCanada,
-		"bastille": holBastille, "waitangi": holWaitangi, "remembrance": holRemembrance, "armistice": holRemembrance,
-		"king": holKings, "kings": holKings, "patrick": holPatrick, "paddy": holPatrick, "stephen": holStephen,
-		"andrew": holAndrew, "david": holDavid, "george": holGeorge, "madaraka": holMadaraka,
-		"mashujaa": holMashujaa, "jamhuri": holJamhuri, "assumption": holAssumption,
-	} {
-		keywords[name] = wordInfo{cHoliday, int8(h), 0}
-	}
-	for name, v := range map[string]int{
-		"spring": seasonSpring, "summer": seasonSummer, "autumn": seasonAutumn, "fall": seasonAutumn,
-		"winter": seasonWinter,
-	} {
-		keywords[name] = wordInfo{cSeason, int8(v), 0}
-	}
-	for name, v := range map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4} {
-		keywords[name] = wordInfo{cOrdinal, int8(v), 0}
-	}
-	return keywords
-}
-
-// maxKeyword is the length of the longest ASCII keyword, so longer words
-// need no lookup; maxWideKeyword that of the longest keyword with
-// non-ASCII letters.
-const (
-	maxKeyword     = 13 // "approximately"
-	maxWideKeyword = 16 // "сентября"
-)
 
 // isDash reports whether r is a range dash.
 func isDash(r rune) bool {
@@ -472,7 +183,7 @@ func classify(s string, i, j, letters, digits int, ascii bool) token {
 	case digits == 0:
 		t.kind = tWord
 		if ascii && j-i <= maxKeyword {
-			var buf [maxKeyword]byte
+			var buf [asciiKeywordCap]byte
 			for k := i; k < j; k++ {
 				buf[k-i] = s[k] | 0x20
 			}
@@ -679,12 +390,12 @@ func scanCJK(s string, i int, toks []token) []token {
 // rest follows the sign directly, afterSpace after the spaces that may
 // follow it (Korean).
 func notADay(rest, afterSpace string) bool {
-	for _, w := range []string{"前", "后", "後", "间", "間", "内", "以", "来", "線", "线", "楼", "樓", "门", "門", "房", "机", "機", "位", "车", "車", "院", "厅", "床", "桌", "店", "馆", "館", "口", "目", "分"} {
+	for _, w := range lang.CJKNotADay["han"] {
 		if strings.HasPrefix(rest, w) {
 			return true
 		}
 	}
-	for _, w := range []string{"전", "후", "동안", "간", "이내"} {
+	for _, w := range lang.CJKNotADay["hangul"] {
 		if strings.HasPrefix(afterSpace, w) {
 			return true
 		}
@@ -692,81 +403,31 @@ func notADay(rest, afterSpace string) bool {
 	return false
 }
 
-// cjkWords are the relative date words of Chinese, Japanese and Korean,
-// as the English words the grammar reads ("上周" is "last week"; a
-// weekday is its English name). The longest that matches is read.
-var cjkWords = map[string]string{
-	// Chinese
-	"今天": "today", "昨天": "yesterday", "明天": "tomorrow",
-	"前天": "the day before yesterday", "后天": "the day after tomorrow", "後天": "the day after tomorrow",
-	"上周": "last week", "上週": "last week", "上个星期": "last week", "上個星期": "last week", "上星期": "last week", "上个礼拜": "last week", "上礼拜": "last week",
-	"本周": "this week", "这周": "this week", "這週": "this week", "这个星期": "this week", "這個星期": "this week", "这星期": "this week",
-	"下周": "next week", "下週": "next week", "下个星期": "next week", "下個星期": "next week", "下星期": "next week",
-	"上个月": "last month", "上個月": "last month", "上月": "last month",
-	"这个月": "this month", "這個月": "this month", "本月": "this month",
-	"下个月": "next month", "下個月": "next month", "下月": "next month",
-	"去年": "last year", "今年": "this year", "明年": "next year",
-	"最近": "recently", "近来": "recently", "近來": "recently",
-	"周末": "the weekend", "週末": "the weekend",
-	// Japanese (今日, 昨日, 明日, 今年, 去年, 最近, 週末 are written as in Chinese)
-	"今日": "today", "昨日": "yesterday", "明日": "tomorrow", "一昨日": "the day before yesterday", "明後日": "the day after tomorrow",
-	"先週": "last week", "今週": "this week", "来週": "next week", "來週": "next week",
-	"先月": "last month", "今月": "this month", "来月": "next month",
-	"昨年": "last year", "来年": "next year",
-	// Korean
-	"오늘": "today", "어제": "yesterday", "내일": "tomorrow", "그저께": "the day before yesterday", "모레": "the day after tomorrow",
-	"지난주": "last week", "지난 주": "last week", "이번 주": "this week", "이번주": "this week", "다음 주": "next week", "다음주": "next week",
-	"지난달": "last month", "지난 달": "last month", "이번 달": "this month", "이번달": "this month", "다음 달": "next month", "다음달": "next month",
-	"작년": "last year", "올해": "this year", "내년": "next year", "최근": "recently", "주말": "the weekend",
-}
-
-// cjkWeekdays are the weekday names: Chinese 星期一, 周一, 礼拜一 (日 or 天
-// for Sunday), Japanese 月曜日 (月曜 too), Korean 월요일.
-var cjkWeekdays = func() map[string]string {
-	m := map[string]string{}
-	names := []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
-	for i, d := range []string{"日", "一", "二", "三", "四", "五", "六"} {
-		for _, p := range []string{"星期", "周", "週", "礼拜", "禮拜"} {
-			m[p+d] = names[i]
-		}
-	}
-	for _, p := range []string{"星期", "周", "週", "礼拜", "禮拜"} {
-		m[p+"天"] = "sunday"
-	}
-	for i, d := range []string{"日", "月", "火", "水", "木", "金", "土"} {
-		m[d+"曜日"] = names[i]
-		m[d+"曜"] = names[i]
-	}
-	for i, d := range []string{"일", "월", "화", "수", "목", "금", "토"} {
-		m[d+"요일"] = names[i]
-	}
-	return m
-}()
-
-// maxCJKWord is the length in bytes of the longest of cjkWords and
-// cjkWeekdays.
+// maxCJKWord is the length in bytes of the longest of lang's CJK date
+// words and weekdays.
 var maxCJKWord = func() int {
 	n := 0
-	for w := range cjkWords {
+	for w := range lang.CJKDateWords {
 		n = max(n, len(w))
 	}
-	for w := range cjkWeekdays {
+	for w := range lang.CJKWeekdays {
 		n = max(n, len(w))
 	}
 	return n
 }()
 
 // scanCJKWord reads the longest relative date word or weekday of
-// cjkWords and cjkWeekdays at s[i:], and appends to toks the tokens of
+// Chinese, Japanese or Korean (lang.CJKDateWords, lang.CJKWeekdays) at
+// s[i:], and appends to toks the tokens of
 // the English words it stands for, each spanning the whole CJK word. It
 // returns the tokens and where the word ends, or toks and i when none
 // matched.
 func scanCJKWord(s string, i int, toks []token) ([]token, int) {
 	for n := min(maxCJKWord, len(s)-i); n > 0; n-- {
 		w := s[i : i+n]
-		en, ok := cjkWords[w]
+		en, ok := lang.CJKDateWords[w]
 		if !ok {
-			en, ok = cjkWeekdays[w]
+			en, ok = lang.CJKWeekdays[w]
 		}
 		if !ok {
 			continue

@@ -3,6 +3,8 @@ package datephrase
 import (
 	"strings"
 	"time"
+
+	"memoria/lang"
 )
 
 // halfYear bounds how far from now a date written without a year may lie.
@@ -55,7 +57,7 @@ func HasYear(s string) bool {
 
 func isRelative(s string) bool {
 	s = strings.ToLower(s)
-	for _, w := range []string{"ago", "last", "past", "previous", "next", "this", "yesterday", "today", "tomorrow", "recent"} {
+	for _, w := range lang.RelativeTimeWords {
 		if strings.Contains(s, w) {
 			return true
 		}

@@ -318,12 +318,25 @@ func nameWord(lw string) bool {
 }
 
 // calendarAbbrev are short month and weekday names, which begin other
-// words ("Mar" of Marrakech, "Sun" of Sunil) but name days.
+// words ("Mar" of Marrakech, "Sun" of Sunil) but name days: the English
+// abbreviations, and the names as short as they are ("may").
 var calendarAbbrev = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields("jan feb mar apr may jun jul aug sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun") {
-		m[w] = true
+	add := func(ns []lang.Names) {
+		for _, n := range ns {
+			for _, w := range n.Short {
+				m[w] = true
+			}
+			for _, w := range n.Full {
+				if len(w) <= 3 {
+					m[w] = true
+				}
+			}
+		}
 	}
+	months, weekdays := lang.Months["en"], lang.Weekdays["en"]
+	add(months[:])
+	add(weekdays[:])
 	return m
 }()
 

@@ -95,11 +95,53 @@ type Options struct {
 // are words or nothing, never an error. Errors come only from Options:
 // a zero Now, a bad --since/--until, a --since after --until, an unknown
 // kind, or an unsafe entity slug.
+//
+// It reads the text in stages, each marking the bytes it explains so that
+// the later ones leave them alone: quoted phrases, @mentions and known
+// names, time phrases (or else an event anchor), then the words that are
+// left, from which it reads what the question asks.
 func Parse(text string, opts Options) (*Query, error) {
 	if opts.Now.IsZero() {
 		return nil, errors.New("query: Options.Now is required")
 	}
 	q := &Query{Text: text, Now: opts.Now}
+	flagWindow, err := q.readOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	var m marks
+	q.readQuotes(text, &m)
+	ents, implicit := m.readNames(text, opts.Names)
+	phrases := m.readTimePhrases(text, opts.Now, implicit)
+	ents = append(ents, m.keepNames(implicit)...)
+	sortMatches(ents)
+	for _, e := range ents {
+		q.addEntity(e.Slug)
+	}
+	q.setWindow(phrases, flagWindow)
+	if q.Window == nil {
+		if a, sp, ok := findAnchor(text); ok && !m.quotes.index().overlaps(sp) {
+			q.Anchor = a
+			m.skip = append(m.skip, sp) // the anchor's words name a time, not the topic
+		}
+	}
+	lower, content, topical := q.readWords(text, m)
+	q.readAsks(lower, content, topical)
+	return q, nil
+}
+
+// marks are the stretches of a query's text that the stages of Parse
+// have explained.
+type marks struct {
+	quotes spans // "quoted phrases"
+	named  spans // @mentions and the known names kept
+	skip   spans // bytes that are not terms: quotes, mentions, time phrases, an event anchor
+}
+
+// readOptions reads the flags: --kind into Kinds, --entity into Entities
+// (first, in the order given), and --since/--until into the window they
+// make, or nil.
+func (q *Query) readOptions(opts Options) (*memory.TimeRange, error) {
 	if err := q.parseKinds(opts.Kinds); err != nil {
 		return nil, err
 	}
@@ -114,54 +156,61 @@ func Parse(text string, opts Options) (*Query, error) {
 		}
 		q.addEntity(canonical(slug, opts.Names))
 	}
+	return flagWindow, nil
+}
 
-	var skip spans // bytes that are not terms
-	quotes := findQuotes(text)
-	for _, s := range quotes {
-		skip = append(skip, s)
+// readQuotes reads the quoted phrases into Phrases and marks their bytes.
+func (q *Query) readQuotes(text string, m *marks) {
+	m.quotes = findQuotes(text)
+	for _, s := range m.quotes {
+		m.skip = append(m.skip, s)
 		if ws := words(text[s.start+s.open : s.end-s.close]); len(ws) > 0 {
 			q.Phrases = append(q.Phrases, lowerWords(ws))
 		}
 	}
+}
 
-	// Entities: @mentions, then known names outside them.
-	mentions := findMentions(text)
-	var named spans // mentions and kept names
-	var ents []EntityMatch
-	for _, m := range mentions {
-		skip = append(skip, span{start: m.Start, end: m.End})
-		named = append(named, span{start: m.Start, end: m.End})
-		ents = append(ents, EntityMatch{m.Start, m.End, canonical(m.Slug, opts.Names)})
+// readNames finds the @mentions, which it marks, and the known names
+// outside them, which a time phrase may still claim (keepNames decides).
+func (m *marks) readNames(text string, names EntityMatcher) (mentions, implicit []EntityMatch) {
+	for _, e := range findMentions(text) {
+		s := span{start: e.Start, end: e.End}
+		m.skip = append(m.skip, s)
+		m.named = append(m.named, s)
+		mentions = append(mentions, EntityMatch{e.Start, e.End, canonical(e.Slug, names)})
 	}
-	var implicit []EntityMatch
-	if opts.Names != nil {
-		mentioned := named.index()
-		for _, m := range opts.Names.MatchEntities(text) {
-			if m.Start < 0 || m.End > len(text) || m.Start >= m.End || mentioned.overlaps(span{start: m.Start, end: m.End}) ||
-				memory.ValidateSlug(m.Slug) != nil {
-				continue
-			}
-			implicit = append(implicit, m)
+	if names == nil {
+		return mentions, nil
+	}
+	mentioned := m.named.index()
+	for _, e := range names.MatchEntities(text) {
+		if e.Start < 0 || e.End > len(text) || e.Start >= e.End || mentioned.overlaps(span{start: e.Start, end: e.End}) ||
+			memory.ValidateSlug(e.Slug) != nil {
+			continue
 		}
+		implicit = append(implicit, e)
 	}
+	return mentions, implicit
+}
 
-	// Time phrases, outside quotes and mentions. Where a phrase and a known
-	// name overlap, the name wins ("June" the person), unless the phrase
-	// has digits ("June 2024"), which no name explains.
-	var phrases []datephrase.Phrase
-	periods := findPeriods(text, opts.Now)
-	found := datephrase.FindNearest(text, opts.Now)
-	if len(periods) > 0 {
+// readTimePhrases finds the time phrases outside quotes and mentions and
+// marks the bytes of those that are not vague. Where a phrase and a known
+// name overlap, the name wins ("June" the person), unless the phrase has
+// digits ("June 2024"), which no name explains.
+func (m *marks) readTimePhrases(text string, now time.Time, implicit []EntityMatch) []datephrase.Phrase {
+	found := datephrase.FindNearest(text, now)
+	if periods := findPeriods(text, now); len(periods) > 0 {
 		// A part of a month or a named day wins over the phrases inside
 		// it ("October" in "the first week of October").
 		found = mergePeriods(found, periods)
 	}
-	quoted, mentioned := quotes.index(), named.index()
-	var implicitSpans spans
-	for _, m := range implicit {
-		implicitSpans = append(implicitSpans, span{start: m.Start, end: m.End})
+	quoted, mentioned := m.quotes.index(), m.named.index()
+	var names spans
+	for _, e := range implicit {
+		names = append(names, span{start: e.Start, end: e.End})
 	}
-	kept := implicitSpans.index()
+	kept := names.index()
+	var phrases []datephrase.Phrase
 	for _, p := range found {
 		s := span{start: p.Start, end: p.End}
 		if quoted.overlaps(s) || mentioned.overlaps(s) {
@@ -173,59 +222,53 @@ func Parse(text string, opts Options) (*Query, error) {
 		if !p.Vague() {
 			// Vague phrases ("lately") keep their words: they are how
 			// people say it in the notes too ("on Spotify lately").
-			skip = append(skip, s)
+			m.skip = append(m.skip, s)
 		}
 		phrases = append(phrases, p)
 	}
-	skipped := skip.index()
-	for _, m := range implicit {
-		s := span{start: m.Start, end: m.End}
-		if !skipped.overlaps(s) || quoted.overlaps(s) {
-			named = append(named, s)
-			ents = append(ents, m)
-		}
-	}
-	sortMatches(ents)
-	for _, m := range ents {
-		q.addEntity(m.Slug)
-	}
-	q.setWindow(phrases, flagWindow)
-	if q.Window == nil {
-		if a, sp, ok := findAnchor(text); ok && !quoted.overlaps(sp) {
-			q.Anchor = a
-			skip = append(skip, sp) // the anchor's words name a time, not the topic
-		}
-	}
+	return phrases
+}
 
-	// Terms and the words intent detection reads. A name or a date found
-	// inside a run of CJK text splits the run: "王伟说" is the name 王伟
-	// and the word 说.
-	all := splitAt(words(text), append(slices.Clip(named), skip...))
-	namedIx, skipIx := named.index(), skip.index()
-	lower := make([]string, len(all))
-	content, topical := 0, 0
+// keepNames returns the known names that no time phrase took, quoted or
+// not, and marks them as names.
+func (m *marks) keepNames(implicit []EntityMatch) []EntityMatch {
+	skipped, quoted := m.skip.index(), m.quotes.index()
+	var kept []EntityMatch
+	for _, e := range implicit {
+		s := span{start: e.Start, end: e.End}
+		if !skipped.overlaps(s) || quoted.overlaps(s) {
+			m.named = append(m.named, s)
+			kept = append(kept, e)
+		}
+	}
+	return kept
+}
+
+// readWords reads the words outside the marks into Words and Terms, and
+// the names' words into NameWords. It returns every word of the text,
+// lower-cased, for reading what the question asks; and how many content
+// words (not stop words, not names) it has, and how many of those are
+// topical (not generic). A name or a date found inside a run of CJK text
+// splits the run: "王伟说" is the name 王伟 and the word 说.
+func (q *Query) readWords(text string, m marks) (lower []string, content, topical int) {
+	all := splitAt(words(text), append(slices.Clip(m.named), m.skip...))
+	namedIx, skipIx := m.named.index(), m.skip.index()
+	lower = make([]string, len(all))
 	for i, w := range all {
 		lower[i] = strings.ToLower(w.text)
-		if namedIx.overlaps(span{start: w.start, end: w.end}) && !slices.Contains(q.NameWords, lower[i]) {
+		s := span{start: w.start, end: w.end}
+		named := namedIx.overlaps(s)
+		if named && !slices.Contains(q.NameWords, lower[i]) {
 			q.NameWords = append(q.NameWords, lower[i])
 		}
-		if skipIx.overlaps(span{start: w.start, end: w.end}) {
-			continue
-		}
-		if i+1 < len(all) && choiceFrame[lower[i]] == strings.ToLower(all[i+1].text) || lower[i] == "not" {
-			// "rather than", "instead of" frame the options a question
-			// weighs, and name no topic: a line with "would rather" is
-			// no answer to "why X rather than Y?". Nor is a negation
-			// (the answer to "why are we not on Airbnb any more?" says
-			// why in its own words), here as in "aren't", whose "n't"
-			// is a function word already.
+		if skipIx.overlaps(s) || framesChoice(all, lower, i) {
 			continue
 		}
 		q.addWord(lower[i])
 		if stopWords[lower[i]] {
 			continue
 		}
-		if !namedIx.overlaps(span{start: w.start, end: w.end}) {
+		if !named {
 			content++
 			if !genericWords[lower[i]] {
 				topical++
@@ -233,15 +276,31 @@ func Parse(text string, opts Options) (*Query, error) {
 		}
 		q.addTerm(lower[i])
 	}
+	return lower, content, topical
+}
+
+// framesChoice reports whether word i frames the options a question
+// weighs ("rather than", "instead of"), which name no topic: a line with
+// "would rather" is no answer to "why X rather than Y?". Nor does a
+// negation (the answer to "why are we not on Airbnb any more?" says why
+// in its own words), here as in "aren't", whose "n't" is a function word
+// already.
+func framesChoice(all []word, lower []string, i int) bool {
+	return i+1 < len(all) && choiceFrame[lower[i]] == strings.ToLower(all[i+1].text) || lower[i] == "not"
+}
+
+// readAsks reads what the question asks for from its words: its Intent,
+// whether it asks for an amount or a choice, and whether it only browses
+// its window.
+func (q *Query) readAsks(lower []string, content, topical int) {
 	in := intentInput{words: lower, hasWindow: q.Window != nil, onlyNames: len(q.Entities) > 0 && content == 0 && len(q.Phrases) == 0}
 	if q.Window != nil {
-		in.pastWindow = !q.Window.Start.After(memory.Day(opts.Now))
+		in.pastWindow = !q.Window.Start.After(memory.Day(q.Now))
 	}
 	q.Intent = detectIntent(in)
 	q.Quantity = asksQuantity(lower)
 	q.Choice = asksChoice(lower)
 	q.Browse = q.Window != nil && topical == 0 && len(q.Entities) == 0 && len(q.Phrases) == 0
-	return q, nil
 }
 
 // choiceFrame maps the first word of a phrase that frames a choice to

@@ -79,16 +79,41 @@ type Phrase struct {
 // day not after now; for text written on a day (a daily log), pass that day
 // as now. A month without a year resolves to the most recent month that has
 // begun by now. Weeks start on Monday.
+//
+// Named days count only capitalised ("over Easter", "on Boxing Day"): in
+// notes, "a christmas tree" and "easter eggs in the code" name no day.
 func Find(text string, now time.Time) []Phrase {
 	var buf [48]token
 	p := parser{toks: tokenize(text, buf[:0]), now: now, today: memory.Day(now), text: text}
+	return p.scan(nil)
+}
+
+// FindNamedDays returns the phrases of text that name a day or period of
+// the year by its name ("since Easter", "over the Christmas", "the
+// Tuesday after Easter", "New Year's Eve"), resolved as Find resolves
+// them, however the name is written: "since easter", "over xmas", "on
+// anzac day" count too. It is for a question, which names a day on
+// purpose and is often typed in lower case; Find, for notes, reads only
+// capitalised names.
+func FindNamedDays(text string, now time.Time) []Phrase {
+	var buf [48]token
+	p := parser{toks: tokenize(text, buf[:0]), now: now, today: memory.Day(now), text: text, anyCase: true}
+	return p.scan(p.namesDay)
+}
+
+// scan returns the phrases of the text, the longest at each position,
+// and of them only those keep accepts (their tokens from i to before j),
+// if keep is not nil.
+func (p *parser) scan(keep func(i, j int) bool) []Phrase {
 	var out []Phrase
 	for i := 0; i < len(p.toks); {
 		if p.canStart(i) {
 			if ph, j, ok := p.phrase(i); ok {
-				ph.Start, ph.End = p.toks[i].start, p.toks[j-1].end
-				ph.Text = text[ph.Start:ph.End]
-				out = append(out, ph)
+				if keep == nil || keep(i, j) {
+					ph.Start, ph.End = p.toks[i].start, p.toks[j-1].end
+					ph.Text = p.text[ph.Start:ph.End]
+					out = append(out, ph)
+				}
 				i = j
 				continue
 			}
@@ -104,12 +129,32 @@ type parser struct {
 	now   time.Time
 	today time.Time
 	text  string // what toks were cut from
+	// anyCase reads named days in lower case too ("since easter"), as a
+	// question names them; in notes only a capitalised name counts.
+	anyCase bool
 }
 
-// capitalised reports whether token i starts with a capital letter.
-func (p *parser) capitalised(i int) bool {
+// named reports whether token i may be a word of a day's name: it is
+// capitalised ("Easter", "Boxing Day"), unless the parser reads names in
+// any case.
+func (p *parser) named(i int) bool {
 	c := p.text[p.toks[i].start]
-	return 'A' <= c && c <= 'Z'
+	return p.anyCase || 'A' <= c && c <= 'Z'
+}
+
+// namesDay reports whether tokens i to j-1, a phrase, name a day by its
+// name: a holiday ("Easter", "Good Friday"), New Year or May Day.
+func (p *parser) namesDay(i, j int) bool {
+	for k := i; k < j; k++ {
+		switch w := p.toks[k].w; {
+		case p.toks[k].kind != tWord:
+		case w.class == cHoliday,
+			w.class == cWord && w.val == wNew && p.word(k+1, cUnit, unitYear),
+			w.class == cMonth && w.val == 5 && w.flags&fAbbrev == 0 && p.word(k+1, cUnit, unitDay):
+			return true
+		}
+	}
+	return false
 }
 
 // Context bits: what a preceding relation word licenses.
@@ -419,7 +464,7 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 	w := t.w
 	switch w.class {
 	case cHoliday:
-		if !p.capitalised(i) {
+		if !p.named(i) {
 			return span{}, 0, false // "a christmas tree", "easter eggs in the code"
 		}
 		return p.holiday(int(w.val), i+1)
@@ -467,7 +512,7 @@ func (p *parser) core(i, ctx int) (span, int, bool) {
 	}
 	switch w.val {
 	case wNew:
-		if p.word(i+1, cUnit, unitYear) && p.capitalised(i) {
+		if p.word(i+1, cUnit, unitYear) && p.named(i) {
 			return p.holiday(holNewYear, i+2) // "New Year", "New Year's Eve"
 		}
 		return span{}, 0, false
@@ -916,8 +961,8 @@ func (p *parser) holidayName(h, k int) (int, string, int, bool) {
 		// "Good Friday", "Whit Monday" (or "Whit Sunday"): the weekday is
 		// part of the name, capitalised as the name is.
 		switch {
-		case p.word(k, cWeekday, int(wd)) && p.capitalised(k):
-		case h == holWhit && p.word(k, cWeekday, int(time.Sunday)) && p.capitalised(k):
+		case p.word(k, cWeekday, int(wd)) && p.named(k):
+		case h == holWhit && p.word(k, cWeekday, int(time.Sunday)) && p.named(k):
 			h = holPentecost
 		default:
 			return 0, "", 0, false
@@ -930,7 +975,7 @@ func (p *parser) holidayName(h, k int) (int, string, int, bool) {
 		if p.kind(k, tOther) && k+1 < len(p.toks) && p.toks[k+1].end-p.toks[k+1].start == 1 && p.toks[k].end-p.toks[k].start <= 3 {
 			k += 2 // "'s"
 		}
-		if !p.word(k, cUnit, unitDay) || !p.capitalised(k) {
+		if !p.word(k, cUnit, unitDay) || !p.named(k) {
 			return 0, "", 0, false
 		}
 		return h, "day", k + 1, true
@@ -1101,7 +1146,7 @@ func (p *parser) month(i, ctx int) (span, int, bool) {
 	if w.flags&fAbbrev != 0 && p.kind(k, tDot) {
 		k++
 	}
-	if a.m == 5 && w.flags&fAbbrev == 0 && p.word(k, cUnit, unitDay) && p.capitalised(i) && p.capitalised(k) && p.toks[i].end-p.toks[i].start == 3 {
+	if a.m == 5 && w.flags&fAbbrev == 0 && p.word(k, cUnit, unitDay) && p.named(i) && p.named(k) && p.toks[i].end-p.toks[i].start == 3 {
 		a.d, k = 1, k+1 // "May Day": the first of May
 		if y, j, ok := p.optYear(k); ok {
 			a.y, k = y, j
@@ -1289,7 +1334,7 @@ func (p *parser) relative(i int, afterThe bool) (span, int, bool) {
 		}
 		return p.calendar(lead, unit), k + 1, true
 	case cHoliday:
-		if lead == wPast || !p.capitalised(k) {
+		if lead == wPast || !p.named(k) {
 			return span{}, 0, false
 		}
 		return p.holidayFrom(int(t.w.val), lead, k+1) // "last Christmas", "next Easter"

@@ -492,3 +492,39 @@ func TestSeasonsPartsAndFeasts(t *testing.T) {
 		}
 	}
 }
+
+// TestFindNamedDays: a question names a day on purpose, in whatever case
+// it is typed; only phrases that name one are returned. Notes (Find) read
+// only capitalised names.
+func TestFindNamedDays(t *testing.T) {
+	now := time.Date(2026, 4, 30, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		in   string
+		want []string // "text rel start..end"
+	}{
+		{"what did we do on anzac day?", []string{"on anzac day on 2026-04-25..2026-04-25"}},
+		{"anything over xmas", []string{"over xmas during 2025-12-24..2025-12-26"}},
+		{"what changed since easter?", []string{"since easter since 2026-04-03..2026-04-30"}},
+		{"who came at christmas", []string{"at christmas during 2025-12-24..2025-12-26"}},
+		{"at new year's eve", []string{"at new year's eve on 2025-12-31..2025-12-31"}},
+		{"the tuesday after easter", []string{"tuesday after easter on 2026-04-07..2026-04-07"}},
+		{"last christmas", []string{"last christmas during 2025-12-24..2025-12-26"}},
+		{"on good friday and boxing day", []string{"on good friday on 2026-04-03..2026-04-03", "boxing day on 2025-12-26..2025-12-26"}},
+		{"Over Christmas, and last week", []string{"Over Christmas during 2025-12-24..2025-12-26"}},
+		{"what did we do last week?", nil},
+		{"a good friend on friday", nil},
+	} {
+		var got []string
+		for _, p := range FindNamedDays(tc.in, now) {
+			got = append(got, fmt.Sprintf("%s %s %s..%s", p.Text, p.Relation, p.Range.Start.Format(time.DateOnly), p.Range.End.Format(time.DateOnly)))
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("FindNamedDays(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	for _, s := range []string{"we put up a christmas tree", "easter eggs in the code", "on anzac day", "over xmas"} {
+		if ps := Find(s, now); len(ps) != 0 {
+			t.Errorf("Find(%q) = %+v, want no phrase: in notes a name is capitalised", s, ps)
+		}
+	}
+}

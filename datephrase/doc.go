@@ -8,8 +8,9 @@
 // Find scans a text once (a hand-written tokenizer and a small recursive
 // grammar; no regular expressions) and returns the phrases it found, with
 // byte offsets, a memory.TimeRange of UTC-midnight days and a Relation.
-// ParseBound and ParseNow read command-line flag values (--since, --until,
-// --now).
+// FindNamedDays keeps the phrases that name a day ("since Easter"), read
+// in any case, as a question types them ("since easter"). ParseBound and
+// ParseNow read command-line flag values (--since, --until, --now).
 //
 // # Phrases
 //

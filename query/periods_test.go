@@ -26,6 +26,12 @@ func TestPeriodsAndBrowse(t *testing.T) {
 		{"anything since easter?", "2025-04-18", "2025-12-01", true, nil},
 		{"what happened on good friday", "2025-04-18", "2025-04-18", true, nil},
 		{"christmas day", "2024-12-25", "2024-12-25", true, nil},
+		// Named days in lower case, which datephrase reads only in a
+		// question, any of its names.
+		{"what did we do on anzac day?", "2025-04-25", "2025-04-25", true, nil},
+		{"anything over xmas?", "2024-12-24", "2024-12-26", true, nil},
+		{"who came at christmas", "2024-12-24", "2024-12-26", false, nil},
+		{"the tuesday after easter", "2025-04-22", "2025-04-22", true, nil},
 		{"What happened between Oct 3 and Oct 9?", "2025-10-03", "2025-10-09", true, nil},
 		{"What happened with the dog in September?", "2025-09-01", "2025-09-30", false, []string{"the", "dog"}},
 		{"What happened with the boiler in September?", "2025-09-01", "2025-09-30", false, nil},

@@ -15,8 +15,8 @@
 //     found by package datephrase ("since last week", "around Nov 27",
 //     "during Nov 2025", "yesterday") intersected with --since/--until;
 //   - Kinds: --kind filters, read by memory.ParseKind;
-//   - Intent: Search, About, Opinion, Decision, Current or Past, read from
-//     the original text (stop words included);
+//   - Intent: Search, About, Opinion, Decision, Suggest, Current or Past,
+//     read from the original text (stop words included);
 //   - Quantity and Choice: whether the question asks for an amount ("how
 //     many", "how long") or for what was chosen and why ("why did we …",
 //     "what did we pick instead of …"), whatever its intent.
@@ -26,30 +26,25 @@
 // (an entity called June is not the month). Known names written without @
 // stay in Terms, because raw passages name people without the @.
 //
-// # Stop words
+// # Word lists
 //
-// The list is small and English: articles, conjunctions and prepositions
-// (a, an, the, and, or, of, to, in, on, about, …), auxiliaries (is, was, do,
-// did, have, can, would, …), pronouns (i, me, my, we, you, he, she, it,
-// they, …), question words (what, which, who, when, where, why, how), verbs
-// of asking (tell, say, know, remember, recall, think, mention), a few
-// quantifiers (any, some, all, anything, everything) and contraction
-// fragments (s, t, don, didn, …). Negations are kept.
+// The words Parse reads are package lang's: the stop words left out of
+// Terms (lang.QueryStopWords: English function words, question words,
+// pronouns, verbs of asking and contraction fragments; negations are
+// kept), the generic words of a browsing question (lang.GenericWords),
+// and the cues of each intent, of an amount and of a choice
+// (lang.AsksDecision, lang.AsksOpinion, lang.AsksNow, lang.AsksPast,
+// lang.AsksAbout, lang.AsksSuggestion, lang.AsksAmount, lang.AsksChoice).
 //
 // # Intents
 //
-//	Decision  decide, decided, decision, agreed, agree on, chose, settled on, concluded
-//	Opinion   prefer, preference, favorite, opinion, think, feel about, likes, love,
-//	          hate, enjoy, believe, taste; "like" after do/does/did/would
-//	Current   now, currently, current, nowadays, these days, at the moment, still, latest
-//	Past      used to, previously, formerly, back then, at the time, in the past,
-//	          what was true; or was/were/had with a window that has begun
-//	About     tell me about, who is, who was, know about, everything about, describe,
-//	          or a query that is only entity names
-//	Search    anything else
-//
-// Decision and Opinion win over the rest; between them, whichever marker
+// Decision and Opinion win over the rest; between them, whichever cue
 // comes first ("what does Peter think of the decision" is an opinion).
+// Then Suggest, Current (unless "latest" only orders things in time),
+// Past (also was/were/had with a window that has begun), About (also a
+// query that is only entity names), else Search. "Like" is an opinion
+// only after do/does/did/would ("does Peter like …", not "what is
+// Marrakech like").
 //
 // # Speakers
 //

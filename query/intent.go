@@ -3,6 +3,8 @@ package query
 import (
 	"slices"
 	"strings"
+
+	"memoria/lang"
 )
 
 // Intent is what kind of answer a query asks for; recall uses it to weigh
@@ -30,56 +32,17 @@ func (i Intent) String() string {
 	return "search"
 }
 
-// Markers of each intent, as lower-cased word sequences. A trailing '*'
-// matches any word with that prefix.
+// Markers of each intent (lang's tables), as lower-cased word sequences.
+// A trailing '*' matches any word with that prefix.
 var (
-	decisionMarkers = [][]string{
-		{"decid*"}, {"decision*"}, {"agreed"}, {"agree", "on"}, {"chose"}, {"chosen"},
-		{"settled", "on"}, {"concluded"}, {"conclusion*"}, {"resolved"},
-	}
-	opinionMarkers = [][]string{
-		{"prefer*"}, {"favorite*"}, {"favourite*"}, {"opinion*"}, {"think"}, {"thinks"},
-		{"thought", "about"}, {"thought", "of"}, {"feel", "about"}, {"feels", "about"},
-		{"felt", "about"}, {"likes"}, {"liked"}, {"dislike*"}, {"love"}, {"loves"},
-		{"loved"}, {"hate"}, {"hates"}, {"hated"}, {"enjoy*"}, {"believe*"}, {"belief*"},
-		{"view", "on"}, {"views", "on"}, {"stance"}, {"taste*"}, {"rather"},
-		// What someone refuses, avoids or will not put up with: the same
-		// question about a preference, asked from the other side.
-		{"refuse*"}, {"avoid*"}, {"tolerat*"}, {"allergic"}, {"annoy*"}, {"irritat*"},
-		{"stand"}, {"accept"}, {"bother*"}, {"mind"},
-	}
-	currentMarkers = [][]string{
-		{"now"}, {"currently"}, {"current"}, {"nowadays"}, {"presently"}, {"these", "days"},
-		{"at", "the", "moment"}, {"at", "present"}, {"still"}, {"anymore"}, {"latest"},
-	}
-	pastMarkers = [][]string{
-		{"used", "to"}, {"use", "to"}, {"previously"}, {"formerly"}, {"former"},
-		{"back", "then"}, {"at", "the", "time"}, {"in", "the", "past"}, {"originally"},
-		{"what", "was", "true"}, {"what", "were"},
-	}
-	aboutMarkers = [][]string{
-		{"tell", "me", "about"}, {"tell", "me", "more", "about"}, {"who", "is"}, {"who", "s"},
-		{"who", "was"}, {"who", "are"}, {"who", "were"}, {"know", "about"},
-		{"everything", "about"}, {"anything", "about"}, {"info", "on"}, {"info", "about"},
-		{"information", "on"}, {"information", "about"}, {"background", "on"},
-		{"describe"}, {"summary", "of"}, {"summarize"}, {"summarise"}, {"profile", "of"},
-		// "Who is X?" in the languages whose words the index stems or
-		// folds (docs/multilingual.md).
-		{"кто", "такой"}, {"кто", "такая"}, {"кто", "такие"}, {"wer", "ist"}, {"wer", "war"},
-		{"qui", "est"}, {"quién", "es"}, {"quien", "es"}, {"chi", "è"}, {"chi", "era"},
-		{"quem", "é"}, {"wie", "is"},
-	}
-	// suggestMarkers ask for advice fitted to the person: the answer rests
-	// on what they said about themselves, rarely in the same words.
-	suggestMarkers = [][]string{
-		{"suggest"}, {"suggestion*"}, {"recommend"}, {"recommendation*"}, {"any", "ideas"}, {"some", "ideas"}, {"tips"}, {"advice"},
-		{"what", "should", "i"}, {"help", "me", "choose"}, {"help", "me", "pick"}, {"help", "me", "find"},
-	}
-	// "like" is an opinion only after do/does/did/would ("does Peter like
-	// …"), not in "what is Marrakech like".
-	likeAux = map[string]bool{"do": true, "does": true, "did": true, "would": true, "d": true}
-	// pastVerbs with a time window make a question about the past.
-	pastVerbs = map[string]bool{"was": true, "were": true, "had": true}
+	decisionMarkers = markers(lang.AsksDecision)
+	opinionMarkers  = markers(lang.AsksOpinion)
+	currentMarkers  = markers(lang.AsksNow)
+	pastMarkers     = markers(lang.AsksPast)
+	aboutMarkers    = markers(lang.AsksAbout)
+	suggestMarkers  = markers(lang.AsksSuggestion)
+	likeAux         = wordSet(lang.LikeAuxiliaries)
+	pastVerbs       = wordSet(lang.PastVerbs)
 )
 
 // intentInput is what detectIntent looks at.
@@ -121,11 +84,12 @@ func detectIntent(in intentInput) Intent {
 }
 
 // firstOpinion returns the index of the first opinion marker in ws, or
-// -1. "Rather than" is none: "why X rather than Y?" compares two options
-// and asks for a choice (asksChoice), not for what someone would rather.
+// -1. The "rather" of a choice frame is none: "why X rather than Y?"
+// compares two options and asks for a choice (asksChoice), not for what
+// someone would rather.
 func firstOpinion(ws []string) int {
 	for i := range ws {
-		if MarkerAt(ws, i, []string{"rather", "than"}) {
+		if framesChoiceAt(ws, i) {
 			continue
 		}
 		for _, m := range opinionMarkers {
@@ -184,6 +148,24 @@ func MarkerAt(ws []string, i int, m []string) bool {
 		}
 	}
 	return true
+}
+
+// markers splits each phrase of a lang table into its words.
+func markers(phrases []string) [][]string {
+	out := make([][]string, len(phrases))
+	for i, p := range phrases {
+		out[i] = strings.Split(p, " ")
+	}
+	return out
+}
+
+// wordSet is a lang table of words as a set.
+func wordSet(words []string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
 }
 
 // likeOpinion finds "like" after an auxiliary of a question: "does Peter

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"memoria/datephrase"
+	"memoria/lang"
 	"memoria/memory"
 )
 
@@ -256,12 +257,14 @@ func (q *Query) readWords(text string, m marks) (lower []string, content, topica
 	lower = make([]string, len(all))
 	for i, w := range all {
 		lower[i] = strings.ToLower(w.text)
+	}
+	for i, w := range all {
 		s := span{start: w.start, end: w.end}
 		named := namedIx.overlaps(s)
 		if named && !slices.Contains(q.NameWords, lower[i]) {
 			q.NameWords = append(q.NameWords, lower[i])
 		}
-		if skipIx.overlaps(s) || framesChoice(all, lower, i) {
+		if skipIx.overlaps(s) || framesChoice(lower, i) {
 			continue
 		}
 		q.addWord(lower[i])
@@ -285,8 +288,8 @@ func (q *Query) readWords(text string, m marks) (lower []string, content, topica
 // negation (the answer to "why are we not on Airbnb any more?" says why
 // in its own words), here as in "aren't", whose "n't" is a function word
 // already.
-func framesChoice(all []word, lower []string, i int) bool {
-	return i+1 < len(all) && choiceFrame[lower[i]] == strings.ToLower(all[i+1].text) || lower[i] == "not"
+func framesChoice(lower []string, i int) bool {
+	return lower[i] == "not" || framesChoiceAt(lower, i)
 }
 
 // readAsks reads what the question asks for from its words: its Intent,
@@ -303,9 +306,13 @@ func (q *Query) readAsks(lower []string, content, topical int) {
 	q.Browse = q.Window != nil && topical == 0 && len(q.Entities) == 0 && len(q.Phrases) == 0
 }
 
-// choiceFrame maps the first word of a phrase that frames a choice to
-// the word that follows it.
-var choiceFrame = map[string]string{"rather": "than", "instead": "of"}
+// choiceFrames frame the options a question weighs (lang.ChoiceFrames).
+var choiceFrames = markers(lang.ChoiceFrames)
+
+// framesChoiceAt reports whether a choice frame begins at word i of ws.
+func framesChoiceAt(ws []string, i int) bool {
+	return slices.ContainsFunc(choiceFrames, func(m []string) bool { return MarkerAt(ws, i, m) })
+}
 
 func (q *Query) parseKinds(values []string) error {
 	for _, v := range values {

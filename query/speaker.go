@@ -1,5 +1,7 @@
 package query
 
+import "memoria/lang"
+
 // Speaker is whose words a question asks for when the memory holds chat
 // transcripts ("- 10:20 **User**: …", "- 10:20 **Assistant**: …").
 type Speaker uint8
@@ -22,20 +24,10 @@ func (s Speaker) String() string {
 }
 
 // assistantMarkers ask for what the assistant said or wrote, or for a
-// conversation as a whole: the answer lies in the assistant's turns, or
-// anywhere in the conversation.
-var assistantMarkers = [][]string{
-	{"you", "said"}, {"you", "say"}, {"you", "told"}, {"you", "tell"}, {"you", "mentioned"},
-	{"you", "recommended"}, {"you", "suggested"}, {"you", "gave"}, {"you", "provided"},
-	{"you", "created"}, {"you", "wrote"}, {"you", "listed"}, {"you", "explained"},
-	{"you", "shared"}, {"you", "described"}, {"you", "came", "up"}, {"did", "you"},
-	{"previous", "conversation"}, {"previous", "chat"}, {"last", "conversation"},
-	{"last", "chat"}, {"earlier", "conversation"}, {"our", "conversation"}, {"our", "chat"},
-	{"remind", "me"}, {"recall"},
-}
-
-// firstPerson are the words with which a question speaks of the asker.
-var firstPerson = map[string]bool{"i": true, "my": true, "me": true, "mine": true, "myself": true}
+// conversation as a whole (lang.AsksAssistant): the answer lies in the
+// assistant's turns, or anywhere in the conversation. firstPerson are the
+// words with which a question speaks of the asker.
+var assistantMarkers, firstPerson = markers(lang.AsksAssistant), wordSet(lang.FirstPerson)
 
 // AskedSpeaker reads whose words a question asks for from its words
 // (lower-cased, in order, stop words kept: Query.Words). A question that

@@ -1,9 +1,10 @@
 package query
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"memoria/lang"
 )
 
 // word is one alphanumeric run of the text, with its byte offsets.
@@ -44,32 +45,9 @@ func words(s string) []word {
 	return out
 }
 
-// stopWords are dropped from Query.Terms: English function words, question
-// words, pronouns, the verbs of asking ("tell", "know", "remember"), and
-// the fragments that apostrophes leave behind ("what's" → "what", "s").
-// Intent detection reads the original text, so nothing here is needed
-// there. Negations ("not", "no", "never") are kept: they carry meaning.
-var stopWords = makeStopWords()
-
-func makeStopWords() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`
-		a an the and or but nor of to in on at for with by from about as into onto
-		over under than then so if because while per via up out off
-		is are was were be been being am do does did doing done have has had having
-		i me my mine myself we us our ours you your yours he him his she her hers
-		it its they them their theirs this that these those there here
-		what which who whom whose when where why how
-		can could would should will shall may might must
-		tell told say said know knew remember recall think mention mentioned
-		please any anything some something everything all
-		s t d ll re ve m don doesn didn isn aren wasn weren haven hasn hadn
-		won wouldn couldn shouldn
-	`) {
-		m[w] = true
-	}
-	return m
-}
+// stopWords are dropped from Query.Terms (lang.QueryStopWords). Intent
+// detection reads the original text, so nothing here is needed there.
+var stopWords = wordSet(lang.QueryStopWords)
 
 // IsGenericWord reports whether the lower-cased word w says only that
 // something happened (genericWords).
@@ -78,19 +56,7 @@ func IsGenericWord(w string) bool { return genericWords[w] }
 // IsStopWord reports whether the lower-cased word w is on the stop-word list.
 func IsStopWord(w string) bool { return stopWords[w] }
 
-// genericWords say that something happened without saying what: event
-// verbs and the leftovers of time phrases the parser reads only in part
-// ("the first week of October" leaves "first" and "week"). A query whose
-// terms are all generic browses its window (Query.Browse).
-var genericWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`
-		happen happened happens happening go goes going went gone get got getting
-		done doing up new news stuff thing things occur occurred occurring
-		during first second third fourth last half early late mid week weeks
-		weekend day days month months time
-	`) {
-		m[w] = true
-	}
-	return m
-}()
+// genericWords say that something happened without saying what
+// (lang.GenericWords). A query whose terms are all generic browses its
+// window (Query.Browse).
+var genericWords = wordSet(lang.GenericWords)

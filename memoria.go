@@ -602,24 +602,9 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 		return nil, invalidError{err} // the options given: an unknown kind
 	}
 	plan := recall.Plan{
-		Terms: q.Words, K: o.K, Budget: o.Budget, Explain: o.Explain, Floor: o.Floor,
-		Entities: q.Entities, NameWords: q.NameWords, Intent: q.Intent, Now: now,
-		Quantity: q.Quantity, Choice: q.Choice, Ranker: o.Ranker, Candidates: o.Candidates,
+		Query: *q, K: o.K, Budget: o.Budget, Explain: o.Explain, Floor: o.Floor,
+		Ranker: o.Ranker, Candidates: o.Candidates,
 	}
-	for _, ph := range q.Phrases {
-		plan.Phrases = append(plan.Phrases, strings.Join(ph, " "))
-	}
-	if q.Window != nil && !allVague(q.TimePhrases) {
-		plan.Window = q.Window
-		plan.Around = q.Around
-		plan.Browse = q.Browse
-	}
-	if q.Anchor != nil {
-		if plan.Window, err = w.anchorWindow(ctx, q.Anchor, now); err != nil {
-			return nil, err
-		}
-	}
-	plan.Filter.Kinds = q.Kinds
 	// Since and Until are hard limits; a time the text speaks of only
 	// ranks what falls in it higher.
 	plan.Filter.Since, plan.Filter.Until = o.Since, o.Until
@@ -651,54 +636,6 @@ func (w *Workspace) recall(ctx context.Context, text string, o RecallOptions) ([
 		ix = corpusIndex{s, o.Corpus.scope}
 	}
 	return recall.Run(ctx, ix, plan)
-}
-
-// anchorWindow places a window next to an event the query names ("the
-// week after the launch"): the event is the best match for its words among
-// the dated items up to now (its event day, else the day written), and the
-// window lies after it, before it, or from it. Nil when the memory does
-// not record the event.
-func (w *Workspace) anchorWindow(ctx context.Context, a *query.EventAnchor, now time.Time) (*memory.TimeRange, error) {
-	hits, err := w.ix.Search(ctx, a.Words, memory.Filter{Until: now}, 20)
-	if err != nil {
-		return nil, err
-	}
-	// Among the good matches, the day most of those that date what they
-	// tell give (their event's day: "the field day is Sat 17 October",
-	// written a month before, and "Field day on Sat 17 October", two days
-	// after), the earliest of equals; else the earliest day written:
-	// later lines that speak of the event look back at it ("the traffic
-	// of the launch").
-	var day, written time.Time
-	votes := map[time.Time]int{}
-	for _, h := range hits {
-		if h.Score < hits[0].Score/2 {
-			break
-		}
-		if e := h.Item.Event; e != nil {
-			d := memory.Day(e.Start)
-			votes[d]++
-			if n, best := votes[d], votes[day]; n > best || n == best && d.Before(day) {
-				day = d
-			}
-		} else if d := h.Item.Written; !d.IsZero() && (written.IsZero() || d.Before(written)) {
-			written = memory.Day(d)
-		}
-	}
-	if day.IsZero() {
-		day = written
-	}
-	if !day.IsZero() {
-		switch a.Dir {
-		case 1:
-			return &memory.TimeRange{Start: day.AddDate(0, 0, 1), End: day.AddDate(0, 0, a.Days)}, nil
-		case -1:
-			return &memory.TimeRange{Start: day.AddDate(0, 0, -a.Days), End: day.AddDate(0, 0, -1)}, nil
-		default:
-			return &memory.TimeRange{Start: day, End: day.AddDate(0, 0, a.Days-1)}, nil
-		}
-	}
-	return nil, nil
 }
 
 // ParseNow reads a "now" (YYYY-MM-DD or YYYY-MM-DDTHH:MM).
@@ -752,15 +689,4 @@ type Lines = workspace.Lines
 // straight from the Markdown. A citation without lines reads the whole file.
 func (w *Workspace) Get(ref string) (Lines, error) {
 	return workspace.ReadLines(w.dir, ref)
-}
-
-// allVague reports whether every time phrase is vague ("recently"): such a
-// query asks for recency, not for a window of days.
-func allVague(ps []datephrase.Phrase) bool {
-	for _, p := range ps {
-		if !p.Vague() {
-			return false
-		}
-	}
-	return true
 }

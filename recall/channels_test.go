@@ -43,14 +43,14 @@ func TestEntityChannel(t *testing.T) {
 		within  []string
 		channel string // a channel that ranked the first result
 	}{
-		{"about lists the page first", Plan{Terms: []string{"pete"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Intent: query.About},
+		{"about lists the page first", Plan{Query: query.Query{Words: []string{"pete"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Intent: query.About}},
 			"bank/entities/Peter.md#L6", []string{"memory/2025-11-03.md"}, "entity"},
-		{"a name alone lists the page too", Plan{Entities: []string{"Peter"}, Intent: query.About},
+		{"a name alone lists the page too", Plan{Query: query.Query{Entities: []string{"Peter"}, Intent: query.About}},
 			"bank/entities/Peter.md#L6", []string{"bank/entities/Peter.md#L8"}, "entity"},
 		// The new number never says "phone": it comes in as the successor
 		// of the old one, in the update channel (first: "" leaves the
 		// order of the two to the fitted ranker).
-		{"words rank the entity's facts", Plan{Terms: []string{"pete", "phone"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01")},
+		{"words rank the entity's facts", Plan{Query: query.Query{Words: []string{"pete", "phone"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01")}},
 			"", []string{"memory/2025-11-03.md#L6", "memory/2025-09-15.md#L7"}, ""},
 	}
 	for _, tc := range tests {
@@ -95,15 +95,15 @@ func TestTemporalChannel(t *testing.T) {
 		first string   // the first result's file
 		cover []string // files the first len(cover) results come from, in any order
 	}{
-		{"around ranks by proximity", Plan{Terms: []string{"tram", "strike"}, Window: &win, Around: &around},
+		{"around ranks by proximity", Plan{Query: query.Query{Words: []string{"tram", "strike"}, Window: &win, Around: &around}},
 			"memory/2025-10-14.md", []string{"memory/2025-10-14.md", "memory/2025-10-14.md", "memory/2025-10-13.md"}},
-		{"browse lists the window, one day at a time", Plan{Terms: []string{"happened"}, Window: &win, Around: &around, Browse: true},
+		{"browse lists the window, one day at a time", Plan{Query: query.Query{Words: []string{"happened"}, Window: &win, Around: &around, Browse: true}},
 			"memory/2025-10-14.md", []string{"memory/2025-10-14.md", "memory/2025-10-14.md", "memory/2025-10-13.md"}},
 		// Nothing in the window says "complaints": the question asks what
 		// happened then in other words, and the window is listed (the
 		// window channel; the line outside it that says "complaints" is a
 		// candidate too, and the fitted ranker orders them).
-		{"browse without an anchor covers every day first", Plan{Window: &memory.TimeRange{Start: day("2025-10-01"), End: day("2025-10-31")}, Browse: true},
+		{"browse without an anchor covers every day first", Plan{Query: query.Query{Window: &memory.TimeRange{Start: day("2025-10-01"), End: day("2025-10-31")}, Browse: true}},
 			"", []string{"memory/2025-10-30.md", "memory/2025-10-14.md", "memory/2025-10-13.md", "memory/2025-10-10.md", "memory/2025-10-14.md"}},
 	}
 	for _, tc := range tests {
@@ -139,7 +139,7 @@ func TestTemporalChannel(t *testing.T) {
 	// happened then in other words, and the window is listed, every day
 	// of it, by the window channel; the line outside it that says
 	// "complaints" is a candidate too, and the fitted ranker orders them.
-	res := run(t, ix, Plan{Terms: []string{"complaints"}, Window: &win, Around: &around, K: 10, Lines: 1, Explain: true})
+	res := run(t, ix, Plan{Query: query.Query{Words: []string{"complaints"}, Window: &win, Around: &around}, K: 10, Lines: 1, Explain: true})
 	listed := map[string]bool{}
 	for _, r := range res {
 		if _, ok := r.Explain.Channels["window"]; ok {
@@ -153,8 +153,7 @@ func TestTemporalChannel(t *testing.T) {
 
 func TestOpinionChannel(t *testing.T) {
 	ix := index(t, people)
-	res := run(t, ix, Plan{Terms: []string{"what", "does", "pete", "prefer"}, Entities: []string{"Peter"}, NameWords: []string{"pete"},
-		Intent: query.Opinion, Now: day("2025-12-01"), K: 5, Explain: true})
+	res := run(t, ix, Plan{Query: query.Query{Words: []string{"what", "does", "pete", "prefer"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Intent: query.Opinion, Now: day("2025-12-01")}, K: 5, Explain: true})
 	if len(res) == 0 || res[0].Kind != memory.KindOpinion || !strings.Contains(res[0].Content, "concise") {
 		t.Fatalf("first should be the current, confident opinion: %s", sources(res))
 	}
@@ -233,14 +232,13 @@ func TestUpdateAwareness(t *testing.T) {
 		plan            Plan
 		current, staled string // the version that must rank first, and the other
 	}{
-		{"now: the current fact first", Plan{Terms: []string{"where", "does", "pete", "live"}, Now: day("2025-12-01")},
+		{"now: the current fact first", Plan{Query: query.Query{Words: []string{"where", "does", "pete", "live"}, Now: day("2025-12-01")}},
 			"memory/2025-11-03.md#L7", "memory/2025-09-15.md#L6"},
-		{"now, explicit entity", Plan{Terms: []string{"pete", "phone", "number"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01"), Intent: query.Current},
+		{"now, explicit entity", Plan{Query: query.Query{Words: []string{"pete", "phone", "number"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01"), Intent: query.Current}},
 			"memory/2025-11-03.md#L6", "memory/2025-09-15.md#L7"},
-		{"past window: what was true then", Plan{Terms: []string{"pete", "phone", "number"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01"), Window: &sept},
+		{"past window: what was true then", Plan{Query: query.Query{Words: []string{"pete", "phone", "number"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01"), Window: &sept}},
 			"memory/2025-09-15.md#L7", "memory/2025-11-03.md#L6"},
-		{"past window after the change: still the old number in October", Plan{Terms: []string{"pete", "phone", "number"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01"),
-			Window: &memory.TimeRange{Start: day("2025-10-01"), End: day("2025-10-31")}},
+		{"past window after the change: still the old number in October", Plan{Query: query.Query{Words: []string{"pete", "phone", "number"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01"), Window: &memory.TimeRange{Start: day("2025-10-01"), End: day("2025-10-31")}}},
 			"memory/2025-09-15.md#L7", "memory/2025-11-03.md#L6"},
 	}
 	for _, tc := range tests {
@@ -275,7 +273,7 @@ func TestPackMergesTouchingPassages(t *testing.T) {
 	ix := index(t, map[string]string{"memory/2025-11-27.md": chat})
 	// Lines 5 and 6 both match; widened to 3 lines each they would
 	// overlap. They come back as one result, never as overlapping ones.
-	res := run(t, ix, Plan{Terms: []string{"comet"}, K: 5, Lines: 3})
+	res := run(t, ix, Plan{Query: query.Query{Words: []string{"comet"}}, K: 5, Lines: 3})
 	for i := range res {
 		for j := range i {
 			if res[i].Cite().Touches(res[j].Cite()) && res[i].Kind == memory.KindPassage && res[j].Kind == memory.KindPassage &&
@@ -388,7 +386,7 @@ func TestEntitylessFactsLink(t *testing.T) {
 		"bank/world.md":        "# World\n\n- W: the ute is a white 2011 Toyota Hilux double cab.\n- W: the shed roof is a green double skin.\n",
 		"memory/2026-09-08.md": "# 2026-09-08\n\n## Retain\n- W: the ute is now a grey 2020 Ford Ranger double cab.\n- W: yesterday after a long day the ute got a wash.\n",
 	})
-	res := run(t, ix, Plan{Terms: []string{"ute", "double", "cab"}, Now: day("2026-10-01"), Intent: query.Current, K: 10, Lines: 1, Explain: true})
+	res := run(t, ix, Plan{Query: query.Query{Words: []string{"ute", "double", "cab"}, Now: day("2026-10-01"), Intent: query.Current}, K: 10, Lines: 1, Explain: true})
 	ranger, hilux := index0(res, "memory/2026-09-08.md#L4"), index0(res, "bank/world.md#L3")
 	if ranger < 0 || hilux < 0 || hilux < ranger {
 		t.Fatalf("the Ranger (at %d) should rank above the Hilux (at %d): %s", ranger, hilux, sources(res))

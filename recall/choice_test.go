@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"memoria/memory"
+	"memoria/query"
 )
 
 // TestStatesChoice: a line records a choice when it says what was taken,
@@ -51,7 +52,7 @@ func TestChoiceFeature(t *testing.T) {
 		ranks: map[string]int{"lexical": 2},
 	}
 	for _, choice := range []bool{true, false} {
-		f := featuresOf(Plan{Choice: choice, Terms: []string{"slate", "roof"}}, []*candidate{quote, chosen}, noLinks(), false)
+		f := featuresOf(Plan{Query: query.Query{Choice: choice, Words: []string{"slate", "roof"}}}, []*candidate{quote, chosen}, noLinks(), false)
 		if _, ok := f[0]["choice"]; ok {
 			t.Errorf("Choice %v: the quote has the choice feature", choice)
 		}

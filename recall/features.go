@@ -169,7 +169,7 @@ type featureContext struct {
 }
 
 func newFeatureContext(p Plan, cands []*candidate, l *links, recent bool, lexTop float64) *featureContext {
-	fc := &featureContext{p: p, links: l, recent: recent, past: p.pastWindow(), asked: query.AskedSpeaker(p.Terms), lexTop: lexTop,
+	fc := &featureContext{p: p, links: l, recent: recent, past: p.pastWindow(), asked: query.AskedSpeaker(p.Words), lexTop: lexTop,
 		pool: make(map[int64]*candidate, len(cands))}
 	for _, c := range cands {
 		fc.pool[c.item.RowID] = c
@@ -200,8 +200,19 @@ func newFeatureContext(p Plan, cands []*candidate, l *links, recent bool, lexTop
 // features computes a candidate's feature vector.
 func (fc *featureContext) features(c *candidate) []float64 {
 	x := make([]float64, len(featureNames))
-	p, l, it := fc.p, fc.links, c.item
-	row := it.RowID
+	fc.channelFeatures(x, c)
+	fc.kindFeatures(x, c)
+	trueThen := fc.trueThen(c.item.RowID)
+	fc.versionFeatures(x, c, trueThen)
+	fc.windowFeatures(x, c, trueThen)
+	fc.topicFeatures(x, c)
+	fc.askedFeatures(x, c)
+	return x
+}
+
+// channelFeatures are what the channels say of a candidate: each channel's
+// vote and rank, their fusion, and the engines' own scores.
+func (fc *featureContext) channelFeatures(x []float64, c *candidate) {
 	for _, v := range c.votes() {
 		i, r, w := channelFeatures[v.channel], float64(v.rank), v.weight
 		x[i], x[i+1], x[i+2] = w, w/r, w*math.Max(0, 1-math.Log(r)/math.Log(1+poolDepth))
@@ -218,7 +229,7 @@ func (fc *featureContext) features(c *candidate) []float64 {
 	}
 	if r, ok := c.ranks["semantic"]; ok {
 		x[featSemanticCosine] = c.raw["semantic"]
-		if p.Intent == query.Suggest || fc.asked == query.AssistantSpeaker {
+		if fc.p.Intent == query.Suggest || fc.asked == query.AssistantSpeaker {
 			x[featSemanticSuggest] = 1 / float64(r)
 		}
 		if r == 1 && c.raw["semantic"] >= semanticFloor {
@@ -231,6 +242,13 @@ func (fc *featureContext) features(c *candidate) []float64 {
 	if _, ok := c.ranks["entity"]; ok && !c.listed && c.entityWeight == 0 {
 		x[featEntityWeak] = 1
 	}
+}
+
+// kindFeatures are what the candidate is, against what the question asks
+// of it: a page line or curated line for "tell me about X", a typed fact
+// and its confidence, and how recent it is for a question about now.
+func (fc *featureContext) kindFeatures(x []float64, c *candidate) {
+	p, it := fc.p, c.item
 	if p.Intent == query.About && c.onPage {
 		x[featEntityPage] = 1
 	} else if p.Intent == query.About && it.Written.IsZero() {
@@ -242,16 +260,27 @@ func (fc *featureContext) features(c *candidate) []float64 {
 			x[featConfidence] = *it.Confidence - 0.5
 		}
 	}
-	tw := c.text()
-	if fc.recent && !p.Now.IsZero() && (it.Kind.IsFact() || it.Written.IsZero() || (len(p.heavy.stems) > 0 && p.heavy.saidIn(tw))) {
+	if fc.recent && !p.Now.IsZero() && (it.Kind.IsFact() || it.Written.IsZero() || (len(p.heavy.stems) > 0 && p.heavy.saidIn(c.text()))) {
 		age := fc.age(c)
 		x[featRecency] = math.Exp2(-age / recencyHalfLife)
 		x[featRecencySlow] = math.Exp2(-age / slowRecencyHalfLife)
 	}
+}
+
+// trueThen reports whether the fact in row, one with a known history,
+// was the current version during a past window the question asks about:
+// it then answers for the window, wherever it was written.
+func (fc *featureContext) trueThen(row int64) bool {
+	l := fc.links
+	return fc.past && (len(l.next[row]) > 0 || len(l.prev[row]) > 0) && l.validIn(row, *fc.p.Window)
+}
+
+// versionFeatures place a candidate among the versions of its fact:
+// superseded or current, now or in the past window asked about.
+func (fc *featureContext) versionFeatures(x []float64, c *candidate, trueThen bool) {
+	p, l := fc.p, fc.links
+	row := c.item.RowID
 	newer, older := inPool(l.next[row], fc.pool), inPool(l.prev[row], fc.pool)
-	// For a past window, a fact with a known history that was the current
-	// version during the window answers for it, wherever it was written.
-	trueThen := fc.past && (len(l.next[row]) > 0 || len(l.prev[row]) > 0) && l.validIn(row, *p.Window)
 	replaced := 0.0 // the topic share of the versions it replaces, asked once
 	if fc.recent && !newer && older {
 		replaced = fc.replacesTopic(row)
@@ -259,7 +288,7 @@ func (fc *featureContext) features(c *candidate) []float64 {
 	switch {
 	case fc.recent && newer:
 		x[featSuperseded] = 1
-	case fc.recent && older && (len(p.heavy.stems) == 0 || p.heavy.saidIn(tw) || replaced > 0):
+	case fc.recent && older && (len(p.heavy.stems) == 0 || p.heavy.saidIn(c.text()) || replaced > 0):
 		// The current version of what the question asks about: "Marta
 		// now drives a Skoda" is no answer to "where does Marta live now?".
 		// It answers as well as the version it replaces matched ("She
@@ -271,12 +300,24 @@ func (fc *featureContext) features(c *candidate) []float64 {
 	case fc.past && trueThen && (newer || older):
 		x[featCurrent] = 1
 	}
+}
+
+// windowFeatures place a candidate against the question's window: told
+// before it (for what was held then), or outside it.
+func (fc *featureContext) windowFeatures(x []float64, c *candidate, trueThen bool) {
+	p, it := fc.p, c.item
 	switch {
 	case fc.heldThen && heldBefore(c, *p.Window):
 		x[featHeldBefore] = math.Exp2(-float64(p.Window.Start.Sub(it.Written)) / recencyHalfLife)
 	case p.Window != nil && !trueThen && !inWindow(it.Written, it.Event, *p.Window):
 		x[featOutsideWindow] = 1
 	}
+}
+
+// topicFeatures weigh how much of the question's topic a candidate says,
+// and whether a later line told the same.
+func (fc *featureContext) topicFeatures(x []float64, c *candidate) {
+	p, it, tw := fc.p, c.item, c.text()
 	if p.Window != nil && !p.Browse && len(p.topic.stems) > 0 && !p.topic.saidIn(tw) {
 		x[featOffTopic] = 1
 	}
@@ -290,17 +331,8 @@ func (fc *featureContext) features(c *candidate) []float64 {
 			x[featLatestOnTopic] = 1
 		}
 	}
-	if fc.asked == query.UserSpeaker && it.Kind == memory.KindPassage && lineSpeaker(it.Content) == query.UserSpeaker {
-		x[featSpeaker] = 1
-	}
-	if p.Quantity && statesQuantity(it.Content) {
-		x[featQuantity] = 1
-	}
 	if len(p.rare.stems) > 0 && !p.Choice && p.rare.saidIn(tw) {
 		x[featRare] = 1
-	}
-	if p.Choice && statesChoice(it.Content) {
-		x[featChoice] = 1
 	}
 	if others := fc.dayHits[it.Source.Path]; others > 0 && !it.Written.IsZero() {
 		if r, ok := c.ranks["lexical"]; ok && r <= sameDayRank {
@@ -308,7 +340,21 @@ func (fc *featureContext) features(c *candidate) []float64 {
 		}
 		x[featSameDay] = math.Min(float64(others), sameDayCap) / sameDayCap
 	}
-	return x
+}
+
+// askedFeatures match what the question asks for (the user's own words,
+// an amount, a choice) with what the candidate says.
+func (fc *featureContext) askedFeatures(x []float64, c *candidate) {
+	p, it := fc.p, c.item
+	if fc.asked == query.UserSpeaker && it.Kind == memory.KindPassage && lineSpeaker(it.Content) == query.UserSpeaker {
+		x[featSpeaker] = 1
+	}
+	if p.Quantity && statesQuantity(it.Content) {
+		x[featQuantity] = 1
+	}
+	if p.Choice && statesChoice(it.Content) {
+		x[featChoice] = 1
+	}
 }
 
 // replacesTopic is the largest share of the topic's words that a version

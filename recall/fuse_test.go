@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"memoria/memory"
+	"memoria/query"
 )
 
 // featuresOf computes the candidates' features by name, as Run would.
@@ -42,7 +43,7 @@ func TestRankDeterministic(t *testing.T) {
 		raw:          map[string]float64{"lexical": 4.2, "semantic": 0.61},
 		entityWeight: 0.7,
 	}
-	p := Plan{Now: now, Terms: []string{"relay"}}
+	p := Plan{Query: query.Query{Now: now, Words: []string{"relay"}}}
 	var first float64
 	for i := range 200 {
 		got := rank(FittedRanker(""), newFeatureContext(p, []*candidate{c}, noLinks(), true, 5), []*candidate{c}, nil)

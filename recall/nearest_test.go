@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"memoria/memory"
+	"memoria/query"
 )
 
 // TestNearestFeature: the semantic channel's first item has the nearest
@@ -26,7 +27,7 @@ func TestNearestFeature(t *testing.T) {
 		{"first, not near enough", cand(2, 1, 0.30), false},
 		{"second", cand(3, 2, 0.62), false},
 	} {
-		f := featuresOf(Plan{Terms: []string{"evening"}}, []*candidate{tc.c}, noLinks(), false)
+		f := featuresOf(Plan{Query: query.Query{Words: []string{"evening"}}}, []*candidate{tc.c}, noLinks(), false)
 		if _, ok := f[0]["semantic.nearest"]; ok != tc.want {
 			t.Errorf("%s: nearest %v, want %v", tc.name, ok, tc.want)
 		}

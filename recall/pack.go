@@ -24,100 +24,124 @@ const DefaultLines = 3
 // covered by a better result), and stops at k results or when the token
 // budget is spent.
 func pack(ctx context.Context, ix Index, ranked []scored, ranker *Ranker, l *links, k, lines, budget int, explain bool) ([]Result, error) {
-	var out []Result
-	seenFacts := map[string]int{} // fact ID → its result in out
-	spent := 0
-	top := 0.0
-	if len(ranked) > 0 {
-		top = ranked[0].score
-	}
-	// Scores relative to the best, e^(score − best) in (0, 1]: a passage
-	// the ranking did not hold (0 in byRow) is below every one it held,
-	// whose scores may be negative.
-	byRow := make(map[int64]float64, len(ranked))
-	for _, s := range ranked {
-		byRow[s.c.item.RowID] = math.Exp(s.score - top)
-	}
-	cited := func(s memory.Source) bool {
-		for _, r := range out {
-			if r.src.Overlaps(s) {
-				return true
-			}
-		}
-		return false
-	}
-	near := nearby{ix: ix, lines: lines, got: map[int64][]memory.Item{}}
+	pk := packer{ranker: ranker, links: l, lines: lines, explain: explain, seenFacts: map[string]int{},
+		near: nearby{ix: ix, lines: lines, got: map[int64][]memory.Item{}}}
+	pk.relativeScores(ranked)
 	for i, s := range ranked {
 		// Once k results are packed, the rest of the ranking may still
 		// grow them (a passage that touches one, another copy of a fact)
 		// but adds none: the first n results are then the same for every
 		// k ≥ n, which stopping at k broke (a later passage merged into
 		// the first result with --k 40 and not with --k 1).
-		full := len(out) >= k
+		if pk.absorb(s.c.item) || len(pk.out) >= k {
+			continue
+		}
 		it := s.c.item
-		if i, ok := seenFacts[it.FactID]; ok && it.FactID != "" {
-			// The same fact written elsewhere (a curated copy, or the log
-			// it was copied from): one result, citing both.
-			if src := it.Source.String(); src != out[i].Source && !slices.Contains(out[i].Also, src) {
-				out[i].Also = append(out[i].Also, src)
+		if it.Kind == memory.KindPassage && it.Source.Lines() < lines {
+			around, err := pk.near.of(ctx, ranked[i:], k-len(pk.out))
+			if err != nil {
+				return nil, err
 			}
-			continue
+			it = widen(it, lines, around, pk.byRow, pk.cited)
 		}
-		if cited(it.Source) {
-			continue
-		}
-		if it.Kind == memory.KindPassage {
-			if i := touching(out, it.Source, lines); i >= 0 {
-				// One result for touching lines: grow the earlier one,
-				// unless the passage would open it with the tail of a
-				// sentence (an indented line continuing a list item).
-				if it.Source.Start < out[i].src.Start && continuesItem(it.Content) {
-					continue
-				}
-				out[i] = merge(out[i], it)
-				continue
-			}
-		}
-		if full {
-			continue
-		}
-		if it.Kind == memory.KindPassage {
-			if it.Source.Lines() < lines {
-				around, err := near.of(ctx, ranked[i:], k-len(out))
-				if err != nil {
-					return nil, err
-				}
-				it = widen(it, lines, around, byRow, cited)
-			}
-		}
-		r := toResult(it)
-		r.cut(MaxContentBytes)
-		r.Score = round3(byRow[s.c.item.RowID])
-		r.Evidence = Evidence{Lexical: s.c.raw["lexical"], Semantic: s.c.raw["semantic"]}
-		if explain {
-			r.Explain = &Explain{Channels: s.c.ranks, Fused: round3(s.score)}
-			if s.x != nil {
-				r.Explain.Features = ranker.contributions(s.x)
-			}
-		}
-		row := s.c.item.RowID
-		for _, n := range l.next[row] {
-			r.SupersededBy = append(r.SupersededBy, linkTo(l.sig[n].it))
-		}
-		for _, o := range l.prev[row] {
-			r.Supersedes = append(r.Supersedes, linkTo(l.sig[o].it))
-		}
+		r := pk.result(s, it)
 		cost := EstimateTokens(r)
-		if budget > 0 && spent+cost > budget {
+		if budget > 0 && pk.spent+cost > budget {
 			continue // does not fit; a smaller, lower-ranked result may
 		}
 		if it.FactID != "" {
-			seenFacts[it.FactID] = len(out)
+			pk.seenFacts[it.FactID] = len(pk.out)
 		}
-		spent += cost
-		out = append(out, r)
+		pk.spent += cost
+		pk.out = append(pk.out, r)
 	}
-	return out, nil
+	return pk.out, nil
+}
+
+// packer holds the results packed so far and what packing them needs.
+type packer struct {
+	ranker    *Ranker
+	links     *links
+	lines     int
+	explain   bool
+	near      nearby
+	out       []Result
+	seenFacts map[string]int // fact ID → its result in out
+	spent     int            // tokens
+	// byRow holds each ranked row's score relative to the best,
+	// e^(score − best) in (0, 1]: a passage the ranking did not hold (0)
+	// is below every one it held, whose scores may be negative.
+	byRow map[int64]float64
+}
+
+func (pk *packer) relativeScores(ranked []scored) {
+	pk.byRow = make(map[int64]float64, len(ranked))
+	for _, s := range ranked {
+		pk.byRow[s.c.item.RowID] = math.Exp(s.score - ranked[0].score)
+	}
+}
+
+// cited reports whether a packed result cites lines of s.
+func (pk *packer) cited(s memory.Source) bool {
+	for _, r := range pk.out {
+		if r.src.Overlaps(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// absorb reports whether an item adds no result of its own: a fact
+// already packed (its other copy is cited beside it), lines already
+// cited, or a passage that touches a packed passage (which it grows).
+func (pk *packer) absorb(it memory.Item) bool {
+	if i, ok := pk.seenFacts[it.FactID]; ok && it.FactID != "" {
+		// The same fact written elsewhere (a curated copy, or the log it
+		// was copied from): one result, citing both.
+		if src := it.Source.String(); src != pk.out[i].Source && !slices.Contains(pk.out[i].Also, src) {
+			pk.out[i].Also = append(pk.out[i].Also, src)
+		}
+		return true
+	}
+	if pk.cited(it.Source) {
+		return true
+	}
+	if it.Kind != memory.KindPassage {
+		return false
+	}
+	i := touching(pk.out, it.Source, pk.lines)
+	if i < 0 {
+		return false
+	}
+	// One result for touching lines: grow the earlier one, unless the
+	// passage would open it with the tail of a sentence (an indented line
+	// continuing a list item).
+	if !(it.Source.Start < pk.out[i].src.Start && continuesItem(it.Content)) {
+		pk.out[i] = merge(pk.out[i], it)
+	}
+	return true
+}
+
+// result makes the result of a ranked candidate, its item widened to it.
+func (pk *packer) result(s scored, it memory.Item) Result {
+	r := toResult(it)
+	r.cut(MaxContentBytes)
+	row := s.c.item.RowID
+	r.Score = round3(pk.byRow[row])
+	r.Evidence = Evidence{Lexical: s.c.raw["lexical"], Semantic: s.c.raw["semantic"]}
+	if pk.explain {
+		r.Explain = &Explain{Channels: s.c.ranks, Fused: round3(s.score)}
+		if s.x != nil {
+			r.Explain.Features = pk.ranker.contributions(s.x)
+		}
+	}
+	for _, n := range pk.links.next[row] {
+		r.SupersededBy = append(r.SupersededBy, linkTo(pk.links.sig[n].it))
+	}
+	for _, o := range pk.links.prev[row] {
+		r.Supersedes = append(r.Supersedes, linkTo(pk.links.sig[o].it))
+	}
+	return r
 }
 
 // touching returns the index of a passage result that s overlaps or

@@ -37,7 +37,7 @@ func TestBrowseDaysBeforeEventOnly(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res := run(t, ix, Plan{Window: &tc.window, Browse: true, K: 10, Lines: 1, Now: day("2025-12-01")})
+			res := run(t, ix, Plan{Query: query.Query{Window: &tc.window, Browse: true, Now: day("2025-12-01")}, K: 10, Lines: 1})
 			if len(res) != len(tc.want) {
 				t.Fatalf("%d results, want %d: %s", len(res), len(tc.want), sources(res))
 			}
@@ -86,15 +86,15 @@ func TestUpdateBoostsOnlyForNow(t *testing.T) {
 		injected bool // the update channel voted: brought a version in, or lifted one the question's attribute names
 	}{
 		{"a question about now lifts the current version",
-			Plan{Terms: []string{"where", "is", "warelay", "deployed", "now"}, Entities: []string{"warelay"}, NameWords: []string{"warelay"}, Intent: query.Current, Now: now},
+			Plan{Query: query.Query{Words: []string{"where", "is", "warelay", "deployed", "now"}, Entities: []string{"warelay"}, NameWords: []string{"warelay"}, Intent: query.Current, Now: now}},
 			"memory/2025-10-24.md", true, true},
 		// The current version says none of the question's words: it is
 		// brought in (the order of the two is the fitted ranker's).
 		{"a question about now brings in the current version",
-			Plan{Terms: []string{"which", "fly", "region", "now"}, Intent: query.Current, Now: now},
+			Plan{Query: query.Query{Words: []string{"which", "fly", "region", "now"}, Intent: query.Current, Now: now}},
 			"", true, true},
 		{"a question that finds an outdated fact far down is ranked by its words",
-			Plan{Terms: []string{"auth", "state", "volume", "pruned", "cron", "job", "full"}, Now: now},
+			Plan{Query: query.Query{Words: []string{"auth", "state", "volume", "pruned", "cron", "job", "full"}, Now: now}},
 			"memory/2025-10-01.md", false, false},
 	}
 	for _, tc := range tests {
@@ -192,7 +192,7 @@ func TestSpeaker(t *testing.T) {
 - 04:50 **User**: For her birthday I got her a yellow dress.
 - 04:50 **Assistant**: A yellow dress is a lovely birthday gift for a sister.
 `})
-	plan := Plan{Terms: []string{"what", "did", "i", "buy", "for", "my", "sister", "s", "birthday", "gift"}, K: 10, Lines: 1, Explain: true, Now: day("2025-11-30")}
+	plan := Plan{Query: query.Query{Words: []string{"what", "did", "i", "buy", "for", "my", "sister", "s", "birthday", "gift"}, Now: day("2025-11-30")}, K: 10, Lines: 1, Explain: true}
 	res := run(t, ix, plan)
 	var user, other []int
 	for i, r := range res {
@@ -215,9 +215,9 @@ func TestSpeaker(t *testing.T) {
 	}
 
 	// Asking what the assistant said lifts nothing.
-	plan.Terms = []string{"what", "gift", "did", "you", "suggest", "for", "my", "sister"}
-	if query.AskedSpeaker(plan.Terms) != query.AssistantSpeaker {
-		t.Fatalf("%v: want the assistant", plan.Terms)
+	plan.Words = []string{"what", "gift", "did", "you", "suggest", "for", "my", "sister"}
+	if query.AskedSpeaker(plan.Words) != query.AssistantSpeaker {
+		t.Fatalf("%v: want the assistant", plan.Words)
 	}
 	for _, r := range run(t, ix, plan) {
 		if _, lifted := r.Explain.Features["speaker"]; lifted {
@@ -245,7 +245,7 @@ func TestCuratedForAbout(t *testing.T) {
 		{query.Search, "memory/2025-10-13.md"},
 	}
 	for _, tc := range tests {
-		res := run(t, ix, Plan{Terms: []string{"ingrid"}, Intent: tc.intent, K: 5, Explain: true, Now: day("2025-12-01")})
+		res := run(t, ix, Plan{Query: query.Query{Words: []string{"ingrid"}, Intent: tc.intent, Now: day("2025-12-01")}, K: 5, Explain: true})
 		if !strings.Contains(sources(res), tc.first) {
 			t.Errorf("%v: no %s: %s", tc.intent, tc.first, sources(res))
 		}
@@ -290,7 +290,7 @@ func TestProseOnPagesReplacedByLaterLogs(t *testing.T) {
 		{[]string{"marta", "phone", "number"}, "memory/2026-02-10.md", "memory/2026-03-20.md"},
 	} {
 		t.Run(strings.Join(tc.terms, " "), func(t *testing.T) {
-			plan := Plan{Terms: tc.terms, Entities: []string{"Marta"}, NameWords: []string{"marta"}, Now: now, K: 5, Explain: true}
+			plan := Plan{Query: query.Query{Words: tc.terms, Entities: []string{"Marta"}, NameWords: []string{"marta"}, Now: now}, K: 5, Explain: true}
 			res := run(t, ix, plan)
 			// The change is among the first two, the current version of
 			// what is asked: the page line it replaces may match the
@@ -307,7 +307,7 @@ func TestProseOnPagesReplacedByLaterLogs(t *testing.T) {
 		})
 	}
 	// The unchanged mention replaces nothing.
-	res := run(t, ix, Plan{Terms: []string{"marta", "phone", "case"}, Entities: []string{"Marta"}, NameWords: []string{"marta"}, Now: now, K: 10, Explain: true})
+	res := run(t, ix, Plan{Query: query.Query{Words: []string{"marta", "phone", "case"}, Entities: []string{"Marta"}, NameWords: []string{"marta"}, Now: now}, K: 10, Explain: true})
 	for _, r := range res {
 		if strings.HasPrefix(r.Source, "memory/2026-03-25.md") && len(r.Supersedes) > 0 {
 			t.Errorf("a mention without a change supersedes %v", r.Supersedes)
@@ -351,7 +351,7 @@ func TestChangesSaidInProse(t *testing.T) {
 	}
 	ix := index(t, files)
 	now := day("2026-04-01")
-	res := run(t, ix, Plan{Terms: []string{"vet", "now"}, Intent: query.Current, Now: now, K: 5, Explain: true})
+	res := run(t, ix, Plan{Query: query.Query{Words: []string{"vet", "now"}, Intent: query.Current, Now: now}, K: 5, Explain: true})
 	change := slices.IndexFunc(res, func(r Result) bool { return strings.HasPrefix(r.Source, "memory/2026-02-10.md") })
 	page := slices.IndexFunc(res, func(r Result) bool { return strings.HasPrefix(r.Source, "bank/entities/Pip.md#L5") })
 	if change < 0 || page >= 0 && page < change {
@@ -368,7 +368,7 @@ func TestChangesSaidInProse(t *testing.T) {
 	// replaced together: the change shares as many words with each.
 	files["bank/world.md"] = "# World\n\n- Our vet is Dr Anand at Millbank Vets.\n"
 	ix2 := index(t, files)
-	res = run(t, ix2, Plan{Terms: []string{"vet", "now"}, Intent: query.Current, Now: now, K: 5, Explain: true})
+	res = run(t, ix2, Plan{Query: query.Query{Words: []string{"vet", "now"}, Intent: query.Current, Now: now}, K: 5, Explain: true})
 	change = slices.IndexFunc(res, func(r Result) bool { return strings.HasPrefix(r.Source, "memory/2026-02-10.md") })
 	for i, r := range res {
 		if (strings.HasPrefix(r.Source, "bank/world.md") || strings.HasPrefix(r.Source, "bank/entities/Pip.md#L5")) && (change < 0 || i < change) {
@@ -377,7 +377,7 @@ func TestChangesSaidInProse(t *testing.T) {
 	}
 	// Without a word of now, a change said only in prose does not make
 	// the question one about now.
-	res = run(t, ix, Plan{Terms: []string{"vet"}, Now: now, K: 5, Explain: true})
+	res = run(t, ix, Plan{Query: query.Query{Words: []string{"vet"}, Now: now}, K: 5, Explain: true})
 	for _, r := range res {
 		if r.Explain != nil && r.Explain.Features["superseded"] != 0 {
 			t.Errorf("%s demoted for a question without now: %s", r.Source, sources(res))

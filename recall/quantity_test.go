@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"memoria/memory"
+	"memoria/query"
 )
 
 // TestStatesQuantity: a line states an amount when it gives a number in
@@ -46,7 +47,7 @@ func TestQuantityFeature(t *testing.T) {
 		ranks: map[string]int{"lexical": 2},
 	}
 	for _, quantity := range []bool{true, false} {
-		f := featuresOf(Plan{Quantity: quantity, Terms: []string{"jars", "jam"}}, []*candidate{vague, counted}, noLinks(), false)
+		f := featuresOf(Plan{Query: query.Query{Quantity: quantity, Words: []string{"jars", "jam"}}}, []*candidate{vague, counted}, noLinks(), false)
 		if _, ok := f[0]["quantity"]; ok {
 			t.Errorf("Quantity %v: the vague line has the quantity feature", quantity)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"memoria/memory"
+	"memoria/query"
 )
 
 // TestRareWord: a question's rare word is its rarest content word, when
@@ -63,7 +64,7 @@ func TestRareFeature(t *testing.T) {
 		choice bool
 		want   bool
 	}{{[]string{"memorymax"}, false, true}, {nil, false, false}, {[]string{"memorymax"}, true, false}} {
-		f := featuresOf(Plan{rare: topicOf(tc.rare), Choice: tc.choice, Terms: []string{"memorymax", "systemd", "unit"}}, []*candidate{common, exact}, noLinks(), false)
+		f := featuresOf(Plan{Query: query.Query{Choice: tc.choice, Words: []string{"memorymax", "systemd", "unit"}}, rare: topicOf(tc.rare)}, []*candidate{common, exact}, noLinks(), false)
 		if _, ok := f[0]["rare"]; ok {
 			t.Errorf("rare word %q, choice %v: the common line has the rare feature", tc.rare, tc.choice)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"memoria/memory"
+	"memoria/query"
 	"memoria/sqlite"
 )
 
@@ -68,7 +69,7 @@ const chat = `# 2025-11-27
 
 func TestWidenTowardsMatchingNeighbour(t *testing.T) {
 	ix := index(t, map[string]string{"memory/2025-11-27.md": chat})
-	res := run(t, ix, Plan{Terms: []string{"greyhound", "harness"}, K: 1})
+	res := run(t, ix, Plan{Query: query.Query{Words: []string{"greyhound", "harness"}}, K: 1})
 	if len(res) != 1 {
 		t.Fatalf("%d results", len(res))
 	}
@@ -94,7 +95,7 @@ func TestWidenTowardsMatchingNeighbour(t *testing.T) {
 		t.Errorf("result %+v", r)
 	}
 	// Lines 1 means no widening.
-	if res := run(t, ix, Plan{Terms: []string{"harness"}, K: 1, Lines: 1}); res[0].Source != "memory/2025-11-27.md#L7" {
+	if res := run(t, ix, Plan{Query: query.Query{Words: []string{"harness"}}, K: 1, Lines: 1}); res[0].Source != "memory/2025-11-27.md#L7" {
 		t.Errorf("Lines 1: %s", res[0].Source)
 	}
 }
@@ -105,7 +106,7 @@ func TestDuplicatesAndOverlapsDropped(t *testing.T) {
 		"memory/2025-11-02.md": "# 2025-11-02\n\n## Retain\n- W @Peter: lives in   VIENNA.\n",
 		"memory/2025-11-03.md": "# 2025-11-03\n\nVienna line one.\nVienna line two.\nVienna line three.\n",
 	})
-	res := run(t, ix, Plan{Terms: []string{"vienna"}, K: 10})
+	res := run(t, ix, Plan{Query: query.Query{Words: []string{"vienna"}}, K: 10})
 	facts := 0
 	for _, r := range res {
 		if r.Kind == memory.KindWorld {
@@ -131,10 +132,10 @@ func TestBudgetAndK(t *testing.T) {
 		b.WriteString("- walked the dog along the river, stop number " + strings.Repeat("x", i) + "\n\n")
 	}
 	ix := index(t, map[string]string{"memory/2025-11-27.md": b.String()})
-	if res := run(t, ix, Plan{Terms: []string{"dog"}, K: 7}); len(res) != 7 {
+	if res := run(t, ix, Plan{Query: query.Query{Words: []string{"dog"}}, K: 7}); len(res) != 7 {
 		t.Errorf("K 7 gave %d", len(res))
 	}
-	res := run(t, ix, Plan{Terms: []string{"dog"}, K: 40, Budget: 150})
+	res := run(t, ix, Plan{Query: query.Query{Words: []string{"dog"}}, K: 40, Budget: 150})
 	spent := 0
 	for _, r := range res {
 		spent += EstimateTokens(r)
@@ -150,7 +151,7 @@ func TestTemporalChannelLiftsTheWindow(t *testing.T) {
 		"memory/2025-11-20.md": "# 2025-11-20\n\nA boiler engineer came.\n",
 	})
 	day := func(s string) time.Time { d, _ := time.Parse("2006-01-02", s); return d }
-	res := run(t, ix, Plan{Terms: []string{"boiler"}, K: 2, Window: &memory.TimeRange{Start: day("2025-11-17"), End: day("2025-11-23")}, Explain: true})
+	res := run(t, ix, Plan{Query: query.Query{Words: []string{"boiler"}, Window: &memory.TimeRange{Start: day("2025-11-17"), End: day("2025-11-23")}}, K: 2, Explain: true})
 	if !strings.HasPrefix(res[0].Source, "memory/2025-11-20.md") {
 		t.Errorf("the window should lift 11-20: %s", sources(res))
 	}
@@ -158,7 +159,7 @@ func TestTemporalChannelLiftsTheWindow(t *testing.T) {
 		t.Errorf("explain %+v", res[0].Explain)
 	}
 	// A hard filter excludes instead.
-	res = run(t, ix, Plan{Terms: []string{"boiler"}, K: 5, Filter: memory.Filter{Since: day("2025-11-01")}})
+	res = run(t, ix, Plan{Query: query.Query{Words: []string{"boiler"}}, K: 5, Filter: memory.Filter{Since: day("2025-11-01")}})
 	if len(res) != 1 {
 		t.Errorf("filter: %s", sources(res))
 	}
@@ -171,7 +172,7 @@ func TestNoTermsListsNewestFirst(t *testing.T) {
 		"memory.md":            "# Core\n\n- Undated.\n",
 	})
 	day := func(s string) time.Time { d, _ := time.Parse("2006-01-02", s); return d }
-	res := run(t, ix, Plan{K: 10, Window: &memory.TimeRange{Start: day("2025-10-01"), End: day("2025-11-30")}})
+	res := run(t, ix, Plan{Query: query.Query{Window: &memory.TimeRange{Start: day("2025-10-01"), End: day("2025-11-30")}}, K: 10})
 	if got := sources(res); got != "memory/2025-11-20.md#L3 memory/2025-11-01.md#L3" {
 		t.Errorf("got %s", got)
 	}
@@ -181,7 +182,7 @@ func TestTypedFactBoost(t *testing.T) {
 	ix := index(t, map[string]string{
 		"memory/2025-11-01.md": "# 2025-11-01\n\nThe espresso machine.\n\n## Retain\n- W: The espresso machine.\n",
 	})
-	res := run(t, ix, Plan{Terms: []string{"espresso", "machine"}, K: 2, Explain: true})
+	res := run(t, ix, Plan{Query: query.Query{Words: []string{"espresso", "machine"}}, K: 2, Explain: true})
 	if len(res) != 2 || res[0].Kind != memory.KindWorld || res[0].Explain.Features["typed_fact"] == 0 {
 		t.Errorf("a typed fact should outrank the same words as a passage: %+v", res)
 	}
@@ -238,7 +239,7 @@ func TestOnlyCommonWordsSearchAContentWord(t *testing.T) {
 		"memory/2026-03-01.md": "# 2026-03-01\n\n- I rode the red bicycle to the market.\n- Bought apples and pears.\n",
 	})
 	for _, q := range [][]string{{"the", "red", "bicycle"}, {"where", "did", "i", "ride", "the", "bicycle"}, {"red", "bicycle"}} {
-		res := run(t, ix, Plan{Terms: q, K: 5})
+		res := run(t, ix, Plan{Query: query.Query{Words: q}, K: 5})
 		if len(res) == 0 || !strings.Contains(res[0].Content, "red bicycle") {
 			t.Errorf("%v: %s", q, sources(res))
 		}
@@ -252,7 +253,7 @@ func TestFunctionWordsScoreTheNewest(t *testing.T) {
 	ix := scoredBy{Index: index(t, map[string]string{"memory/2026-01-05.md": "# 2026-01-05\n\nWhat we did: we planted the beans.\n"})}
 	for terms, want := range map[string]int{"what did we do": functionWordRows, "what did we plant": memory.MaxScoredRows} {
 		ix.scored = nil
-		if _, err := Run(context.Background(), &ix, Plan{Terms: strings.Fields(terms), K: 3}); err != nil {
+		if _, err := Run(context.Background(), &ix, Plan{Query: query.Query{Words: strings.Fields(terms)}, K: 3}); err != nil {
 			t.Fatal(err)
 		}
 		if len(ix.scored) == 0 || ix.scored[0] != want {
@@ -282,7 +283,7 @@ func TestWordsMatchingNothingStillGetTheWindow(t *testing.T) {
 		"memory/2025-11-02.md": "# 2025-11-02\n\nA quiet Sunday.\n",
 	})
 	win := memory.TimeRange{Start: day("2025-11-19"), End: day("2025-11-19")}
-	res := run(t, ix, Plan{Terms: []string{"会議", "何"}, Window: &win, Now: day("2025-11-20"), K: 5, Explain: true})
+	res := run(t, ix, Plan{Query: query.Query{Words: []string{"会議", "何"}, Window: &win, Now: day("2025-11-20")}, K: 5, Explain: true})
 	if len(res) == 0 || !strings.HasPrefix(res[0].Source, "memory/2025-11-19.md") {
 		t.Fatalf("want the window's line: %s", sources(res))
 	}
@@ -290,7 +291,7 @@ func TestWordsMatchingNothingStillGetTheWindow(t *testing.T) {
 		t.Errorf("channels %v, want the window channel", res[0].Explain.Channels)
 	}
 	// Without a time, nothing answers words that match nothing.
-	if res := run(t, ix, Plan{Terms: []string{"会議", "何"}, Now: day("2025-11-20"), K: 5}); len(res) != 0 {
+	if res := run(t, ix, Plan{Query: query.Query{Words: []string{"会議", "何"}, Now: day("2025-11-20")}, K: 5}); len(res) != 0 {
 		t.Errorf("no window: %s", sources(res))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"memoria/memory"
+	"memoria/query"
 )
 
 // TestRecencyOfPassages: for a question about now, a passage of a log that
@@ -22,7 +23,7 @@ func TestRecencyOfPassages(t *testing.T) {
 	older := passage(1, "2026-01-10", "- 08:00 **User**: I do two sessions a week at the FlexPoint gym on Harbour Street.", 1)
 	newer := passage(2, "2026-05-02", "- 19:00 **User**: The climbing gym on Dock Road has a new bouldering wall.", 2)
 	other := passage(3, "2026-05-20", "- 07:30 **User**: Can you suggest a warm-up before my run?", 3)
-	p := Plan{Now: now, Terms: []string{"which", "gym", "am", "i", "going", "to"}, heavy: topicOf([]string{"gym"})}
+	p := Plan{Query: query.Query{Now: now, Words: []string{"which", "gym", "am", "i", "going", "to"}}, heavy: topicOf([]string{"gym"})}
 	for _, recent := range []bool{true, false} {
 		f := featuresOf(p, []*candidate{older, newer, other}, noLinks(), recent)
 		if recent && !(f[0]["recency"] > 0 && f[0]["recency"] < f[1]["recency"]) {
@@ -58,7 +59,7 @@ func TestRecencyOfDatedCuratedLines(t *testing.T) {
 		item:  memory.Item{RowID: 3, Kind: memory.KindPassage, Content: "The dogs are with Clutha Vets now; Dr Reid is their vet.", Written: day("2026-10-05"), Source: memory.Source{Path: "memory/2026-10-05.md", Start: 3, End: 3}},
 		ranks: map[string]int{"lexical": 2},
 	}
-	p := Plan{Now: now, Terms: []string{"dogs", "vet", "now"}, heavy: topicOf([]string{"vet"})}
+	p := Plan{Query: query.Query{Now: now, Words: []string{"dogs", "vet", "now"}}, heavy: topicOf([]string{"vet"})}
 	f := featuresOf(p, []*candidate{experience, undated, log}, noLinks(), true)
 	if !(f[1]["recency"] < f[0]["recency"] && f[0]["recency"] < f[2]["recency"]) {
 		t.Errorf("recency: undated curated %v, dated curated %v, log of October %v; want them in that order", f[1]["recency"], f[0]["recency"], f[2]["recency"])

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"memoria/memory"
+	"memoria/query"
 )
 
 // TestSameDayFeature: a line of a daily log whose other lines are among
@@ -25,7 +26,7 @@ func TestSameDayFeature(t *testing.T) {
 	page := line(5, "bank/world.md", "", 3)
 	pageToo := line(6, "bank/world.md", "", 4)
 	cands := append([]*candidate{alone, decided, page, pageToo}, quotes...)
-	f := featuresOf(Plan{Terms: []string{"chimney", "flashing"}}, cands, noLinks(), false)
+	f := featuresOf(Plan{Query: query.Query{Words: []string{"chimney", "flashing"}}}, cands, noLinks(), false)
 	for i, c := range cands {
 		_, ok := f[i]["same_day"]
 		if ok != (c.item.Source.Path == "memory/2026-03-02.md") {

@@ -768,7 +768,7 @@ func injectVersions(p Plan, pl *pool, l *links) {
 	}
 	past := p.pastWindow()
 	asked := cueSet{}
-	for _, t := range p.Terms {
+	for _, t := range p.Words {
 		for _, w := range splitWords(t) {
 			if c, ok := attributeCues[w]; ok {
 				asked[c] = true

@@ -1,0 +1,115 @@
+package recall
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"memoria/memory"
+	"memoria/query"
+)
+
+// linkVersions links the facts about the same entity and attribute among
+// the candidates (update-awareness), and for a question about now or a
+// past window adds the other version of a fact the question should see.
+func (s *search) linkVersions(ctx context.Context) error {
+	p := s.p
+	if len(p.Entities) == 0 && (p.Intent == query.Current || p.Intent == query.Past || p.pastWindow()) {
+		// A question about a time that names no entity: compare the best
+		// facts with what else is known about their entities (one query).
+		// Other questions compare the candidates among themselves only,
+		// which costs no query.
+		if slugs := topFactEntities(s.pl.list(), 3); len(slugs) > 0 {
+			f := p.Filter
+			if len(f.Kinds) == 0 {
+				f.Kinds = []memory.Kind{memory.KindWorld, memory.KindOpinion}
+			}
+			its, err := s.ix.EntityItems(ctx, slugs, f, updateDepth)
+			if err != nil {
+				return fmt.Errorf("recall: update: %w", err)
+			}
+			for _, it := range its {
+				if it.Kind.IsFact() {
+					s.known = append(s.known, it.Item)
+				}
+			}
+		}
+	}
+	s.links = supersede(s.pl.list(), s.known, mentionsOf(p.Entities))
+	s.recent = asksNow(p, s.pl.list(), s.links)
+	if s.recent || p.pastWindow() {
+		// Changes said in prose count only where versions do; they do not
+		// make a question one about now (asksNow), so they are read after.
+		linkProseChanges(s.pl.list(), s.links, mentionsOf(p.Entities))
+		injectVersions(p, s.pl, s.links)
+	}
+	return nil
+}
+
+// score orders the pool: the fitted ranker over each candidate's
+// features, or a listing's own order; under Plan.Floor, only what is
+// about the question.
+func (s *search) score(ranker *Ranker) []scored {
+	p := &s.p
+	p.topic = topicOf(s.topic)
+	var heavy []string
+	for _, w := range s.topic {
+		if !lightVerbs[w] {
+			heavy = append(heavy, w)
+		}
+	}
+	if p.heavy = topicOf(heavy); len(p.heavy.stems) == 0 {
+		p.heavy = p.topic
+	}
+	var ranked []scored
+	if listed := s.pl.list(); listingOnly(listed) {
+		// A listing without words (what a filter or a window holds) keeps
+		// its own order: newest first, or the window day by day.
+		for _, c := range listed {
+			ranked = append(ranked, scored{c: c, score: -float64(len(ranked))})
+		}
+	} else {
+		ranked = rank(ranker, newFeatureContext(*p, listed, s.links, s.recent, s.lexTop), listed, p.Candidates)
+	}
+	if p.Floor && len(p.topic.stems) > 0 {
+		ranked = slices.DeleteFunc(ranked, func(sc scored) bool { return !aboutQuery(*p, sc.c) })
+	}
+	return ranked
+}
+
+// listingOnly reports whether every candidate comes from a listing
+// without words: the recent listing, or the window listed day by day
+// (browsing it, or when nothing in it says the question's words).
+func listingOnly(cands []*candidate) bool {
+	for _, c := range cands {
+		for ch := range c.ranks {
+			if ch != "recent" && ch != "window" {
+				return false
+			}
+		}
+	}
+	return len(cands) > 0
+}
+
+// topFactEntities are the entities of the first typed facts in the pool,
+// at most n, for update-awareness when the query names none.
+func topFactEntities(cands []*candidate, n int) []string {
+	best := byRRF(cands)
+	var out []string
+	seen := map[string]bool{}
+	for i, c := range best {
+		if i >= 20 || len(out) >= n {
+			break
+		}
+		if !c.item.Kind.IsFact() {
+			continue
+		}
+		for _, e := range c.item.Entities {
+			if k := memory.EntityKey(e); !seen[k] && len(out) < n {
+				seen[k] = true
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}

@@ -3,6 +3,8 @@ package recall
 import (
 	"strings"
 	"unicode"
+
+	"memoria/lang"
 )
 
 // statesQuantity reports whether text states an amount, for a question
@@ -50,13 +52,10 @@ func isEnumerator(tok string) bool {
 
 func isNotLetter(r rune) bool { return !unicode.IsLetter(r) }
 
-// numberWords are amounts written out. "One" is left out: it is far more
-// often a pronoun ("this one", "one of them") than a count.
+// numberWords are amounts written out (lang.AmountWords).
 var numberWords = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(`two three four five six seven eight nine ten eleven twelve thirteen
-		fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy
-		eighty ninety hundred hundreds thousand thousands million millions billion dozen dozens twice`) {
+	for _, w := range lang.AmountWords {
 		m[w] = true
 	}
 	return m

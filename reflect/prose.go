@@ -1,11 +1,13 @@
 package reflect
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"memoria/lang"
 	"memoria/markdown"
 	"memoria/memory"
 	"memoria/recall"
@@ -24,10 +26,16 @@ import (
 // (staleIn). A typed fact about the statement, when newer or of the same
 // day, decides first.
 
-// pronounOpening matches a sentence that opens with a personal pronoun:
-// it is about whom the sentence before names ("Santosh kaka did his last
-// round. He has moved back to Satara").
-var pronounOpening = regexp.MustCompile(`^(He|She|They|His|Her|Their)\b`)
+// opensWithPronoun reports whether a sentence opens with a capitalised
+// lang.PersonPronouns word: it is about whom the sentence before names
+// ("Santosh kaka did his last round. He has moved back to Satara").
+func opensWithPronoun(sentence string) bool {
+	rest := strings.TrimLeftFunc(sentence, func(r rune) bool { // the first word, by ASCII word characters (regexp's \b)
+		return r < utf8.RuneSelf && (r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	})
+	first := sentence[:len(sentence)-len(rest)]
+	return slices.ContainsFunc(lang.PersonPronouns, func(p string) bool { return first == strings.ToUpper(p[:1])+p[1:] })
+}
 
 // proseChanges returns the sentences of the logs' narrative, written up to
 // now (zero: all), that say a value changed, as world facts of their
@@ -106,7 +114,7 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 			}
 		}
 		var byPronoun []string
-		if pronounOpening.MatchString(sentence) {
+		if opensWithPronoun(sentence) {
 			// The pronoun stands for whom the nearest sentence before
 			// names first.
 			for j := i - 1; j >= 0; j-- {

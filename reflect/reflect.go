@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 
@@ -499,7 +498,7 @@ func soleOpinion(ops []*Opinion, f *fact, res *resolver, opTerms map[*Opinion]te
 	}
 	shared := 0
 	for w := range f.terms {
-		if _, ok := t[w]; ok && !strings.HasPrefix(w, "~") && !frameTerms()[w] {
+		if _, ok := t[w]; ok && !strings.HasPrefix(w, "~") && !lex().frameTerms[w] {
 			shared++
 		}
 	}
@@ -508,17 +507,6 @@ func soleOpinion(ops []*Opinion, f *fact, res *resolver, opTerms map[*Opinion]te
 	}
 	return found
 }
-
-// frameTerms are the stems of the verbs that frame a view ("thinks the
-// refit was worth it"): every opinion may say them, so sharing one says
-// nothing about sharing a topic.
-var frameTerms = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("think thinks thought believe believes feel feels reckon reckons say says suspect suspects expect expects find finds consider considers") {
-		m[stem(w)] = true
-	}
-	return m
-})
 
 // soleShared is how many terms a fact shares with its entity's only
 // opinion to count as evidence about it (soleOpinion).

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"memoria/lang"
 	"memoria/markdown"
 	"memoria/memory"
 	"memoria/recall"
@@ -563,7 +564,10 @@ func staleID(m StaleMark) string {
 // a rented flat…", "Used to live in Graz."): history is never stale.
 func historical(text string) bool {
 	l := recall.WithoutDeadlines(strings.ToLower(text))
-	for _, w := range []string{"before that", "previously", "formerly", "used to", "until ", "in the past", "no longer", "back then", "earlier:"} {
+	for _, w := range lang.PastMarkers {
+		if w == "until" {
+			w += " " // "until 2024": a time follows
+		}
 		if strings.HasPrefix(l, w) || strings.Contains(l, " "+w) {
 			return true
 		}
@@ -616,8 +620,8 @@ func headingEntity(heading string, res *resolver) string {
 // outdates it.
 func instruction(text string) bool {
 	l := strings.ToLower(strings.TrimSpace(text))
-	for _, p := range []string{"never ", "always ", "do not ", "don't ", "don’t ", "please ", "make sure ", "remember to "} {
-		if strings.HasPrefix(l, p) {
+	for _, p := range lang.InstructionOpeners {
+		if strings.HasPrefix(l, p+" ") {
 			return true
 		}
 	}
@@ -629,11 +633,7 @@ func instruction(text string) bool {
 // world fact.
 func preference(text string) bool {
 	first, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(text)), " ")
-	switch strings.Trim(first, ",.;:") {
-	case "likes", "loves", "prefers", "hates", "dislikes", "wants", "enjoys", "avoids", "refuses", "thinks", "believes", "feels":
-		return true
-	}
-	return false
+	return lex().preferenceVerbs[strings.Trim(first, ",.;:")]
 }
 
 // otherSubject reports whether a statement of page's entity page is about

@@ -13,29 +13,7 @@ import (
 // passing, but states the relative's attribute: a later fact about the
 // entity (Peter moved) says nothing of it. Such a statement is compared
 // only as the relative's, when the relative is a known entity, or not at
-// all.
-
-// relationNouns name a person by their relation to another. A word list:
-// to move into the lexicon package with the others (issue 43, item 4).
-var relationNouns = wordSet(`brother brothers sister sisters mother father mum mom dad parents parent
-	son sons daughter daughters wife husband partner spouse fiancé fiancée fiance fiancee
-	girlfriend boyfriend cousin cousins uncle aunt auntie nephew niece grandmother grandfather
-	grandma grandpa granny grandson granddaughter grandchildren kids children child
-	stepson stepdaughter stepmother stepfather in-law in-laws sibling siblings twin
-	friend friends neighbour neighbor neighbours neighbors colleague colleagues flatmate roommate housemate
-	boss landlord landlady tenant godmother godfather godson goddaughter`)
-
-// subjectFillers may stand in a statement's subject before or around a
-// relation noun ("his older brother", "Peter's younger sister").
-var subjectFillers = wordSet(`his her their my our its the a an older younger elder eldest youngest little big step half best old late`)
-
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
-}
+// all. The words that name a relative are lang.RelationNouns.
 
 // relativeSubject reports whether a statement's subject (the words before
 // its predicate) is someone named by a relation ("Thomas, Peter's older
@@ -56,12 +34,12 @@ func relativeSubject(text string) (bool, []string) {
 		base := strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
 		l := strings.ToLower(base)
 		switch {
-		case relationNouns[l]:
+		case lex().relationNouns[l]:
 			if strings.HasSuffix(raw, ";") || strings.HasSuffix(raw, ":") {
 				return false, nil
 			}
 			relation = true
-		case subjectFillers[l]:
+		case lex().relationMods[l]:
 		case unicode.IsUpper([]rune(base)[0]):
 			if !possessive {
 				names = append(names, base)

@@ -2,10 +2,12 @@ package reflect
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
 
+	"memoria/lang"
 	"memoria/recall"
 )
 
@@ -38,7 +40,7 @@ func (a terms) cosine(b terms) float64 {
 func termsOf(s string) terms {
 	ts := terms{}
 	for _, w := range words(s) {
-		if w.neg || w.end || stopWords()[w.text] {
+		if w.neg || w.end || lex().stop[w.text] {
 			continue
 		}
 		st := stem(w.text)
@@ -46,9 +48,9 @@ func termsOf(s string) terms {
 			continue
 		}
 		ts[st] = struct{}{}
-		if p, ok := polarity()[w.text]; ok {
+		if p, ok := lex().polarity[w.text]; ok {
 			ts["~"+p.concept] = struct{}{}
-		} else if p, ok := polarity()[st]; ok {
+		} else if p, ok := lex().polarity[st]; ok {
 			ts["~"+p.concept] = struct{}{}
 		}
 	}
@@ -79,7 +81,7 @@ func words(s string) []word {
 		}
 		if strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t") {
 			base := strings.TrimSuffix(strings.TrimSuffix(w, "n't"), "n’t")
-			if base == "ca" || base == "wo" || base == "do" || base == "does" || base == "did" || base == "is" || base == "was" || base == "are" || base == "were" || base == "have" || base == "has" || base == "had" || base == "should" || base == "would" || base == "could" {
+			if lex().negatedAux[base] {
 				out = append(out, word{text: "not", neg: true})
 				return
 			}
@@ -94,7 +96,7 @@ func words(s string) []word {
 			out[n-1] = word{text: "no longer", neg: true}
 			return
 		}
-		out = append(out, word{text: w, neg: negators()[w], end: w == "but" || w == "although" || w == "though"})
+		out = append(out, word{text: w, neg: lex().negators[w], end: lex().clauseJoiners[w]})
 	}
 	for _, r := range s {
 		switch {
@@ -134,57 +136,43 @@ type pole struct {
 	sign    int
 }
 
-// polarity lists opposite polarity words by concept.
-var polarity = sync.OnceValue(func() map[string]pole {
-	m := map[string]pole{}
-	add := func(concept string, sign int, ws ...string) {
-		for _, w := range ws {
-			m[w] = pole{concept, sign}
+// lexicon is the lang tables reflect reads statements by, as sets, made on
+// first use.
+type lexicon struct {
+	polarity        map[string]pole // lang.Polarity by word
+	negators        map[string]bool
+	negatedAux      map[string]bool // lang.NegatedAuxiliaries
+	clauseJoiners   map[string]bool
+	stop            map[string]bool // lang.StopWords
+	relationNouns   map[string]bool
+	relationMods    map[string]bool // lang.RelationModifiers
+	frameTerms      map[string]bool // the stems of lang.ViewVerbs
+	preferenceVerbs map[string]bool
+}
+
+var lex = sync.OnceValue(func() *lexicon {
+	l := &lexicon{polarity: map[string]pole{}, frameTerms: map[string]bool{},
+		negators: wordSet(lang.Negators), negatedAux: wordSet(lang.NegatedAuxiliaries), clauseJoiners: wordSet(lang.ClauseJoiners),
+		stop: wordSet(lang.StopWords), relationNouns: wordSet(lang.RelationNouns), relationMods: wordSet(lang.RelationModifiers),
+		preferenceVerbs: wordSet(lang.PreferenceVerbs)}
+	for _, p := range lang.Polarity {
+		for _, w := range p.Words {
+			l.polarity[w] = pole{p.Concept, p.Sign}
 		}
 	}
-	add("like", +1, "prefer", "prefers", "preferred", "like", "likes", "liked", "love", "loves", "loved", "enjoy", "enjoys", "enjoyed", "want", "wants", "wanted", "favour", "favor", "favours", "favors", "fan", "fond")
-	add("like", -1, "dislike", "dislikes", "disliked", "hate", "hates", "hated", "avoid", "avoids", "avoided", "detest", "detests", "dread", "dreads", "refuse", "refuses", "refused",
-		"skip", "skips", "skipped", "ditch", "ditched", "drop", "drops", "dropped", "abandon", "abandoned", "resent", "resents")
-	add("length", +1, "long", "longer", "lengthy", "detailed", "verbose", "thorough", "elaborate", "wordy")
-	add("length", -1, "short", "shorter", "concise", "brief", "terse", "succinct", "compact")
-	add("quality", +1, "good", "great", "better", "best", "excellent", "reliable", "stable", "solid", "works", "suits", "fine", "helpful", "useful")
-	add("quality", -1, "bad", "worse", "worst", "poor", "broken", "unreliable", "unstable", "flaky", "buggy", "useless", "terrible", "awful")
-	add("speed", +1, "fast", "faster", "quick", "quicker", "rapid")
-	add("speed", -1, "slow", "slower", "sluggish")
-	add("size", +1, "big", "bigger", "large", "larger", "huge", "grand")
-	add("size", -1, "small", "smaller", "tiny", "little", "low-key", "intimate")
-	add("mood", +1, "happy", "happier", "glad", "pleased", "content", "cheerful", "fitter", "healthier")
-	add("mood", -1, "unhappy", "sad", "sadder", "upset", "annoyed", "angry", "miserable", "sicker")
-	add("amount", +1, "more", "most", "many", "often", "frequent", "frequently", "always")
-	add("amount", -1, "less", "least", "fewer", "few", "rarely", "seldom")
-	add("ease", +1, "easy", "easier", "simple", "simpler")
-	add("ease", -1, "hard", "harder", "difficult", "complicated", "complex")
-	add("cost", +1, "expensive", "pricey", "costly")
-	add("cost", -1, "cheap", "cheaper", "affordable", "inexpensive")
-	add("agree", +1, "agree", "agrees", "yes", "approve", "approves", "support", "supports")
-	add("agree", -1, "disagree", "disagrees", "oppose", "opposes", "against", "reject", "rejects")
-	return m
-})
-
-var negators = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"not": true, "no": true, "never": true, "without": true, "nor": true, "none": true,
-		"cannot": true, "nobody": true, "nothing": true, "neither": true, "stopped": true, "quit": true,
+	for _, w := range lang.ViewVerbs {
+		l.frameTerms[stem(w)] = true
 	}
+	return l
 })
 
-var stopWords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an the and or of to in on at for with by from into onto over
-		as is are was were be been being it its this that these those he she they we i you him her them
-		his their our my your me us so than then there here which who whom whose what when where why how
-		do does did has have had will would can could should may might must shall also just very too
-		about after before since until up down out off again once all any each both some such own same
-		only if because while during per via s t one two said says`) {
+func wordSet(ws []string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
 		m[w] = true
 	}
 	return m
-})
+}
 
 // hasChangeMarker reports whether s says a view changed ("no longer",
 // "now prefers", "switched", "stopped", a bare "now"): recall.SaysChange.
@@ -218,7 +206,7 @@ func stanceAbout(s string, topic terms) stance {
 		case w.neg:
 			neg = !neg
 			continue
-		case stopWords()[w.text]:
+		case lex().stop[w.text]:
 			continue
 		}
 		sign := 1
@@ -226,7 +214,7 @@ func stanceAbout(s string, topic terms) stance {
 			sign = -1
 		}
 		k, v := stem(w.text), sign
-		if p, ok := polarity()[w.text]; ok {
+		if p, ok := lex().polarity[w.text]; ok {
 			if topic != nil && p.concept != "like" && modifiesOther(ws, i, topic) {
 				continue
 			}
@@ -236,7 +224,7 @@ func stanceAbout(s string, topic terms) stance {
 			st[k] = v // the first mention carries the claim
 		}
 	}
-	if l := strings.ToLower(s); strings.Contains(l, "anymore") || strings.Contains(l, "any more") {
+	if l := strings.ToLower(s); slices.ContainsFunc(lang.NoMore, func(w string) bool { return strings.Contains(l, w) }) {
 		// "… anymore" negates its clause after the fact; approximate by
 		// treating the preference it states as reversed.
 		if v := st["~like"]; v > 0 {
@@ -307,7 +295,7 @@ func comparedSides(s string) (first, second map[string]bool, ok bool) {
 		case w.text == "than" && len(side) == 0:
 			side = append(side, cur)
 			cur = map[string]bool{}
-		case !w.neg && !stopWords()[w.text]:
+		case !w.neg && !lex().stop[w.text]:
 			cur[stem(w.text)] = true
 		}
 	}
@@ -390,10 +378,10 @@ func modifiesOther(ws []word, i int, topic terms) bool {
 		return false
 	}
 	n := ws[i+1]
-	if n.end || n.neg || stopWords()[n.text] {
+	if n.end || n.neg || lex().stop[n.text] {
 		return false
 	}
-	if _, ok := polarity()[n.text]; ok {
+	if _, ok := lex().polarity[n.text]; ok {
 		return false
 	}
 	_, known := topic[stem(n.text)]

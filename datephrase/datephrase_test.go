@@ -188,6 +188,7 @@ func TestFindNone(t *testing.T) {
 		"on the 3rd floor", "the 2nd time we met", "meet at 5pm", "at the moment", "at the time",
 		"the 32nd", "look at March figures", "policy LM-2231-07", "ticket INC-2025-11-03", "George said hi", "the king's day was long", "we flew to Australia",
 		"Jan-Peter said hi", "may - or may not", "Jan and Feb", "march - and sing",
+		"abc至", "3至5", // a run of letters or digits that 至 ends (it looped forever)
 	} {
 		if got := Find(text, now); len(got) != 0 {
 			var s []string

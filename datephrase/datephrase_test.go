@@ -529,3 +529,36 @@ func TestFindNamedDays(t *testing.T) {
 		}
 	}
 }
+
+// TestFindHedgedRange: an end of a range may be hedged ("around",
+// "circa", "approximately"); the range stays the range, and no window
+// around its end swallows it.
+func TestFindHedgedRange(t *testing.T) {
+	now := time.Date(2026, 4, 20, 9, 0, 0, 0, time.UTC) // a log of 2026
+	for _, tc := range []struct {
+		in, text   string
+		rel        Relation
+		start, end string
+	}{
+		{"from 23 March until around 8 April", "from 23 March until around 8 April", During, "2026-03-23", "2026-04-08"},
+		{"away from 23 March until around 8 April.", "from 23 March until around 8 April", During, "2026-03-23", "2026-04-08"},
+		{"from around 23 March to 8 April", "from around 23 March to 8 April", During, "2026-03-23", "2026-04-08"},
+		{"March 23 to approximately April 8", "March 23 to approximately April 8", During, "2026-03-23", "2026-04-08"},
+		{"23 March – circa 8 April", "23 March – circa 8 April", During, "2026-03-23", "2026-04-08"},
+		{"between around 3 March and 9 March", "between around 3 March and 9 March", During, "2026-03-03", "2026-03-09"},
+		{"from 23 March until 8 April", "from 23 March until 8 April", During, "2026-03-23", "2026-04-08"},
+		// A hedge alone keeps its window.
+		{"from around 23 March", "around 23 March", Around, "2026-03-20", "2026-03-26"},
+		{"around 8 April", "around 8 April", Around, "2026-04-05", "2026-04-11"},
+	} {
+		ps := Find(tc.in, now)
+		if len(ps) != 1 || ps[0].Text != tc.text || ps[0].Relation != tc.rel ||
+			ps[0].Range.Start.Format(time.DateOnly) != tc.start || ps[0].Range.End.Format(time.DateOnly) != tc.end {
+			var got []string
+			for _, p := range ps {
+				got = append(got, fmtPhrase(p))
+			}
+			t.Errorf("Find(%q) = %v, want %q %s %s..%s", tc.in, got, tc.text, tc.rel, tc.start, tc.end)
+		}
+	}
+}

@@ -39,13 +39,14 @@ func (p *parser) phrase(i int) (Phrase, int, bool) {
 	}
 }
 
-// between matches "between X and Y" at token i.
+// between matches "between X and Y" at token i; either end may be
+// hedged ("between around 3 March and 9 March").
 func (p *parser) between(i int) (Phrase, int, bool) {
-	x, k, ok := p.coreTail(i+1, ctxAll, false)
+	x, k, ok := p.coreTail(p.hedged(i+1), ctxAll, false)
 	if !ok || !p.word(k, cWord, wAnd) {
 		return Phrase{}, 0, false
 	}
-	y, j, ok := p.coreTail(k+1, ctxAll, false)
+	y, j, ok := p.coreTail(p.hedged(k+1), ctxAll, false)
 	if !ok {
 		return Phrase{}, 0, false
 	}
@@ -53,10 +54,11 @@ func (p *parser) between(i int) (Phrase, int, bool) {
 	return p.make(r, During, time.Time{}, j, ok)
 }
 
-// from matches "from X to Y" at token i, a range; or "from X", which is
-// "since X".
+// from matches "from X to Y" at token i, a range, either end of which
+// may be hedged ("from 23 March until around 8 April"); or "from X",
+// which is "since X" ("from around X" alone is left to "around X").
 func (p *parser) from(i int) (Phrase, int, bool) {
-	x, k, ok := p.coreTail(i+1, ctxAll, true)
+	x, k, ok := p.coreTail(p.hedged(i+1), ctxAll, true)
 	if !ok {
 		return Phrase{}, 0, false
 	}
@@ -64,7 +66,7 @@ func (p *parser) from(i int) (Phrase, int, bool) {
 		return p.plain(x, k) // "from Nov 27–Dec 1"
 	}
 	if p.connector(k) {
-		if y, j, ok := p.coreTail(k+1, ctxAll, false); ok {
+		if y, j, ok := p.coreTail(p.hedged(k+1), ctxAll, false); ok {
 			if r, ok := p.join(x, y); ok {
 				return p.make(r, During, time.Time{}, j, true)
 			}
@@ -162,13 +164,14 @@ func (p *parser) join(x, y span) (memory.TimeRange, bool) {
 }
 
 // coreTail matches a time expression and, if tails, a range tail after a
-// calendar date: "Nov 27–Dec 1, 2025", "Oct 14–16", "2025-11-03 to 2025-11-05".
+// calendar date: "Nov 27–Dec 1, 2025", "Oct 14–16", "2025-11-03 to
+// 2025-11-05", "23 March until around 8 April" (a hedged end).
 func (p *parser) coreTail(i, ctx int, tails bool) (span, int, bool) {
 	sp, k, ok := p.core(i, ctx)
 	if !ok || !tails || !sp.abs || sp.hasB || !p.connector(k) {
 		return sp, k, ok
 	}
-	if sp2, k2, ok := p.core(k+1, ctxAll); ok && sp2.abs && !sp2.hasB && (sp.a.d == 0) == (sp2.a.d == 0) {
+	if sp2, k2, ok := p.core(p.hedged(k+1), ctxAll); ok && sp2.abs && !sp2.hasB && (sp.a.d == 0) == (sp2.a.d == 0) {
 		both := span{abs: true, a: sp.a, b: sp2.a, hasB: true}
 		if _, ok := p.finish(both); ok {
 			return both, k2, true
@@ -190,6 +193,17 @@ func (p *parser) coreTail(i, ctx int, tails bool) (span, int, bool) {
 		}
 	}
 	return sp, k, true
+}
+
+// hedged is the token after a hedge at token k ("around", "circa",
+// "approximately"), or k where there is none. An end of a range may be
+// hedged: "from 23 March until around 8 April" is the range, not a
+// window around its end.
+func (p *parser) hedged(k int) int {
+	if p.word(k, cRel, relAround) {
+		return k + 1
+	}
+	return k
 }
 
 // optYear matches ", 2025", " 2025" or " de 2025" (Spanish) at i.

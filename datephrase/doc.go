@@ -31,6 +31,8 @@
 //	Jan–Feb 2026, March–April, May-June         months joined by a dash, however ambiguous
 //	                                              or abbreviated each is alone
 //	between Oct 3 and Oct 9, from Oct 3 to Oct 9, from yesterday to today
+//	from 23 March until around 8 April          a hedged end (around, circa, approximately)
+//	                                              is still an end: the range, no window
 //	October, in Oct, November 2025, Nov 2025    a month
 //	in 2024, the year 2024                      a year (a bare number needs in, since, …)
 //	early/mid/late November, mid-Nov, early 2024  days 1–10/11–20/21–end; Jan–Apr/May–Aug/Sep–Dec
@@ -136,14 +138,14 @@
 //
 // Foreign month names count only next to a day number or a year ("Mars",
 // "mai" and "mayo" are ordinary words too). Relation words ("since", "in
-// the last") and relative phrases ("yesterday") stay English only.
+// the last") and relative phrases ("yesterday") are English only, but for
+// the CJK date words above.
 //
 // # Not handled
 //
 // Numeric month/day forms (11/27/2025), times of day beyond an ISO
-// timestamp ("at 3pm"), a day of the month alone
-// ("on the 3rd": "the 3rd floor" reads the same), quarters, bank
-// holidays and other days that differ by country, future offsets ("in 3
-// days"), seasons of the southern hemisphere, and relative phrases in
-// other languages ("вчера", "上周").
+// timestamp ("at 3pm"), quarters, bank holidays and other days that
+// differ by country, future offsets ("in 3 days"), seasons of the
+// southern hemisphere, and relative phrases in other languages than
+// Chinese, Japanese and Korean ("вчера", "gestern").
 package datephrase

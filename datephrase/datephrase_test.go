@@ -359,6 +359,9 @@ func TestNamedPeriods(t *testing.T) {
 		{"the week after Easter", "the week after Easter", "2026-04-07", "2026-04-13"},
 		{"the day before Christmas", "the day before Christmas", "2025-12-23", "2025-12-23"},
 		{"the weekend after Nov 3", "the weekend after Nov 3", "2025-11-08", "2025-11-09"},
+		// In the plural, a week of days and three weeks.
+		{"in the days before Good Friday", "in the days before Good Friday", "2026-03-27", "2026-04-02"},
+		{"the weeks after Easter", "the weeks after Easter", "2026-04-07", "2026-04-27"},
 	} {
 		ps := Find(tc.in, now)
 		if len(ps) != 1 || ps[0].Text != tc.text || ps[0].Range.Start.Format(time.DateOnly) != tc.start || ps[0].Range.End.Format(time.DateOnly) != tc.end {

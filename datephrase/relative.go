@@ -247,33 +247,19 @@ func (p *parser) calendarAt(off, unit int) span {
 }
 
 // nextTo reads "the week after Easter", "the day before Nov 3", "the month
-// after the launch date": the unit at token k, next to the time expression
-// after the relation word at k+1. The window is that long and starts the
-// day after the expression ends (or ends the day before it starts).
+// after the launch date", "the days before Good Friday": the unit at
+// token k, next to the time expression after the relation word at k+1.
+// The window is that long (nextToDays) and starts the day after the
+// expression ends (or ends the day before it starts); "the weekend" is
+// the first Saturday and Sunday after it (or the last before it).
 func (p *parser) nextTo(k int) (span, int, bool) {
-	unit := p.toks[k].w.val
+	unit := int(p.toks[k].w.val)
 	after := p.word(k+1, cRel, relAfter)
 	r, j, ok := p.bounded(k+2, ctxAll)
 	if !ok {
 		return span{}, 0, false
 	}
-	var days int
-	switch unit {
-	case unitDay:
-		days = 1
-	case unitWeek:
-		days = 7
-	case unitWeekend:
-		days = 2
-	case unitFortnight:
-		days = 14
-	case unitMonth:
-		days = 30
-	default:
-		return span{}, 0, false
-	}
 	if unit == unitWeekend {
-		// The first Saturday and Sunday after (or before) it.
 		sat := r.End.AddDate(0, 0, 1)
 		for sat.Weekday() != time.Saturday {
 			sat = sat.AddDate(0, 0, 1)
@@ -286,12 +272,29 @@ func (p *parser) nextTo(k int) (span, int, bool) {
 		}
 		return p.rng(sat, sat.AddDate(0, 0, 1)), j, true
 	}
+	lengths, ok := nextToDays[unit]
+	if !ok {
+		return span{}, 0, false
+	}
+	days := lengths[0]
+	if p.text[p.toks[k].end-1] == 's' {
+		days = lengths[1] // "the days before", "the weeks after"
+	}
 	if after {
 		s := r.End.AddDate(0, 0, 1)
 		return p.rng(s, s.AddDate(0, 0, days-1)), j, true
 	}
 	e := r.Start.AddDate(0, 0, -1)
 	return p.rng(e.AddDate(0, 0, 1-days), e), j, true
+}
+
+// nextToDays is how many days "the <unit> after X" spans, for the unit
+// said once and in the plural: "the day before" is one, "the days
+// before Good Friday" a week of them, "the weeks after the launch" three
+// weeks, as query counts them after an event ("in the days after the
+// move").
+var nextToDays = map[int][2]int{
+	unitDay: {1, 7}, unitWeek: {7, 21}, unitFortnight: {14, 14}, unitMonth: {30, 30},
 }
 
 // weekday finds a day of the week: lead wLast is the latest one before

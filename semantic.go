@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"sync"
 	"time"
 
 	"memoria/embed"
@@ -115,7 +116,27 @@ func (w *Workspace) queryVector(ctx context.Context, text string) ([]float32, er
 		return nil, nil
 	}
 	w.lexicalWhy.Store("")
-	w.languageOnce.Do(func() { w.languageNotice(ctx, model) })
+	// The language notice reads the newest lines while the query is
+	// embedded (a one-shot recall would otherwise wait for both); it is
+	// said from here, as every other warning is.
+	var notice sync.WaitGroup
+	var languageMsg string
+	defer func() {
+		notice.Wait()
+		if languageMsg != "" {
+			w.opts.Warn(languageMsg)
+		}
+	}()
+	w.languageOnce.Do(func() {
+		if w.opts.Warn == nil {
+			return
+		}
+		notice.Add(1)
+		go func() {
+			defer notice.Done()
+			languageMsg = w.languageNotice(ctx, model)
+		}()
+	})
 	if lag, err := w.ix.VectorLag(ctx); err == nil && lag > 0 {
 		w.lagOnce.Do(func() {
 			if w.opts.Warn != nil {
@@ -247,18 +268,17 @@ func modelInstalled() bool {
 // languageSample is how many of the newest lines languageNotice reads.
 const languageSample = 200
 
-// languageNotice says, through Options.Warn, when most of the workspace's
-// newest lines are not in English and the model whose vectors recall uses
-// was trained on English only: its nearest neighbours of such text say
-// little, and recall's semantic channel would rank them anyway.
-func (w *Workspace) languageNotice(ctx context.Context, identity string) {
+// languageNotice is the warning to give when most of the workspace's
+// newest lines are not in English and the model whose vectors the index
+// holds (identity) is English-only; "" otherwise.
+func (w *Workspace) languageNotice(ctx context.Context, identity string) string {
 	m, ok := models.ByIdentity(identity)
-	if !ok || !m.EnglishOnly || w.opts.Warn == nil {
-		return
+	if !ok || !m.EnglishOnly {
+		return ""
 	}
 	items, err := w.ix.Items(ctx, memory.Filter{Kinds: []memory.Kind{memory.KindPassage}}, true, languageSample)
 	if err != nil || len(items) == 0 {
-		return
+		return ""
 	}
 	other := 0
 	for _, it := range items {
@@ -266,7 +286,8 @@ func (w *Workspace) languageNotice(ctx context.Context, identity string) {
 			other++
 		}
 	}
-	if 2*other > len(items) {
-		w.opts.Warn(fmt.Sprintf("%d of the %d newest lines are not in English, and the embedding model %s is English-only: its semantic channel ranks them poorly (recall --lexical leaves it out)", other, len(items), m.Name))
+	if 2*other <= len(items) {
+		return ""
 	}
+	return fmt.Sprintf("%d of the %d newest lines are not in English, and the embedding model %s is English-only: its semantic channel ranks them poorly (recall --lexical leaves it out)", other, len(items), m.Name)
 }

@@ -38,11 +38,11 @@ func TestCueTables(t *testing.T) {
 		{"PastVerbs", PastVerbs, []string{"was", "were", "had"}},
 		{"AsksAssistant", AsksAssistant, []string{"you said", "remind me"}},
 		{"FirstPerson", FirstPerson, []string{"i", "myself"}},
-		{"AsksChoice", AsksChoice, []string{"why", "went with", "rather than"}},
-		{"AsksChoiceNot", AsksChoiceNot, []string{"pick up"}},
+		{"ChoiceCues", ChoiceCues, []string{"went with", "ruled out", "rather than", "reason"}},
+		{"ChoiceCuesNot", ChoiceCuesNot, []string{"pick up", "picked up", "dropped in"}},
+		{"AsksReason", AsksReason, []string{"why", "how come"}},
+		{"GivesReason", GivesReason, []string{"because", "due to"}},
 		{"ChoiceFrames", ChoiceFrames, []string{"rather than", "instead of"}},
-		{"StatesChoice", StatesChoice, []string{"went with", "because", "ruled out"}},
-		{"StatesChoiceNot", StatesChoiceNot, []string{"picked up"}},
 		{"AsksAmount", AsksAmount, []string{"how many", "what share of"}},
 		{"AmountWords", AmountWords, []string{"two", "dozen", "twice"}},
 		{"QueryStopWords", QueryStopWords, []string{"the", "what", "didn", "s"}},
@@ -61,6 +61,12 @@ func TestCueTables(t *testing.T) {
 	for _, w := range []string{"not", "no", "never"} {
 		if slices.Contains(QueryStopWords, w) {
 			t.Errorf("QueryStopWords: %q is a negation", w)
+		}
+	}
+	// A cue of a choice is none of its reason's.
+	for _, w := range slices.Concat(AsksReason, GivesReason) {
+		if slices.Contains(ChoiceCues, w) {
+			t.Errorf("ChoiceCues: %q is a cue of a reason", w)
 		}
 	}
 	if slices.Contains(AmountWords, "one") {

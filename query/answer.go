@@ -20,13 +20,15 @@ func asksQuantity(words []string) bool {
 	return firstMarker(words, quantityMarkers) >= 0 && !slices.Contains(words, "ago")
 }
 
-// choiceMarkers ask what was chosen, or why something was done
-// (lang.AsksChoice). The answer is the line that records the choice or
-// gives its reason ("went with Bellcote: Ridgeway's price rose"), while
-// the lines that only mention the options (a quote, a demo, later use)
-// often share as many words with the question. notChoiceMarkers begin
-// like one and ask for no choice: "when do I pick up the kids?".
-var choiceMarkers, notChoiceMarkers = markers(lang.AsksChoice), markers(lang.AsksChoiceNot)
+// choiceMarkers ask why something was done, or what was chosen
+// (lang.AsksReason, lang.ChoiceCues). The answer is the line that records
+// the choice or gives its reason ("went with Bellcote: Ridgeway's price
+// rose"), while the lines that only mention the options (a quote, a demo,
+// later use) often share as many words with the question.
+// notChoiceMarkers begin like one and ask for no choice: "when do I pick
+// up the kids?" (lang.ChoiceCuesNot).
+var choiceMarkers = markers(slices.Concat(lang.AsksReason, lang.ChoiceCues))
+var notChoiceMarkers = markers(lang.ChoiceCuesNot)
 
 // asksChoice reports whether a question, as its lower-cased words in
 // order, asks for a decision or the reason for one (choiceMarkers).

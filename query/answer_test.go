@@ -57,6 +57,11 @@ func TestAsksChoice(t *testing.T) {
 		{"When do I pick up the kids on Friday?", false},
 		{"Where did I drop off the parcel?", false},
 		{"How do I switch on the heating?", false},
+		// The cues a line records a choice with ask for one too (lang.ChoiceCues).
+		{"Which supplier did we stay with in the end?", true},
+		{"Did the shop approve the refund?", false},
+		{"What did Rosaleen say when she dropped in last Tuesday?", false},
+		{"When was the heating switched off?", false},
 	}
 	for _, tc := range tests {
 		if got := parse(t, tc.text).Choice; got != tc.want {

@@ -34,7 +34,8 @@
 // kept), the generic words of a browsing question (lang.GenericWords),
 // and the cues of each intent, of an amount and of a choice
 // (lang.AsksDecision, lang.AsksOpinion, lang.AsksNow, lang.AsksPast,
-// lang.AsksAbout, lang.AsksSuggestion, lang.AsksAmount, lang.AsksChoice).
+// lang.AsksAbout, lang.AsksSuggestion, lang.AsksAmount; lang.AsksReason
+// and lang.ChoiceCues, which recall reads in the lines it ranks too).
 //
 // # Intents
 //

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"slices"
 	"strings"
 
 	"memoria/lang"
@@ -8,16 +9,16 @@ import (
 )
 
 // choiceCuesByWord holds the cues with which a line records a choice or
-// gives a reason (lang.StatesChoice) by their first word, and
+// gives a reason (lang.ChoiceCues, lang.GivesReason) by their first word, and
 // choicePrefixCues those whose first word is a prefix (a trailing '*'),
 // so that a text's words are each looked up once: statesChoice runs on
 // every candidate of a question that asks for a choice (Plan.Choice).
 // notChoices holds the phrases that begin like a cue and record no choice
-// (lang.StatesChoiceNot: "picked up the keys") by their first word.
+// (lang.ChoiceCuesNot: "picked up the keys") by their first word.
 var choiceCuesByWord, choicePrefixCues = func() (map[string][][]string, [][]string) {
 	exact := map[string][][]string{}
 	var prefix [][]string
-	for _, p := range lang.StatesChoice {
+	for _, p := range slices.Concat(lang.ChoiceCues, lang.GivesReason) {
 		c := strings.Split(p, " ")
 		if strings.HasSuffix(c[0], "*") {
 			prefix = append(prefix, c)
@@ -28,21 +29,21 @@ var choiceCuesByWord, choicePrefixCues = func() (map[string][][]string, [][]stri
 	return exact, prefix
 }()
 
-var notChoices = func() map[string][]string {
-	m := map[string][]string{}
-	for _, p := range lang.StatesChoiceNot {
+var notChoices = func() map[string][][]string {
+	m := map[string][][]string{}
+	for _, p := range lang.ChoiceCuesNot {
 		c := strings.Split(p, " ")
-		m[c[0]] = c
+		m[c[0]] = append(m[c[0]], c)
 	}
 	return m
 }()
 
 // statesChoice reports whether text records a choice or gives a reason
-// (lang.StatesChoice).
+// (choiceCuesByWord).
 func statesChoice(text string) bool {
 	words := splitWords(text)
 	for i, w := range words {
-		if not, ok := notChoices[w]; ok && query.MarkerAt(words, i, not) {
+		if slices.ContainsFunc(notChoices[w], func(not []string) bool { return query.MarkerAt(words, i, not) }) {
 			continue
 		}
 		for _, c := range choiceCuesByWord[w] {

@@ -30,6 +30,11 @@ func TestStatesChoice(t *testing.T) {
 		{"Demo of the new printer on Friday, looked fine.", false},
 		{"The choir sang at the village hall.", false},
 		{"Still stuck with the same chord change.", false},
+		// The cues a question asks for a choice with say one too (lang.ChoiceCues).
+		{"The board voted: the hall it is. We'll pick the caterer next week.", true},
+		{"Lyn dropped in with a cake.", false},
+		{"Subtitles switched on for the news.", false},
+		{"A good selection of cheeses, and three choices of bread.", false},
 		{"", false},
 	}
 	for _, tc := range tests {

@@ -324,21 +324,12 @@ func (q *Query) parseKinds(values []string) error {
 			if err != nil {
 				return fmt.Errorf("kind: %w", err)
 			}
-			if !containsKind(q.Kinds, k) {
+			if !slices.Contains(q.Kinds, k) {
 				q.Kinds = append(q.Kinds, k)
 			}
 		}
 	}
 	return nil
-}
-
-func containsKind(ks []memory.Kind, k memory.Kind) bool {
-	for _, x := range ks {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // parseFlags reads --since and --until into a window of days (both
@@ -448,12 +439,9 @@ func (q *Query) addWord(w string) {
 }
 
 func (q *Query) addTerm(t string) {
-	for _, x := range q.Terms {
-		if x == t {
-			return
-		}
+	if !slices.Contains(q.Terms, t) {
+		q.Terms = append(q.Terms, t)
 	}
-	q.Terms = append(q.Terms, t)
 }
 
 // canonical is the slug a known-names table gives for slug's name, or slug
@@ -597,12 +585,7 @@ func lowerWords(ws []word) []string {
 }
 
 func sortMatches(ms []EntityMatch) {
-	// Insertion sort: few matches, and stable.
-	for i := 1; i < len(ms); i++ {
-		for j := i; j > 0 && ms[j].Start < ms[j-1].Start; j-- {
-			ms[j], ms[j-1] = ms[j-1], ms[j]
-		}
-	}
+	slices.SortStableFunc(ms, func(a, b EntityMatch) int { return a.Start - b.Start })
 }
 
 // String renders the query in one line for --explain and debugging, e.g.

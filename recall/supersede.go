@@ -1,602 +1,72 @@
 package recall
 
 import (
-	"maps"
 	"math"
-	"regexp"
 	"slices"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
+	"memoria/change"
 	"memoria/memory"
-	"memoria/query"
 )
 
 // Update-awareness. A later fact about the same entity and attribute
-// supersedes an earlier one. It is decided at query time, offline and
-// deterministically, over the candidate facts and the facts known about
-// the query's entities (one query, sqlite.EntityItems):
-//
-//   - Only world facts (W) and opinions (O) take part: they state how
-//     things are; experiences (B) and observations (S) record events,
-//     which do not replace each other. Opinions are compared with
-//     opinions, world facts with world facts.
-//   - The two facts share an entity (by memory.EntityKey), are not the
-//     same fact (FactID), and neither restates the other (every content
-//     word and number of one is in the other: a log line and its curated
-//     summary are one version said twice). A world fact that names no
-//     entity is about the word it opens with ("- W: the ute is …", "- W
-//     Priscilla Wong comes in on Mondays"), which stands for its entity;
-//     two such facts that both say what that subject is ("the ute is …")
-//     state the same attribute.
-//   - Same attribute: two world facts share an attribute cue among their
-//     first cueWords words (attributeCues: "lives" and "moved" are the
-//     residence, "phone" and "mobile" the phone, "deployed" and "hosted"
-//     the hosting, …); or their first content word is the same and one
-//     more of their first headWords content words is shared ("Prefers
-//     long replies" / "Prefers concise replies"); or at least minShared
-//     content words are shared and they make up minOverlap of the union
-//     of both (Jaccard). Content words are the words outside stop words,
-//     entity names and numbers, lower-cased, with a light suffix strip.
-//   - The superseded and current features apply only when both versions
-//     are candidates, so a loose link cannot move a result on its own.
-//   - Order: a fact in a daily log dates from the day it was written. A
-//     curated fact (bank/, memory.md: no day) dates from its event time if
-//     it names one. Else it is the current state, newer than every log,
-//     until a log gives another value (replacesCurated) that was written
-//     after the latest day it names and after the latest log fact that
-//     says what it says (dateCurated).
-//   - The later fact supersedes the earlier; two facts of one day in one
-//     file are ordered by line; otherwise equal times supersede nothing.
-const (
-	cueWords   = 6   // attribute cues count among a world fact's first words
-	headWords  = 5   // the first content words compared by the head rule
-	minShared  = 3   // content words two facts must share for the overlap rule
-	minOverlap = 0.5 // … and their share of the union of both (Jaccard)
-)
+// supersedes an earlier one (the rules: change.Sig). It is decided at
+// query time over the best candidate facts and the facts known about the
+// query's entities (one query, sqlite.EntityItems): supersede links them,
+// linkProseChanges links a curated statement to a later log line that
+// says it changed, and injectVersions brings the other version of a fact
+// into the pool. The superseded and current features apply only when both
+// versions are candidates, so a loose link cannot move a result on its
+// own.
 
-// attributeCues map words to the attribute they name. The list holds the
-// attributes that change in people's and systems' lives; extend it with
-// care, since a cue makes any two facts about one entity comparable.
-var attributeCues = func() map[string]string {
-	m := map[string]string{}
-	for class, ws := range map[string]string{
-		"residence":  "live lives lived living moved resides address apartment based",
-		"phone":      "phone mobile cell telephone",
-		"email":      "email e-mail",
-		"device":     "laptop computer macbook notebook workstation desktop",
-		"hosting":    "deployed hosted hosting host hosts production",
-		"release":    "release version",
-		"employer":   "employer job employed hired",
-		"meeting":    "meeting appointment",
-		"sync":       "sync standup",
-		"internet":   "internet broadband fibre fiber bandwidth",
-		"price":      "price cost costs rent salary",
-		"weight":     "weight weighs",
-		"partner":    "partner married wife husband girlfriend boyfriend",
-		"celebrates": "celebrating celebrate celebrates party",
-		"editor":     "editor ide",
-		"car":        "car drives drove vehicle",
-		"os":         "os distro distribution",
-		"manager":    "manager boss",
-	} {
-		for _, w := range strings.Fields(ws) {
-			m[w] = class
-		}
-	}
-	return m
-}()
-
-// factSig is what supersession compares of a fact.
+// factSig is a fact as supersession links it: its signature, and what the
+// ranking reads of it (features, pack).
 type factSig struct {
-	it      memory.Item
-	keys    []string  // its entities' keys (memory.EntityKey)
-	pool    int       // its place among the compared candidates; -1 when not one
-	when    time.Time // see the ordering rules above
-	curated bool
-	words   []string // content words, in order
-	set     []string // the content words, sorted, each once
-	cues    map[string]bool
-	tokens  []string  // content words and numbers, sorted, each once: what the fact says
-	names   []string  // its entities' names, lower-cased words
-	asOf    time.Time // a curated fact: the latest day it names (AsOf) or that a log saying what it says was written (dateCurated)
-	// versions are the words a number follows ("debian" in "Debian 12",
-	// "release" in "release 0.5"), with the number.
-	versions map[string]string
-	// amounts are the measured amounts it states, by unit ("ml" in "1.5
-	// mL"), with the number.
-	amounts map[string]string
-	// says: an entity-less world fact that says what its subject is
-	// ("the ute is a white Hilux").
-	says bool
-	// plain are its attribute words: the content words (stemmed) it
-	// writes in lower case or opens with, no value (a name, a number) and
-	// no calendar word, sorted, each once ("bas" of "based in Hamburg").
-	plain []string
-	// change: it says that a value changed (saysChangeAnyLang), read once.
-	change *bool
+	sig  change.Sig
+	it   memory.Item // sig.Item()
+	when time.Time   // sig.When(): its time in the order of versions
+	asOf time.Time   // sig.AsOf(), once dateCurated has dated it
+	pool int         // its place among the compared candidates; -1 when not one
 }
 
-// farFuture orders undated curated facts after every log, unless a log
-// replaces them (replacesCurated).
-var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
-
-func signature(it memory.Item) *factSig {
-	s := &factSig{it: it, pool: -1}
-	for _, e := range it.Entities {
-		s.keys = append(s.keys, memory.EntityKey(e))
-	}
-	switch {
-	case !it.Written.IsZero():
-		s.when = memory.Day(it.Written)
-	case it.Event != nil:
-		s.when, s.curated = it.Event.Start, true
-	default:
-		s.when, s.curated = farFuture, true
-		if it.Kind == memory.KindWorld || it.Kind == memory.KindPassage {
-			s.asOf = AsOf(it.Content)
-		}
-	}
-	// A few names at most: a slice beats a map (signatures are made for
-	// hundreds of facts per recall).
-	var names []string
-	for _, e := range it.Entities {
-		names = append(names, splitWords(memory.EntityName(e))...)
-	}
-	s.names = names
-	var versions [][]string
-	if strings.ContainsAny(it.Content, "0123456789") { // what versionPattern needs, tested first: most lines have no digit
-		lower := strings.ToLower(it.Content)
-		versions = versionPattern.FindAllStringSubmatch(lower, -1)
-		s.amounts = amountsOf(lower)
-	}
-	for _, m := range versions {
-		if query.IsStopWord(m[1]) || calendarWords[m[1]] {
-			continue // "on Nov 28", "since October 25": dates, not versions
-		}
-		if s.versions == nil {
-			s.versions = map[string]string{}
-		}
-		if _, ok := s.versions[m[1]]; !ok {
-			s.versions[m[1]] = m[2]
-		}
-	}
-	if it.Kind == memory.KindPassage {
-		// Prose: a cue counts among the first words of each sentence or
-		// clause ("Helped Marta with boxes. She has moved to Linz").
-		for _, sentence := range sentences.Split(it.Content, -1) {
-			for i, w := range splitWords(sentence) {
-				if c, ok := attributeCues[w]; ok && i < cueWords {
-					if s.cues == nil {
-						s.cues = map[string]bool{}
-					}
-					s.cues[c] = true
-				}
-			}
-		}
-	}
-	words := splitWords(it.Content)
-	firstContent := -1 // the index in words of the first content word
-	for i, w := range words {
-		c, ok := attributeCues[w]
-		if !ok && workVerbs[w] && namesEmployer(words[i+1:]) {
-			c, ok = "employer", true
-		}
-		if ok && i < cueWords && it.Kind == memory.KindWorld {
-			if s.cues == nil {
-				s.cues = map[string]bool{}
-			}
-			s.cues[c] = true
-		}
-		if query.IsStopWord(w) || slicesContains(names, w) {
-			continue
-		}
-		s.tokens = append(s.tokens, stem(w))
-		if strings.ContainsAny(w, "0123456789") || numberWords[w] {
-			continue // a count (numberWords) says how many, not what: "Two frost fans"
-		}
-		if !calendarWords[w] && (i == 0 || lowerIn(it.Content, w)) {
-			s.plain = append(s.plain, stem(w))
-		}
-		w = stem(w)
-		if firstContent < 0 {
-			firstContent = i
-		}
-		if !slicesContains(s.words, w) {
-			s.words = append(s.words, w)
-		}
-	}
-	if len(s.keys) == 0 && it.Kind == memory.KindWorld && firstContent >= 0 && firstContent < subjectWithin {
-		// A world fact that names no entity ("- W: the ute is a white
-		// 2011 Hilux", "- W Priscilla Wong comes in on Mondays") is
-		// about the thing it opens with: facts opening with the same word
-		// are compared as facts of one entity are.
-		s.keys = []string{subjectKeyPrefix + s.words[0]}
-		// "the ute is …", "power company is …": it says what its subject
-		// is, the one attribute such facts share (attributeMatch).
-		for _, w := range words[firstContent+1 : min(len(words), firstContent+3)] {
-			if w == "is" || w == "are" {
-				s.says = true
-				break
-			}
-		}
-	}
-	// Sorted sets: the pairwise comparisons below merge them, which costs
-	// far less than map lookups (up to 30 × 400 pairs per recall).
-	slices.Sort(s.tokens)
-	s.tokens = slices.Compact(s.tokens)
-	s.set = slices.Sorted(slices.Values(s.words))
-	slices.Sort(s.plain)
-	s.plain = slices.Compact(s.plain)
-	return s
+func newFactSig(sig change.Sig) *factSig {
+	return &factSig{sig: sig, it: sig.Item(), when: sig.When(), asOf: sig.AsOf(), pool: -1}
 }
 
-// lowerIn reports whether text writes the lower-case word w in lower
-// case somewhere: a word written only capitalised is a name, a value.
-func lowerIn(text, w string) bool {
-	for i := strings.Index(text, w); i >= 0; {
-		before, _ := utf8.DecodeLastRuneInString(text[:i])
-		after, _ := utf8.DecodeRuneInString(text[i+len(w):])
-		if !isWordRune(before) && !isWordRune(after) {
-			return true
-		}
-		j := strings.Index(text[i+len(w):], w)
-		if j < 0 {
-			break
-		}
-		i += len(w) + j
-	}
-	return false
-}
-
-func isWordRune(r rune) bool {
-	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-')
-}
-
-// saysChange reports (once) whether the fact says that a value changed.
-func (s *factSig) saysChange() bool {
-	if s.change == nil {
-		c := saysChangeAnyLang(s.it.Content)
-		s.change = &c
-	}
-	return *s.change
-}
-
-// changedAttribute reports whether two world facts of a shared entity
-// state one attribute by the rule of change: the newer says that a value
-// changed ("Now based in Berlin; moved from Hamburg last week",
-// "Switched hosting to AWS") and the two share an attribute word ("based",
-// "host"), not only values or names. (By meaning, with an embedding
-// model's vectors, where supersede gets them: it does not yet.)
-func changedAttribute(a, b *factSig) bool {
-	if a.it.Kind != memory.KindWorld || b.it.Kind != memory.KindWorld || len(a.plain) == 0 || len(b.plain) == 0 {
-		return false
-	}
-	newer := a
-	switch {
-	case a.curated && b.curated:
-		return false
-	case a.curated:
-		newer = b
-	case b.curated:
-	case b.when.After(a.when):
-		newer = b
-	case !a.when.After(b.when):
-		return false // one day: no order of change
-	}
-	return newer.saysChange() && sharedCount(a.plain, b.plain) > 0
-}
-
-// subjectWithin is how near its start an entity-less world fact's first
-// content word must be to name what the fact is about ("the ute is…",
-// "our power company is…"), and subjectKeyPrefix marks the key made of
-// it, which no entity key has.
-const (
-	subjectWithin    = 3
-	subjectKeyPrefix = "~"
-)
-
-// SubjectOf returns the key a world fact that names no entity is
-// compared by (the word it opens with: see signature), or "" when its
-// first content word is not near its start.
-func SubjectOf(text string) string {
-	s := signature(memory.Item{Kind: memory.KindWorld, Content: text})
-	if len(s.keys) == 1 && IsSubjectKey(s.keys[0]) {
-		return s.keys[0]
-	}
-	return ""
-}
-
-// IsSubjectKey reports whether a key is one SubjectOf made, not an
-// entity's.
-func IsSubjectKey(k string) bool { return strings.HasPrefix(k, subjectKeyPrefix) }
-
-// workVerbs say that someone works; namesEmployer tells when they name
-// the employer.
-var workVerbs = map[string]bool{"work": true, "works": true, "worked": true, "working": true}
-
-// namesEmployer reports whether the words after a work verb say where
-// ("works at the bakery", "works after school at the Four Square") or for
-// whom ("worked for Acme"). Alone, "works" is any activity ("works on the
-// fans").
-func namesEmployer(next []string) bool {
-	if len(next) > 0 && next[0] == "for" {
-		return true
-	}
-	return slices.Contains(next[:min(len(next), 4)], "at")
-}
-
-// calendarWords are month and weekday names (and their short forms): a
-// number after one is a day, not a version.
-var calendarWords = func() map[string]bool {
-	m := wordSet("mon tue tues wed thu thur thurs fri sat sun week weeks day days month months year years")
-	maps.Copy(m, monthNames)
-	maps.Copy(m, weekdays)
-	return m
-}()
-
-// versionPattern finds a word followed by a version or number: "debian
-// 12", "release 0.5", "macos 15.1", "warelay v0.6.0".
-var versionPattern = regexp.MustCompile(`([\p{L}][\p{L}\p{N}_-]*)\s+v?(\d+(?:\.\d+)*[a-z]?)\b`)
-
-func splitWords(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
-	})
-}
-
-// stem strips a plural or verb ending, enough to match "prefers" with
-// "prefer" and "replies" with "reply".
-func stem(w string) string {
-	switch {
-	case len(w) > 5 && strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case len(w) > 5 && strings.HasSuffix(w, "ing"):
-		return w[:len(w)-3]
-	case len(w) > 4 && strings.HasSuffix(w, "ed"):
-		return w[:len(w)-2]
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		return w[:len(w)-1]
-	}
-	return w
-}
-
-// supersedable says whether a kind takes part in update-awareness.
-func supersedable(k memory.Kind) bool { return k == memory.KindWorld || k == memory.KindOpinion }
-
-// sentences splits prose at the end of a sentence, and a sentence at "and"
-// or "but" between two clauses ("sold the Panda and now drives an
-// Octavia").
-var sentences = regexp.MustCompile(`[.;!?]\s+|,?\s+(?:and|but)\s+`)
-
-// Prose takes part in one way only: a line of a curated page (an entity's
-// page in bank/, a line of memory.md) states how things are, and a later
-// line of a daily log that names the entity can say that it changed
-// ("She has moved to Linz", "sold the Panda and now drives an Octavia").
-// Such a pair is linked when both name the same attribute by a cue and the
-// log replaces the curated line (replacesCurated: it says a change and
-// keeps none of its values). Two log lines never supersede each other:
-// prose records events, which do not replace one another.
-
-// prosePair reports whether a and b are a curated line and a log line of
-// prose (or a typed world fact) stating the same attribute of a shared
-// entity.
-func prosePair(a, b *factSig) bool {
-	if a.it.Kind != memory.KindPassage && b.it.Kind != memory.KindPassage {
-		return false
-	}
-	if a.curated == b.curated || !shareKey(a.keys, b.keys) {
-		return false
-	}
-	for _, s := range []*factSig{a, b} {
-		if s.it.Kind != memory.KindPassage && s.it.Kind != memory.KindWorld {
-			return false
-		}
-	}
-	for c := range a.cues {
-		if b.cues[c] {
-			return !restates(a, b) && !restates(b, a)
-		}
-	}
-	return false
-}
+// signature makes the signature of an item.
+func signature(it memory.Item) *factSig { return newFactSig(change.NewSig(it)) }
 
 // sameAttribute reports whether two facts about a shared entity state the
-// same attribute.
-func sameAttribute(a, b *factSig) bool {
-	if a.it.Kind != b.it.Kind || !supersedable(a.it.Kind) || (a.it.FactID != "" && a.it.FactID == b.it.FactID) || !shareKey(a.keys, b.keys) {
-		return false
-	}
-	// The rules that link first, then restates, which unlinks: most pairs
-	// of one entity's facts link by none, and skip its two merges.
-	return (attributeMatch(a, b) || changedAttribute(a, b)) && !restates(a, b) && !restates(b, a)
-}
+// same attribute (change.Sig.SameAttribute).
+func sameAttribute(a, b *factSig) bool { return a.sig.SameAttribute(b.sig) }
 
-// attributeMatch reports whether two facts share an attribute cue, their
-// head words or enough of their content words (see above), or name
-// different versions of one thing ("Debian 12" and "Debian 13").
-func attributeMatch(a, b *factSig) bool {
-	if a.says && b.says && a.keys[0] == b.keys[0] {
-		return true // "the ute is a white Hilux", "the ute is now a grey Ranger"
-	}
-	for c := range a.cues {
-		if b.cues[c] {
-			return true
-		}
-	}
-	for w, v := range a.versions {
-		if u, ok := b.versions[w]; ok && u != v {
-			return true
-		}
-	}
-	if len(a.words) > 0 && len(b.words) > 0 && a.words[0] == b.words[0] {
-		for _, w := range a.words[1:min(headWords, len(a.words))] {
-			if slicesContains(b.words[1:min(headWords, len(b.words))], w) {
-				return true
-			}
-		}
-	}
-	shared := sharedCount(a.set, b.set)
-	for u, v := range a.amounts {
-		// Another amount in the same unit, said of the same thing: "1.5 mL
-		// of Metacam with dinner" and "Metacam dose is 1 mL with dinner".
-		if w, ok := b.amounts[u]; ok && w != v && shared-sharedUnit(a, b, u) >= 1 {
-			return true
-		}
-	}
-	union := len(a.set) + len(b.set) - shared
-	return shared >= minShared && union > 0 && float64(shared)/float64(union) >= minOverlap
-}
-
-// sharedUnit is 1 when the unit u is a word both facts' content words
-// hold, else 0: a unit is no shared topic.
-func sharedUnit(a, b *factSig, u string) int {
-	if slices.Contains(a.set, u) && slices.Contains(b.set, u) {
-		return 1
-	}
-	return 0
-}
-
-// amountPattern finds a measured amount ("1.5 mL", "20 kg", "15%").
-// Money is left out: bills and prices of different things differ in every
-// line about them, and the price cues (attributeCues) link the price of
-// one thing.
-var amountPattern = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?(ml|mg|mcg|kg|g|km|mi|miles|m|cm|mm|l|litres|liters|lb|lbs|oz|%|percent)(?:[^\p{L}\p{N}]|$)`)
-
-// amountsOf returns the amounts a lower-cased text states, by unit, the
-// first of each unit.
-func amountsOf(lower string) map[string]string {
-	var out map[string]string
-	for _, m := range amountPattern.FindAllStringSubmatch(lower, -1) {
-		n, unit := m[1], m[2]
-		if out == nil {
-			out = map[string]string{}
-		}
-		if _, ok := out[unit]; !ok {
-			out[unit] = n
-		}
-	}
-	return out
-}
-
-// restates reports whether a says nothing b does not: every content word
-// and number of a is in b. Such facts are the same version said twice
-// (a log and the curated summary), not an update.
-func restates(a, b *factSig) bool {
-	return len(a.tokens) > 0 && sharedCount(a.tokens, b.tokens) == len(a.tokens)
-}
-
-// sharedCount counts the strings two sorted sets have in common.
-func sharedCount(a, b []string) int {
-	n, i, j := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] == b[j]:
-			n++
-			i++
-			j++
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return n
-}
-
-func slicesContains(ws []string, w string) bool {
-	for _, x := range ws {
-		if x == w {
-			return true
-		}
-	}
-	return false
-}
-
-// shareKey reports whether two facts' entity keys have one in common.
-func shareKey(a, b []string) bool {
-	for _, x := range a {
-		if slicesContains(b, x) {
-			return true
-		}
-	}
-	return false
-}
-
-// later reports whether a supersedes b, given they state the same
-// attribute.
-func later(a, b *factSig) bool {
-	switch {
-	case a.curated && b.curated:
-		return false
-	case b.curated:
-		return replacesCurated(a, b)
-	case a.curated:
-		return !replacesCurated(b, a)
-	}
-	if a.when.Equal(b.when) {
-		return a.it.Source.Path == b.it.Source.Path && a.it.Source.Start > b.it.Source.Start
-	}
-	return a.when.After(b.when)
-}
-
-// replacesCurated reports whether log, a fact of a daily log, replaces
-// curated, a curated world fact (bank/, memory.md) of the same attribute.
-// A curated fact is the maintained current state, newer than every log,
-// unless a log written after its asOf (the latest day it names, or the
-// latest log that says what it says: dateCurated) gives another value:
-// another version, a typed world fact none of whose values is the curated
-// fact's, or prose that says a change ("moved to", "switched",
-// "upgraded", "no longer") in which none of the curated fact's values is
-// current. Saying the same value in other words ("Registered his address
-// at Lainzer Straße 88") replaces nothing. (A curated page written once
-// and never updated used to outrank every later move, upgrade and
-// release. A typed world fact states how things are on its day, so it
-// needs no word of change; a line of prose may only mention a thing.)
-func replacesCurated(log, curated *factSig) bool {
-	if (curated.it.Kind != memory.KindWorld && curated.it.Kind != memory.KindPassage) || !log.when.After(curated.asOf) {
-		return false
-	}
-	if (Sig{log}).VersionsDiffer(Sig{curated}) {
-		return true
-	}
-	return (log.it.Kind == memory.KindWorld || SaysChange(log.it.Content)) && !sharesValue(curated, log)
-}
-
-// sharesValue reports whether log states one of curated's current values
-// (ShareCurrentValue; the entities' names are not values).
-func sharesValue(curated, log *factSig) bool {
-	isName := func(w string) bool {
-		w = strings.ToLower(w)
-		return slicesContains(curated.names, w) || slicesContains(log.names, w)
-	}
-	return ShareCurrentValue(curated.it.Content, log.it.Content, isName)
-}
-
-// dateCurated dates each curated line that repeats a dated one: a line
-// of a curated page (bank/, memory.md) that states a value a daily log's
-// fact of the same entity and attribute states is current as of the
-// latest such log (its asOf), not of every log. A page copied from the
-// logs, or kept by reflect, then stays current while it repeats the
-// latest version, and a later log with another value replaces it
-// (replacesCurated).
+// dateCurated dates each curated line that repeats a dated one of its
+// entities (change.Sig.DateBy).
 func dateCurated(sigs map[int64]*factSig, byEntity map[string][]*factSig) {
 	for _, c := range sigs {
-		if !c.curated || (c.it.Kind != memory.KindWorld && c.it.Kind != memory.KindPassage) {
+		if !c.sig.Curated() {
 			continue
 		}
-		for _, k := range c.keys {
+		for _, k := range c.sig.Keys() {
 			for _, d := range byEntity[k] {
-				if d.curated || !d.when.After(c.asOf) || !attributeMatch(c, d) || (Sig{d}).VersionsDiffer(Sig{c}) || !sharesValue(c, d) {
-					continue
-				}
-				c.asOf = d.when
+				c.sig.DateBy(d.sig)
 			}
 		}
+		c.asOf = c.sig.AsOf()
 	}
 }
+
+// attributeCues map words to the attribute they name (change.Cues), for
+// the words of a question.
+var attributeCues = change.Cues()
+
+// splitWords and stem cut and stem words as fact signatures do
+// (change.SplitWords, change.Stem).
+func splitWords(text string) []string { return change.SplitWords(text) }
+
+func stem(w string) string { return change.Stem(w) }
+
+func slicesContains(ws []string, w string) bool { return slices.Contains(ws, w) }
 
 // links are the supersession links found for one query.
 type links struct {
@@ -644,7 +114,7 @@ func supersede(cands []*candidate, known []memory.Item, mentions func(string) []
 		}
 		s := signature(it)
 		l.sig[it.RowID] = s
-		for _, k := range s.keys {
+		for _, k := range s.sig.Keys() {
 			byEntity[k] = append(byEntity[k], s)
 		}
 		return s
@@ -657,7 +127,7 @@ func supersede(cands []*candidate, known []memory.Item, mentions func(string) []
 			break
 		}
 		if keyed(c.item) {
-			if s := addSig(c.item); len(s.keys) > 0 {
+			if s := addSig(c.item); len(s.sig.Keys()) > 0 {
 				s.pool = len(pool)
 				pool = append(pool, s)
 				continue
@@ -666,7 +136,7 @@ func supersede(cands []*candidate, known []memory.Item, mentions func(string) []
 		if s := proseSig(c.item, mentions); s != nil {
 			if _, ok := l.sig[c.item.RowID]; !ok {
 				l.sig[c.item.RowID] = s
-				for _, k := range s.keys {
+				for _, k := range s.sig.Keys() {
 					byEntity[k] = append(byEntity[k], s)
 				}
 			}
@@ -685,29 +155,30 @@ func supersede(cands []*candidate, known []memory.Item, mentions func(string) []
 	// the earlier one's side, and a pair sharing several entities at the
 	// first of a's.
 	for _, a := range pool {
-		for i, k := range a.keys {
+		keys := a.sig.Keys()
+		for i, k := range keys {
 			for _, b := range byEntity[k] {
-				if a == b || b.pool >= 0 && b.pool < a.pool || shareKey(a.keys[:i], b.keys) {
+				if a == b || b.pool >= 0 && b.pool < a.pool || shareKey(keys[:i], b.sig.Keys()) {
 					continue
 				}
 				if !sameAttribute(a, b) {
 					// Prose is only ever replaced by a later log line that
 					// says so; it never supersedes a log line itself.
-					if prosePair(a, b) {
+					if a.sig.ProsePair(b.sig) {
 						log, cur := a, b
-						if a.curated {
+						if a.sig.Curated() {
 							log, cur = b, a
 						}
-						if replacesCurated(log, cur) {
+						if log.sig.ReplacesCurated(cur.sig) {
 							l.link(cur.it.RowID, log.it.RowID)
 						}
 					}
 					continue
 				}
 				switch {
-				case later(a, b):
+				case a.sig.Supersedes(b.sig):
 					l.link(b.it.RowID, a.it.RowID)
-				case later(b, a):
+				case b.sig.Supersedes(a.sig):
 					l.link(a.it.RowID, b.it.RowID)
 				}
 			}
@@ -719,11 +190,11 @@ func supersede(cands []*candidate, known []memory.Item, mentions func(string) []
 // keyed reports whether a fact may have the keys supersession compares
 // by: its entities, or the subject an entity-less world fact opens with.
 func keyed(it memory.Item) bool {
-	return supersedable(it.Kind) && (len(it.Entities) > 0 || it.Kind == memory.KindWorld)
+	return change.Supersedable(it.Kind) && (len(it.Entities) > 0 || it.Kind == memory.KindWorld)
 }
 
 // proseSig is the signature of a line of prose that takes part (see
-// prosePair), or nil: a curated line with an entity, or a log line that
+// change.Sig.ProsePair), or nil: a curated line with an entity, or a log line that
 // names one of the query's entities and states an attribute.
 func proseSig(it memory.Item, mentions func(string) []string) *factSig {
 	if it.Kind != memory.KindPassage {
@@ -742,14 +213,11 @@ func proseSig(it memory.Item, mentions func(string) []string) *factSig {
 	} else if len(it.Entities) == 0 {
 		return nil
 	}
-	s := signature(it)
-	if keys != nil {
-		s.keys = keys
-	}
-	if len(s.cues) == 0 {
+	s := change.NewSigAbout(it, keys)
+	if !s.NamesAttribute() {
 		return nil
 	}
-	return s
+	return newFactSig(s)
 }
 
 func (l *links) link(old, new int64) {
@@ -792,7 +260,7 @@ func injectVersions(p Plan, pl *pool, l *links) {
 			// about her car, which changed too).
 			for _, n := range l.next[row] {
 				_, in := pl.byRow[n]
-				if !l.superseded(n) && (!in || asked.any(l.sig[n].cues)) {
+				if !l.superseded(n) && (!in || asked.any(l.sig[n].sig)) {
 					pl.add("update", best, l.sig[n].it, 0)
 				}
 			}
@@ -812,9 +280,10 @@ func injectVersions(p Plan, pl *pool, l *links) {
 // cueSet is a set of attribute classes (attributeCues).
 type cueSet map[string]bool
 
-func (s cueSet) any(cues map[string]bool) bool {
-	for c := range cues {
-		if s[c] {
+// any reports whether the fact names one of the attributes by a cue.
+func (s cueSet) any(sig change.Sig) bool {
+	for c := range s {
+		if sig.HasCue(c) {
 			return true
 		}
 	}
@@ -857,45 +326,10 @@ func Versions(items []memory.Item) []Result {
 	return out
 }
 
-// Sig is a fact's signature for update-awareness, made once (it parses
-// the text) and compared many times.
-type Sig struct{ s *factSig }
-
-// NewSig makes the signature of an item.
-func NewSig(it memory.Item) Sig { return Sig{signature(it)} }
-
-// Replaces reports whether later, a fact of a daily log, states the same
-// attribute of a shared entity as curated (a world fact or opinion of the
-// same kind) with another value: the rules of update-awareness above, but
-// for a pair whose order the caller knows. A later fact that restates the
-// curated one (says nothing it does not) confirms it instead; Restates
-// reports that.
-func (later Sig) Replaces(curated Sig) bool { return sameAttribute(later.s, curated.s) }
-
-// Restates reports whether a says nothing b does not, or b nothing a does
-// not: one version of a fact said twice.
-func (a Sig) Restates(b Sig) bool { return restates(a.s, b.s) || restates(b.s, a.s) }
-
-// SharesCue reports whether two facts name one attribute by a cue word
-// ("lives" and "moved" the residence, "phone" and "mobile" the phone).
-func (a Sig) SharesCue(b Sig) bool {
-	for c := range a.s.cues {
-		if b.s.cues[c] {
-			return true
-		}
-	}
-	return false
-}
-
-// Words returns the fact's content words in order, each once, lower-cased
-// and lightly stemmed: no stop words, entity names or numbers.
-func (a Sig) Words() []string { return a.s.words }
-
-// VersionsDiffer reports whether two facts name different versions of one
-// thing ("Debian 12" and "Debian 13", "release 0.5" and "release 0.6").
-func (a Sig) VersionsDiffer(b Sig) bool {
-	for w, v := range a.s.versions {
-		if u, ok := b.s.versions[w]; ok && u != v {
+// shareKey reports whether two facts' entity keys have one in common.
+func shareKey(a, b []string) bool {
+	for _, x := range a {
+		if slicesContains(b, x) {
 			return true
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"memoria/change"
 	"memoria/memory"
-	"memoria/recall"
 	"memoria/safewrite"
 )
 
@@ -305,8 +305,8 @@ func replacedBy(a, b *fact) bool {
 	if a.Kind != memory.KindWorld || b.Kind != memory.KindWorld || !b.Written.After(a.Written) {
 		return false
 	}
-	sig := func(f *fact) recall.Sig {
-		return recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: f.Text, Entities: f.keys, Written: f.Written, FactID: f.ID})
+	sig := func(f *fact) change.Sig {
+		return change.NewSig(memory.Item{Kind: memory.KindWorld, Content: f.Text, Entities: f.keys, Written: f.Written, FactID: f.ID})
 	}
 	return sig(b).Replaces(sig(a))
 }

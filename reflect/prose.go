@@ -7,22 +7,22 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"memoria/change"
 	"memoria/lang"
 	"memoria/markdown"
 	"memoria/memory"
-	"memoria/recall"
 )
 
 // Changes said in prose. Most changes people note in a daily log are no
 // typed fact: "Switched the club's chandlery account to Albatross Marine
 // today", "We've moved the dogs to Clutha Vets in Alexandra". Reflect
-// finds the sentences that say one (recall.ReadChange reads them, and
-// recall.Statement tells which curated statement they outdate:
-// recall/change.go), and the entities each names: by name, alias or a
+// finds the sentences that say one (change.Read reads them, and
+// change.Statement tells which curated statement they outdate:
+// change/change.go), and the entities each names: by name, alias or a
 // person's first name, and for a sentence that opens with a pronoun, whom
 // the sentence before names first. A change tied to a statement only by
 // an entity both name must also share an attribute cue with it ("lives"
-// and "moved": recall.Sig.SharesCue), or say that what it says ended
+// and "moved": change.Sig.SharesCue), or say that what it says ended
 // (staleIn). A typed fact about the statement, when newer or of the same
 // day, decides first.
 
@@ -58,8 +58,8 @@ func proseChanges(in *Input, res *resolver, now time.Time) []*fact {
 			if f.Kind != memory.KindWorld {
 				continue
 			}
-			change := recall.ReadChange(f.Text, res.isName)
-			if change == nil || change.Before(d.Date) || len(recall.Values(change.Said, res.isName)) == 0 {
+			ch := change.Read(f.Text, res.isName)
+			if ch == nil || ch.Before(d.Date) || len(change.Values(ch.Said, res.isName)) == 0 {
 				continue
 			}
 			keys := res.named(f.Text)
@@ -68,7 +68,7 @@ func proseChanges(in *Input, res *resolver, now time.Time) []*fact {
 					keys = append(keys, k)
 				}
 			}
-			out = append(out, &fact{Fact: f, keys: keys, prose: true, typed: true, change: change})
+			out = append(out, &fact{Fact: f, keys: keys, prose: true, typed: true, change: ch})
 		}
 	}
 	return out
@@ -93,18 +93,18 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 	var out []*fact
 	for i, st := range sts {
 		sentence, last := st.text, st.line
-		change := recall.ReadChange(sentence, res.isName)
-		if change == nil || change.Before(d.Date) {
+		ch := change.Read(sentence, res.isName)
+		if ch == nil || ch.Before(d.Date) {
 			continue
 		}
 		// "Aroha changed the Wi-Fi password this morning. New one's
 		// SchistStone26.": the value is in the next sentence.
-		if len(recall.Values(change.Said, res.isName)) == 0 && i+1 < len(sts) && len(strings.Fields(sts[i+1].text)) <= 8 {
-			if joined := recall.ReadChange(sentence+" "+sts[i+1].text, res.isName); joined != nil {
-				sentence, change, last = sentence+" "+sts[i+1].text, joined, sts[i+1].line
+		if len(change.Values(ch.Said, res.isName)) == 0 && i+1 < len(sts) && len(strings.Fields(sts[i+1].text)) <= 8 {
+			if joined := change.Read(sentence+" "+sts[i+1].text, res.isName); joined != nil {
+				sentence, ch, last = sentence+" "+sts[i+1].text, joined, sts[i+1].line
 			}
 		}
-		if len(recall.Values(change.Said, res.isName)) == 0 && !recall.Ends(change.Said) {
+		if len(change.Values(ch.Said, res.isName)) == 0 && !change.Ends(ch.Said) {
 			continue // no new value, and no end of one ("stepped down as secretary")
 		}
 		keys := res.named(sentence)
@@ -135,7 +135,7 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 		// numbers ready as promised; … it was decided: the fee is going up
 		// to $140 a year" changes no line of Raymond's.
 		saying := keys
-		if say := change.Saying(); say != change.Said {
+		if say := ch.Saying(); say != ch.Said {
 			in := res.named(say)
 			for _, m := range markdown.Mentions(say) {
 				in = append(in, res.slug(m))
@@ -144,7 +144,7 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 		}
 		out = append(out, &fact{
 			Fact: memory.Fact{Kind: memory.KindWorld, Text: sentence, Source: memory.Source{Path: d.Path, Start: st.line, End: last}, Written: d.Date},
-			keys: keys, saying: saying, around: around, prose: true, change: change,
+			keys: keys, saying: saying, around: around, prose: true, change: ch,
 		})
 	}
 	return out

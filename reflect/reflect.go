@@ -10,9 +10,9 @@ import (
 	"time"
 	"unicode"
 
+	"memoria/change"
 	"memoria/memory"
 	"memoria/query"
-	"memoria/recall"
 )
 
 // MatchThreshold is the lexical similarity (Similarity) from which an O
@@ -104,12 +104,12 @@ type fact struct {
 	memory.Fact
 	keys   []string // canonical entity slugs
 	terms  terms
-	sig    *recall.Sig    // made on first use (stale.go)
+	sig    *change.Sig    // made on first use (stale.go)
 	prose  bool           // a sentence of a log's narrative that says a change (prose.go)
 	typed  bool           // prose: a typed fact read as prose
-	change *recall.Change // prose: what it says changed
+	change *change.Change // prose: what it says changed
 	// saying, for a sentence of prose, are those of keys that the clauses
-	// saying its change name (recall.Change.Saying): whom the change is
+	// saying its change name (change.Change.Saying): whom the change is
 	// about, on an entity's page (staleIn).
 	saying []string
 	// around, for a sentence of prose that names no entity, are those the
@@ -196,13 +196,13 @@ func Compute(in *Input, o Options) (*Plan, error) {
 	pages(in, facts, byKey, prose, opf, res, touched, o, p)
 
 	// 3. Stale curated world facts. World facts that name no entity are
-	// compared by the word they open with (recall.SubjectOf), with the
+	// compared by the word they open with (change.SubjectOf), with the
 	// curated statements that name none either: "the ute is now a grey
 	// Ranger" outdates "The ute is a white 2011 Hilux".
 	stale := maps.Clone(byKey)
 	for _, f := range facts {
 		if len(f.keys) == 0 && f.Kind == memory.KindWorld {
-			if k := recall.SubjectOf(f.Text); k != "" {
+			if k := change.SubjectOf(f.Text); k != "" {
 				stale[k] = append(stale[k], f)
 			}
 		}

@@ -9,16 +9,16 @@ import (
 	"strings"
 	"unicode"
 
+	"memoria/change"
 	"memoria/lang"
 	"memoria/markdown"
 	"memoria/memory"
-	"memoria/recall"
 )
 
 // Stale curated lines. A curated statement (a sentence of an entity page
 // outside the managed block, or a world fact of bank/world.md) is stale
 // when the newest fact of the daily logs about the same entity and
-// attribute says otherwise (recall.Replaces: "Lives in Vienna." and, later,
+// attribute says otherwise (change.Replaces: "Lives in Vienna." and, later,
 // "Moved to Graz."), and no later fact restates it. Reflect marks it where
 // it stands: the old text stays, struck through, followed by the current
 // value and the citation of the fact that changed it. memory.md is never
@@ -237,7 +237,7 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 		c := &checked{st: st, text: text, value: text, ents: ents}
 		// A field's label ("UPI ID: …") names the attribute; its values
 		// are what follows.
-		if _, v, ok := recall.Labelled(text); ok {
+		if _, v, ok := change.Labelled(text); ok {
 			c.value = v
 		}
 		for _, e := range ents {
@@ -262,10 +262,10 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 	tied := map[*fact]int{}
 	for _, c := range all {
 		inText := res.namesIn(c.text)
-		st := recall.NewStatement(c.text, inText)
+		st := change.NewStatement(c.text, inText)
 		st.Page = page != ""
-		entities := slices.DeleteFunc(slices.Clone(c.ents), recall.IsSubjectKey)
-		var curated *recall.Sig
+		entities := slices.DeleteFunc(slices.Clone(c.ents), change.IsSubjectKey)
+		var curated *change.Sig
 		// On a page, a line that gives someone as its value ("Treasurer:
 		// Raymond Thibodeau" on the choir's page) is about them too for a
 		// sentence that names them: "the new treasurer is Louise Caron,
@@ -289,7 +289,7 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 				}
 			}
 			t, head, value := st.Tie(f.change, f.keys, ents)
-			if t == recall.Untied && page != "" && len(f.saying) < len(f.keys) && st.Shared(f.change) >= 2 {
+			if t == change.Untied && page != "" && len(f.saying) < len(f.keys) && st.Shared(f.change) >= 2 {
 				// The sentence names someone else only outside the
 				// clauses that say its change ("Raymond had the numbers
 				// ready; … it was decided: the fee is going up to $140 a
@@ -298,21 +298,21 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 				// ("Membership fee: $120 a year"), not another page's "Fee:
 				// $180 per rehearsal" or "Ticket sales: section leaders …".
 				t, head, value = st.Tie(f.change, f.saying, ents)
-				if label, _, ok := recall.Labelled(c.text); t != recall.TieHead || !ok || !slices.ContainsFunc(head, func(w string) bool {
+				if label, _, ok := change.Labelled(c.text); t != change.TieHead || !ok || !slices.ContainsFunc(head, func(w string) bool {
 					return strings.Contains(strings.ToLower(label), w)
 				}) {
 					continue // only a tie by the field's label counts
 				}
 			}
-			if t == recall.Untied {
+			if t == change.Untied {
 				continue
 			}
-			if t == recall.TieHead && namesLabel(c.text, f.change.Said) {
+			if t == change.TieHead && namesLabel(c.text, f.change.Said) {
 				tied[f] = max(tied[f], st.Shared(f.change))
 			}
 			inSentence := res.namesIn(f.change.Said)
 			isName := func(w string) bool { return inText(w) || inSentence(w) }
-			if t == recall.TieEntity {
+			if t == change.TieEntity {
 				// About the statement's entity: the same attribute by a
 				// cue ("lives", "moved") and another value (a typed fact's
 				// attribute was compared already, in newestChange); or the
@@ -320,13 +320,13 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 				// treasurer" and, on her page, "Club treasurer since
 				// 2021").
 				if curated == nil {
-					sig := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: c.text, Entities: entities})
+					sig := change.NewSig(memory.Item{Kind: memory.KindWorld, Content: c.text, Entities: entities})
 					curated = &sig
 				}
 				// The cue is in a clause that says the change: "He talks
 				// to me … from a riad roof now, and the long answers live
 				// in files" says nothing of where he lives.
-				cue := !f.typed && recall.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.change.Saying(), Entities: entities}).SharesCue(*curated)
+				cue := !f.typed && change.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.change.Saying(), Entities: entities}).SharesCue(*curated)
 				if !(cue && st.Outdated(f.change, nil, value, isName)) && !st.Ended(f.change, isName) {
 					continue
 				}
@@ -421,9 +421,9 @@ func statementEntities(st statement, page string, res *resolver) ([]string, bool
 			ents = append(ents, k)
 		}
 		// A statement is also about the word it opens with, as a log's
-		// world fact that names no entity is (recall.SubjectOf): "The ute
+		// world fact that names no entity is (change.SubjectOf): "The ute
 		// is a white Hilux (Callum's)".
-		if k := recall.SubjectOf(withoutLeadingMention(text)); k != "" && !slices.Contains(ents, k) {
+		if k := change.SubjectOf(withoutLeadingMention(text)); k != "" && !slices.Contains(ents, k) {
 			ents = append(ents, k)
 		}
 	}
@@ -467,8 +467,8 @@ func newestChange(st statement, text, value string, ents []string, cands []*fact
 		}
 		return strings.Compare(b.Source.String(), a.Source.String())
 	})
-	byEntity := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text, Entities: slices.DeleteFunc(slices.Clone(ents), recall.IsSubjectKey)})
-	var bySubject *recall.Sig // made for the first fact of its subject
+	byEntity := change.NewSig(memory.Item{Kind: memory.KindWorld, Content: text, Entities: slices.DeleteFunc(slices.Clone(ents), change.IsSubjectKey)})
+	var bySubject *change.Sig // made for the first fact of its subject
 	// Compared with a fact of its subject, the name it opens with
 	// ("Priscilla Wong comes in on Mondays") stands for its entity: it
 	// is no value either.
@@ -478,8 +478,8 @@ func newestChange(st statement, text, value string, ents []string, cands []*fact
 	// The curated statement is as new as the latest day it, or the
 	// item it is a sentence of, names ("Kitchen refitted in spring
 	// 2026: … The old range is gone.").
-	asOf := recall.AsOf(text)
-	if u := recall.AsOf(st.unit); u.After(asOf) {
+	asOf := change.AsOf(text)
+	if u := change.AsOf(st.unit); u.After(asOf) {
 		asOf = u
 	}
 	for i, f := range cands {
@@ -493,14 +493,14 @@ func newestChange(st statement, text, value string, ents []string, cands []*fact
 			return f
 		}
 		if f.sig == nil {
-			sig := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: f.Text, Entities: f.keys})
+			sig := change.NewSig(memory.Item{Kind: memory.KindWorld, Content: f.Text, Entities: f.keys})
 			f.sig = &sig
 		}
 		it := *f.sig
 		curated, isName := byEntity, names
 		if len(f.keys) == 0 { // a fact of its subject
 			if bySubject == nil {
-				sig := recall.NewSig(memory.Item{Kind: memory.KindWorld, Content: text})
+				sig := change.NewSig(memory.Item{Kind: memory.KindWorld, Content: text})
 				bySubject = &sig
 			}
 			curated, isName = *bySubject, subjectName
@@ -516,14 +516,14 @@ func newestChange(st statement, text, value string, ents []string, cands []*fact
 			// A statement that names no value (no name, no number:
 			// "Plays the cello in an amateur orchestra") has nothing a
 			// fact can outdate; a later fact adds detail to it.
-			if it.VersionsDiffer(curated) || len(recall.Values(value, isName)) > 0 && !recall.ShareCurrentValue(value, f.Text, isName) {
-				if recall.Unchanged(f.Text) {
+			if it.VersionsDiffer(curated) || len(change.Values(value, isName)) > 0 && !change.ShareCurrentValue(value, f.Text, isName) {
+				if change.Unchanged(f.Text) {
 					// "Eggless pineapple cake stays at ₹600 per kg" keeps
 					// its own value: another value than the statement's
 					// says it is about something else.
 					continue
 				}
-				if !it.VersionsDiffer(curated) && !recall.NewValueOfKind(value, f.Text) {
+				if !it.VersionsDiffer(curated) && !change.NewValueOfKind(value, f.Text) {
 					// "Eggless chocolate truffle cake is now ₹700 per kg"
 					// gives "Eggless cakes, …, ordered mostly on WhatsApp"
 					// no other name: it speaks of something else.
@@ -563,7 +563,7 @@ func staleID(m StaleMark) string {
 // historical reports whether a statement is about the past ("Before that:
 // a rented flat…", "Used to live in Graz."): history is never stale.
 func historical(text string) bool {
-	l := recall.WithoutDeadlines(strings.ToLower(text))
+	l := change.WithoutDeadlines(strings.ToLower(text))
 	for _, w := range lang.PastMarkers {
 		if w == "until" {
 			w += " " // "until 2024": a time follows
@@ -644,7 +644,7 @@ func preference(text string) bool {
 // known entity: every sentence starts with a capital ("Lives in
 // Rotterdam").
 func otherSubject(text, page string, res *resolver) bool {
-	if _, _, ok := recall.Field(text); ok || strings.HasPrefix(text, "@") {
+	if _, _, ok := change.Field(text); ok || strings.HasPrefix(text, "@") {
 		return false // "Vet: Dr Fiona McLeod", "UPI ID: …": a field of the page's entity
 	}
 	for i, w := range strings.Fields(text) {
@@ -674,12 +674,12 @@ func otherSubject(text, page string, res *resolver) bool {
 // what, so it is no value).
 func (r *resolver) isName(w string) bool { return r.byKey[memory.EntityKey(w)] != "" }
 
-func shareValue(a, b string, res *resolver) bool { return recall.ShareValue(a, b, res.isName) }
+func shareValue(a, b string, res *resolver) bool { return change.ShareValue(a, b, res.isName) }
 
-// namesLabel reports whether a statement is a field (recall.Field) whose
+// namesLabel reports whether a statement is a field (change.Field) whose
 // label's every word the sentence says.
 func namesLabel(statement, sentence string) bool {
-	label, _, ok := recall.Field(statement)
+	label, _, ok := change.Field(statement)
 	if !ok {
 		return false
 	}

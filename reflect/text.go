@@ -7,8 +7,8 @@ import (
 	"sync"
 	"unicode"
 
+	"memoria/change"
 	"memoria/lang"
-	"memoria/recall"
 )
 
 // terms is the bag of words a statement is compared by: lower-cased,
@@ -175,8 +175,8 @@ func wordSet(ws []string) map[string]bool {
 }
 
 // hasChangeMarker reports whether s says a view changed ("no longer",
-// "now prefers", "switched", "stopped", a bare "now"): recall.SaysChange.
-func hasChangeMarker(s string) bool { return recall.SaysChange(s) }
+// "now prefers", "switched", "stopped", a bare "now"): change.Says.
+func hasChangeMarker(s string) bool { return change.Says(s) }
 
 // stance is a statement's polar content: for each polarity concept
 // ("~length") or plain content word, the sign of its first mention (a

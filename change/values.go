@@ -1,4 +1,4 @@
-package recall
+package change
 
 import (
 	"regexp"
@@ -431,10 +431,10 @@ var changeMarkers = []string{"no longer", "anymore", "any more", "now prefers", 
 	"moved to", "moved from", "moved away", "moved into", "replaced", "ditched", "dropped", "abandoned", "upgraded", "from now on",
 	"her new ", "his new ", "their new ", "my new ", "our new ", "sold the ", "sold his ", "sold her ", "sold my ", "sold our "}
 
-// SaysChange reports whether text says something changed: a change marker
+// Says reports whether text says something changed: a change marker
 // ("no longer", "switched", "moved to", "upgraded", "stopped") or a bare
 // "now" ("Zed is his editor now").
-func SaysChange(text string) bool {
+func Says(text string) bool {
 	l := strings.ToLower(text)
 	for _, m := range changeMarkers {
 		if strings.Contains(l, m) {

@@ -1,4 +1,4 @@
-package recall
+package change
 
 import (
 	"strings"
@@ -50,9 +50,9 @@ var changePhrases, cjkChange = func() ([][]string, []string) {
 }()
 
 // saysChangeAnyLang reports whether a text says that a value changed, in
-// any language of changeWordsByLang (English's fuller rules: SaysChange).
+// any language of changeWordsByLang (English's fuller rules: Says).
 func saysChangeAnyLang(text string) bool {
-	if SaysChange(text) {
+	if Says(text) {
 		return true
 	}
 	l := strings.ToLower(text)

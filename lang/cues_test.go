@@ -31,6 +31,8 @@ func TestCueTables(t *testing.T) {
 		{"AsksDecision", AsksDecision, []string{"decid*", "settled on"}},
 		{"AsksOpinion", AsksOpinion, []string{"prefer*", "feel about", "mind"}},
 		{"AsksNow", AsksNow, []string{"now", "these days", "at the moment"}},
+		{"PresentWords", PresentWords, []string{"now", "right", "today", "moment"}},
+		{"LightVerbs", LightVerbs, []string{"see", "got", "used"}},
 		{"AsksPast", AsksPast, []string{"used to", "back then"}},
 		{"AsksAbout", AsksAbout, []string{"tell me about", "who s", "wer ist", "кто такой"}},
 		{"AsksSuggestion", AsksSuggestion, []string{"recommend", "what should i"}},

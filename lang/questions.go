@@ -1,5 +1,10 @@
 package lang
 
+import (
+	"slices"
+	"strings"
+)
+
 // The words with which an English question says what kind of answer it
 // wants and whose words it asks for: package query reads a question's
 // intent and speaker with them. A cue is a phrase of lower-case words
@@ -31,6 +36,30 @@ var AsksOpinion = []string{
 var AsksNow = []string{
 	"now", "currently", "current", "nowadays", "presently", "these days",
 	"at the moment", "at present", "still", "anymore", "latest",
+}
+
+// PresentWords are the words of a question that only place it in the
+// present, naming no topic ("where is Ana right now?", "what does she
+// drive today?"): the words of AsksNow, and "right" and "today".
+var PresentWords = func() []string {
+	words := []string{"right", "today"}
+	for _, cue := range AsksNow {
+		for _, w := range strings.Fields(cue) {
+			if !slices.Contains(words, w) {
+				words = append(words, w)
+			}
+		}
+	}
+	return words
+}()
+
+// LightVerbs say little of a topic on their own ("which vet does Biscuit
+// see?", "what did we get done?"), in their English forms.
+var LightVerbs = []string{
+	"see", "saw", "seen", "sees", "seeing", "get", "gets", "got", "getting", "go", "goes", "went", "gone", "going",
+	"make", "makes", "made", "take", "takes", "took", "taken", "give", "gives", "gave", "given", "come", "comes", "came",
+	"put", "puts", "use", "uses", "used", "using", "find", "found", "keep", "keeps", "kept", "let", "lets", "seem", "seems",
+	"look", "looks", "looked", "want", "wants", "need", "needs", "try", "tried",
 }
 
 // AsksPast are the cues of a question about what was true before.

@@ -3,6 +3,7 @@ package recall
 import (
 	"strings"
 
+	"memoria/lang"
 	"memoria/query"
 )
 
@@ -30,17 +31,8 @@ func aboutQuery(p Plan, c *candidate) bool {
 	return false
 }
 
-// lightVerbs say little of a topic on their own ("which vet does Biscuit
-// see?", "what did we get done?").
-var lightVerbs = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`see saw seen sees seeing get gets got getting go goes went gone going make makes made
-		take takes took taken give gives gave given come comes came put puts use uses used using find found keep keeps kept
-		let lets seem seems look looks looked want wants need needs try tried`) {
-		m[w] = true
-	}
-	return m
-}()
+// lightVerbs say little of a topic on their own (lang.LightVerbs).
+var lightVerbs = wordSet(lang.LightVerbs)
 
 // topicOf is the topic of the query's planned terms, without the words
 // that ask for a time or for anything that happened.
@@ -54,9 +46,18 @@ func topicOf(terms []string) topicWords {
 	return newTopicWords(words)
 }
 
-// nowWords ask for the present without naming a topic.
-var nowWords = map[string]bool{"now": true, "currently": true, "current": true, "right": true, "moment": true,
-	"presently": true, "nowadays": true, "today": true, "these": true, "days": true, "still": true, "at": true}
+// nowWords place a question in the present without naming a topic
+// (lang.PresentWords).
+var nowWords = wordSet(lang.PresentWords)
+
+// wordSet is a lexicon table as a set.
+func wordSet(words []string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
 
 // topicWords are the content words of a query's topic (no stop words, no
 // names), as stems, and the attributes they name (attributeCues).

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -33,6 +34,11 @@ func TestCueTables(t *testing.T) {
 		{"AsksNow", AsksNow, []string{"now", "these days", "at the moment"}},
 		{"PresentWords", PresentWords, []string{"now", "right", "today", "moment"}},
 		{"LightVerbs", LightVerbs, []string{"see", "got", "used"}},
+		{"AnchorSpans", slices.Sorted(maps.Keys(AnchorSpans)), []string{"week", "two weeks"}},
+		{"AnchorSomeSpans", slices.Sorted(maps.Keys(AnchorSomeSpans)), []string{"days", "weeks"}},
+		{"AnchorAfter", AnchorAfter, []string{"after"}},
+		{"AnchorBefore", AnchorBefore, []string{"before"}},
+		{"EventOpeners", EventOpeners, []string{"the", "her"}},
 		{"AsksPast", AsksPast, []string{"used to", "back then"}},
 		{"AsksAbout", AsksAbout, []string{"tell me about", "who s", "wer ist", "кто такой"}},
 		{"AsksSuggestion", AsksSuggestion, []string{"recommend", "what should i"}},

@@ -113,3 +113,22 @@ var AsksAssistant = []string{
 
 // FirstPerson are the words with which a question speaks of the asker.
 var FirstPerson = []string{"i", "my", "me", "mine", "myself"}
+
+// The words of a window placed next to an event the memory records ("the
+// week after the launch", "the day before her surgery", "her first month
+// at the new job"), which package query reads.
+var (
+	// AnchorSpans are the spans of such a window, with their length in
+	// days.
+	AnchorSpans = map[string]int{"day": 1, "week": 7, "weekend": 3, "fortnight": 14, "two weeks": 14, "month": 30}
+	// AnchorSomeSpans are the plural spans of "the (few) days after …":
+	// some days, read as a week; some weeks, as three.
+	AnchorSomeSpans = map[string]int{"days": 7, "weeks": 21}
+	// AnchorAfter and AnchorBefore place the window after or before the
+	// event.
+	AnchorAfter  = []string{"after", "following"}
+	AnchorBefore = []string{"before", "preceding"}
+	// EventOpeners open the name of the event ("the launch", "her
+	// surgery").
+	EventOpeners = []string{"the", "her", "his", "my", "our", "their", "its", "your"}
+)

@@ -1,8 +1,13 @@
 package query
 
 import (
+	"cmp"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
+
+	"memoria/lang"
 )
 
 // Windows anchored on an event the memory itself records: "the week after
@@ -23,14 +28,36 @@ type EventAnchor struct {
 var (
 	// "the week after the launch", "the day before her surgery"
 	// "in the days after her night in hospital", "the few weeks before
-	// the move": some days or weeks, read as a week or three; "the" makes
+	// the move": some days or weeks (lang.AnchorSomeSpans); "the" makes
 	// them a time ("how many days before the party …" asks a count).
-	anchorNext = regexp.MustCompile(`(?i)\b(?:(?:the\s+)?(day|week|weekend|fortnight|month|two\s+weeks)|the\s+(?:few\s+)?(days|weeks))\s+(after|before|following|preceding)\s+(?:the|her|his|my|our|their|its|your)\s+([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})`)
+	anchorNext = regexp.MustCompile(`(?i)\b(?:(?:the\s+)?(` + alternatives(keys(lang.AnchorSpans)) + `)|the\s+(?:few\s+)?(` +
+		alternatives(keys(lang.AnchorSomeSpans)) + `))\s+(` + alternatives(append(slices.Clone(lang.AnchorAfter), lang.AnchorBefore...)) +
+		`)\s+(?:` + alternatives(lang.EventOpeners) + `)\s+([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})`)
 	// "her first month at the new job", "my first week in the new flat"
-	anchorFirst = regexp.MustCompile(`(?i)\b(?:her|his|my|our|their|the)\s+first\s+(day|week|weekend|fortnight|month)\s+(?:at|in|on|with|of)\s+(?:the\s+|her\s+|his\s+|my\s+|our\s+|their\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})`)
+	anchorFirst = regexp.MustCompile(`(?i)\b(?:` + alternatives(lang.EventOpeners) + `)\s+first\s+(` + alternatives(keys(lang.AnchorSpans)) +
+		`)\s+(?:at|in|on|with|of)\s+(?:(?:` + alternatives(lang.EventOpeners) + `)\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})`)
 )
 
-var unitDays = map[string]int{"day": 1, "week": 7, "weekend": 3, "fortnight": 14, "two weeks": 14, "month": 30, "days": 7, "weeks": 21}
+// alternatives is a regexp alternation of phrases, longest first, their
+// spaces any run of white space.
+func alternatives(phrases []string) string {
+	ps := slices.Clone(phrases)
+	slices.SortFunc(ps, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	for i, p := range ps {
+		ps[i] = strings.Join(strings.Fields(regexp.QuoteMeta(p)), `\s+`)
+	}
+	return strings.Join(ps, "|")
+}
+
+func keys(m map[string]int) []string { return slices.Collect(maps.Keys(m)) }
+
+// spanDays is how many days a span of an anchored window lasts.
+func spanDays(span string) int {
+	if d, ok := lang.AnchorSpans[span]; ok {
+		return d
+	}
+	return lang.AnchorSomeSpans[span]
+}
 
 // findAnchor reads an event-anchored window from text: the anchor and the
 // bytes of text it covers.
@@ -42,14 +69,14 @@ func findAnchor(text string) (*EventAnchor, span, bool) {
 		}
 		unit := strings.ToLower(strings.Join(strings.Fields(text[u[0]:u[1]]), " "))
 		dir := 1
-		if rel := strings.ToLower(text[m[6]:m[7]]); rel == "before" || rel == "preceding" {
+		if rel := strings.ToLower(text[m[6]:m[7]]); slices.Contains(lang.AnchorBefore, rel) {
 			dir = -1
 		}
 		words, end := eventWords(text, m[8], m[9])
 		if len(words) == 0 {
 			return nil, span{}, false
 		}
-		return &EventAnchor{Words: words, Days: unitDays[unit], Dir: dir}, span{start: m[0], end: end}, true
+		return &EventAnchor{Words: words, Days: spanDays(unit), Dir: dir}, span{start: m[0], end: end}, true
 	}
 	if m := anchorFirst.FindStringSubmatchIndex(text); m != nil {
 		unit := strings.ToLower(text[m[2]:m[3]])
@@ -57,7 +84,7 @@ func findAnchor(text string) (*EventAnchor, span, bool) {
 		if len(words) == 0 {
 			return nil, span{}, false
 		}
-		return &EventAnchor{Words: words, Days: unitDays[unit], Dir: 0}, span{start: m[0], end: end}, true
+		return &EventAnchor{Words: words, Days: spanDays(unit), Dir: 0}, span{start: m[0], end: end}, true
 	}
 	return nil, span{}, false
 }

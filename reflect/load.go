@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -61,41 +62,56 @@ func Load(ctx context.Context, root string) (*Input, error) {
 		case memory.FileLog:
 			logs = append(logs, f.Rel)
 		case memory.FileEntity:
-			if !strings.HasSuffix(f.Rel, ".md") || strings.Contains(strings.TrimPrefix(f.Rel, EntitiesDir), "/") {
-				continue
-			}
-			file, err := snapshot(root, f.Rel)
-			if err != nil {
+			if err := in.loadPage(root, f.Rel); err != nil {
 				return nil, err
 			}
-			doc, err := markdown.Parse(f.Rel, file.Data)
-			if err != nil {
-				continue // binary: not a page reflect can manage
-			}
-			in.Pages[f.Rel] = file
-			in.PageDocs[f.Rel] = doc
 		case memory.FileCore:
 			in.CorePath = f.Rel
 		}
 	}
-	if in.Opinions, err = snapshot(root, OpinionsPath); err != nil {
+	for _, f := range []struct {
+		rel  string
+		file *File
+	}{{OpinionsPath, &in.Opinions}, {in.CorePath, &in.Core}, {ProposalsPath, &in.Proposals}, {WorldPath, &in.World}} {
+		if *f.file, err = snapshot(root, f.rel); err != nil {
+			return nil, err
+		}
+	}
+	if in.Logs, err = readLogs(ctx, root, logs); err != nil {
 		return nil, err
 	}
-	if in.Core, err = snapshot(root, in.CorePath); err != nil {
-		return nil, err
+	sort.Slice(in.Logs, func(a, b int) bool { return in.Logs[a].Path < in.Logs[b].Path })
+	return in, nil
+}
+
+// loadPage reads the entity page rel, if it is one reflect can manage: a
+// Markdown file directly in EntitiesDir, not binary.
+func (in *Input) loadPage(root, rel string) error {
+	if !strings.HasSuffix(rel, ".md") || strings.Contains(strings.TrimPrefix(rel, EntitiesDir), "/") {
+		return nil
 	}
-	if in.Proposals, err = snapshot(root, ProposalsPath); err != nil {
-		return nil, err
+	file, err := snapshot(root, rel)
+	if err != nil {
+		return err
 	}
-	if in.World, err = snapshot(root, WorldPath); err != nil {
-		return nil, err
+	doc, err := markdown.Parse(rel, file.Data)
+	if err != nil {
+		return nil // binary: not a page reflect can manage
 	}
+	in.Pages[rel] = file
+	in.PageDocs[rel] = doc
+	return nil
+}
+
+// readLogs reads and parses the daily logs, in parallel, leaving out
+// those too large to index and binary ones.
+func readLogs(ctx context.Context, root string, logs []string) ([]*memory.Document, error) {
 	r, err := workspace.NewReader(root)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	in.Logs = make([]*memory.Document, len(logs))
+	docs := make([]*memory.Document, len(logs))
 	errs := make([]error, len(logs))
 	var next sync.Mutex
 	i := 0
@@ -112,22 +128,7 @@ func Load(ctx context.Context, root string) (*Input, error) {
 				if j >= len(logs) || ctx.Err() != nil {
 					return
 				}
-				// Opened as get and the index open it: a log swapped
-				// for a symlink to something that is not a memory file
-				// (or a FIFO) since the listing is not read.
-				data, err := r.ReadFile(logs[j])
-				if errors.Is(err, workspace.ErrTooLarge) {
-					continue // not indexed either
-				}
-				if err != nil {
-					errs[j] = fmt.Errorf("reflect: read %s: %w", logs[j], err)
-					continue
-				}
-				doc, err := markdown.Parse(logs[j], data)
-				if err != nil {
-					continue // binary content: nothing to reflect on
-				}
-				in.Logs[j] = doc
+				docs[j], errs[j] = readLog(r, logs[j])
 			}
 		}()
 	}
@@ -138,15 +139,27 @@ func Load(ctx context.Context, root string) (*Input, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	kept := in.Logs[:0]
-	for _, d := range in.Logs {
-		if d != nil {
-			kept = append(kept, d)
-		}
+	return slices.DeleteFunc(docs, func(d *memory.Document) bool { return d == nil }), nil
+}
+
+// readLog reads and parses one daily log; nil for one too large to index
+// or binary.
+func readLog(r *workspace.Reader, rel string) (*memory.Document, error) {
+	// Opened as get and the index open it: a log swapped for a symlink to
+	// something that is not a memory file (or a FIFO) since the listing
+	// is not read.
+	data, err := r.ReadFile(rel)
+	if errors.Is(err, workspace.ErrTooLarge) {
+		return nil, nil // not indexed either
 	}
-	in.Logs = kept
-	sort.Slice(in.Logs, func(a, b int) bool { return in.Logs[a].Path < in.Logs[b].Path })
-	return in, nil
+	if err != nil {
+		return nil, fmt.Errorf("reflect: read %s: %w", rel, err)
+	}
+	doc, err := markdown.Parse(rel, data)
+	if err != nil {
+		return nil, nil // binary content: nothing to reflect on
+	}
+	return doc, nil
 }
 
 func snapshot(root, rel string) (File, error) {

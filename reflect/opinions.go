@@ -340,9 +340,7 @@ func (o *Opinion) Head() string {
 	if o.HasConfidence {
 		b.WriteString("(c=" + FormatConfidence(o.Confidence) + ")")
 	}
-	for _, e := range o.Entities {
-		b.WriteString(" @" + e)
-	}
+	b.WriteString(mentions(o.Entities))
 	b.WriteString(": " + o.Statement)
 	return b.String()
 }

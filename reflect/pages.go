@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -51,12 +52,8 @@ func blockHash(lines []string) string {
 }
 
 // pages refreshes the managed block of every entity page that needs it.
-func pages(in *Input, facts []*fact, bySlug map[string][]*fact, prose []*fact, opf *OpinionsFile, res *resolver, touched map[string]bool, o Options, p *Plan) {
-	slugs := make([]string, 0, len(bySlug))
-	for k := range bySlug {
-		slugs = append(slugs, k)
-	}
-	slices.Sort(slugs)
+func pages(in *Input, bySlug map[string][]*fact, prose []*fact, opf *OpinionsFile, res *resolver, touched map[string]bool, o Options, p *Plan) {
+	slugs := slices.Sorted(maps.Keys(bySlug))
 	pageOf := map[string]string{}
 	for path, d := range in.PageDocs {
 		if d.Entity != nil {
@@ -79,15 +76,9 @@ func pages(in *Input, facts []*fact, bySlug map[string][]*fact, prose []*fact, o
 				exists = true // a page whose name the parser rejected
 			}
 		}
-		var mine []*Opinion
-		for _, op := range ops {
-			for _, e := range op.Entities {
-				if res.slug(e) == slug {
-					mine = append(mine, op)
-					break
-				}
-			}
-		}
+		mine := slices.DeleteFunc(slices.Clone(ops), func(op *Opinion) bool {
+			return !slices.ContainsFunc(op.Entities, func(e string) bool { return res.slug(e) == slug })
+		})
 		body := entityBlock(fs, mine)
 		old, ok := in.Pages[path]
 		if !ok {
@@ -151,13 +142,9 @@ func splice(data []byte, slug string, body []string) (out []byte, edited bool, e
 	var begins []span
 	var endAt []int
 	off := 0
-	for off < len(s) {
-		nl := strings.IndexByte(s[off:], '\n')
-		next := len(s)
-		if nl >= 0 {
-			next = off + nl + 1
-		}
-		line := strings.TrimSpace(s[off:next])
+	for l := range strings.Lines(s) {
+		next := off + len(l)
+		line := strings.TrimSpace(l)
 		switch {
 		case strings.HasPrefix(line, BeginMarker):
 			begins = append(begins, span{start: off, bodyStart: next})
@@ -217,17 +204,11 @@ func entityBlock(fs []*fact, ops []*Opinion) []string {
 		if a.Kind != memory.KindWorld && a.Kind != memory.KindOpinion {
 			continue
 		}
-		if a.terms == nil {
-			a.terms = termsOf(a.Text)
-		}
 		for _, b := range recent[i+1:] {
 			if b.Kind != a.Kind || b.ID == a.ID {
 				continue
 			}
-			if b.terms == nil {
-				b.terms = termsOf(b.Text)
-			}
-			s := a.terms.cosine(b.terms)
+			s := a.termSet().cosine(b.termSet())
 			if s >= 0.5 || (s >= MatchThreshold && Contradicts(a.Text, b.Text)) || replacedBy(a, b) {
 				superseded[i] = b
 				break

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -36,71 +37,15 @@ so it is not indexed.
 // words and inflection, on at least MinRecurrence days, one of them
 // recent, and that core memory does not hold yet. It returns the new
 // proposals file and how many proposals it added.
-func proposeCore(in *Input, facts []*fact, recent func(*fact) bool, res *resolver) ([]byte, int) {
-	type cluster struct {
-		key    string
-		facts  []*fact
-		days   map[string]bool
-		recent bool
-		terms  terms
-	}
-	clusters := map[string]*cluster{}
-	for _, f := range facts {
-		if (f.Kind != memory.KindWorld && f.Kind != memory.KindOpinion) || f.Event != nil {
-			continue
-		}
-		if f.terms == nil {
-			f.terms = termsOf(f.Text)
-		}
-		if len(f.terms) == 0 {
-			continue
-		}
-		ts := make([]string, 0, len(f.terms))
-		for t := range f.terms {
-			ts = append(ts, t)
-		}
-		slices.Sort(ts)
-		ks := slices.Clone(f.keys)
-		for i := range ks {
-			ks[i] = memory.EntityKey(ks[i])
-		}
-		slices.Sort(ks)
-		key := string(f.Kind) + "|" + strings.Join(ks, ",") + "|" + strings.Join(ts, " ")
-		c := clusters[key]
-		if c == nil {
-			c = &cluster{key: key, days: map[string]bool{}, terms: f.terms}
-			clusters[key] = c
-		}
-		c.facts = append(c.facts, f)
-		c.days[day(f.Written)] = true
-		c.recent = c.recent || recent(f)
-	}
-	var coreTerms []terms
-	if doc, err := markdown.Parse(in.CorePath, in.Core.Data); err == nil {
-		for _, f := range doc.Facts {
-			coreTerms = append(coreTerms, termsOf(f.Text))
-		}
-		for _, p := range doc.Passages {
-			coreTerms = append(coreTerms, termsOf(p.Text))
-		}
-	}
+func proposeCore(in *Input, facts []*fact, recent func(*fact) bool) ([]byte, int) {
 	existing := string(in.Proposals.Data)
+	core := coreTerms(in)
 	var picked []*cluster
-	for _, c := range clusters {
-		if len(c.days) < MinRecurrence || !c.recent {
+	for _, c := range recurring(facts, recent) {
+		if len(c.days) < MinRecurrence || !c.recent || strings.Contains(existing, "["+proposalID(c.key)+"]") {
 			continue
 		}
-		if strings.Contains(existing, "["+proposalID(c.key)+"]") {
-			continue
-		}
-		inCore := false
-		for _, t := range coreTerms {
-			if t.cosine(c.terms) >= coreSimilarity {
-				inCore = true
-				break
-			}
-		}
-		if !inCore {
+		if !slices.ContainsFunc(core, func(t terms) bool { return t.cosine(c.terms) >= coreSimilarity }) {
 			picked = append(picked, c)
 		}
 	}
@@ -120,24 +65,84 @@ func proposeCore(in *Input, facts []*fact, recent func(*fact) bool, res *resolve
 		}
 	}
 	for _, c := range picked {
-		last := c.facts[len(c.facts)-1]
-		block := "Facts"
-		if last.Kind == memory.KindOpinion {
-			block = "Preferences"
-		}
-		var srcs []string
-		for i := len(c.facts) - 1; i >= 0 && len(srcs) < 5; i-- {
-			srcs = append(srcs, c.facts[i].Source.String())
-		}
-		who := ""
-		if len(last.keys) > 0 {
-			who = strings.TrimPrefix(mentions(last.keys), " ") + ": "
-		}
-		fmt.Fprintf(&b, "- [ ] %s: %s%s — on %d days, latest %s (%s) [%s]\n",
-			block, who, text(last.Text), len(c.days),
-			day(last.Written), strings.Join(srcs, ", "), proposalID(c.key))
+		b.WriteString(c.proposal())
 	}
 	return []byte(b.String()), len(picked)
+}
+
+// cluster is the facts of one kind that say the same thing of the same
+// entities: the same terms.
+type cluster struct {
+	key    string // kind, entity keys and terms
+	facts  []*fact
+	days   map[string]bool // the days they were written on
+	recent bool            // one of them is recent
+	terms  terms
+}
+
+// recurring groups the durable facts into clusters.
+func recurring(facts []*fact, recent func(*fact) bool) map[string]*cluster {
+	clusters := map[string]*cluster{}
+	for _, f := range facts {
+		if (f.Kind != memory.KindWorld && f.Kind != memory.KindOpinion) || f.Event != nil {
+			continue
+		}
+		if len(f.termSet()) == 0 {
+			continue
+		}
+		ts := slices.Sorted(maps.Keys(f.terms))
+		ks := slices.Clone(f.keys)
+		for i := range ks {
+			ks[i] = memory.EntityKey(ks[i])
+		}
+		slices.Sort(ks)
+		key := string(f.Kind) + "|" + strings.Join(ks, ",") + "|" + strings.Join(ts, " ")
+		c := clusters[key]
+		if c == nil {
+			c = &cluster{key: key, days: map[string]bool{}, terms: f.terms}
+			clusters[key] = c
+		}
+		c.facts = append(c.facts, f)
+		c.days[day(f.Written)] = true
+		c.recent = c.recent || recent(f)
+	}
+	return clusters
+}
+
+// coreTerms are the terms of each fact and passage of core memory.
+func coreTerms(in *Input) []terms {
+	doc, err := markdown.Parse(in.CorePath, in.Core.Data)
+	if err != nil {
+		return nil
+	}
+	var out []terms
+	for _, f := range doc.Facts {
+		out = append(out, termsOf(f.Text))
+	}
+	for _, p := range doc.Passages {
+		out = append(out, termsOf(p.Text))
+	}
+	return out
+}
+
+// proposal is the cluster's line of the proposals file: its latest fact,
+// the block of core memory it belongs in, and its latest sources.
+func (c *cluster) proposal() string {
+	last := c.facts[len(c.facts)-1]
+	block := "Facts"
+	if last.Kind == memory.KindOpinion {
+		block = "Preferences"
+	}
+	var srcs []string
+	for i := len(c.facts) - 1; i >= 0 && len(srcs) < 5; i-- {
+		srcs = append(srcs, c.facts[i].Source.String())
+	}
+	who := ""
+	if len(last.keys) > 0 {
+		who = strings.TrimPrefix(mentions(last.keys), " ") + ": "
+	}
+	return fmt.Sprintf("- [ ] %s: %s%s — on %d days, latest %s (%s) [%s]\n",
+		block, who, text(last.Text), len(c.days), day(last.Written), strings.Join(srcs, ", "), proposalID(c.key))
 }
 
 // proposalID names a proposal's cluster, so that it is proposed once.

@@ -62,12 +62,7 @@ func proseChanges(in *Input, res *resolver, now time.Time) []*fact {
 			if ch == nil || ch.Before(d.Date) || len(change.Values(ch.Said, res.isName)) == 0 {
 				continue
 			}
-			keys := res.named(f.Text)
-			for _, e := range f.Entities {
-				if k := res.slug(e); !slices.Contains(keys, k) {
-					keys = append(keys, k)
-				}
-			}
+			keys := res.addSlugs(res.named(f.Text), f.Entities)
 			out = append(out, &fact{Fact: f, keys: keys, prose: true, typed: true, change: ch})
 		}
 	}
@@ -107,22 +102,14 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 		if len(change.Values(ch.Said, res.isName)) == 0 && !change.Ends(ch.Said) {
 			continue // no new value, and no end of one ("stepped down as secretary")
 		}
-		keys := res.named(sentence)
-		for _, m := range markdown.Mentions(sentence) {
-			if k := res.slug(m); !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
-		}
+		keys := res.addSlugs(res.named(sentence), markdown.Mentions(sentence))
 		var byPronoun []string
 		if opensWithPronoun(sentence) {
 			// The pronoun stands for whom the nearest sentence before
 			// names first.
 			for j := i - 1; j >= 0; j-- {
 				if ns := namedIn(j); len(ns) > 0 {
-					if !slices.Contains(keys, ns[0]) {
-						keys = append(keys, ns[0])
-					}
-					byPronoun = ns[:1]
+					keys, byPronoun = addKey(keys, ns[0]), ns[:1]
 					break
 				}
 			}

@@ -118,6 +118,14 @@ type fact struct {
 	around []string
 }
 
+// termSet returns the fact's terms, read on first use.
+func (f *fact) termSet() terms {
+	if f.terms == nil {
+		f.terms = termsOf(f.Text)
+	}
+	return f.terms
+}
+
 // Compute works out, without any I/O, what reflect changes: the opinions
 // file, the entity pages and the core proposals. Its output depends only on
 // in and o, so running it on its own output changes nothing.
@@ -126,74 +134,31 @@ func Compute(in *Input, o Options) (*Plan, error) {
 		o.MinFacts = MinFactsForPage
 	}
 	res := newResolver(in)
-	var facts []*fact
-	for _, d := range in.Logs {
-		if d.Kind != memory.FileLog {
-			continue
-		}
-		if !o.Now.IsZero() && d.Date.After(memory.Day(o.Now)) {
-			continue
-		}
-		for _, f := range d.Facts {
-			facts = append(facts, &fact{Fact: f})
-		}
-	}
-	slices.SortStableFunc(facts, func(a, b *fact) int {
-		return cmp.Or(a.Written.Compare(b.Written), cmp.Compare(a.Source.Path, b.Source.Path), cmp.Compare(a.Source.Start, b.Source.Start))
-	})
-	for _, f := range facts {
-		res.count(f.Entities)
-	}
-	for _, f := range facts {
-		for _, e := range f.Entities {
-			if k := res.slug(e); !slices.Contains(f.keys, k) {
-				f.keys = append(f.keys, k)
-			}
-		}
-	}
+	facts := logFacts(in, o.Now, res)
 	p := &Plan{}
 	p.Report.Facts = len(facts)
 	since := memory.Day(o.Since)
 	recent := func(f *fact) bool { return o.Since.IsZero() || !f.Written.Before(since) }
 
-	// 1. Opinions.
-	opf, err := ParseOpinions(in.Opinions.Data)
-	if err != nil {
-		return nil, err
-	}
-	touched := map[string]bool{} // entity slugs whose page must be refreshed
-	changes := reflectOpinions(opf, facts, recent, res, o.Similarity, &p.Report)
-	for _, oc := range changes {
-		for _, e := range oc.Entities {
-			touched[res.slug(e)] = true
-		}
-	}
-	newOps := opf.Bytes()
-	if !bytes.Equal(newOps, in.Opinions.Data) {
-		p.add(OpinionsPath, in.Opinions, newOps)
-	}
-	// Line numbers of the opinions as written now, for the pages.
-	opf, err = ParseOpinions(newOps)
+	// 1. Opinions; touched are the entity slugs whose page must be
+	// refreshed.
+	opf, touched, err := p.opinions(in, facts, recent, res, o.Similarity)
 	if err != nil {
 		return nil, err
 	}
 
 	// 2. Entity pages.
-	for _, f := range facts {
-		if recent(f) {
-			for _, k := range f.keys {
-				touched[k] = true
-			}
-		}
-	}
 	byKey := map[string][]*fact{}
 	for _, f := range facts {
 		for _, k := range f.keys {
 			byKey[k] = append(byKey[k], f)
+			if recent(f) {
+				touched[k] = true
+			}
 		}
 	}
 	prose := proseChanges(in, res, o.Now)
-	pages(in, facts, byKey, prose, opf, res, touched, o, p)
+	pages(in, byKey, prose, opf, res, touched, o, p)
 
 	// 3. Stale curated world facts. World facts that name no entity are
 	// compared by the word they open with (change.SubjectOf), with the
@@ -215,7 +180,65 @@ func Compute(in *Input, o Options) (*Plan, error) {
 
 	// 4. Core proposals: recurring facts, and stale statements of core
 	// memory.
-	data, n := proposeCore(in, facts, recent, res)
+	p.proposals(in, facts, recent, stale, prose, res)
+	for _, c := range p.Changes {
+		p.Report.Changed = append(p.Report.Changed, c.Path)
+	}
+	return p, nil
+}
+
+// logFacts returns the typed facts of the daily logs written up to now
+// (zero: all), oldest first, each with the canonical slugs of its
+// entities; res counts their spellings.
+func logFacts(in *Input, now time.Time, res *resolver) []*fact {
+	var facts []*fact
+	for _, d := range in.Logs {
+		if d.Kind != memory.FileLog || !now.IsZero() && d.Date.After(memory.Day(now)) {
+			continue
+		}
+		for _, f := range d.Facts {
+			facts = append(facts, &fact{Fact: f})
+		}
+	}
+	slices.SortStableFunc(facts, func(a, b *fact) int {
+		return cmp.Or(a.Written.Compare(b.Written), cmp.Compare(a.Source.Path, b.Source.Path), cmp.Compare(a.Source.Start, b.Source.Start))
+	})
+	for _, f := range facts {
+		res.count(f.Entities)
+	}
+	for _, f := range facts {
+		f.keys = res.addSlugs(f.keys, f.Entities)
+	}
+	return facts
+}
+
+// opinions applies the new evidence to bank/opinions.md and returns the
+// file as it will be written, read back (so that its opinions have the
+// line numbers the pages cite), and the slugs of the entities whose
+// opinions changed.
+func (p *Plan) opinions(in *Input, facts []*fact, recent func(*fact) bool, res *resolver, sim func(a, b string) float64) (*OpinionsFile, map[string]bool, error) {
+	opf, err := ParseOpinions(in.Opinions.Data)
+	if err != nil {
+		return nil, nil, err
+	}
+	touched := map[string]bool{}
+	for _, oc := range reflectOpinions(opf, facts, recent, res, sim, &p.Report) {
+		for _, e := range oc.Entities {
+			touched[res.slug(e)] = true
+		}
+	}
+	newOps := opf.Bytes()
+	if !bytes.Equal(newOps, in.Opinions.Data) {
+		p.add(OpinionsPath, in.Opinions, newOps)
+	}
+	opf, err = ParseOpinions(newOps)
+	return opf, touched, err
+}
+
+// proposals adds the core proposals: recurring facts (proposeCore), and
+// the stale statements of core memory (staleProposals).
+func (p *Plan) proposals(in *Input, facts []*fact, recent func(*fact) bool, stale map[string][]*fact, prose []*fact, res *resolver) {
+	data, n := proposeCore(in, facts, recent)
 	_, coreMarks := staleIn(in.CorePath, in.Core.Data, "", stale, prose, res, false)
 	existing := string(in.Proposals.Data)
 	if n > 0 {
@@ -235,10 +258,6 @@ func Compute(in *Input, o Options) (*Plan, error) {
 		p.add(ProposalsPath, in.Proposals, data)
 		p.Report.Proposals = n
 	}
-	for _, c := range p.Changes {
-		p.Report.Changed = append(p.Report.Changed, c.Path)
-	}
-	return p, nil
 }
 
 func (p *Plan) add(rel string, old File, data []byte) {
@@ -290,182 +309,255 @@ func (c *cited) has(f *fact) bool {
 // not cited yet reinforces or contradicts the most similar opinion sharing
 // an entity, or starts a new opinion.
 func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, res *resolver, sim func(a, b string) float64, r *Report) []*OpinionChange {
-	done := citedIn(opf)
-	byOp := map[*Opinion]*OpinionChange{}
-	var order []*OpinionChange
-	opTerms := map[*Opinion]terms{}
-	change := func(op *Opinion, created bool) *OpinionChange {
-		oc := byOp[op]
-		if oc == nil {
-			oc = &OpinionChange{Before: op.Confidence, Created: created}
-			if !op.HasConfidence {
-				oc.Before = DefaultConfidence
-			}
-			if created {
-				oc.Before = 0
-			}
-			byOp[op] = oc
-			order = append(order, oc)
-		}
-		return oc
-	}
+	u := &opinionUpdate{opf: opf, done: citedIn(opf), res: res, sim: sim, report: r,
+		byOp: map[*Opinion]*OpinionChange{}, opTerms: map[*Opinion]terms{}}
 	for _, f := range facts {
-		// A world fact or an observation is evidence too, when it names
-		// an entity of an opinion and takes a stance on it (Bears): "W
-		// @Ridings: not reliable on delivery times at the moment" against
-		// "Ridings are reliable on delivery times". One that names no
-		// entity is tied to no view surely enough.
-		view := f.Kind == memory.KindOpinion
-		if !view && (f.Kind != memory.KindWorld && f.Kind != memory.KindObservation || len(f.keys) == 0) || !recent(f) || done.has(f) {
-			continue
-		}
-		f.terms = nil // read at the first opinion that shares an entity: most world facts meet none
-		var best *Opinion
-		bestSim := 0.0
-		for _, op := range opf.Opinions() {
-			if !sharesEntity(op, f, res) {
-				continue
-			}
-			if f.terms == nil {
-				f.terms = termsOf(f.Text)
-			}
-			t, ok := opTerms[op]
-			if !ok {
-				t = termsOf(op.Statement)
-				opTerms[op] = t
-			}
-			if s := t.cosine(f.terms); s > bestSim {
-				best, bestSim = op, s
-			}
-		}
-		supports := true
-		if !view {
-			if best == nil || bestSim < MatchThreshold {
-				continue
-			}
-			bears, sup := Bears(best.Statement, f.Text)
-			if !bears {
-				continue
-			}
-			supports = sup
-		} else if best == nil || bestSim < MatchThreshold {
-			// Few words in common, but the same thing named and the view
-			// changed ("Stopped using Emacs entirely; Zed is fast enough"
-			// against "Prefers Emacs for everything"): the fact is about
-			// that opinion.
-			if op := changedView(opf.Opinions(), f, res); op != nil {
-				best, bestSim = op, MatchThreshold
-			} else if op := semanticMatch(opf.Opinions(), f, res, sim); op != nil {
-				best, bestSim = op, MatchThreshold
-			} else if op := soleOpinion(opf.Opinions(), f, res, opTerms); op != nil {
-				best, bestSim = op, MatchThreshold
-			}
-		}
-		day := f.Written.Format(time.DateOnly)
-		matched := best != nil && bestSim >= MatchThreshold
-		if matched && (citesFile(best, f.Source.Path) || updatedAfter(best, f.Written)) {
-			continue // evidence its confidence already holds
-		}
-		if !matched && fileCiter(opf.Opinions(), f, res) != nil {
-			continue // the evidence a citation of its file names, said in other words
-		}
-		r.NewEvidence++
-		strength := DefaultStrength
-		if f.HasConfidence {
-			strength = f.Confidence
-		}
-		ev := Evidence{FactID: f.ID, Source: f.Source}
-		if view && matched && sourceOf(best, f) {
-			// The opinion was written from this fact: it is cited from now
-			// on, and the confidence stays the one both state.
-			ev.Note = SourceNote
-			best.addEvidence(true, ev)
-			done.add(ev)
-			oc := change(best, false)
-			oc.Evidence = append(oc.Evidence, KeySupports+" "+ev.String())
-			if lu := best.LastUpdated(); lu < day {
-				best.setItem(KeyLastUpdated, day)
-			}
-			continue
-		}
-		if !matched {
-			c := DefaultConfidence
-			if f.HasConfidence {
-				c = f.Confidence
-			}
-			op := &Opinion{Statement: f.Text, Entities: slices.Clone(f.Entities), Confidence: round2(c), HasConfidence: true}
-			ev.Note = "new opinion, c=" + FormatConfidence(op.Confidence)
-			op.Items = []Item{{Key: KeyLastUpdated, Value: day}}
-			op.addEvidence(true, ev)
-			opf.Add(op)
-			done.add(ev)
-			oc := change(op, true)
-			oc.Evidence = append(oc.Evidence, KeySupports+" "+ev.String())
-			continue
-		}
-		op := best
-		oc := change(op, false)
-		c := op.Confidence
-		if !op.HasConfidence {
-			c = DefaultConfidence
-		}
-		if view {
-			supports = !Contradicts(op.Statement, f.Text)
-		}
-		step := Step{Supports: supports, Strength: strength, Young: evidenceCount(op) < YoungEvidence}
-		if view && step.Supports && f.HasConfidence && f.Confidence < DoubtBelow {
-			// The view restated at a low confidence ("O(c=0.2) Partitions
-			// Beaubien delivers on time", after a late order) doubts it:
-			// the writer leans the other way, with strength 1 − c.
-			step.Supports, step.Strength, step.Doubted = false, 1-f.Confidence, true
-		}
-		step.Strong = !step.Supports && (step.Strength >= StrongAt || hasChangeMarker(f.Text))
-		out := Apply(c, streakOf(op), step)
-		ev.Note = out.Note(step)
-		if out.Flipped {
-			old := *op
-			oc.Flipped, oc.Old = true, strings.Join(strings.Fields(old.Statement), " ")
-			for i := range op.Items {
-				it := &op.Items[i]
-				if it.Evidence == nil {
-					continue
-				}
-				if it.Key == KeySupports {
-					it.Key = KeyContradicts
-				} else {
-					it.Key = KeySupports
-				}
-				it.raw = nil
-			}
-			sup := Item{Key: KeySuperseded, Value: fmt.Sprintf("O(c=%s)%s: %s (until %s, %s)",
-				FormatConfidence(out.After), mentions(old.Entities), oc.Old, day, f.Source)}
-			op.Items = append(op.Items, sup)
-			op.Statement, op.Entities, op.head = f.Text, slices.Clone(f.Entities), nil
-			op.Confidence, op.HasConfidence = out.NewConfidence, true
-			op.addEvidence(true, ev)
-		} else {
-			op.setConfidence(out.After)
-			op.addEvidence(step.Supports, ev)
-		}
-		done.add(ev)
-		key := KeyContradicts
-		if step.Supports || out.Flipped {
-			key = KeySupports
-		}
-		oc.Evidence = append(oc.Evidence, key+" "+ev.String())
-		if lu := op.LastUpdated(); lu < day {
-			op.setItem(KeyLastUpdated, day)
+		if isEvidence(f) && recent(f) && !u.done.has(f) {
+			u.weigh(f)
 		}
 	}
-	for op, oc := range byOp {
+	for op, oc := range u.byOp {
 		oc.Statement = strings.Join(strings.Fields(op.Statement), " ")
 		oc.Entities = op.Entities
 		oc.After = op.Confidence
 	}
-	for _, oc := range order {
+	for _, oc := range u.order {
 		r.Opinions = append(r.Opinions, *oc)
 	}
-	return order
+	return u.order
+}
+
+// isEvidence reports whether a log fact may bear on an opinion: an O fact,
+// or a world fact or an observation that names an entity (it counts when
+// it takes a stance on one of the entity's opinions, Bears: "W @Ridings:
+// not reliable on delivery times at the moment" against "Ridings are
+// reliable on delivery times"). One that names no entity is tied to no
+// view surely enough.
+func isEvidence(f *fact) bool {
+	return f.Kind == memory.KindOpinion || (f.Kind == memory.KindWorld || f.Kind == memory.KindObservation) && len(f.keys) > 0
+}
+
+// opinionUpdate is one run of reflectOpinions: the opinions file, what it
+// cites, and what changed, by opinion and in order.
+type opinionUpdate struct {
+	opf     *OpinionsFile
+	done    *cited
+	res     *resolver
+	sim     func(a, b string) float64
+	report  *Report
+	byOp    map[*Opinion]*OpinionChange
+	order   []*OpinionChange
+	opTerms map[*Opinion]terms // made on first use
+}
+
+// weigh applies one fact: as the source an opinion was written from, as
+// a new opinion, or as evidence for or against the opinion it matches.
+func (u *opinionUpdate) weigh(f *fact) {
+	best, supports, ok := u.match(f)
+	if !ok {
+		return
+	}
+	if best != nil && (citesFile(best, f.Source.Path) || updatedAfter(best, f.Written)) {
+		return // evidence its confidence already holds
+	}
+	if best == nil && fileCiter(u.opf.Opinions(), f, u.res) != nil {
+		return // the evidence a citation of its file names, said in other words
+	}
+	u.report.NewEvidence++
+	ev := Evidence{FactID: f.ID, Source: f.Source}
+	switch {
+	case best != nil && f.Kind == memory.KindOpinion && sourceOf(best, f):
+		// The opinion was written from this fact: it is cited from now
+		// on, and the confidence stays the one both state.
+		ev.Note = SourceNote
+		best.addEvidence(true, ev)
+		u.record(best, false, KeySupports, ev)
+		best.touch(f.Written)
+	case best == nil:
+		u.start(f, ev)
+	default:
+		u.apply(best, f, supports, ev)
+	}
+}
+
+// match returns the opinion f is evidence about (nil: f starts a new
+// one) and, for a fact that is no opinion, whether it supports it; false
+// when f bears on no opinion.
+func (u *opinionUpdate) match(f *fact) (op *Opinion, supports, ok bool) {
+	best, bestSim := u.closest(f)
+	matched := best != nil && bestSim >= MatchThreshold
+	if f.Kind != memory.KindOpinion {
+		if !matched {
+			return nil, false, false
+		}
+		bears, sup := Bears(best.Statement, f.Text)
+		return best, sup, bears
+	}
+	if matched {
+		return best, true, true
+	}
+	// Few words in common, but the same thing named and the view changed
+	// ("Stopped using Emacs entirely; Zed is fast enough" against "Prefers
+	// Emacs for everything"): the fact is about that opinion.
+	ops := u.opf.Opinions()
+	if op := changedView(ops, f, u.res); op != nil {
+		return op, true, true
+	}
+	if op := semanticMatch(ops, f, u.res, u.sim); op != nil {
+		return op, true, true
+	}
+	return u.soleOpinion(ops, f), true, true
+}
+
+// closest returns the opinion sharing an entity with f whose terms are
+// most similar to f's (Similarity), and the similarity.
+func (u *opinionUpdate) closest(f *fact) (*Opinion, float64) {
+	var best *Opinion
+	bestSim := 0.0
+	for _, op := range u.opf.Opinions() {
+		// f's terms are read at the first opinion that shares an entity:
+		// most world facts meet none.
+		if !sharesEntity(op, f, u.res) {
+			continue
+		}
+		if s := u.termsOf(op).cosine(f.termSet()); s > bestSim {
+			best, bestSim = op, s
+		}
+	}
+	return best, bestSim
+}
+
+func (u *opinionUpdate) termsOf(op *Opinion) terms {
+	t, ok := u.opTerms[op]
+	if !ok {
+		t = termsOf(op.Statement)
+		u.opTerms[op] = t
+	}
+	return t
+}
+
+// start makes a new opinion of f.
+func (u *opinionUpdate) start(f *fact, ev Evidence) {
+	c := DefaultConfidence
+	if f.HasConfidence {
+		c = f.Confidence
+	}
+	op := &Opinion{Statement: f.Text, Entities: slices.Clone(f.Entities), Confidence: round2(c), HasConfidence: true}
+	ev.Note = "new opinion, c=" + FormatConfidence(op.Confidence)
+	op.Items = []Item{{Key: KeyLastUpdated, Value: day(f.Written)}}
+	op.addEvidence(true, ev)
+	u.opf.Add(op)
+	u.record(op, true, KeySupports, ev)
+}
+
+// apply weighs f as evidence for or against op by the update rule
+// (Apply), replacing op's statement by f's when the rule flips it.
+func (u *opinionUpdate) apply(op *Opinion, f *fact, supports bool, ev Evidence) {
+	u.change(op, false) // its confidence before
+	c := op.Confidence
+	if !op.HasConfidence {
+		c = DefaultConfidence
+	}
+	step := stepOf(op, f, supports)
+	out := Apply(c, streakOf(op), step)
+	ev.Note = out.Note(step)
+	var old string
+	if out.Flipped {
+		old = op.flip(f, out, ev)
+	} else {
+		op.setConfidence(out.After)
+		op.addEvidence(step.Supports, ev)
+	}
+	key := KeyContradicts
+	if step.Supports || out.Flipped {
+		key = KeySupports
+	}
+	oc := u.record(op, false, key, ev)
+	if out.Flipped {
+		oc.Flipped, oc.Old = true, old
+	}
+	op.touch(f.Written)
+}
+
+// stepOf is f as the update rule sees it, as evidence about op. An O fact
+// supports op unless it contradicts it; another fact as it bears on op
+// (supports).
+func stepOf(op *Opinion, f *fact, supports bool) Step {
+	view := f.Kind == memory.KindOpinion
+	strength := DefaultStrength
+	if f.HasConfidence {
+		strength = f.Confidence
+	}
+	if view {
+		supports = !Contradicts(op.Statement, f.Text)
+	}
+	step := Step{Supports: supports, Strength: strength, Young: evidenceCount(op) < YoungEvidence}
+	if view && step.Supports && f.HasConfidence && f.Confidence < DoubtBelow {
+		// The view restated at a low confidence ("O(c=0.2) Partitions
+		// Beaubien delivers on time", after a late order) doubts it: the
+		// writer leans the other way, with strength 1 − c.
+		step.Supports, step.Strength, step.Doubted = false, 1-f.Confidence, true
+	}
+	step.Strong = !step.Supports && (step.Strength >= StrongAt || hasChangeMarker(f.Text))
+	return step
+}
+
+// flip replaces the opinion's statement by f's, as the update rule's
+// outcome says: the evidence so far now speaks the other way, and a
+// superseded sub-bullet keeps the old statement, which flip returns on one
+// line.
+func (op *Opinion) flip(f *fact, out Outcome, ev Evidence) string {
+	old := strings.Join(strings.Fields(op.Statement), " ")
+	for i := range op.Items {
+		it := &op.Items[i]
+		if it.Evidence == nil {
+			continue
+		}
+		if it.Key == KeySupports {
+			it.Key = KeyContradicts
+		} else {
+			it.Key = KeySupports
+		}
+		it.raw = nil
+	}
+	op.Items = append(op.Items, Item{Key: KeySuperseded, Value: fmt.Sprintf("O(c=%s)%s: %s (until %s, %s)",
+		FormatConfidence(out.After), mentions(op.Entities), old, day(f.Written), f.Source)})
+	op.Statement, op.Entities, op.head = f.Text, slices.Clone(f.Entities), nil
+	op.Confidence, op.HasConfidence = out.NewConfidence, true
+	op.addEvidence(true, ev)
+	return old
+}
+
+// touch moves the opinion's last_updated to the day written, if later.
+func (op *Opinion) touch(written time.Time) {
+	if d := day(written); op.LastUpdated() < d {
+		op.setItem(KeyLastUpdated, d)
+	}
+}
+
+// record notes evidence ev, cited under key, as op's change and as cited.
+func (u *opinionUpdate) record(op *Opinion, created bool, key string, ev Evidence) *OpinionChange {
+	u.done.add(ev)
+	oc := u.change(op, created)
+	oc.Evidence = append(oc.Evidence, key+" "+ev.String())
+	return oc
+}
+
+// change is what the run changed of op, made at its first change.
+func (u *opinionUpdate) change(op *Opinion, created bool) *OpinionChange {
+	oc := u.byOp[op]
+	if oc == nil {
+		oc = &OpinionChange{Before: op.Confidence, Created: created}
+		if !op.HasConfidence {
+			oc.Before = DefaultConfidence
+		}
+		if created {
+			oc.Before = 0
+		}
+		u.byOp[op] = oc
+		u.order = append(u.order, oc)
+	}
+	return oc
 }
 
 // soleOpinion returns the one opinion about f's entities when f shares
@@ -474,28 +566,16 @@ func reflectOpinions(opf *OpinionsFile, facts []*fact, recent func(*fact) bool, 
 // complaint, and steady in a crisis"): a second view of the entity in
 // part the same words is more likely the same view than a new one. Nil
 // when f names no entity, or its entities have more than one opinion.
-func soleOpinion(ops []*Opinion, f *fact, res *resolver, opTerms map[*Opinion]terms) *Opinion {
+// A verb that frames a view ("thinks") is no shared term.
+func (u *opinionUpdate) soleOpinion(ops []*Opinion, f *fact) *Opinion {
 	if len(f.keys) == 0 {
 		return nil
 	}
-	var found *Opinion
-	for _, op := range ops {
-		if len(op.Entities) == 0 || !sharesEntity(op, f, res) {
-			continue
-		}
-		if found != nil {
-			return nil
-		}
-		found = op
-	}
+	found := onlyOpinion(ops, func(op *Opinion) bool { return len(op.Entities) > 0 && sharesEntity(op, f, u.res) })
 	if found == nil {
 		return nil
 	}
-	t, ok := opTerms[found]
-	if !ok {
-		t = termsOf(found.Statement)
-		opTerms[found] = t
-	}
+	t := u.termsOf(found)
 	shared := 0
 	for w := range f.terms {
 		if _, ok := t[w]; ok && !strings.HasPrefix(w, "~") && !lex().frameTerms[w] {
@@ -504,6 +584,22 @@ func soleOpinion(ops []*Opinion, f *fact, res *resolver, opTerms map[*Opinion]te
 	}
 	if shared < soleShared {
 		return nil
+	}
+	return found
+}
+
+// onlyOpinion returns the one opinion of ops that is, or nil when none
+// or several are.
+func onlyOpinion(ops []*Opinion, is func(*Opinion) bool) *Opinion {
+	var found *Opinion
+	for _, op := range ops {
+		if !is(op) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = op
 	}
 	return found
 }
@@ -520,17 +616,9 @@ func changedView(ops []*Opinion, f *fact, res *resolver) *Opinion {
 	if !hasChangeMarker(f.Text) {
 		return nil
 	}
-	var found *Opinion
-	for _, op := range ops {
-		if !sharesEntity(op, f, res) || !shareValue(op.Statement, f.Text, res) || !Contradicts(op.Statement, f.Text) {
-			continue
-		}
-		if found != nil {
-			return nil
-		}
-		found = op
-	}
-	return found
+	return onlyOpinion(ops, func(op *Opinion) bool {
+		return sharesEntity(op, f, res) && shareValue(op.Statement, f.Text, res) && Contradicts(op.Statement, f.Text)
+	})
 }
 
 // semanticMatch returns the opinion sharing an entity with f whose
@@ -601,17 +689,9 @@ func citesFile(op *Opinion, path string) bool {
 // fileCiter returns the one opinion sharing an entity with f that cites
 // f's file as a whole, or nil (none, or several).
 func fileCiter(ops []*Opinion, f *fact, res *resolver) *Opinion {
-	var found *Opinion
-	for _, op := range ops {
-		if len(f.keys) == 0 || !sharesEntity(op, f, res) || !citesFile(op, f.Source.Path) {
-			continue
-		}
-		if found != nil {
-			return nil
-		}
-		found = op
-	}
-	return found
+	return onlyOpinion(ops, func(op *Opinion) bool {
+		return len(f.keys) > 0 && sharesEntity(op, f, res) && citesFile(op, f.Source.Path)
+	})
 }
 
 // sourceOf reports whether op was written from f: op cites no evidence,
@@ -628,12 +708,12 @@ func evidenceCount(op *Opinion) int {
 	return len(ev)
 }
 
+// mentions writes entities as mentions, each after a space: " @Peter @warelay".
 func mentions(ents []string) string {
-	var b strings.Builder
-	for _, e := range ents {
-		b.WriteString(" @" + e)
+	if len(ents) == 0 {
+		return ""
 	}
-	return b.String()
+	return " @" + strings.Join(ents, " @")
 }
 
 func sharesEntity(op *Opinion, f *fact, res *resolver) bool {
@@ -661,11 +741,7 @@ type resolver struct {
 
 func newResolver(in *Input) *resolver {
 	r := &resolver{byKey: map[string]string{}, counts: map[string]map[string]int{}, memo: map[string]string{}}
-	paths := make([]string, 0, len(in.PageDocs))
-	for p := range in.PageDocs {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
+	paths := slices.Sorted(maps.Keys(in.PageDocs))
 	// Slugs first, then names and aliases, so that a page's own slug wins.
 	for _, p := range paths {
 		if e := in.PageDocs[p].Entity; e != nil {
@@ -707,17 +783,20 @@ func newResolver(in *Input) *resolver {
 	return r
 }
 
+// multiIn returns the keys of the known names of several words text says.
+func (r *resolver) multiIn(text string) []string {
+	l := " " + strings.Join(strings.FieldsFunc(strings.ToLower(text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }), " ") + " "
+	return slices.DeleteFunc(slices.Clone(r.multi), func(k string) bool { return !strings.Contains(l, " "+k+" ") })
+}
+
 // namesIn returns an isName for the values of text: a word that names an
 // entity, or that is part of a known name of several words text says
 // ("Millyard" and "Pottery" in "Studio: Millyard Pottery, behind the
 // bakery"), says who or where, not what.
 func (r *resolver) namesIn(text string) func(string) bool {
-	l := " " + strings.Join(strings.FieldsFunc(strings.ToLower(text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }), " ") + " "
 	var words []string
-	for _, k := range r.multi {
-		if strings.Contains(l, " "+k+" ") {
-			words = append(words, strings.Fields(k)...)
-		}
+	for _, k := range r.multiIn(text) {
+		words = append(words, strings.Fields(k)...)
 	}
 	if len(words) == 0 {
 		return r.isName
@@ -732,15 +811,12 @@ func (r *resolver) namesIn(text string) func(string) bool {
 func (r *resolver) named(text string) []string {
 	var out []string
 	add := func(s string) {
-		if s != "" && !slices.Contains(out, s) {
-			out = append(out, s)
+		if s != "" {
+			out = addKey(out, s)
 		}
 	}
-	l := " " + strings.Join(strings.FieldsFunc(strings.ToLower(text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }), " ") + " "
-	for _, k := range r.multi {
-		if strings.Contains(l, " "+k+" ") {
-			add(r.byKey[k])
-		}
+	for _, k := range r.multiIn(text) {
+		add(r.byKey[k])
 	}
 	for _, w := range strings.FieldsFunc(text, func(c rune) bool {
 		return !unicode.IsLetter(c) && !unicode.IsDigit(c) && c != '-' && c != '\'' && c != '’'
@@ -756,6 +832,22 @@ func (r *resolver) named(text string) []string {
 		}
 	}
 	return out
+}
+
+// addSlugs appends the canonical slugs of mentions to keys, each once.
+func (r *resolver) addSlugs(keys, mentions []string) []string {
+	for _, m := range mentions {
+		keys = addKey(keys, r.slug(m))
+	}
+	return keys
+}
+
+// addKey appends k to keys unless keys holds it.
+func addKey(keys []string, k string) []string {
+	if slices.Contains(keys, k) {
+		return keys
+	}
+	return append(keys, k)
 }
 
 func (r *resolver) count(ents []string) {

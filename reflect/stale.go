@@ -51,11 +51,10 @@ type statement struct {
 	marked     bool   // struck through by an earlier reflect: never marked again
 }
 
-// markedRun matches what StaleMark writes: "~~old~~ (now: … StaleTag)";
-// struckText its old text, after a typed fact's kind letter (kindLetter).
+// markedRun matches what StaleMark writes: "~~old~~ (now: … StaleTag)",
+// the old text its group, after a typed fact's kind letter (kindLetter).
 var (
-	markedRun  = regexp.MustCompile(`(?s)~~.*?~~ \(now: [^()]*?` + regexp.QuoteMeta(StaleTag) + `\)`)
-	struckText = regexp.MustCompile(`(?s)~~(.*?)~~ \(now: [^()]*?` + regexp.QuoteMeta(StaleTag) + `\)`)
+	markedRun  = regexp.MustCompile(`(?s)~~(.*?)~~ \(now: [^()]*?` + regexp.QuoteMeta(StaleTag) + `\)`)
 	kindLetter = regexp.MustCompile(`^[WBOS](?:\(c=[0-9.]+\))?:?\s+`)
 )
 
@@ -64,93 +63,124 @@ var (
 // headings, code, tables, HTML comments and reflect's managed blocks. What
 // reflect marked before is returned marked, with no place in the file.
 func curatedStatements(data []byte) []statement {
-	s := string(data)
-	var out []statement
-	skip := make([]bool, len(s)) // bytes that are no statement's
+	r := newCuratedReader(string(data))
+	for li, start := range r.lineStarts {
+		end := len(r.s)
+		if li+1 < len(r.lineStarts) {
+			end = r.lineStarts[li+1]
+		}
+		line := strings.TrimRight(r.s[start:end], "\r\n")
+		if !r.outside(li, strings.TrimSpace(line)) {
+			r.add(start, line)
+		}
+	}
+	r.flush()
+	return r.out
+}
+
+// curatedReader reads a curated file's statements unit by unit: a
+// paragraph or a list item, as its lines come.
+type curatedReader struct {
+	s          string
+	skip       []bool // bytes that are no statement's: what reflect marked before
+	lineStarts []int
+	// Inside front matter, a code fence or a managed block.
+	inFront, inFence, inBlock bool
+	heading                   string
+	unit                      [2]int // the current unit's text bytes; unit[1] == 0: none
+	out                       []statement
+}
+
+func newCuratedReader(s string) *curatedReader {
+	r := &curatedReader{s: s, skip: make([]bool, len(s)), lineStarts: []int{0}}
 	for _, m := range markedRun.FindAllStringIndex(s, -1) {
 		for i := m[0]; i < m[1]; i++ {
-			skip[i] = true
+			r.skip[i] = true
 		}
 	}
-	lineStarts := []int{0}
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\n' {
-			lineStarts = append(lineStarts, i+1)
+			r.lineStarts = append(r.lineStarts, i+1)
 		}
 	}
-	lineOf := func(off int) int {
-		i, _ := slices.BinarySearch(lineStarts, off+1)
-		return i
+	return r
+}
+
+func (r *curatedReader) lineOf(off int) int {
+	i, _ := slices.BinarySearch(r.lineStarts, off+1)
+	return i
+}
+
+// outside reports whether line li (t, trimmed) holds no statement: front
+// matter, a code fence, a managed block, a blank line, a heading, a
+// table, an HTML comment or a quote. Those but the inside of a block end
+// the unit before them.
+func (r *curatedReader) outside(li int, t string) bool {
+	switch {
+	case li == 0 && t == "---":
+		r.inFront = true
+	case r.inFront:
+		r.inFront = t != "---" && t != "..."
+	case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+		r.flush()
+		r.inFence = !r.inFence
+	case r.inFence:
+	case strings.HasPrefix(t, markdown.ManagedBegin) || strings.HasPrefix(t, "<!-- memoria:edited:"):
+		r.flush()
+		r.inBlock = true
+	case r.inBlock:
+		r.inBlock = !strings.HasPrefix(t, markdown.ManagedEnd) && !strings.HasPrefix(t, EditedEnd)
+	case t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, ">"):
+		r.flush()
+		if strings.HasPrefix(t, "#") {
+			r.heading = strings.TrimSpace(strings.TrimLeft(t, "#"))
+		}
+	default:
+		return false
 	}
-	inFront, inFence, inBlock := false, false, false
-	heading := ""
-	var unit [2]int // the current unit's text bytes; unit[1] == 0: none
-	flush := func() {
-		// A unit holding a mark, whatever a person made of it since, is
-		// left as it is: reflect marks once, people decide after. What it
-		// struck through is returned as marked.
-		if unit[1] > unit[0] && strings.Contains(s[unit[0]:unit[1]], StaleTag) {
-			for _, m := range struckText.FindAllStringSubmatch(s[unit[0]:unit[1]], -1) {
-				text := strings.Join(strings.Fields(strings.TrimPrefix(m[1], kindLetter.FindString(m[1]))), " ")
-				out = append(out, statement{line: lineOf(unit[0]), text: text, heading: heading, unit: s[unit[0]:unit[1]], marked: true})
-			}
-		} else if unit[1] > unit[0] {
-			for _, st := range sentences(s, unit[0], unit[1], skip, lineOf) {
-				st.heading, st.unit = heading, s[unit[0]:unit[1]]
-				out = append(out, st)
-			}
-		}
-		unit = [2]int{}
+	return true
+}
+
+// add reads a line of text starting at byte start: it starts a unit (a
+// list item, or a paragraph after none or after deep indentation) or
+// continues the current one.
+func (r *curatedReader) add(start int, line string) {
+	indent := len(line) - len(strings.TrimLeft(line, " \t"))
+	if m, ok := markdown.ItemStart(line); ok {
+		r.flush()
+		r.unit = [2]int{start + m, start + len(line)}
+		return
 	}
-	for li, start := range lineStarts {
-		end := len(s)
-		if li+1 < len(lineStarts) {
-			end = lineStarts[li+1]
-		}
-		line := strings.TrimRight(s[start:end], "\r\n")
-		t := strings.TrimSpace(line)
-		switch {
-		case li == 0 && t == "---":
-			inFront = true
-			continue
-		case inFront:
-			inFront = t != "---" && t != "..."
-			continue
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
-			flush()
-			inFence = !inFence
-			continue
-		case inFence:
-			continue
-		case strings.HasPrefix(t, markdown.ManagedBegin) || strings.HasPrefix(t, "<!-- memoria:edited:"):
-			flush()
-			inBlock = true
-			continue
-		case inBlock:
-			inBlock = !strings.HasPrefix(t, markdown.ManagedEnd) && !strings.HasPrefix(t, EditedEnd)
-			continue
-		case t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, ">"):
-			flush()
-			if strings.HasPrefix(t, "#") {
-				heading = strings.TrimSpace(strings.TrimLeft(t, "#"))
-			}
-			continue
-		}
-		indent := len(line) - len(strings.TrimLeft(line, " \t"))
-		if m, ok := markdown.ItemStart(line); ok {
-			flush()
-			unit = [2]int{start + m, start + len(line)}
-			continue
-		}
-		if unit[1] == 0 || indent > 8 {
-			flush()
-			unit = [2]int{start + indent, start + len(line)}
-			continue
-		}
-		unit[1] = start + len(line) // a continuation line
+	if r.unit[1] == 0 || indent > 8 {
+		r.flush()
+		r.unit = [2]int{start + indent, start + len(line)}
+		return
 	}
-	flush()
-	return out
+	r.unit[1] = start + len(line) // a continuation line
+}
+
+// flush ends the current unit, adding its statements. A unit holding a
+// mark, whatever a person made of it since, is left as it is: reflect
+// marks once, people decide after. What it struck through is returned as
+// marked.
+func (r *curatedReader) flush() {
+	from, to := r.unit[0], r.unit[1]
+	r.unit = [2]int{}
+	if to <= from {
+		return
+	}
+	unit := r.s[from:to]
+	if strings.Contains(unit, StaleTag) {
+		for _, m := range markedRun.FindAllStringSubmatch(unit, -1) {
+			text := strings.Join(strings.Fields(strings.TrimPrefix(m[1], kindLetter.FindString(m[1]))), " ")
+			r.out = append(r.out, statement{line: r.lineOf(from), text: text, heading: r.heading, unit: unit, marked: true})
+		}
+		return
+	}
+	for _, st := range sentences(r.s, from, to, r.skip, r.lineOf) {
+		st.heading, st.unit = r.heading, unit
+		r.out = append(r.out, st)
+	}
 }
 
 // kindPrefix matches the kind letter of a typed fact after its list marker,
@@ -191,11 +221,7 @@ func sentences(s string, from, to int, skip []bool, lineOf func(int) int) []stat
 		}
 	}
 	// The end of the unit, without trailing white space.
-	end := to
-	for end > from && (s[end-1] == ' ' || s[end-1] == '\t' || s[end-1] == '\r') {
-		end--
-	}
-	if start >= 0 && start < end {
+	if end := from + len(strings.TrimRight(s[from:to], " \t\r")); start >= 0 && start < end {
 		emit(end)
 	}
 	return out
@@ -207,20 +233,52 @@ func sentences(s string, from, to int, skip []bool, lineOf func(int) int) []stat
 // files). Facts are the daily logs' facts by entity key, oldest first;
 // prose the sentences of their narrative that say a change (prose.go).
 func staleIn(path string, data []byte, page string, byKey map[string][]*fact, prose []*fact, res *resolver, mark bool) ([]byte, []StaleMark) {
-	type edit struct {
-		st   statement
-		note string
+	all := checkedStatements(data, page, byKey, res)
+	best, tied := tieProse(all, page, prose, res)
+	var edits []staleEdit
+	var marks []StaleMark
+	for _, c := range all {
+		if c.st.marked {
+			continue // it takes part in tieProse only: reflect marks once
+		}
+		cands := c.cands
+		for f, n := range c.replaced {
+			if n == best[f] && n >= tied[f] {
+				cands = append(cands, f)
+			}
+		}
+		by := newestChange(c.st, c.text, c.value, c.ents, cands, res)
+		if by == nil {
+			continue
+		}
+		current := strings.Join(strings.Fields(by.Text), " ")
+		marks = append(marks, StaleMark{Path: path, Line: c.st.line, Old: c.st.text, Current: current, By: by.Source.String(), Day: day(by.Written)})
+		note := strings.NewReplacer("(", "[", ")", "]", "~~", "~", "<!--", "<!-").Replace(current)
+		edits = append(edits, staleEdit{st: c.st, note: fmt.Sprintf("~~ (now: %s — %s, %s; %s)", note, by.Source, day(by.Written), StaleTag)})
 	}
-	// checked is a statement the check compares, with what it is compared
-	// by.
-	type checked struct {
-		st       statement
-		text     string // without a leading mention
-		value    string // what gives its values: after its label, if a field
-		ents     []string
-		cands    []*fact // the typed facts of its entities
-		replaced map[*fact]int
+	if !mark || len(edits) == 0 {
+		return data, marks
 	}
+	return strike(data, edits), marks
+}
+
+// checked is a curated statement the check compares, with what it is
+// compared by.
+type checked struct {
+	st    statement
+	text  string // without a leading mention
+	value string // what gives its values: after its label, if a field
+	ents  []string
+	cands []*fact // the typed facts of its entities
+	// replaced are the changes said in prose that would outdate it, with
+	// the topic words each shares with it (tieProse).
+	replaced map[*fact]int
+}
+
+// checkedStatements returns the statements of a curated file the check
+// compares: those about an entity (statementEntities), but rules for the
+// agent and lines a person struck through.
+func checkedStatements(data []byte, page string, byKey map[string][]*fact, res *resolver) []*checked {
 	var all []*checked
 	for _, st := range curatedStatements(data) {
 		if !st.marked && strings.Contains(st.text, "~~") {
@@ -245,98 +303,42 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 		}
 		all = append(all, c)
 	}
-	// The changes said in prose that would outdate each statement, with
-	// the topic words they share with it. One sentence of prose changes
-	// one thing: of the statements of this file it would outdate, it may
-	// only outdate the one it shares the most words with, and none when
-	// two share as many ("moved the dogs to Clutha Vets" changes "Vet for
-	// the dogs: …", not "Dogs: Tui and Bess"). Statements marked before
-	// count too, so that a second run marks no runner-up.
-	best := map[*fact]int{}
-	// tied: for each sentence, the most words it shares with a field it
-	// names by its whole label, whether or not it outdates it: a
-	// sentence about one field ("Ethan's Chinese tuition with Mdm Lee is
-	// now on Sundays" and "Chinese tuition: Saturdays 10am with Mdm Lee")
-	// outdates no other field that shares fewer of its words ("Maths
-	// tuition: Wednesdays …").
-	tied := map[*fact]int{}
+	return all
+}
+
+// tieProse finds the changes said in prose that would outdate each
+// statement (checked.replaced). One sentence of prose changes one thing:
+// of the statements of this file it would outdate, it may only outdate
+// the one it shares the most words with (best), and none when two share
+// as many (best is -1): "moved the dogs to Clutha Vets" changes "Vet for
+// the dogs: …", not "Dogs: Tui and Bess". Statements marked before count
+// too, so that a second run marks no runner-up.
+//
+// tied is, for each sentence, the most words it shares with a field it
+// names by its whole label, whether or not it outdates it: a sentence
+// about one field ("Ethan's Chinese tuition with Mdm Lee is now on
+// Sundays" and "Chinese tuition: Saturdays 10am with Mdm Lee") outdates
+// no other field that shares fewer of its words ("Maths tuition:
+// Wednesdays …").
+func tieProse(all []*checked, page string, prose []*fact, res *resolver) (best, tied map[*fact]int) {
+	best, tied = map[*fact]int{}, map[*fact]int{}
 	for _, c := range all {
-		inText := res.namesIn(c.text)
-		st := change.NewStatement(c.text, inText)
-		st.Page = page != ""
-		entities := slices.DeleteFunc(slices.Clone(c.ents), change.IsSubjectKey)
-		var curated *change.Sig
-		// On a page, a line that gives someone as its value ("Treasurer:
-		// Raymond Thibodeau" on the choir's page) is about them too for a
-		// sentence that names them: "the new treasurer is Louise Caron,
-		// and Raymond is staying on the committee".
-		var valueNames []string
-		if page != "" {
-			valueNames = slices.DeleteFunc(res.named(c.text), func(k string) bool { return k == page })
-		}
+		pc := newProseCheck(c, page, res)
 		for _, f := range prose {
-			if page != "" && len(f.keys) == 0 && len(f.around) > 0 && !slices.ContainsFunc(f.around, func(k string) bool { return slices.Contains(c.ents, k) }) {
-				// A sentence that names no one, in a paragraph about
-				// someone else, says nothing of this page's entity:
-				// "Dean told them where to put it. Customers ring the
-				// garage mobile now: …" and Gaz's "Mobile: …".
-				continue
-			}
-			ents := c.ents
-			for _, k := range valueNames {
-				if slices.Contains(f.keys, k) {
-					ents = append(slices.Clip(ents), k)
-				}
-			}
-			t, head, value := st.Tie(f.change, f.keys, ents)
-			if t == change.Untied && page != "" && len(f.saying) < len(f.keys) && st.Shared(f.change) >= 2 {
-				// The sentence names someone else only outside the
-				// clauses that say its change ("Raymond had the numbers
-				// ready; … it was decided: the fee is going up to $140 a
-				// year"): that change is this page's when it shares more
-				// than one word with the line and names its field's label
-				// ("Membership fee: $120 a year"), not another page's "Fee:
-				// $180 per rehearsal" or "Ticket sales: section leaders …".
-				t, head, value = st.Tie(f.change, f.saying, ents)
-				if label, _, ok := change.Labelled(c.text); t != change.TieHead || !ok || !slices.ContainsFunc(head, func(w string) bool {
-					return strings.Contains(strings.ToLower(label), w)
-				}) {
-					continue // only a tie by the field's label counts
-				}
-			}
-			if t == change.Untied {
+			t, head, value, ok := pc.tie(f)
+			if !ok {
 				continue
 			}
 			if t == change.TieHead && namesLabel(c.text, f.change.Said) {
-				tied[f] = max(tied[f], st.Shared(f.change))
+				tied[f] = max(tied[f], pc.st.Shared(f.change))
 			}
-			inSentence := res.namesIn(f.change.Said)
-			isName := func(w string) bool { return inText(w) || inSentence(w) }
-			if t == change.TieEntity {
-				// About the statement's entity: the same attribute by a
-				// cue ("lives", "moved") and another value (a typed fact's
-				// attribute was compared already, in newestChange); or the
-				// end of what the statement says ("Marlene stepped down as
-				// treasurer" and, on her page, "Club treasurer since
-				// 2021").
-				if curated == nil {
-					sig := change.NewSig(memory.Item{Kind: memory.KindWorld, Content: c.text, Entities: entities})
-					curated = &sig
-				}
-				// The cue is in a clause that says the change: "He talks
-				// to me … from a riad roof now, and the long answers live
-				// in files" says nothing of where he lives.
-				cue := !f.typed && change.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.change.Saying(), Entities: entities}).SharesCue(*curated)
-				if !(cue && st.Outdated(f.change, nil, value, isName)) && !st.Ended(f.change, isName) {
-					continue
-				}
-			} else if !st.Outdated(f.change, head, value, isName) {
+			if !pc.outdated(f, t, head, value) {
 				continue
 			}
 			if c.replaced == nil {
 				c.replaced = map[*fact]int{}
 			}
-			n := st.Shared(f.change)
+			n := pc.st.Shared(f.change)
 			c.replaced[f] = n
 			if m, ok := best[f]; !ok || n > m {
 				best[f] = n
@@ -345,30 +347,107 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 			}
 		}
 	}
-	var edits []edit
-	var marks []StaleMark
-	for _, c := range all {
-		if c.st.marked {
-			continue // it takes part above only: reflect marks once
-		}
-		cands := c.cands
-		for f, n := range c.replaced {
-			if n == best[f] && n >= tied[f] {
-				cands = append(cands, f)
-			}
-		}
-		by := newestChange(c.st, c.text, c.value, c.ents, cands, res)
-		if by == nil {
-			continue
-		}
-		current := strings.Join(strings.Fields(by.Text), " ")
-		marks = append(marks, StaleMark{Path: path, Line: c.st.line, Old: c.st.text, Current: current, By: by.Source.String(), Day: day(by.Written)})
-		note := strings.NewReplacer("(", "[", ")", "]", "~~", "~", "<!--", "<!-").Replace(current)
-		edits = append(edits, edit{st: c.st, note: fmt.Sprintf("~~ (now: %s — %s, %s; %s)", note, by.Source, day(by.Written), StaleTag)})
+	return best, tied
+}
+
+// proseCheck is one curated statement as the changes said in prose are
+// compared with it.
+type proseCheck struct {
+	c        *checked
+	page     string
+	res      *resolver
+	st       *change.Statement
+	inText   func(string) bool // names in the statement (resolver.namesIn)
+	entities []string          // its entities, without the words it opens with (change.IsSubjectKey)
+	curated  *change.Sig       // made on first use
+	// valueNames: on a page, a line that gives someone as its value
+	// ("Treasurer: Raymond Thibodeau" on the choir's page) is about them
+	// too for a sentence that names them: "the new treasurer is Louise
+	// Caron, and Raymond is staying on the committee".
+	valueNames []string
+}
+
+func newProseCheck(c *checked, page string, res *resolver) *proseCheck {
+	pc := &proseCheck{c: c, page: page, res: res, inText: res.namesIn(c.text),
+		entities: slices.DeleteFunc(slices.Clone(c.ents), change.IsSubjectKey)}
+	pc.st = change.NewStatement(c.text, pc.inText)
+	pc.st.Page = page != ""
+	if page != "" {
+		pc.valueNames = slices.DeleteFunc(res.named(c.text), func(k string) bool { return k == page })
 	}
-	if !mark || len(edits) == 0 {
-		return data, marks
+	return pc
+}
+
+// tie returns how the change sentence f is tied to the statement
+// (change.Statement.Tie), with the head words and the value it compares;
+// false when it is not.
+func (pc *proseCheck) tie(f *fact) (t change.Tie, head []string, value string, ok bool) {
+	c, page := pc.c, pc.page
+	if page != "" && len(f.keys) == 0 && len(f.around) > 0 && !slices.ContainsFunc(f.around, func(k string) bool { return slices.Contains(c.ents, k) }) {
+		// A sentence that names no one, in a paragraph about someone
+		// else, says nothing of this page's entity: "Dean told them where
+		// to put it. Customers ring the garage mobile now: …" and Gaz's
+		// "Mobile: …".
+		return change.Untied, nil, "", false
 	}
+	ents := c.ents
+	for _, k := range pc.valueNames {
+		if slices.Contains(f.keys, k) {
+			ents = append(slices.Clip(ents), k)
+		}
+	}
+	t, head, value = pc.st.Tie(f.change, f.keys, ents)
+	if t == change.Untied && page != "" && len(f.saying) < len(f.keys) && pc.st.Shared(f.change) >= 2 {
+		// The sentence names someone else only outside the clauses that
+		// say its change ("Raymond had the numbers ready; … it was
+		// decided: the fee is going up to $140 a year"): that change is
+		// this page's when it shares more than one word with the line and
+		// names its field's label ("Membership fee: $120 a year"), not
+		// another page's "Fee: $180 per rehearsal" or "Ticket sales:
+		// section leaders …". Only a tie by the field's label counts.
+		t, head, value = pc.st.Tie(f.change, f.saying, ents)
+		if label, _, ok := change.Labelled(c.text); t != change.TieHead || !ok || !slices.ContainsFunc(head, func(w string) bool {
+			return strings.Contains(strings.ToLower(label), w)
+		}) {
+			return change.Untied, nil, "", false
+		}
+	}
+	return t, head, value, t != change.Untied
+}
+
+// outdated reports whether the change sentence f, tied to the statement
+// by t, outdates it.
+func (pc *proseCheck) outdated(f *fact, t change.Tie, head []string, value string) bool {
+	inSentence := pc.res.namesIn(f.change.Said)
+	isName := func(w string) bool { return pc.inText(w) || inSentence(w) }
+	if t != change.TieEntity {
+		return pc.st.Outdated(f.change, head, value, isName)
+	}
+	// About the statement's entity: the same attribute by a cue ("lives",
+	// "moved") and another value (a typed fact's attribute was compared
+	// already, in newestChange); or the end of what the statement says
+	// ("Marlene stepped down as treasurer" and, on her page, "Club
+	// treasurer since 2021").
+	if pc.curated == nil {
+		sig := change.NewSig(memory.Item{Kind: memory.KindWorld, Content: pc.c.text, Entities: pc.entities})
+		pc.curated = &sig
+	}
+	// The cue is in a clause that says the change: "He talks to me … from
+	// a riad roof now, and the long answers live in files" says nothing of
+	// where he lives.
+	cue := !f.typed && change.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.change.Saying(), Entities: pc.entities}).SharesCue(*pc.curated)
+	return cue && pc.st.Outdated(f.change, nil, value, isName) || pc.st.Ended(f.change, isName)
+}
+
+// staleEdit is a stale statement and the note written after it.
+type staleEdit struct {
+	st   statement
+	note string
+}
+
+// strike returns data with each statement of edits struck through and
+// its note written after it.
+func strike(data []byte, edits []staleEdit) []byte {
 	var b strings.Builder
 	s := string(data)
 	at := 0
@@ -388,7 +467,7 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 		at = e.st.end
 	}
 	b.WriteString(s[at:])
-	return []byte(b.String()), marks
+	return []byte(b.String())
 }
 
 // statementEntities returns the entities a curated statement is about
@@ -402,29 +481,25 @@ func statementEntities(st statement, page string, res *resolver) ([]string, bool
 	if page != "" {
 		ents = append(ents, page)
 	}
-	for _, m := range markdown.Mentions(text) {
-		if k := res.slug(m); !slices.Contains(ents, k) {
-			ents = append(ents, k)
-		}
-	}
+	ents = res.addSlugs(ents, markdown.Mentions(text))
 	if page == "" {
 		// Outside entity pages, a known entity's name counts as a
 		// mention ("Noor lives in Rotterdam" in memory.md), and so does
 		// a heading that is an entity's name ("## Ridge House (B&B)"
 		// over "- Room rate is $240 a night").
 		for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }) {
-			if k, ok := res.byKey[memory.EntityKey(w)]; ok && unicode.IsUpper([]rune(w)[0]) && !slices.Contains(ents, k) {
-				ents = append(ents, k)
+			if k, ok := res.byKey[memory.EntityKey(w)]; ok && unicode.IsUpper([]rune(w)[0]) {
+				ents = addKey(ents, k)
 			}
 		}
-		if k := headingEntity(st.heading, res); k != "" && !slices.Contains(ents, k) {
-			ents = append(ents, k)
+		if k := headingEntity(st.heading, res); k != "" {
+			ents = addKey(ents, k)
 		}
 		// A statement is also about the word it opens with, as a log's
 		// world fact that names no entity is (change.SubjectOf): "The ute
 		// is a white Hilux (Callum's)".
-		if k := change.SubjectOf(withoutLeadingMention(text)); k != "" && !slices.Contains(ents, k) {
-			ents = append(ents, k)
+		if k := change.SubjectOf(withoutLeadingMention(text)); k != "" {
+			ents = addKey(ents, k)
 		}
 	}
 	if rel, keys := relativeOf(withoutLeadingMention(text), page, res); rel {
@@ -455,18 +530,7 @@ func newestChange(st statement, text, value string, ents []string, cands []*fact
 	if len(cands) == 0 {
 		return nil
 	}
-	slices.SortFunc(cands, func(a, b *fact) int {
-		if c := b.Written.Compare(a.Written); c != 0 {
-			return c
-		}
-		if a.prose != b.prose { // on one day, a typed fact says it best
-			if a.prose {
-				return 1
-			}
-			return -1
-		}
-		return strings.Compare(b.Source.String(), a.Source.String())
-	})
+	slices.SortFunc(cands, newestFirst)
 	byEntity := change.NewSig(memory.Item{Kind: memory.KindWorld, Content: text, Entities: slices.DeleteFunc(slices.Clone(ents), change.IsSubjectKey)})
 	var bySubject *change.Sig // made for the first fact of its subject
 	// Compared with a fact of its subject, the name it opens with
@@ -483,20 +547,12 @@ func newestChange(st statement, text, value string, ents []string, cands []*fact
 		asOf = u
 	}
 	for i, f := range cands {
-		if i > 0 && f == cands[i-1] {
-			continue
-		}
-		if f.Kind != memory.KindWorld || (!asOf.IsZero() && !f.Written.After(asOf)) {
+		if i > 0 && f == cands[i-1] || f.Kind != memory.KindWorld || (!asOf.IsZero() && !f.Written.After(asOf)) {
 			continue
 		}
 		if f.prose {
 			return f
 		}
-		if f.sig == nil {
-			sig := change.NewSig(memory.Item{Kind: memory.KindWorld, Content: f.Text, Entities: f.keys})
-			f.sig = &sig
-		}
-		it := *f.sig
 		curated, isName := byEntity, names
 		if len(f.keys) == 0 { // a fact of its subject
 			if bySubject == nil {
@@ -505,36 +561,69 @@ func newestChange(st statement, text, value string, ents []string, cands []*fact
 			}
 			curated, isName = *bySubject, subjectName
 		}
-		if it.Restates(curated) {
-			return nil
-		}
-		if it.Replaces(curated) {
-			// The same value said in other words ("Lives at Lainzer
-			// Straße 88" and "Registered his address at Lainzer Straße
-			// 88") confirms; only another value, or another version of
-			// the same thing, makes the statement stale.
-			// A statement that names no value (no name, no number:
-			// "Plays the cello in an amateur orchestra") has nothing a
-			// fact can outdate; a later fact adds detail to it.
-			if it.VersionsDiffer(curated) || len(change.Values(value, isName)) > 0 && !change.ShareCurrentValue(value, f.Text, isName) {
-				if change.Unchanged(f.Text) {
-					// "Eggless pineapple cake stays at ₹600 per kg" keeps
-					// its own value: another value than the statement's
-					// says it is about something else.
-					continue
-				}
-				if !it.VersionsDiffer(curated) && !change.NewValueOfKind(value, f.Text) {
-					// "Eggless chocolate truffle cake is now ₹700 per kg"
-					// gives "Eggless cakes, …, ordered mostly on WhatsApp"
-					// no other name: it speaks of something else.
-					continue
-				}
+		if stale, decided := outdates(f, curated, value, isName); decided {
+			if stale {
 				return f
 			}
 			return nil
 		}
 	}
 	return nil
+}
+
+// newestFirst orders facts newest first; on one day a typed fact before a
+// change said in prose (it says it best), then by source, the last first.
+func newestFirst(a, b *fact) int {
+	if c := b.Written.Compare(a.Written); c != 0 {
+		return c
+	}
+	if a.prose != b.prose {
+		if a.prose {
+			return 1
+		}
+		return -1
+	}
+	return strings.Compare(b.Source.String(), a.Source.String())
+}
+
+// outdates compares a typed world fact with a curated statement (curated,
+// its signature; value, what gives its values): decided when the fact
+// speaks of the statement's attribute, stale when it gives it another
+// value.
+func outdates(f *fact, curated change.Sig, value string, isName func(string) bool) (stale, decided bool) {
+	if f.sig == nil {
+		sig := change.NewSig(memory.Item{Kind: memory.KindWorld, Content: f.Text, Entities: f.keys})
+		f.sig = &sig
+	}
+	it := *f.sig
+	if it.Restates(curated) {
+		return false, true
+	}
+	if !it.Replaces(curated) {
+		return false, false
+	}
+	// The same value said in other words ("Lives at Lainzer Straße 88"
+	// and "Registered his address at Lainzer Straße 88") confirms; only
+	// another value, or another version of the same thing, makes the
+	// statement stale. A statement that names no value (no name, no
+	// number: "Plays the cello in an amateur orchestra") has nothing a
+	// fact can outdate; a later fact adds detail to it.
+	if !it.VersionsDiffer(curated) && (len(change.Values(value, isName)) == 0 || change.ShareCurrentValue(value, f.Text, isName)) {
+		return false, true
+	}
+	if change.Unchanged(f.Text) {
+		// "Eggless pineapple cake stays at ₹600 per kg" keeps its own
+		// value: another value than the statement's says it is about
+		// something else.
+		return false, false
+	}
+	if !it.VersionsDiffer(curated) && !change.NewValueOfKind(value, f.Text) {
+		// "Eggless chocolate truffle cake is now ₹700 per kg" gives
+		// "Eggless cakes, …, ordered mostly on WhatsApp" no other name:
+		// it speaks of something else.
+		return false, false
+	}
+	return true, true
 }
 
 // staleProposals turns stale statements of core memory into proposals for

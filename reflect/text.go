@@ -69,48 +69,43 @@ type word struct {
 func words(s string) []word {
 	var out []word
 	var cur strings.Builder
-	flush := func() {
-		if cur.Len() == 0 {
-			return
-		}
-		w := cur.String()
-		cur.Reset()
-		w = strings.Trim(w, "'’")
-		if w == "" {
-			return
-		}
-		if strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t") {
-			base := strings.TrimSuffix(strings.TrimSuffix(w, "n't"), "n’t")
-			if lex().negatedAux[base] {
-				out = append(out, word{text: "not", neg: true})
-				return
-			}
-			if base != "" {
-				out = append(out, word{text: base})
-			}
-			out = append(out, word{text: "not", neg: true})
-			return
-		}
-		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
-		if n := len(out); n > 0 && w == "longer" && out[n-1].text == "no" {
-			out[n-1] = word{text: "no longer", neg: true}
-			return
-		}
-		out = append(out, word{text: w, neg: lex().negators[w], end: lex().clauseJoiners[w]})
-	}
 	for _, r := range s {
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’':
 			cur.WriteRune(unicode.ToLower(r))
-		case r == ',' || r == ';' || r == '.' || r == ':' || r == '!' || r == '?' || r == '(' || r == ')' || r == '\n' || r == '—' || r == '–':
-			flush()
+			continue
+		case strings.ContainsRune(",;.:!?()\n—–", r):
+			out = appendWord(out, cur.String())
 			out = append(out, word{text: string(r), end: true})
 		default:
-			flush()
+			out = appendWord(out, cur.String())
 		}
+		cur.Reset()
 	}
-	flush()
-	return out
+	return appendWord(out, cur.String())
+}
+
+// appendWord appends a token of words, lower case: without its quotes and
+// its "'s", "n't" as a negator of its own (the auxiliary before it is the
+// negation only: "can't", "doesn't"), and "longer" after "no" as "no
+// longer".
+func appendWord(out []word, w string) []word {
+	w = strings.Trim(w, "'’")
+	if w == "" {
+		return out
+	}
+	if strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t") {
+		if base := strings.TrimSuffix(strings.TrimSuffix(w, "n't"), "n’t"); base != "" && !lex().negatedAux[base] {
+			out = append(out, word{text: base})
+		}
+		return append(out, word{text: "not", neg: true})
+	}
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+	if n := len(out); n > 0 && w == "longer" && out[n-1].text == "no" {
+		out[n-1] = word{text: "no longer", neg: true}
+		return out
+	}
+	return append(out, word{text: w, neg: lex().negators[w], end: lex().clauseJoiners[w]})
 }
 
 // stem removes common English inflections, crudely but symmetrically.

@@ -90,3 +90,10 @@ func TestStatementWordsKnown(t *testing.T) {
 		}
 	}
 }
+
+func TestWordSet(t *testing.T) {
+	s := WordSet(Negators)
+	if len(s) != len(Negators) || !s["never"] || s["always"] {
+		t.Errorf("WordSet(Negators) = %v", s)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"memoria/markdown"
 	"memoria/memory"
@@ -113,22 +114,28 @@ func readLogs(ctx context.Context, root string, logs []string) ([]*memory.Docume
 	defer r.Close()
 	docs := make([]*memory.Document, len(logs))
 	errs := make([]error, len(logs))
-	var next sync.Mutex
-	i := 0
+	var next atomic.Int64 // the next log to read
 	var wg sync.WaitGroup
 	for range max(runtime.GOMAXPROCS(0), 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
-				next.Lock()
-				j := i
-				i++
-				next.Unlock()
+				j := int(next.Add(1) - 1)
 				if j >= len(logs) || ctx.Err() != nil {
 					return
 				}
-				docs[j], errs[j] = readLog(r, logs[j])
+				// Opened as get and the index open it: a log swapped for a
+				// symlink to something that is not a memory file (or a FIFO)
+				// since the listing is not read.
+				data, err := r.ReadFile(logs[j])
+				switch {
+				case errors.Is(err, workspace.ErrTooLarge): // not indexed either
+				case err != nil:
+					errs[j] = fmt.Errorf("reflect: read %s: %w", logs[j], err)
+				default:
+					docs[j], _ = markdown.Parse(logs[j], data) // nil for binary content: nothing to reflect on
+				}
 			}
 		}()
 	}
@@ -140,26 +147,6 @@ func readLogs(ctx context.Context, root string, logs []string) ([]*memory.Docume
 		return nil, err
 	}
 	return slices.DeleteFunc(docs, func(d *memory.Document) bool { return d == nil }), nil
-}
-
-// readLog reads and parses one daily log; nil for one too large to index
-// or binary.
-func readLog(r *workspace.Reader, rel string) (*memory.Document, error) {
-	// Opened as get and the index open it: a log swapped for a symlink to
-	// something that is not a memory file (or a FIFO) since the listing
-	// is not read.
-	data, err := r.ReadFile(rel)
-	if errors.Is(err, workspace.ErrTooLarge) {
-		return nil, nil // not indexed either
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reflect: read %s: %w", rel, err)
-	}
-	doc, err := markdown.Parse(rel, data)
-	if err != nil {
-		return nil, nil // binary content: nothing to reflect on
-	}
-	return doc, nil
 }
 
 func snapshot(root, rel string) (File, error) {

@@ -128,6 +128,15 @@ func (o *Opinion) Evidence() (ev []Evidence, supports []bool) {
 	return ev, supports
 }
 
+// confidence is the opinion's confidence, DefaultConfidence when it states
+// none.
+func (o *Opinion) confidence() float64 {
+	if !o.HasConfidence {
+		return DefaultConfidence
+	}
+	return o.Confidence
+}
+
 // LastUpdated returns the value of the last_updated sub-bullet, or "".
 func (o *Opinion) LastUpdated() string {
 	for _, it := range o.Items {

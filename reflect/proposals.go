@@ -35,39 +35,39 @@ so it is not indexed.
 // proposeCore finds durable facts (world facts and opinions without a
 // date of their own) that recur, in the same words up to case, stop
 // words and inflection, on at least MinRecurrence days, one of them
-// recent, and that core memory does not hold yet. It returns the new
-// proposals file and how many proposals it added.
-func proposeCore(in *Input, facts []*fact, recent func(*fact) bool) ([]byte, int) {
+// recent, and that core memory does not hold yet, and returns their
+// proposals (cluster.proposal) that the proposals file does not hold.
+func proposeCore(in *Input, facts []*fact, recent func(*fact) bool) []string {
 	existing := string(in.Proposals.Data)
 	core := coreTerms(in)
 	var picked []*cluster
 	for _, c := range recurring(facts, recent) {
-		if len(c.days) < MinRecurrence || !c.recent || strings.Contains(existing, "["+proposalID(c.key)+"]") {
+		if len(c.days) < MinRecurrence || !c.recent || strings.Contains(existing, "["+proposalID("p_", c.key)+"]") {
 			continue
 		}
 		if !slices.ContainsFunc(core, func(t terms) bool { return t.cosine(c.terms) >= coreSimilarity }) {
 			picked = append(picked, c)
 		}
 	}
-	if len(picked) == 0 {
-		return nil, 0
-	}
 	slices.SortFunc(picked, func(a, b *cluster) int {
 		return cmp.Or(cmp.Compare(len(b.days), len(a.days)), cmp.Compare(a.key, b.key))
 	})
-	var b strings.Builder
-	if len(in.Proposals.Data) == 0 {
-		b.WriteString(proposalsHeader)
-	} else {
-		b.Write(in.Proposals.Data)
-		if !strings.HasSuffix(existing, "\n") {
-			b.WriteString("\n")
-		}
-	}
+	var out []string
 	for _, c := range picked {
-		b.WriteString(c.proposal())
+		out = append(out, c.proposal())
 	}
-	return []byte(b.String()), len(picked)
+	return out
+}
+
+// withProposals appends proposal lines to the text of a proposals file;
+// an empty file gets proposalsHeader first.
+func withProposals(file string, lines []string) string {
+	if file == "" {
+		file = proposalsHeader
+	} else if !strings.HasSuffix(file, "\n") {
+		file += "\n"
+	}
+	return file + strings.Join(lines, "\n") + "\n"
 }
 
 // cluster is the facts of one kind that say the same thing of the same
@@ -141,14 +141,16 @@ func (c *cluster) proposal() string {
 	if len(last.keys) > 0 {
 		who = strings.TrimPrefix(mentions(last.keys), " ") + ": "
 	}
-	return fmt.Sprintf("- [ ] %s: %s%s — on %d days, latest %s (%s) [%s]\n",
-		block, who, text(last.Text), len(c.days), day(last.Written), strings.Join(srcs, ", "), proposalID(c.key))
+	return fmt.Sprintf("- [ ] %s: %s%s — on %d days, latest %s (%s) [%s]",
+		block, who, text(last.Text), len(c.days), day(last.Written), strings.Join(srcs, ", "), proposalID("p_", c.key))
 }
 
-// proposalID names a proposal's cluster, so that it is proposed once.
-func proposalID(key string) string {
+// proposalID names a proposal by what it proposes (key: a cluster's, or a
+// stale statement and what replaced it), so that it is proposed once:
+// prefix "p_" for a recurring fact, "s_" for a stale statement.
+func proposalID(prefix, key string) string {
 	sum := sha256.Sum256([]byte(key))
-	return "p_" + hex.EncodeToString(sum[:5])
+	return prefix + hex.EncodeToString(sum[:5])
 }
 
 // ProposalLine is one proposal of ProposalsPath as written: "- [B] Block:

@@ -142,15 +142,11 @@ func passageChanges(d *memory.Document, p memory.Passage, res *resolver) []*fact
 func blankListMarkers(text string) string {
 	b := []byte(text)
 	at := 0
-	for _, line := range strings.SplitAfter(text, "\n") {
-		t := strings.TrimLeft(line, " \t")
-		if t == "" || !strings.ContainsRune("-*+0123456789", rune(t[0])) {
-			at += len(line)
-			continue // no list marker: the common case, told by its first byte
-		}
-		if m, ok := markdown.ItemStart(line); ok {
-			for i := at; i < at+m; i++ {
-				b[i] = ' '
+	for line := range strings.Lines(text) {
+		// No list marker is the common case, told by its first byte.
+		if t := strings.TrimLeft(line, " \t"); t != "" && strings.ContainsRune("-*+0123456789", rune(t[0])) {
+			if m, ok := markdown.ItemStart(line); ok {
+				copy(b[at:at+m], strings.Repeat(" ", m))
 			}
 		}
 		at += len(line)

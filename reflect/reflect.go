@@ -238,24 +238,19 @@ func (p *Plan) opinions(in *Input, facts []*fact, recent func(*fact) bool, res *
 // proposals adds the core proposals: recurring facts (proposeCore), and
 // the stale statements of core memory (staleProposals).
 func (p *Plan) proposals(in *Input, facts []*fact, recent func(*fact) bool, stale map[string][]*fact, prose []*fact, res *resolver) {
-	data, n := proposeCore(in, facts, recent)
-	_, coreMarks := staleIn(in.CorePath, in.Core.Data, "", stale, prose, res, false)
-	existing := string(in.Proposals.Data)
-	if n > 0 {
-		existing = string(data)
+	file := string(in.Proposals.Data)
+	repeated := proposeCore(in, facts, recent)
+	if len(repeated) > 0 {
+		file = withProposals(file, repeated)
 	}
-	if more := staleProposals(existing, coreMarks); len(more) > 0 {
-		if existing == "" {
-			existing = proposalsHeader
-		} else if !strings.HasSuffix(existing, "\n") {
-			existing += "\n"
-		}
-		existing += strings.Join(more, "\n") + "\n"
-		data, n = []byte(existing), n+len(more)
+	_, coreMarks := staleIn(in.CorePath, in.Core.Data, "", stale, prose, res, false)
+	more := staleProposals(file, coreMarks)
+	if len(more) > 0 {
+		file = withProposals(file, more)
 		p.Report.Stale = append(p.Report.Stale, coreMarks...)
 	}
-	if n > 0 {
-		p.add(ProposalsPath, in.Proposals, data)
+	if n := len(repeated) + len(more); n > 0 {
+		p.add(ProposalsPath, in.Proposals, []byte(file))
 		p.Report.Proposals = n
 	}
 }
@@ -350,8 +345,12 @@ type opinionUpdate struct {
 	opTerms map[*Opinion]terms // made on first use
 }
 
-// weigh applies one fact: as the source an opinion was written from, as
-// a new opinion, or as evidence for or against the opinion it matches.
+// weigh applies one fact: as the source an opinion was written from
+// (sourceOf), as a new opinion, or as evidence for or against the opinion
+// it matches. A fact no opinion cites by its line may still be evidence an
+// opinion's confidence holds already, as the opinions file a person or
+// reflect wrote says (citesFile, updatedAfter, fileCiter): applying it
+// again would count one observation twice.
 func (u *opinionUpdate) weigh(f *fact) {
 	best, supports, ok := u.match(f)
 	if !ok {
@@ -453,17 +452,12 @@ func (u *opinionUpdate) start(f *fact, ev Evidence) {
 // apply weighs f as evidence for or against op by the update rule
 // (Apply), replacing op's statement by f's when the rule flips it.
 func (u *opinionUpdate) apply(op *Opinion, f *fact, supports bool, ev Evidence) {
-	u.change(op, false) // its confidence before
-	c := op.Confidence
-	if !op.HasConfidence {
-		c = DefaultConfidence
-	}
+	oc := u.change(op, false) // made with its confidence before
 	step := stepOf(op, f, supports)
-	out := Apply(c, streakOf(op), step)
+	out := Apply(op.confidence(), streakOf(op), step)
 	ev.Note = out.Note(step)
-	var old string
 	if out.Flipped {
-		old = op.flip(f, out, ev)
+		oc.Flipped, oc.Old = true, op.flip(f, out, ev)
 	} else {
 		op.setConfidence(out.After)
 		op.addEvidence(step.Supports, ev)
@@ -472,10 +466,7 @@ func (u *opinionUpdate) apply(op *Opinion, f *fact, supports bool, ev Evidence) 
 	if step.Supports || out.Flipped {
 		key = KeySupports
 	}
-	oc := u.record(op, false, key, ev)
-	if out.Flipped {
-		oc.Flipped, oc.Old = true, old
-	}
+	u.record(op, false, key, ev)
 	op.touch(f.Written)
 }
 
@@ -491,7 +482,8 @@ func stepOf(op *Opinion, f *fact, supports bool) Step {
 	if view {
 		supports = !Contradicts(op.Statement, f.Text)
 	}
-	step := Step{Supports: supports, Strength: strength, Young: evidenceCount(op) < YoungEvidence}
+	ev, _ := op.Evidence()
+	step := Step{Supports: supports, Strength: strength, Young: len(ev) < YoungEvidence}
 	if view && step.Supports && f.HasConfidence && f.Confidence < DoubtBelow {
 		// The view restated at a low confidence ("O(c=0.2) Partitions
 		// Beaubien delivers on time", after a late order) doubts it: the
@@ -536,21 +528,17 @@ func (op *Opinion) touch(written time.Time) {
 }
 
 // record notes evidence ev, cited under key, as op's change and as cited.
-func (u *opinionUpdate) record(op *Opinion, created bool, key string, ev Evidence) *OpinionChange {
+func (u *opinionUpdate) record(op *Opinion, created bool, key string, ev Evidence) {
 	u.done.add(ev)
 	oc := u.change(op, created)
 	oc.Evidence = append(oc.Evidence, key+" "+ev.String())
-	return oc
 }
 
 // change is what the run changed of op, made at its first change.
 func (u *opinionUpdate) change(op *Opinion, created bool) *OpinionChange {
 	oc := u.byOp[op]
 	if oc == nil {
-		oc = &OpinionChange{Before: op.Confidence, Created: created}
-		if !op.HasConfidence {
-			oc.Before = DefaultConfidence
-		}
+		oc = &OpinionChange{Before: op.confidence(), Created: created}
 		if created {
 			oc.Before = 0
 		}
@@ -617,7 +605,7 @@ func changedView(ops []*Opinion, f *fact, res *resolver) *Opinion {
 		return nil
 	}
 	return onlyOpinion(ops, func(op *Opinion) bool {
-		return sharesEntity(op, f, res) && shareValue(op.Statement, f.Text, res) && Contradicts(op.Statement, f.Text)
+		return sharesEntity(op, f, res) && change.ShareValue(op.Statement, f.Text, res.isName) && Contradicts(op.Statement, f.Text)
 	})
 }
 
@@ -651,22 +639,6 @@ func semanticMatch(ops []*Opinion, f *fact, res *resolver, sim func(a, b string)
 // SourceNote is the note of the evidence an opinion was written from
 // (sourceOf): it supports the opinion and leaves its confidence as it is.
 const SourceNote = "its source; c unchanged"
-
-// An O fact of the logs that no opinion cites by its line may still be
-// evidence an opinion's confidence holds already; applying it again would
-// count one observation twice. Three cases, each saying so in the
-// opinions file a person or reflect wrote:
-//
-//   - citesFile: the opinion cites the fact's file without a line
-//     ("supports: memory/2026-03-09.md"), as people write by hand;
-//   - fileCiter: no opinion is similar enough to the fact, but one that
-//     shares its entity cites its file so (the page put in other words
-//     what the log said);
-//   - last_updated: the fact was written before the day the opinion was
-//     last updated, so it was there to be weighed.
-//
-// And sourceOf: an opinion that cites no evidence at all and states the
-// confidence the fact states was written from it.
 
 // updatedAfter reports whether op's last_updated is a day after written
 // (a last_updated that is no YYYY-MM-DD day says nothing).
@@ -702,12 +674,6 @@ func sourceOf(op *Opinion, f *fact) bool {
 		!Contradicts(op.Statement, f.Text)
 }
 
-// evidenceCount is how many pieces of evidence an opinion cites.
-func evidenceCount(op *Opinion) int {
-	ev, _ := op.Evidence()
-	return len(ev)
-}
-
 // mentions writes entities as mentions, each after a space: " @Peter @warelay".
 func mentions(ents []string) string {
 	if len(ents) == 0 {
@@ -741,18 +707,17 @@ type resolver struct {
 
 func newResolver(in *Input) *resolver {
 	r := &resolver{byKey: map[string]string{}, counts: map[string]map[string]int{}, memo: map[string]string{}}
-	paths := slices.Sorted(maps.Keys(in.PageDocs))
-	// Slugs first, then names and aliases, so that a page's own slug wins.
-	for _, p := range paths {
+	var ents []*memory.EntityPage // of the pages, in path order
+	for _, p := range slices.Sorted(maps.Keys(in.PageDocs)) {
 		if e := in.PageDocs[p].Entity; e != nil {
-			r.byKey[memory.EntityKey(e.Slug)] = e.Slug
+			ents = append(ents, e)
 		}
 	}
-	for _, p := range paths {
-		e := in.PageDocs[p].Entity
-		if e == nil {
-			continue
-		}
+	// Slugs first, then names and aliases, so that a page's own slug wins.
+	for _, e := range ents {
+		r.byKey[memory.EntityKey(e.Slug)] = e.Slug
+	}
+	for _, e := range ents {
 		for _, n := range append([]string{e.Name}, e.Aliases...) {
 			if k := memory.EntityKey(n); k != "" {
 				if _, ok := r.byKey[k]; !ok {
@@ -767,15 +732,13 @@ func newResolver(in *Input) *resolver {
 		}
 	}
 	r.first = map[string]string{}
-	for _, p := range paths {
-		if e := in.PageDocs[p].Entity; e != nil {
-			if ws := strings.Fields(e.Name); len(ws) > 1 && !query.IsStopWord(strings.ToLower(ws[0])) { // "The Van" has no first name
-				w := strings.ToLower(ws[0])
-				if s, ok := r.first[w]; ok && s != e.Slug {
-					r.first[w] = ""
-				} else {
-					r.first[w] = e.Slug
-				}
+	for _, e := range ents {
+		if ws := strings.Fields(e.Name); len(ws) > 1 && !query.IsStopWord(strings.ToLower(ws[0])) { // "The Van" has no first name
+			w := strings.ToLower(ws[0])
+			if s, ok := r.first[w]; ok && s != e.Slug {
+				r.first[w] = ""
+			} else {
+				r.first[w] = e.Slug
 			}
 		}
 	}

@@ -1,8 +1,6 @@
 package reflect
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"regexp"
 	"slices"
@@ -235,7 +233,7 @@ func sentences(s string, from, to int, skip []bool, lineOf func(int) int) []stat
 func staleIn(path string, data []byte, page string, byKey map[string][]*fact, prose []*fact, res *resolver, mark bool) ([]byte, []StaleMark) {
 	all := checkedStatements(data, page, byKey, res)
 	best, tied := tieProse(all, page, prose, res)
-	var edits []staleEdit
+	var stale []statement
 	var marks []StaleMark
 	for _, c := range all {
 		if c.st.marked {
@@ -251,15 +249,13 @@ func staleIn(path string, data []byte, page string, byKey map[string][]*fact, pr
 		if by == nil {
 			continue
 		}
-		current := strings.Join(strings.Fields(by.Text), " ")
-		marks = append(marks, StaleMark{Path: path, Line: c.st.line, Old: c.st.text, Current: current, By: by.Source.String(), Day: day(by.Written)})
-		note := strings.NewReplacer("(", "[", ")", "]", "~~", "~", "<!--", "<!-").Replace(current)
-		edits = append(edits, staleEdit{st: c.st, note: fmt.Sprintf("~~ (now: %s — %s, %s; %s)", note, by.Source, day(by.Written), StaleTag)})
+		stale = append(stale, c.st)
+		marks = append(marks, StaleMark{Path: path, Line: c.st.line, Old: c.st.text, Current: strings.Join(strings.Fields(by.Text), " "), By: by.Source.String(), Day: day(by.Written)})
 	}
-	if !mark || len(edits) == 0 {
+	if !mark || len(stale) == 0 {
 		return data, marks
 	}
-	return strike(data, edits), marks
+	return strike(data, stale, marks), marks
 }
 
 // checked is a curated statement the check compares, with what it is
@@ -270,8 +266,19 @@ type checked struct {
 	value string // what gives its values: after its label, if a field
 	ents  []string
 	cands []*fact // the typed facts of its entities
+
+	// What changes said in prose are compared with (tieProse):
+	said     *change.Statement
+	inText   func(string) bool // names in the statement (resolver.namesIn)
+	entities []string          // ents, without the words it opens with (change.IsSubjectKey)
+	curated  *change.Sig       // made on first use
+	// valueNames: on a page, a line that gives someone as its value
+	// ("Treasurer: Raymond Thibodeau" on the choir's page) is about them
+	// too for a sentence that names them: "the new treasurer is Louise
+	// Caron, and Raymond is staying on the committee".
+	valueNames []string
 	// replaced are the changes said in prose that would outdate it, with
-	// the topic words each shares with it (tieProse).
+	// the topic words each shares with it.
 	replaced map[*fact]int
 }
 
@@ -301,6 +308,12 @@ func checkedStatements(data []byte, page string, byKey map[string][]*fact, res *
 		for _, e := range ents {
 			c.cands = append(c.cands, byKey[e]...)
 		}
+		c.inText, c.entities = res.namesIn(text), slices.DeleteFunc(slices.Clone(ents), change.IsSubjectKey)
+		c.said = change.NewStatement(text, c.inText)
+		c.said.Page = page != ""
+		if page != "" {
+			c.valueNames = slices.DeleteFunc(res.named(text), func(k string) bool { return k == page })
+		}
 		all = append(all, c)
 	}
 	return all
@@ -323,22 +336,21 @@ func checkedStatements(data []byte, page string, byKey map[string][]*fact, res *
 func tieProse(all []*checked, page string, prose []*fact, res *resolver) (best, tied map[*fact]int) {
 	best, tied = map[*fact]int{}, map[*fact]int{}
 	for _, c := range all {
-		pc := newProseCheck(c, page, res)
 		for _, f := range prose {
-			t, head, value, ok := pc.tie(f)
+			t, head, value, ok := c.tie(f, page)
 			if !ok {
 				continue
 			}
 			if t == change.TieHead && namesLabel(c.text, f.change.Said) {
-				tied[f] = max(tied[f], pc.st.Shared(f.change))
+				tied[f] = max(tied[f], c.said.Shared(f.change))
 			}
-			if !pc.outdated(f, t, head, value) {
+			if !c.outdated(f, t, head, value, res) {
 				continue
 			}
 			if c.replaced == nil {
 				c.replaced = map[*fact]int{}
 			}
-			n := pc.st.Shared(f.change)
+			n := c.said.Shared(f.change)
 			c.replaced[f] = n
 			if m, ok := best[f]; !ok || n > m {
 				best[f] = n
@@ -350,39 +362,10 @@ func tieProse(all []*checked, page string, prose []*fact, res *resolver) (best, 
 	return best, tied
 }
 
-// proseCheck is one curated statement as the changes said in prose are
-// compared with it.
-type proseCheck struct {
-	c        *checked
-	page     string
-	res      *resolver
-	st       *change.Statement
-	inText   func(string) bool // names in the statement (resolver.namesIn)
-	entities []string          // its entities, without the words it opens with (change.IsSubjectKey)
-	curated  *change.Sig       // made on first use
-	// valueNames: on a page, a line that gives someone as its value
-	// ("Treasurer: Raymond Thibodeau" on the choir's page) is about them
-	// too for a sentence that names them: "the new treasurer is Louise
-	// Caron, and Raymond is staying on the committee".
-	valueNames []string
-}
-
-func newProseCheck(c *checked, page string, res *resolver) *proseCheck {
-	pc := &proseCheck{c: c, page: page, res: res, inText: res.namesIn(c.text),
-		entities: slices.DeleteFunc(slices.Clone(c.ents), change.IsSubjectKey)}
-	pc.st = change.NewStatement(c.text, pc.inText)
-	pc.st.Page = page != ""
-	if page != "" {
-		pc.valueNames = slices.DeleteFunc(res.named(c.text), func(k string) bool { return k == page })
-	}
-	return pc
-}
-
 // tie returns how the change sentence f is tied to the statement
 // (change.Statement.Tie), with the head words and the value it compares;
 // false when it is not.
-func (pc *proseCheck) tie(f *fact) (t change.Tie, head []string, value string, ok bool) {
-	c, page := pc.c, pc.page
+func (c *checked) tie(f *fact, page string) (t change.Tie, head []string, value string, ok bool) {
 	if page != "" && len(f.keys) == 0 && len(f.around) > 0 && !slices.ContainsFunc(f.around, func(k string) bool { return slices.Contains(c.ents, k) }) {
 		// A sentence that names no one, in a paragraph about someone
 		// else, says nothing of this page's entity: "Dean told them where
@@ -391,13 +374,13 @@ func (pc *proseCheck) tie(f *fact) (t change.Tie, head []string, value string, o
 		return change.Untied, nil, "", false
 	}
 	ents := c.ents
-	for _, k := range pc.valueNames {
+	for _, k := range c.valueNames {
 		if slices.Contains(f.keys, k) {
 			ents = append(slices.Clip(ents), k)
 		}
 	}
-	t, head, value = pc.st.Tie(f.change, f.keys, ents)
-	if t == change.Untied && page != "" && len(f.saying) < len(f.keys) && pc.st.Shared(f.change) >= 2 {
+	t, head, value = c.said.Tie(f.change, f.keys, ents)
+	if t == change.Untied && page != "" && len(f.saying) < len(f.keys) && c.said.Shared(f.change) >= 2 {
 		// The sentence names someone else only outside the clauses that
 		// say its change ("Raymond had the numbers ready; … it was
 		// decided: the fee is going up to $140 a year"): that change is
@@ -405,7 +388,7 @@ func (pc *proseCheck) tie(f *fact) (t change.Tie, head []string, value string, o
 		// names its field's label ("Membership fee: $120 a year"), not
 		// another page's "Fee: $180 per rehearsal" or "Ticket sales:
 		// section leaders …". Only a tie by the field's label counts.
-		t, head, value = pc.st.Tie(f.change, f.saying, ents)
+		t, head, value = c.said.Tie(f.change, f.saying, ents)
 		if label, _, ok := change.Labelled(c.text); t != change.TieHead || !ok || !slices.ContainsFunc(head, func(w string) bool {
 			return strings.Contains(strings.ToLower(label), w)
 		}) {
@@ -417,42 +400,37 @@ func (pc *proseCheck) tie(f *fact) (t change.Tie, head []string, value string, o
 
 // outdated reports whether the change sentence f, tied to the statement
 // by t, outdates it.
-func (pc *proseCheck) outdated(f *fact, t change.Tie, head []string, value string) bool {
-	inSentence := pc.res.namesIn(f.change.Said)
-	isName := func(w string) bool { return pc.inText(w) || inSentence(w) }
+func (c *checked) outdated(f *fact, t change.Tie, head []string, value string, res *resolver) bool {
+	inSentence := res.namesIn(f.change.Said)
+	isName := func(w string) bool { return c.inText(w) || inSentence(w) }
 	if t != change.TieEntity {
-		return pc.st.Outdated(f.change, head, value, isName)
+		return c.said.Outdated(f.change, head, value, isName)
 	}
 	// About the statement's entity: the same attribute by a cue ("lives",
 	// "moved") and another value (a typed fact's attribute was compared
 	// already, in newestChange); or the end of what the statement says
 	// ("Marlene stepped down as treasurer" and, on her page, "Club
 	// treasurer since 2021").
-	if pc.curated == nil {
-		sig := change.NewSig(memory.Item{Kind: memory.KindWorld, Content: pc.c.text, Entities: pc.entities})
-		pc.curated = &sig
+	if c.curated == nil {
+		sig := change.NewSig(memory.Item{Kind: memory.KindWorld, Content: c.text, Entities: c.entities})
+		c.curated = &sig
 	}
 	// The cue is in a clause that says the change: "He talks to me … from
 	// a riad roof now, and the long answers live in files" says nothing of
 	// where he lives.
-	cue := !f.typed && change.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.change.Saying(), Entities: pc.entities}).SharesCue(*pc.curated)
-	return cue && pc.st.Outdated(f.change, nil, value, isName) || pc.st.Ended(f.change, isName)
+	cue := !f.typed && change.NewSig(memory.Item{Kind: memory.KindPassage, Content: f.change.Saying(), Entities: c.entities}).SharesCue(*c.curated)
+	return cue && c.said.Outdated(f.change, nil, value, isName) || c.said.Ended(f.change, isName)
 }
 
-// staleEdit is a stale statement and the note written after it.
-type staleEdit struct {
-	st   statement
-	note string
-}
-
-// strike returns data with each statement of edits struck through and
-// its note written after it.
-func strike(data []byte, edits []staleEdit) []byte {
+// strike returns data with each stale statement struck through, followed
+// by a note of its mark: what it is now, the source that says so and its
+// day.
+func strike(data []byte, stale []statement, marks []StaleMark) []byte {
 	var b strings.Builder
 	s := string(data)
 	at := 0
-	for _, e := range edits {
-		start := e.st.start
+	for i, st := range stale {
+		start := st.start
 		// A typed fact ("- W @Ana: …") is struck from its kind letter on:
 		// the line stops being a fact, so the old value is no longer
 		// recalled as the curated current state.
@@ -460,11 +438,10 @@ func strike(data []byte, edits []staleEdit) []byte {
 		if m := kindPrefix.FindStringSubmatchIndex(s[lineStart:start]); m != nil {
 			start = lineStart + m[2]
 		}
-		b.WriteString(s[at:start])
-		b.WriteString("~~")
-		b.WriteString(s[start:e.st.end])
-		b.WriteString(e.note)
-		at = e.st.end
+		m := marks[i]
+		now := strings.NewReplacer("(", "[", ")", "]", "~~", "~", "<!--", "<!-").Replace(m.Current)
+		fmt.Fprintf(&b, "%s~~%s~~ (now: %s — %s, %s; %s)", s[at:start], s[start:st.end], now, m.By, m.Day, StaleTag)
+		at = st.end
 	}
 	b.WriteString(s[at:])
 	return []byte(b.String())
@@ -632,7 +609,7 @@ func outdates(f *fact, curated change.Sig, value string, isName func(string) boo
 func staleProposals(existing string, marks []StaleMark) []string {
 	var out []string
 	for _, m := range marks {
-		id := staleID(m)
+		id := proposalID("s_", m.Old+"\x00"+m.By)
 		if strings.Contains(existing, "["+id+"]") {
 			continue
 		}
@@ -640,13 +617,6 @@ func staleProposals(existing string, marks []StaleMark) []string {
 			m.Path, m.Line, m.Old, m.Day, m.By, text(m.Current), id))
 	}
 	return out
-}
-
-// staleID names a stale statement and what replaced it, so that the
-// proposal is made once.
-func staleID(m StaleMark) string {
-	sum := sha256.Sum256([]byte(m.Old + "\x00" + m.By))
-	return "s_" + hex.EncodeToString(sum[:5])
 }
 
 // historical reports whether a statement is about the past ("Before that:
@@ -762,8 +732,6 @@ func otherSubject(text, page string, res *resolver) bool {
 // isName reports whether a word names a known entity (it says who, not
 // what, so it is no value).
 func (r *resolver) isName(w string) bool { return r.byKey[memory.EntityKey(w)] != "" }
-
-func shareValue(a, b string, res *resolver) bool { return change.ShareValue(a, b, res.isName) }
 
 // namesLabel reports whether a statement is a field (change.Field) whose
 // label's every word the sentence says.

@@ -1,6 +1,7 @@
 package reflect
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -49,9 +50,9 @@ func termsOf(s string) terms {
 		}
 		ts[st] = struct{}{}
 		if p, ok := lex().polarity[w.text]; ok {
-			ts["~"+p.concept] = struct{}{}
+			ts["~"+p.Concept] = struct{}{}
 		} else if p, ok := lex().polarity[st]; ok {
-			ts["~"+p.concept] = struct{}{}
+			ts["~"+p.Concept] = struct{}{}
 		}
 	}
 	return ts
@@ -125,16 +126,10 @@ func stem(w string) string {
 	return w
 }
 
-// pole is a polarity word's concept and sign: "concise" is (length, -1).
-type pole struct {
-	concept string
-	sign    int
-}
-
 // lexicon is the lang tables reflect reads statements by, as sets, made on
 // first use.
 type lexicon struct {
-	polarity        map[string]pole // lang.Polarity by word
+	polarity        map[string]*lang.Pole // by word: "concise" is (length, -1)
 	negators        map[string]bool
 	negatedAux      map[string]bool // lang.NegatedAuxiliaries
 	clauseJoiners   map[string]bool
@@ -146,13 +141,13 @@ type lexicon struct {
 }
 
 var lex = sync.OnceValue(func() *lexicon {
-	l := &lexicon{polarity: map[string]pole{}, frameTerms: map[string]bool{},
-		negators: wordSet(lang.Negators), negatedAux: wordSet(lang.NegatedAuxiliaries), clauseJoiners: wordSet(lang.ClauseJoiners),
-		stop: wordSet(lang.StopWords), relationNouns: wordSet(lang.RelationNouns), relationMods: wordSet(lang.RelationModifiers),
-		preferenceVerbs: wordSet(lang.PreferenceVerbs)}
-	for _, p := range lang.Polarity {
+	l := &lexicon{polarity: map[string]*lang.Pole{}, frameTerms: map[string]bool{},
+		negators: lang.WordSet(lang.Negators), negatedAux: lang.WordSet(lang.NegatedAuxiliaries), clauseJoiners: lang.WordSet(lang.ClauseJoiners),
+		stop: lang.WordSet(lang.StopWords), relationNouns: lang.WordSet(lang.RelationNouns), relationMods: lang.WordSet(lang.RelationModifiers),
+		preferenceVerbs: lang.WordSet(lang.PreferenceVerbs)}
+	for i, p := range lang.Polarity {
 		for _, w := range p.Words {
-			l.polarity[w] = pole{p.Concept, p.Sign}
+			l.polarity[w] = &lang.Polarity[i]
 		}
 	}
 	for _, w := range lang.ViewVerbs {
@@ -160,14 +155,6 @@ var lex = sync.OnceValue(func() *lexicon {
 	}
 	return l
 })
-
-func wordSet(ws []string) map[string]bool {
-	m := make(map[string]bool, len(ws))
-	for _, w := range ws {
-		m[w] = true
-	}
-	return m
-}
 
 // hasChangeMarker reports whether s says a view changed ("no longer",
 // "now prefers", "switched", "stopped", a bare "now"): change.Says.
@@ -210,10 +197,10 @@ func stanceAbout(s string, topic terms) stance {
 		}
 		k, v := stem(w.text), sign
 		if p, ok := lex().polarity[w.text]; ok {
-			if topic != nil && p.concept != "like" && modifiesOther(ws, i, topic) {
+			if topic != nil && p.Concept != "like" && modifiesOther(ws, i, topic) {
 				continue
 			}
-			k, v = "~"+p.concept, sign*p.sign
+			k, v = "~"+p.Concept, sign*p.Sign
 		}
 		if _, seen := st[k]; !seen && k != "" {
 			st[k] = v // the first mention carries the claim
@@ -301,12 +288,8 @@ func comparedSides(s string) (first, second map[string]bool, ok bool) {
 }
 
 func without(a, b map[string]bool) map[string]bool {
-	out := map[string]bool{}
-	for k := range a {
-		if !b[k] {
-			out[k] = true
-		}
-	}
+	out := maps.Clone(a)
+	maps.DeleteFunc(out, func(k string, _ bool) bool { return b[k] })
 	return out
 }
 

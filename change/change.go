@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"memoria/lang"
 	"memoria/memory"
 	"memoria/query"
 )
@@ -107,21 +108,50 @@ var yearPattern = regexp.MustCompile(`(?i)\b(?:in|since|until|till|from|back in)
 func Ends(text string) bool { return endingWords.MatchString(text) }
 
 // changeWords say that a value changed from some moment on, or ended; in
-// lower case (saysChange). A bare "now" or "new" is not enough: prose says
-// "noticed only now" and "two new bookings" of things that did not
-// change.
-var changeWords = regexp.MustCompile(`\b(switched|switching|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|instead of|replacing|replaced (by|with)|no longer|from now on|(from|starting) (next|this|today|tomorrow|(mon|tues|wednes|thurs|fri|satur|sun)day([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}-\d\d-\d\d)|(go|goes|going|went|gone) (up|down)\b|from (january|february|march|april|may|june|july|august|september|october|november|december)\b|the new (\w+ ){1,3}(is|are)|no more|from here on|instead[,.;!]|instead$|(is|are|'s|’s|'re|’re) (up|down) to|replaced \w+( \w+)? as|now:|(took|takes|taken|taking) over|(started|starts|starting|joined|joins) (us )?as (the|our|their|his|her|my|a|an) |stepped down|finished at|renewed|extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) (the|our|their|his|her|my) new|new one|swapped|swapping|swapped out|bumped|rescheduled|these days|got rid of|handed (the \w+ )?back|(we're|we’re|we are) with|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
+// lower case (saysChange): lang.ChangePhrases, and the phrases a grammar
+// reads ("has moved", "is now", "from next month", "the new treasurer
+// is"). A bare "now" or "new" is not enough: prose says "noticed only
+// now" and "two new bookings" of things that did not change.
+var changeWords = regexp.MustCompile(`\b(` + alternation(lang.ChangePhrases) + `|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|replaced (by|with)|(from|starting) (next|this|today|tomorrow|(` + alternation(weekdayNames) + `)([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (` + alternation(monthStems) + `)|\d{4}-\d\d-\d\d)|(go|goes|going|went|gone) (up|down)\b|from (` + alternation(fullMonthNames) + `)\b|the new (\w+ ){1,3}(is|are)|instead[,.;!]|instead$|(is|are|'s|’s|'re|’re) (up|down) to|replaced \w+( \w+)? as|now:|(took|takes|taken|taking) over|(started|starts|starting|joined|joins) (us )?as (the|our|their|his|her|my|a|an) |extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) (the|our|their|his|her|my) new|handed (the \w+ )?back|(we're|we’re|we are) with|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
+
+// alternation joins phrases into a regular expression's alternatives, a
+// phrase ending in '*' matching any word that starts with its last word.
+func alternation(phrases []string) string {
+	quoted := make([]string, len(phrases))
+	for i, p := range phrases {
+		if stem, ok := strings.CutSuffix(p, "*"); ok {
+			quoted[i] = regexp.QuoteMeta(stem) + `\w*`
+		} else {
+			quoted[i] = regexp.QuoteMeta(p)
+		}
+	}
+	return strings.Join(quoted, "|")
+}
+
+// fullMonthNames, monthStems and weekdayNames are the English names of
+// the months, their first three letters ("from 3 Mar", "from 3rd
+// March") and the names of the days of the week, for changeWords.
+var fullMonthNames, monthStems, weekdayNames = func() (full, stems, days []string) {
+	for _, m := range lang.Months["en"] {
+		full = append(full, m.Full[0])
+		stems = append(stems, m.Full[0][:3])
+	}
+	for _, d := range lang.Weekdays["en"] {
+		days = append(days, d.Full[0])
+	}
+	return full, stems, days
+}()
 
 // notSettled marks a sentence that does not say how things are now: a
 // plan, a guess, a question, an exception for a while, or what stays as
 // it was ("we'll keep ordering from Sadashiv kaka"; in lower case, which
 // "Haere Mai Stays" and "4 May" are not). It is read clause by clause
 // (settledText).
-var notSettled = regexp.MustCompile(`(?i)(\?|\b(might|could|would|should|if|maybe|perhaps|probably|possibly|propos\w*|plan\w*|consider\w*|thinking of|thinking about|hasn't decided|not decided|undecided|in case|for now|temporar\w*|this week only|just for|for the day|for the morning|for the weekend|on leave|be back|asked (whether|if)|hop(e|es|ing) to|want(s|ed)? (him|her|them|us|me) to|wants to|unless|back then|in the past)\b)|(?-i:\bmay\b|` + unchanged.String() + `)`)
+var notSettled = regexp.MustCompile(`(?i)(\?|\b(` + alternation(lang.NotSettled) + `)\b)|(?-i:\bmay\b|` + unchanged.String() + `)`)
 
 // unchanged marks what stays as it was ("stays at ₹600", "still", "the
 // same"); in lower case, which "Haere Mai Stays" is not.
-var unchanged = regexp.MustCompile(`\b(keeps?|kept|still|stays?|same|as before|as usual|unchanged)\b`)
+var unchanged = regexp.MustCompile(`\b(` + alternation(lang.Unchanged) + `)\b`)
 
 // settledText returns the clauses of a sentence that say how things are
 // now (notSettled), when one of them says a change, else "": of
@@ -153,7 +183,7 @@ var sentenceParts = regexp.MustCompile(`;\s+|,\s+(?:but|and|so|while)\s+|\s+but\
 // modalSentence marks a sentence that is a plan or a guess as a whole,
 // whichever clause says it ("If the council agrees, recycling moves to
 // Thursdays").
-var modalSentence = regexp.MustCompile(`(?i)^(if|maybe|perhaps|probably|possibly|unless)\b`)
+var modalSentence = regexp.MustCompile(`(?i)^(` + alternation(lang.ModalOpeners) + `)\b`)
 
 // saysChange reports whether a sentence says that a value changed.
 func saysChange(s string) bool {
@@ -178,15 +208,20 @@ func saysChange(s string) bool {
 // matches holds: the regular expression runs only on a sentence holding
 // one, which few do.
 var changeAnchors = func() []string {
-	as := []string{"switch", "moved", "instead", "replac", "no longer", "from now on", "took over", "takes over",
-		"taken over", "taking over", "stepped down", "finished at", "renewed", "extended ", "changed ", "new one", "swap", "bumped",
-		"rescheduled", "these days", "got rid of", "handed", "re with", "are with", "the new", "no more", "from here on", "now:",
-		"started as", "starts as", "starting as", "joined as", "joins as", "joined us as", "joins us as",
-		"from jan", "from feb", "from mar", "from apr", "from may", "from jun", "from jul", "from aug", "from sep", "from oct", "from nov", "from dec"}
+	as := append([]string{"moved", "instead", "replac", "took over", "takes over", "taken over", "taking over", "extended ", "changed ",
+		"handed", "re with", "are with", "the new", "now:", "started as", "starts as", "starting as", "joined as", "joins as",
+		"joined us as", "joins us as"}, lang.ChangePhrases...)
+	for _, m := range monthStems {
+		as = append(as, "from "+m)
+	}
 	for _, v := range []string{"go", "goes", "going", "went", "gone", "is", "are", "'s", "’s", "'re", "’re"} {
 		as = append(as, v+" up", v+" down") // "went up", "we're down to"
 	}
-	for _, w := range []string{"next", "this", "today", "tomorrow", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"} {
+	starts := []string{"next", "this", "today", "tomorrow", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"}
+	for _, d := range weekdayNames {
+		starts = append(starts, d[:3])
+	}
+	for _, w := range starts {
 		as = append(as, "from "+w, "starting "+w)
 	}
 	for _, w := range []string{"is", "are", "'s", "’s", "'re", "’re"} {
@@ -227,7 +262,7 @@ var clauseSep = regexp.MustCompile(`[;,]\s+`)
 
 // relationWords relate a statement to a time or a rate; they say nothing
 // of what it is about ("Club treasurer since 2021").
-var relationWords = map[string]bool{"since": true, "until": true, "till": true, "after": true, "before": true, "during": true, "through": true, "per": true}
+var relationWords = wordSet(lang.RelationWords)
 
 // A Statement is a curated statement, read once, that changes are
 // compared with.
@@ -539,35 +574,8 @@ func (s *Statement) head(c *Change) (head []string, value string) {
 	// class, …") says whom the line is about, not what attribute: "Ewan
 	// can play … on the chanter now" is no new value of it.
 	if len(s.label) > 0 && !s.namedLabel() {
-		// Every word of the label, or two and half of a longer one, or the
-		// last of a label of several, its head noun ("the fee is going up"
-		// for "Membership fee: …"): a field's label names its attribute,
-		// and the new value must come near it (Outdated). One other word
-		// of it is too little ("rehearsals" of "Rehearsal day").
-		both := shared(s.label, c.words)
-		if n := len(both); n == len(s.label) || n >= 2 && 2*n >= len(s.label) || n == 1 && both[0] == s.label[len(s.label)-1] {
-			return both, s.value
-		}
-		// A head noun that only names the kind of the value ("Rehearsal
-		// day: Tuesday", "Start time: 19:00") and the other word of the
-		// label, with a value of that kind: "rehearsals are on Wednesdays
-		// from now on".
-		if last := s.label[len(s.label)-1]; len(s.label) == 2 && len(both) == 1 && both[0] != last && c.givesKind(labelKinds[last]) {
-			return both, s.value
-		}
-		// The head noun said in another form ("Wine distributor" and
-		// "Wine Distribution"): a stem of six letters or more in common.
-		if last := s.label[len(s.label)-1]; len(s.label) > 1 && len(both) >= 1 {
-			for _, w := range c.words {
-				if commonStem(last, w) {
-					return append(both, w), s.value
-				}
-			}
-		}
-		// Or a word of the same attribute (attributeCues): "Price went up:
-		// now £1,240 a month" for "Rent: £1,150 a month".
-		if cues := sameCue(s.label, c.words); len(cues) > 0 {
-			return cues, s.value
+		if words, ok := s.labelHead(c); ok {
+			return words, s.value
 		}
 	}
 	for i, topic := range s.clauses {
@@ -590,6 +598,42 @@ func (s *Statement) head(c *Change) (head []string, value string) {
 		return s.topic, s.value
 	}
 	return nil, ""
+}
+
+// labelHead returns the words that tie a field's statement to a sentence
+// by its label (see head).
+func (s *Statement) labelHead(c *Change) ([]string, bool) {
+	// Every word of the label, or two and half of a longer one, or the
+	// last of a label of several, its head noun ("the fee is going up"
+	// for "Membership fee: …"): a field's label names its attribute,
+	// and the new value must come near it (Outdated). One other word
+	// of it is too little ("rehearsals" of "Rehearsal day").
+	both := shared(s.label, c.words)
+	if n := len(both); n == len(s.label) || n >= 2 && 2*n >= len(s.label) || n == 1 && both[0] == s.label[len(s.label)-1] {
+		return both, true
+	}
+	// A head noun that only names the kind of the value ("Rehearsal
+	// day: Tuesday", "Start time: 19:00") and the other word of the
+	// label, with a value of that kind: "rehearsals are on Wednesdays
+	// from now on".
+	if last := s.label[len(s.label)-1]; len(s.label) == 2 && len(both) == 1 && both[0] != last && c.givesKind(labelKinds[last]) {
+		return both, true
+	}
+	// The head noun said in another form ("Wine distributor" and
+	// "Wine Distribution"): a stem of six letters or more in common.
+	if last := s.label[len(s.label)-1]; len(s.label) > 1 && len(both) >= 1 {
+		for _, w := range c.words {
+			if commonStem(last, w) {
+				return append(both, w), true
+			}
+		}
+	}
+	// Or a word of the same attribute (attributeCues): "Price went up:
+	// now £1,240 a month" for "Rent: £1,150 a month".
+	if cues := sameCue(s.label, c.words); len(cues) > 0 {
+		return cues, true
+	}
+	return nil, false
 }
 
 // unnamed reports whether the statement says the words only of someone
@@ -619,7 +663,15 @@ func (s *Statement) unnamed(words []string) bool {
 
 // labelKinds are the head nouns of a label that name only the kind of
 // its value (kindOf).
-var labelKinds = map[string]string{"day": "weekday", "time": "time", "fee": "money", "price": "money", "cost": "money"}
+var labelKinds = func() map[string]string {
+	m := map[string]string{}
+	for kind, nouns := range lang.ValueKindNouns {
+		for _, n := range nouns {
+			m[n] = kind
+		}
+	}
+	return m
+}()
 
 // givesKind reports whether the sentence names a value of kind (kindOf).
 func (c *Change) givesKind(kind string) bool {
@@ -790,7 +842,7 @@ func endsTopic(c *Change, topic []string) bool {
 }
 
 // endingWords say that someone or something stopped being what it was.
-var endingWords = regexp.MustCompile(`(?i)\b(stepped down|steps down|stood down|resigned|retired|left|quit|no longer|finished|closed|sold|gave up|given up|stopped|moved out)\b`)
+var endingWords = regexp.MustCompile(`(?i)\b(` + alternation(lang.EndingWords) + `)\b`)
 
 // valueRuns returns the runs of consecutive value words of a text
 // ("riverside", "vets"), each a value as a reader takes it.
@@ -841,7 +893,7 @@ func sameValue(a, b []string) bool {
 	return false
 }
 
-var runTitles = map[string]bool{"st": true}
+var runTitles = wordSet(lang.AddressTitles)
 
 // newValueAfter reports whether a clause names a value not in old or
 // ended, of a kind in kinds, and a head word comes shortly before or within

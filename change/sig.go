@@ -57,32 +57,12 @@ const (
 	minOverlap = 0.5 // … and their share of the union of both (Jaccard)
 )
 
-// attributeCues map words to the attribute they name. The list holds the
-// attributes that change in people's and systems' lives; extend it with
-// care, since a cue makes any two facts about one entity comparable.
+// attributeCues map words to the attribute they name (lang.AttributeCues):
+// the attributes that change in people's and systems' lives.
 var attributeCues = func() map[string]string {
 	m := map[string]string{}
-	for class, ws := range map[string]string{
-		"residence":  "live lives lived living moved resides address apartment based",
-		"phone":      "phone mobile cell telephone",
-		"email":      "email e-mail",
-		"device":     "laptop computer macbook notebook workstation desktop",
-		"hosting":    "deployed hosted hosting host hosts production",
-		"release":    "release version",
-		"employer":   "employer job employed hired",
-		"meeting":    "meeting appointment",
-		"sync":       "sync standup",
-		"internet":   "internet broadband fibre fiber bandwidth",
-		"price":      "price cost costs rent salary",
-		"weight":     "weight weighs",
-		"partner":    "partner married wife husband girlfriend boyfriend",
-		"celebrates": "celebrating celebrate celebrates party",
-		"editor":     "editor ide",
-		"car":        "car drives drove vehicle",
-		"os":         "os distro distribution",
-		"manager":    "manager boss",
-	} {
-		for _, w := range strings.Fields(ws) {
+	for class, ws := range lang.AttributeCues {
+		for _, w := range ws {
 			m[w] = class
 		}
 	}
@@ -136,7 +116,37 @@ func signature(it memory.Item) *factSig {
 	s := &factSig{it: it}
 	for _, e := range it.Entities {
 		s.keys = append(s.keys, memory.EntityKey(e))
+		// A few names at most: a slice beats a map (signatures are made
+		// for hundreds of facts per recall).
+		s.names = append(s.names, SplitWords(memory.EntityName(e))...)
 	}
+	s.date()
+	if strings.ContainsAny(it.Content, "0123456789") { // what versionPattern needs, tested first: most lines have no digit
+		s.readNumbers(strings.ToLower(it.Content))
+	}
+	if it.Kind == memory.KindPassage {
+		s.readProseCues()
+	}
+	words := SplitWords(it.Content)
+	firstContent := s.readWords(words)
+	if len(s.keys) == 0 && it.Kind == memory.KindWorld && firstContent >= 0 && firstContent < subjectWithin {
+		s.readSubject(words, firstContent)
+	}
+	// Sorted sets: the pairwise comparisons below merge them, which costs
+	// far less than map lookups (up to 30 × 400 pairs per recall).
+	slices.Sort(s.tokens)
+	s.tokens = slices.Compact(s.tokens)
+	s.set = slices.Sorted(slices.Values(s.words))
+	slices.Sort(s.plain)
+	s.plain = slices.Compact(s.plain)
+	return s
+}
+
+// date places the fact in the order of versions (see the rules above): a
+// log's fact at its day, a curated one at its event's start, else after
+// every log and as of the latest day it names.
+func (s *factSig) date() {
+	it := s.it
 	switch {
 	case !it.Written.IsZero():
 		s.when = memory.Day(it.Written)
@@ -148,20 +158,13 @@ func signature(it memory.Item) *factSig {
 			s.asOf = AsOf(it.Content)
 		}
 	}
-	// A few names at most: a slice beats a map (signatures are made for
-	// hundreds of facts per recall).
-	var names []string
-	for _, e := range it.Entities {
-		names = append(names, SplitWords(memory.EntityName(e))...)
-	}
-	s.names = names
-	var versions [][]string
-	if strings.ContainsAny(it.Content, "0123456789") { // what versionPattern needs, tested first: most lines have no digit
-		lower := strings.ToLower(it.Content)
-		versions = versionPattern.FindAllStringSubmatch(lower, -1)
-		s.amounts = amountsOf(lower)
-	}
-	for _, m := range versions {
+}
+
+// readNumbers reads the versions and the measured amounts a lower-cased
+// text with digits states.
+func (s *factSig) readNumbers(lower string) {
+	s.amounts = amountsOf(lower)
+	for _, m := range versionPattern.FindAllStringSubmatch(lower, -1) {
 		if query.IsStopWord(m[1]) || calendarWords[m[1]] {
 			continue // "on Nov 28", "since October 25": dates, not versions
 		}
@@ -172,41 +175,48 @@ func signature(it memory.Item) *factSig {
 			s.versions[m[1]] = m[2]
 		}
 	}
-	if it.Kind == memory.KindPassage {
-		// Prose: a cue counts among the first words of each sentence or
-		// clause ("Helped Marta with boxes. She has moved to Linz").
-		for _, sentence := range sentences.Split(it.Content, -1) {
-			for i, w := range SplitWords(sentence) {
-				if c, ok := attributeCues[w]; ok && i < cueWords {
-					if s.cues == nil {
-						s.cues = map[string]bool{}
-					}
-					s.cues[c] = true
-				}
+}
+
+// addCue records that the fact names the attribute class by a cue.
+func (s *factSig) addCue(class string) {
+	if s.cues == nil {
+		s.cues = map[string]bool{}
+	}
+	s.cues[class] = true
+}
+
+// readProseCues reads the cues of prose: a cue counts among the first
+// words of each sentence or clause ("Helped Marta with boxes. She has
+// moved to Linz").
+func (s *factSig) readProseCues() {
+	for _, sentence := range sentences.Split(s.it.Content, -1) {
+		for i, w := range SplitWords(sentence) {
+			if c, ok := attributeCues[w]; ok && i < cueWords {
+				s.addCue(c)
 			}
 		}
 	}
-	words := SplitWords(it.Content)
-	firstContent := -1 // the index in words of the first content word
+}
+
+// readWords reads the fact's words: a world fact's cues among its first
+// words, its tokens, content words and attribute words (plain). It
+// returns the index in words of the first content word, or -1.
+func (s *factSig) readWords(words []string) (firstContent int) {
+	firstContent = -1
 	for i, w := range words {
-		c, ok := attributeCues[w]
-		if !ok && workVerbs[w] && namesEmployer(words[i+1:]) {
-			c, ok = "employer", true
-		}
-		if ok && i < cueWords && it.Kind == memory.KindWorld {
-			if s.cues == nil {
-				s.cues = map[string]bool{}
+		if i < cueWords && s.it.Kind == memory.KindWorld {
+			if c, ok := cueAt(words, i); ok {
+				s.addCue(c)
 			}
-			s.cues[c] = true
 		}
-		if query.IsStopWord(w) || slicesContains(names, w) {
+		if query.IsStopWord(w) || slicesContains(s.names, w) {
 			continue
 		}
 		s.tokens = append(s.tokens, Stem(w))
 		if strings.ContainsAny(w, "0123456789") || numberWords[w] {
 			continue // a count (numberWords) says how many, not what: "Two frost fans"
 		}
-		if !calendarWords[w] && (i == 0 || lowerIn(it.Content, w)) {
+		if !calendarWords[w] && (i == 0 || lowerIn(s.it.Content, w)) {
 			s.plain = append(s.plain, Stem(w))
 		}
 		w = Stem(w)
@@ -217,29 +227,36 @@ func signature(it memory.Item) *factSig {
 			s.words = append(s.words, w)
 		}
 	}
-	if len(s.keys) == 0 && it.Kind == memory.KindWorld && firstContent >= 0 && firstContent < subjectWithin {
-		// A world fact that names no entity ("- W: the ute is a white
-		// 2011 Hilux", "- W Priscilla Wong comes in on Mondays") is
-		// about the thing it opens with: facts opening with the same word
-		// are compared as facts of one entity are.
-		s.keys = []string{subjectKeyPrefix + s.words[0]}
-		// "the ute is …", "power company is …": it says what its subject
-		// is, the one attribute such facts share (attributeMatch).
-		for _, w := range words[firstContent+1 : min(len(words), firstContent+3)] {
-			if w == "is" || w == "are" {
-				s.says = true
-				break
-			}
+	return firstContent
+}
+
+// cueAt returns the attribute the word words[i] names as a cue: its
+// attributeCues class, or the employer for a work verb that names one
+// ("works at the bakery").
+func cueAt(words []string, i int) (string, bool) {
+	if c, ok := attributeCues[words[i]]; ok {
+		return c, true
+	}
+	if workVerbs[words[i]] && namesEmployer(words[i+1:]) {
+		return "employer", true
+	}
+	return "", false
+}
+
+// readSubject keys a world fact that names no entity ("- W: the ute is a
+// white 2011 Hilux", "- W Priscilla Wong comes in on Mondays") by the
+// thing it opens with: facts opening with the same word are compared as
+// facts of one entity are.
+func (s *factSig) readSubject(words []string, firstContent int) {
+	s.keys = []string{subjectKeyPrefix + s.words[0]}
+	// "the ute is …", "power company is …": it says what its subject is,
+	// the one attribute such facts share (attributeMatch).
+	for _, w := range words[firstContent+1 : min(len(words), firstContent+3)] {
+		if w == "is" || w == "are" {
+			s.says = true
+			break
 		}
 	}
-	// Sorted sets: the pairwise comparisons below merge them, which costs
-	// far less than map lookups (up to 30 × 400 pairs per recall).
-	slices.Sort(s.tokens)
-	s.tokens = slices.Compact(s.tokens)
-	s.set = slices.Sorted(slices.Values(s.words))
-	slices.Sort(s.plain)
-	s.plain = slices.Compact(s.plain)
-	return s
 }
 
 // lowerIn reports whether text writes the lower-case word w in lower
@@ -324,7 +341,7 @@ func IsSubjectKey(k string) bool { return strings.HasPrefix(k, subjectKeyPrefix)
 
 // workVerbs say that someone works; namesEmployer tells when they name
 // the employer.
-var workVerbs = map[string]bool{"work": true, "works": true, "worked": true, "working": true}
+var workVerbs = wordSet(lang.WorkVerbs)
 
 // namesEmployer reports whether the words after a work verb say where
 // ("works at the bakery", "works after school at the Four Square") or for
@@ -337,10 +354,17 @@ func namesEmployer(next []string) bool {
 	return slices.Contains(next[:min(len(next), 4)], "at")
 }
 
-// calendarWords are month and weekday names (and their short forms): a
-// number after one is a day, not a version.
+// calendarWords are month and weekday names (and their short forms) and
+// the words week, day, month and year: a number after one is a day, not a
+// version.
 var calendarWords = func() map[string]bool {
-	m := wordSet("mon tue tues wed thu thur thurs fri sat sun week weeks day days month months year years")
+	m := map[string]bool{}
+	for _, n := range lang.Weekdays["en"] {
+		m = addWords(m, n.Short)
+	}
+	for _, unit := range []string{"week", "day", "month", "year"} {
+		m = addWords(m, lang.TimeUnits[unit][:2]) // its singular and plural
+	}
 	maps.Copy(m, monthNames)
 	maps.Copy(m, weekdays)
 	return m
@@ -470,11 +494,11 @@ func sharedUnit(a, b *factSig, u string) int {
 	return 0
 }
 
-// amountPattern finds a measured amount ("1.5 mL", "20 kg", "15%").
-// Money is left out: bills and prices of different things differ in every
-// line about them, and the price cues (attributeCues) link the price of
-// one thing.
-var amountPattern = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?(ml|mg|mcg|kg|g|km|mi|miles|m|cm|mm|l|litres|liters|lb|lbs|oz|%|percent)(?:[^\p{L}\p{N}]|$)`)
+// amountPattern finds a measured amount in one of lang.MeasureUnits
+// ("1.5 mL", "20 kg", "15%"). Money is left out: bills and prices of
+// different things differ in every line about them, and the price cues
+// (attributeCues) link the price of one thing.
+var amountPattern = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?(` + alternation(lang.MeasureUnits) + `)(?:[^\p{L}\p{N}]|$)`)
 
 // amountsOf returns the amounts a lower-cased text states, by unit, the
 // first of each unit.

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"memoria/datephrase"
+	"memoria/lang"
 	"memoria/query"
 )
 
@@ -78,8 +79,8 @@ var clauses = regexp.MustCompile(`[;.:]\s+|,\s+(?:but|and|while|whereas|so)\s+|\
 // a day a deadline rather than an end: "valid until 31 March 2027" and
 // "open till 4" say when something will end, not that it did.
 func WithoutDeadlines(lower string) string {
-	for _, m := range []string{"valid until ", "valid till ", "open until ", "open till ", "good until ", "runs until ", "runs till "} {
-		lower = strings.ReplaceAll(lower, m, " ")
+	for _, m := range lang.Deadlines {
+		lower = strings.ReplaceAll(lower, m+" ", " ")
 	}
 	return lower
 }
@@ -186,10 +187,7 @@ func endsSomething(clause string) bool {
 		return unicode.ToLower(r)
 	}, clause) + " "
 	l = WithoutDeadlines(l)
-	for _, m := range []string{" no longer ", " not ", "n't ", " never ", " stopped ", " archived ", " retired ", " dropped ", " gone ",
-		" replaced ", " old ", " former ", " previous ", " was ", " were ", " used to ", " until ", " ditched ", " abandoned ", " sold ",
-		" handed back ", " given back ", " gave back ", " moved out ", " left ", " cancelled ", " canceled ", " closed ", " ended ", " quit ",
-		" finished at ", " given up ", " gave up ", " stepped down ", " no more "} {
+	for _, m := range endMarkers {
 		if strings.Contains(l, m) {
 			return true
 		}
@@ -213,6 +211,20 @@ func endsSomething(clause string) bool {
 	}
 }
 
+// endMarkers are lang.EndMarkers as endsSomething finds them in a clause
+// spaced out: a word between spaces, "n't" at a word's end.
+var endMarkers = func() []string {
+	out := make([]string, len(lang.EndMarkers))
+	for i, m := range lang.EndMarkers {
+		if strings.HasPrefix(m, "n'") {
+			out[i] = m + " "
+		} else {
+			out[i] = " " + m + " "
+		}
+	}
+	return out
+}()
+
 // leftFromAt returns where "from X" begins in a clause when a word before
 // it makes it name what was left ("moved to Linz from Graz", "taken over
 // from Yves"), or -1.
@@ -229,9 +241,9 @@ func leftFromAt(text string) int {
 	return i + 1
 }
 
-// leftFrom are the words that make a later "from X" name what was left.
-var leftFrom = map[string]bool{"moved": true, "moves": true, "move": true, "moving": true, "switched": true, "switching": true,
-	"changed": true, "changing": true, "transferred": true, "went": true, "gone": true, "goes": true, "up": true, "down": true, "away": true, "over": true}
+// leftFrom are the words that make a later "from X" name what was left
+// (lang.LeftFrom).
+var leftFrom = wordSet(lang.LeftFrom)
 
 // fromTo reports whether "to" follows within the next three words
 // (after "from X").
@@ -246,15 +258,11 @@ func startsWhen(w string) bool {
 	if w == "" {
 		return false
 	}
-	if w[0] >= '0' && w[0] <= '9' || calendarWords[w] {
-		return true
-	}
-	switch w {
-	case "today", "tomorrow", "tonight", "next", "now", "then", "this":
-		return true
-	}
-	return false
+	return w[0] >= '0' && w[0] <= '9' || calendarWords[w] || startWords[w]
 }
+
+// startWords say when something begins (lang.StartWords).
+var startWords = wordSet(lang.StartWords)
 
 // ShareValue reports whether two statements name a value in common (see
 // Values).
@@ -338,7 +346,8 @@ func isValue(ws []string, i int, w string, isName func(string) bool) bool {
 	return digits || !monthNames[strings.ToLower(w)]
 }
 
-var titles = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "mx": true, "prof": true}
+// titles come before a name (lang.Titles).
+var titles = wordSet(lang.Titles)
 
 // isTitle reports whether a lower-cased word is a title before a name
 // ("dr", "mrs"): neither a value nor what a statement is about.
@@ -390,15 +399,31 @@ var isoDate = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2})?$`)
 // monthNames and weekdays are the names of months (and their short
 // forms) and of days of the week, in lower case.
 var (
-	monthNames = wordSet("january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec")
-	weekdays   = wordSet("monday tuesday wednesday thursday friday saturday sunday")
+	monthNames = func() map[string]bool {
+		m := map[string]bool{}
+		for _, n := range lang.Months["en"] {
+			m = addWords(m, n.Full, n.Short)
+		}
+		return m
+	}()
+	weekdays = func() map[string]bool {
+		m := map[string]bool{}
+		for _, n := range lang.Weekdays["en"] {
+			m = addWords(m, n.Full)
+		}
+		return m
+	}()
 )
 
-// wordSet returns the set of the space-separated words of a list.
-func wordSet(list string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(list) {
-		m[w] = true
+// wordSet returns the set of the words of a list.
+func wordSet(words []string) map[string]bool { return addWords(map[string]bool{}, words) }
+
+// addWords adds the words of lists to the set m and returns it.
+func addWords(m map[string]bool, lists ...[]string) map[string]bool {
+	for _, ws := range lists {
+		for _, w := range ws {
+			m[w] = true
+		}
 	}
 	return m
 }
@@ -424,12 +449,15 @@ func AsOf(text string) time.Time {
 	return t
 }
 
-// changeMarkers say that a view or a value changed.
-var changeMarkers = []string{"no longer", "anymore", "any more", "now prefers", "now wants", "now likes",
-	"switched", "instead", "changed his mind", "changed her mind", "changed their mind", "changed my mind", "used to", "not any longer",
-	"stopped", "quit ", "gave up", "give up", "won't go back", "will not go back", "no more", "these days", "nowadays",
-	"moved to", "moved from", "moved away", "moved into", "replaced", "ditched", "dropped", "abandoned", "upgraded", "from now on",
-	"her new ", "his new ", "their new ", "my new ", "our new ", "sold the ", "sold his ", "sold her ", "sold my ", "sold our "}
+// changeMarkers say that a view or a value changed: lang.ChangeMarkers,
+// and lang.ChangeMarkersThenWord with the space after them.
+var changeMarkers = func() []string {
+	out := slices.Clone(lang.ChangeMarkers)
+	for _, m := range lang.ChangeMarkersThenWord {
+		out = append(out, m+" ")
+	}
+	return out
+}()
 
 // Says reports whether text says something changed: a change marker
 // ("no longer", "switched", "moved to", "upgraded", "stopped") or a bare

@@ -1,6 +1,10 @@
 package change
 
-import "testing"
+import (
+	"testing"
+
+	"memoria/lang"
+)
 
 // TestChangeWordsByLang: each language's table says a change in a
 // sentence of that language, and a sentence that says none is not read
@@ -19,11 +23,11 @@ func TestChangeWordsByLang(t *testing.T) {
 		"zh": "他搬到上海了。",
 		"ja": "大阪に引っ越した。",
 	}
-	for lang := range changeWordsByLang {
-		if s, ok := says[lang]; !ok {
-			t.Errorf("no example for %s", lang)
+	for language := range lang.ChangeWords {
+		if s, ok := says[language]; !ok {
+			t.Errorf("no example for %s", language)
 		} else if !saysChangeAnyLang(s) {
-			t.Errorf("%s: %q says no change", lang, s)
+			t.Errorf("%s: %q says no change", language, s)
 		}
 	}
 	for _, s := range []string{"Backend lead on Project Atlas; based in Hamburg.", "Arbeitet im Büro in Köln.", "Lavora a Milano.", "Работает в Москве.", "在北京工作。", "東京で働いている。", "Hora di pranzo alle 13."} {

@@ -161,30 +161,36 @@ func supersede(cands []*candidate, known []memory.Item, mentions func(string) []
 				if a == b || b.pool >= 0 && b.pool < a.pool || shareKey(keys[:i], b.sig.Keys()) {
 					continue
 				}
-				if !sameAttribute(a, b) {
-					// Prose is only ever replaced by a later log line that
-					// says so; it never supersedes a log line itself.
-					if a.sig.ProsePair(b.sig) {
-						log, cur := a, b
-						if a.sig.Curated() {
-							log, cur = b, a
-						}
-						if log.sig.ReplacesCurated(cur.sig) {
-							l.link(cur.it.RowID, log.it.RowID)
-						}
-					}
-					continue
-				}
-				switch {
-				case a.sig.Supersedes(b.sig):
-					l.link(b.it.RowID, a.it.RowID)
-				case b.sig.Supersedes(a.sig):
-					l.link(a.it.RowID, b.it.RowID)
-				}
+				l.linkPair(a, b)
 			}
 		}
 	}
 	return l
+}
+
+// linkPair links two facts of a shared entity when one supersedes the
+// other.
+func (l *links) linkPair(a, b *factSig) {
+	if !sameAttribute(a, b) {
+		// Prose is only ever replaced by a later log line that says so; it
+		// never supersedes a log line itself.
+		if a.sig.ProsePair(b.sig) {
+			log, cur := a, b
+			if a.sig.Curated() {
+				log, cur = b, a
+			}
+			if log.sig.ReplacesCurated(cur.sig) {
+				l.link(cur.it.RowID, log.it.RowID)
+			}
+		}
+		return
+	}
+	switch {
+	case a.sig.Supersedes(b.sig):
+		l.link(b.it.RowID, a.it.RowID)
+	case b.sig.Supersedes(a.sig):
+		l.link(a.it.RowID, b.it.RowID)
+	}
 }
 
 // keyed reports whether a fact may have the keys supersession compares

@@ -49,13 +49,15 @@ func diffLines(a, b []string) []diffOp {
 	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
-	var ops []diffOp
-	for _, l := range a[:pre] {
-		ops = append(ops, diffOp{' ', l})
-	}
+	ops := appendOps(nil, ' ', a[:pre])
 	ops = append(ops, diffMiddle(a[pre:len(a)-suf], b[pre:len(b)-suf])...)
-	for _, l := range a[len(a)-suf:] {
-		ops = append(ops, diffOp{' ', l})
+	return appendOps(ops, ' ', a[len(a)-suf:])
+}
+
+// appendOps appends lines to ops as ops of one kind.
+func appendOps(ops []diffOp, kind byte, lines []string) []diffOp {
+	for _, l := range lines {
+		ops = append(ops, diffOp{kind, l})
 	}
 	return ops
 }
@@ -63,16 +65,9 @@ func diffLines(a, b []string) []diffOp {
 // diffMiddle turns a into b by a longest common subsequence, or, past
 // maxDiffCells, removes a and adds b whole.
 func diffMiddle(a, b []string) []diffOp {
-	var ops []diffOp
 	n, m := len(a), len(b)
 	if n*m > maxDiffCells {
-		for _, l := range a {
-			ops = append(ops, diffOp{'-', l})
-		}
-		for _, l := range b {
-			ops = append(ops, diffOp{'+', l})
-		}
-		return ops
+		return appendOps(appendOps(nil, '-', a), '+', b)
 	}
 	t := make([][]int32, n+1) // t[i][j]: the LCS of a[i:] and b[j:]
 	for i := range t {
@@ -87,6 +82,7 @@ func diffMiddle(a, b []string) []diffOp {
 			}
 		}
 	}
+	var ops []diffOp
 	i, j := 0, 0
 	for i < n || j < m {
 		switch {

@@ -99,16 +99,13 @@ func pages(in *Input, bySlug map[string][]*fact, prose []*fact, opf *OpinionsFil
 	}
 	// A page no typed fact names can still be outdated by a change said
 	// in prose.
-	var rest []string
-	for path, d := range in.PageDocs {
-		if d.Entity != nil && len(bySlug[d.Entity.Slug]) == 0 && (o.Since.IsZero() || touched[d.Entity.Slug]) {
-			rest = append(rest, path)
+	for _, path := range slices.Sorted(maps.Keys(in.PageDocs)) {
+		e := in.PageDocs[path].Entity
+		if e == nil || len(bySlug[e.Slug]) > 0 || !o.Since.IsZero() && !touched[e.Slug] {
+			continue
 		}
-	}
-	slices.Sort(rest)
-	for _, path := range rest {
 		old := in.Pages[path]
-		marked, marks := staleIn(path, old.Data, in.PageDocs[path].Entity.Slug, bySlug, prose, res, true)
+		marked, marks := staleIn(path, old.Data, e.Slug, bySlug, prose, res, true)
 		if len(marks) > 0 {
 			p.add(path, old, marked)
 			p.Report.Stale = append(p.Report.Stale, marks...)

@@ -289,15 +289,8 @@ func (c *cited) add(e Evidence) {
 }
 
 func (c *cited) has(f *fact) bool {
-	if c.ids[f.ID+"|"+f.Source.Path] {
-		return true
-	}
-	for _, s := range c.srcs[f.Source.Path] {
-		if s.Start > 0 && s.Overlaps(f.Source) {
-			return true
-		}
-	}
-	return false
+	return c.ids[f.ID+"|"+f.Source.Path] ||
+		slices.ContainsFunc(c.srcs[f.Source.Path], func(s memory.Source) bool { return s.Start > 0 && s.Overlaps(f.Source) })
 }
 
 // reflectOpinions applies the new O facts to the opinions file: each one
@@ -650,12 +643,7 @@ func updatedAfter(op *Opinion, written time.Time) bool {
 // citesFile reports whether op cites the file path as a whole.
 func citesFile(op *Opinion, path string) bool {
 	ev, _ := op.Evidence()
-	for _, e := range ev {
-		if e.Source.Path == path && e.Source.Start == 0 && e.FactID == "" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ev, func(e Evidence) bool { return e.Source.Path == path && e.Source.Start == 0 && e.FactID == "" })
 }
 
 // fileCiter returns the one opinion sharing an entity with f that cites
@@ -683,15 +671,8 @@ func mentions(ents []string) string {
 }
 
 func sharesEntity(op *Opinion, f *fact, res *resolver) bool {
-	if len(op.Entities) == 0 && len(f.keys) == 0 {
-		return true
-	}
-	for _, e := range op.Entities {
-		if slices.Contains(f.keys, res.slug(e)) {
-			return true
-		}
-	}
-	return false
+	return len(op.Entities) == 0 && len(f.keys) == 0 ||
+		slices.ContainsFunc(op.Entities, func(e string) bool { return slices.Contains(f.keys, res.slug(e)) })
 }
 
 // resolver maps every spelling of an entity (slug, page name, alias, in

@@ -623,15 +623,12 @@ func staleProposals(existing string, marks []StaleMark) []string {
 // a rented flat…", "Used to live in Graz."): history is never stale.
 func historical(text string) bool {
 	l := change.WithoutDeadlines(strings.ToLower(text))
-	for _, w := range lang.PastMarkers {
+	return slices.ContainsFunc(lang.PastMarkers, func(w string) bool {
 		if w == "until" {
 			w += " " // "until 2024": a time follows
 		}
-		if strings.HasPrefix(l, w) || strings.Contains(l, " "+w) {
-			return true
-		}
-	}
-	return false
+		return strings.HasPrefix(l, w) || strings.Contains(l, " "+w)
+	})
 }
 
 // withoutLeadingMention returns a statement without the mentions that
@@ -679,12 +676,7 @@ func headingEntity(heading string, res *resolver) string {
 // outdates it.
 func instruction(text string) bool {
 	l := strings.ToLower(strings.TrimSpace(text))
-	for _, p := range lang.InstructionOpeners {
-		if strings.HasPrefix(l, p+" ") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(lang.InstructionOpeners, func(p string) bool { return strings.HasPrefix(l, p+" ") })
 }
 
 // preference reports whether a statement is a preference ("Likes flat,

@@ -54,7 +54,7 @@ func (c *Change) Saying() string {
 	if c.saying == nil {
 		var out []string
 		for _, part := range strings.Split(c.Said, "; ") {
-			if saysChange(part) {
+			if Says(part) {
 				out = append(out, part)
 			}
 		}
@@ -107,12 +107,14 @@ var yearPattern = regexp.MustCompile(`(?i)\b(?:in|since|until|till|from|back in)
 // being what it was ("stepped down", "left", "no longer").
 func Ends(text string) bool { return endingWords.MatchString(text) }
 
-// changeWords say that a value changed from some moment on, or ended; in
-// lower case (saysChange): lang.ChangePhrases, and the phrases a grammar
-// reads ("has moved", "is now", "from next month", "the new treasurer
-// is"). A bare "now" or "new" is not enough: prose says "noticed only
-// now" and "two new bookings" of things that did not change.
-var changeWords = regexp.MustCompile(`\b(` + alternation(lang.ChangePhrases) + `|(has|have|had|'ve|’ve|'s|’s) moved|moved (to|into|from|back|house|over|onto|across)|replaced (by|with)|(from|starting) (next|this|today|tomorrow|(` + alternation(weekdayNames) + `)([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (` + alternation(monthStems) + `)|\d{4}-\d\d-\d\d)|(go|goes|going|went|gone) (up|down)\b|from (` + alternation(fullMonthNames) + `)\b|the new (\w+ ){1,3}(is|are)|instead[,.;!]|instead$|(is|are|'s|’s|'re|’re) (up|down) to|replaced \w+( \w+)? as|now:|(took|takes|taken|taking) over|(started|starts|starting|joined|joins) (us )?as (the|our|their|his|her|my|a|an) |extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) (the|our|their|his|her|my) new|handed (the \w+ )?back|(we're|we’re|we are) with|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
+// changeGrammar reads the English phrases of change that a list of
+// words cannot say: a word of time or a value after "from" ("from next
+// month", "starting 3 March"), "now" after a verb or at a clause's end
+// ("is now", "Zed is his editor now"), "the new … is", "replaced … as",
+// "stopped …ing" (not "the head shaking has stopped"), "we've moved",
+// "took over",
+// "started as the …", "went up", "we're with …"; in lower case (Says).
+var changeGrammar = regexp.MustCompile(`\b((from|starting) (next|this|today|tomorrow|(` + alternation(weekdayNames) + `)([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (` + alternation(monthStems) + `)|\d{4}-\d\d-\d\d)|(go|goes|going|went|gone) (up|down)\b|from (` + alternation(fullMonthNames) + `)\b|the new (\w+ ){1,3}(is|are)|replaced \w+( \w+)? as|stopped \w+ing\b|(has|have|had|'ve|’ve|'s|’s) moved|(is|are|'s|’s|'re|’re) (up|down) to|now:|(took|takes|taken|taking) over|(started|starts|starting|joined|joins) (us )?as (the|our|their|his|her|my|a|an) |extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) (the|our|their|his|her|my) new|handed (the \w+ )?back|(we're|we’re|we are) with|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
 
 // alternation joins phrases into a regular expression's alternatives, a
 // phrase ending in '*' matching any word that starts with its last word.
@@ -159,7 +161,7 @@ var unchanged = regexp.MustCompile(`\b(` + alternation(lang.Unchanged) + `)\b`)
 // first; of "Santosh may move back to Satara", nothing. A plan or a guess
 // as a whole ("If the council agrees, …") or a question says none.
 func settledText(sentence string) string {
-	if !saysChange(sentence) || strings.Contains(sentence, "?") || modalSentence.MatchString(sentence) {
+	if !Says(sentence) || strings.Contains(sentence, "?") || modalSentence.MatchString(sentence) {
 		return "" // most sentences say no change: that test first
 	}
 	var parts []string
@@ -169,7 +171,7 @@ func settledText(sentence string) string {
 			continue
 		}
 		parts = append(parts, part)
-		change = change || saysChange(part)
+		change = change || Says(part)
 	}
 	if !change {
 		return ""
@@ -185,32 +187,28 @@ var sentenceParts = regexp.MustCompile(`;\s+|,\s+(?:but|and|so|while)\s+|\s+but\
 // Thursdays").
 var modalSentence = regexp.MustCompile(`(?i)^(` + alternation(lang.ModalOpeners) + `)\b`)
 
-// saysChange reports whether a sentence says that a value changed.
-func saysChange(s string) bool {
+// saysByGrammar reports whether a lower-cased text says a change as
+// changeGrammar reads it.
+func saysByGrammar(l string) bool {
 	// The regular expression is slow, and most sentences hold none of
 	// its words: a quick look first.
-	l := strings.ToLower(s)
 	if strings.HasSuffix(l, "now") {
-		return changeWords.MatchString(l)
-	}
-	if strings.Contains(l, "→") || strings.Contains(l, " -> ") {
-		return true // "Start time: 19:00 → 19:15"
+		return changeGrammar.MatchString(l)
 	}
 	for _, w := range changeAnchors {
 		if strings.Contains(l, w) {
-			return changeWords.MatchString(l) // lower case: no (?i), which costs
+			return changeGrammar.MatchString(l) // lower case: no (?i), which costs
 		}
 	}
 	return false
 }
 
-// changeAnchors are parts of changeWords, one of which each of its
+// changeAnchors are parts of changeGrammar, one of which each of its
 // matches holds: the regular expression runs only on a sentence holding
 // one, which few do.
 var changeAnchors = func() []string {
-	as := append([]string{"moved", "instead", "replac", "took over", "takes over", "taken over", "taking over", "extended ", "changed ",
-		"handed", "re with", "are with", "the new", "now:", "started as", "starts as", "starting as", "joined as", "joins as",
-		"joined us as", "joins us as"}, lang.ChangePhrases...)
+	as := []string{"replaced ", "stopped ", "moved", "took over", "takes over", "taken over", "taking over", "extended ", "changed ", "handed", "re with", "are with",
+		"the new", "now:", "started as", "starts as", "starting as", "joined as", "joins as", "joined us as", "joins us as"}
 	for _, m := range monthStems {
 		as = append(as, "from "+m)
 	}

@@ -94,7 +94,7 @@ type factSig struct {
 	// writes in lower case or opens with, no value (a name, a number) and
 	// no calendar word, sorted, each once ("bas" of "based in Hamburg").
 	plain []string
-	// change: it says that a value changed (saysChangeAnyLang), read once.
+	// change: it says that a value changed (Says), read once.
 	change *bool
 }
 
@@ -284,7 +284,7 @@ func isWordRune(r rune) bool {
 // saysChange reports (once) whether the fact says that a value changed.
 func (s *factSig) saysChange() bool {
 	if s.change == nil {
-		c := saysChangeAnyLang(s.it.Content)
+		c := Says(s.it.Content)
 		s.change = &c
 	}
 	return *s.change

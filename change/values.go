@@ -449,34 +449,6 @@ func AsOf(text string) time.Time {
 	return t
 }
 
-// changeMarkers say that a view or a value changed: lang.ChangeMarkers,
-// and lang.ChangeMarkersThenWord with the space after them.
-var changeMarkers = func() []string {
-	out := slices.Clone(lang.ChangeMarkers)
-	for _, m := range lang.ChangeMarkersThenWord {
-		out = append(out, m+" ")
-	}
-	return out
-}()
-
-// Says reports whether text says something changed: a change marker
-// ("no longer", "switched", "moved to", "upgraded", "stopped") or a bare
-// "now" ("Zed is his editor now").
-func Says(text string) bool {
-	l := strings.ToLower(text)
-	for _, m := range changeMarkers {
-		if strings.Contains(l, m) {
-			return true
-		}
-	}
-	for _, w := range strings.FieldsFunc(l, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if w == "now" {
-			return true
-		}
-	}
-	return false
-}
-
 // clauseValues returns the values (Values) a fact names in its clauses
 // that hold (current) and in those that say something is over (ended:
 // "instead of Ganesh Traders", "she's finished at Fish Hoek Primary").

@@ -4,18 +4,30 @@ package lang
 // it was, and the words that tell a statement's attribute from its value.
 // package change reads sentences with them (a later log line that
 // outdates a curated statement, two versions of one fact). All are lower
-// case; a phrase ending in '*' matches any word that starts with its last
-// word ("trasferit*": trasferito, trasferita).
+// case; a word of a phrase ending in '*' matches any word that starts
+// with it ("trasferit*": trasferito, trasferita).
 
 // ChangeWords are the words and phrases that say a value changed from
-// some moment on ("now", "moved", "switched to", "no longer"), per
-// language: English and the languages of the multilingual sets (German,
-// Italian, Russian, Chinese, Japanese; French, Spanish, Portuguese and
-// Swedish besides). In Chinese and Japanese, which have no spaces, a
-// phrase matches anywhere.
+// some moment on ("moved", "switched", "no longer", "jetzt", "теперь"),
+// per language: English and the languages of the multilingual sets
+// (German, Italian, Russian, Chinese, Japanese; French, Spanish,
+// Portuguese and Swedish besides). A phrase matches whole words; in
+// Chinese and Japanese, which have no spaces, anywhere. English's bare
+// "now" and "new" are none (prose says "noticed only now" and "two new
+// bookings" of things that did not change), nor a bare "moved",
+// "stopped" or "replaced" ("moved the Mac mini onto the fibre line", "the
+// head shaking has stopped", "replaced the filter"): package change reads
+// them in a grammar ("is now", "the new treasurer is", "replaced Priya
+// as").
 var ChangeWords = map[string][]string{
-	"en": {"now", "moved", "moves to", "switched", "switched to", "no longer", "instead", "from now on", "these days", "nowadays",
-		"changed to", "upgraded", "replaced", "relocated", "not anymore", "any more", "anymore"},
+	"en": {"moved to", "moved into", "moved from", "moved back", "moved house", "moved over", "moved onto", "moved across",
+		"moves to", "relocated",
+		"switched", "switching", "swapped", "swapping", "changed to", "upgraded", "replaced by", "replaced with", "replacing",
+		"renewed", "rescheduled", "bumped", "instead", "no longer", "not any longer", "anymore", "any more", "no more",
+		"from now on", "from here on", "these days", "nowadays", "used to", "stepped down", "finished at", "quit", "gave up",
+		"give up", "got rid of", "ditched", "abandoned", "won't go back", "will not go back", "changed his mind",
+		"changed her mind", "changed their mind", "changed my mind", "now prefers", "now wants", "now likes", "new one",
+		"her new", "his new", "their new", "my new", "our new", "sold the", "sold his", "sold her", "sold my", "sold our"},
 	"de": {"jetzt", "nun", "inzwischen", "mittlerweile", "neuerdings", "umgezogen", "zieht um", "zog um", "gewechselt", "wechselt zu",
 		"nicht mehr", "ab sofort", "stattdessen", "ersetzt", "umgestiegen", "seit kurzem"},
 	"it": {"ora", "adesso", "ormai", "trasferit*", "si è trasferit*", "cambiat*", "passat* a", "non più", "da oggi", "invece",
@@ -29,29 +41,6 @@ var ChangeWords = map[string][]string{
 	"zh": {"现在", "目前", "如今", "搬到", "搬去", "搬家", "改成", "改为", "换成", "换到", "不再", "已经不", "转到", "迁到", "迁移到", "替换"},
 	"ja": {"今は", "現在", "引っ越", "移った", "移転", "変わった", "変更", "切り替え", "乗り換え", "代わりに"},
 }
-
-// ChangePhrases are the English phrases that say, alone, that a value
-// changed in a sentence of prose, matched where a word starts (a bare
-// "now" or "new" is not enough: prose says "noticed only now" and "two
-// new bookings" of things that did not change). The change words a
-// grammar must read ("has moved", "is now", "from next month", "the new
-// treasurer is") are package change's.
-var ChangePhrases = []string{"switched", "switching", "instead of", "replacing", "no longer", "from now on", "no more",
-	"from here on", "stepped down", "finished at", "renewed", "swapped", "swapping", "bumped", "rescheduled", "these days",
-	"got rid of", "new one"}
-
-// ChangeMarkers say in English that a view or a value changed, matched
-// anywhere in a lower-cased text ("no longer", "switched", "moved to",
-// "upgraded"); ChangeMarkersThenWord only before a space: "quit" is not
-// "quite", "her new" is not "her newest".
-var (
-	ChangeMarkers = []string{"no longer", "anymore", "any more", "now prefers", "now wants", "now likes",
-		"switched", "instead", "changed his mind", "changed her mind", "changed their mind", "changed my mind", "used to", "not any longer",
-		"stopped", "gave up", "give up", "won't go back", "will not go back", "no more", "these days", "nowadays",
-		"moved to", "moved from", "moved away", "moved into", "replaced", "ditched", "dropped", "abandoned", "upgraded", "from now on"}
-	ChangeMarkersThenWord = []string{"quit", "her new", "his new", "their new", "my new", "our new", "sold the", "sold his", "sold her",
-		"sold my", "sold our"}
-)
 
 // NotSettled are the English words of a clause that does not say how
 // things are now: a plan, a guess, an exception for a while ("might",

@@ -107,7 +107,7 @@ func splitClauses(fact string) []clause {
 		if ft := fromToPattern.FindStringIndex(text); ft != nil && !replaced {
 			// Who moved holds too: "Joanna Marsh moved from Ridgeway to
 			// Bellcote" ends Ridgeway, not Joanna Marsh.
-			to := strings.LastIndex(text[:ft[1]], " to ")
+			to := ft[1] - len(" to") - 1 // the space before "to", whatever its case and the space's kind
 			if ft[0] > 0 {
 				out = append(out, clause{text: text[:ft[0]], ended: endsSomething(text[:ft[0]])})
 			}

@@ -1,6 +1,9 @@
 package change
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestShareCurrentValue: a fact shares a statement's current value when a
 // value of the statement is one the fact gives as it is now; values in a
@@ -31,6 +34,28 @@ func TestShareCurrentValue(t *testing.T) {
 	} {
 		if got := ShareCurrentValue(c.statement, c.fact, noName); got != c.want {
 			t.Errorf("ShareCurrentValue(%q, %q) = %v, want %v", c.statement, c.fact, got, c.want)
+		}
+	}
+}
+
+// TestFromToAnyCase: "from X To Y" and a tab before "to" are read as "from X
+// to Y" is (the pattern ignores case; the cut used to look for " to " in
+// lower case and cut at -1: a panic on a longmemeval line).
+func TestFromToAnyCase(t *testing.T) {
+	for _, fact := range []string{
+		"Joanna Marsh moved from Ridgeway To Bellcote",
+		"Joanna Marsh moved from Ridgeway\tto Bellcote",
+		"Joanna Marsh moved FROM RIDGEWAY TO BELLCOTE",
+	} {
+		cs := splitClauses(fact)
+		var ended []string
+		for _, c := range cs {
+			if c.ended {
+				ended = append(ended, strings.TrimSpace(c.text))
+			}
+		}
+		if len(ended) != 1 || !strings.Contains(strings.ToLower(ended[0]), "ridgeway") || strings.Contains(strings.ToLower(ended[0]), "bellcote") {
+			t.Errorf("%q: ended %q, want the Ridgeway clause alone", fact, ended)
 		}
 	}
 }

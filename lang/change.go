@@ -27,7 +27,7 @@ var ChangeWords = map[string][]string{
 		"from now on", "from here on", "these days", "nowadays", "used to", "stepped down", "finished at", "quit", "gave up",
 		"give up", "got rid of", "ditched", "abandoned", "won't go back", "will not go back", "changed his mind",
 		"changed her mind", "changed their mind", "changed my mind", "now prefers", "now wants", "now likes", "new one",
-		"her new", "his new", "their new", "my new", "our new", "sold the", "sold his", "sold her", "sold my", "sold our"},
+		"sold the", "sold his", "sold her", "sold my", "sold our"},
 	"de": {"jetzt", "nun", "inzwischen", "mittlerweile", "neuerdings", "umgezogen", "zieht um", "zog um", "gewechselt", "wechselt zu",
 		"nicht mehr", "ab sofort", "stattdessen", "ersetzt", "umgestiegen", "seit kurzem"},
 	"it": {"ora", "adesso", "ormai", "trasferit*", "si è trasferit*", "cambiat*", "passat* a", "non più", "da oggi", "invece",

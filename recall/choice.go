@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"memoria/change"
 	"memoria/lang"
 	"memoria/query"
 )
@@ -41,7 +42,7 @@ var notChoices = func() map[string][][]string {
 // statesChoice reports whether text records a choice or gives a reason
 // (choiceCuesByWord).
 func statesChoice(text string) bool {
-	words := splitWords(text)
+	words := change.SplitWords(text)
 	for i, w := range words {
 		if slices.ContainsFunc(notChoices[w], func(not []string) bool { return query.MarkerAt(words, i, not) }) {
 			continue

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"memoria/change"
 	"memoria/datephrase"
 	"memoria/lang"
 	"memoria/memory"
@@ -310,7 +311,7 @@ func mentionsOf(entities []string) func(string) []string {
 	var ns []named
 	for _, e := range entities {
 		n := named{key: memory.EntityKey(e)}
-		for _, w := range splitWords(memory.EntityName(e)) {
+		for _, w := range change.SplitWords(memory.EntityName(e)) {
 			if len([]rune(w)) >= 3 && !query.IsStopWord(w) {
 				n.words = append(n.words, w)
 			}
@@ -318,11 +319,11 @@ func mentionsOf(entities []string) func(string) []string {
 		ns = append(ns, n)
 	}
 	return func(text string) []string {
-		words := splitWords(text)
+		words := change.SplitWords(text)
 		var keys []string
 		for _, n := range ns {
 			for _, w := range n.words {
-				if slicesContains(words, w) {
+				if slices.Contains(words, w) {
 					keys = append(keys, n.key)
 					break
 				}

@@ -60,14 +60,6 @@ func dateCurated(sigs map[int64]*factSig, byEntity map[string][]*factSig) {
 // the words of a question.
 var attributeCues = change.Cues()
 
-// splitWords and stem cut and stem words as fact signatures do
-// (change.SplitWords, change.Stem).
-func splitWords(text string) []string { return change.SplitWords(text) }
-
-func stem(w string) string { return change.Stem(w) }
-
-func slicesContains(ws []string, w string) bool { return slices.Contains(ws, w) }
-
 // links are the supersession links found for one query.
 type links struct {
 	sig  map[int64]*factSig
@@ -243,10 +235,10 @@ func injectVersions(p Plan, pl *pool, l *links) {
 	past := p.pastWindow()
 	asked := cueSet{}
 	for _, t := range p.Words {
-		for _, w := range splitWords(t) {
+		for _, w := range change.SplitWords(t) {
 			if c, ok := attributeCues[w]; ok {
 				asked[c] = true
-			} else if c, ok := attributeCues[stem(w)]; ok {
+			} else if c, ok := attributeCues[change.Stem(w)]; ok {
 				asked[c] = true
 			}
 		}
@@ -335,7 +327,7 @@ func Versions(items []memory.Item) []Result {
 // shareKey reports whether two facts' entity keys have one in common.
 func shareKey(a, b []string) bool {
 	for _, x := range a {
-		if slicesContains(b, x) {
+		if slices.Contains(b, x) {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package recall
 import (
 	"strings"
 
+	"memoria/change"
 	"memoria/lang"
 	"memoria/query"
 )
@@ -72,7 +73,7 @@ func newTopicWords(topic []string) topicWords {
 		if query.IsStopWord(w) {
 			continue
 		}
-		t.stems = append(t.stems, stem(w))
+		t.stems = append(t.stems, change.Stem(w))
 		if c, ok := attributeCues[w]; ok {
 			t.cues[c] = true
 		}
@@ -87,11 +88,11 @@ func newTopicWords(topic []string) topicWords {
 // text.
 func (t topicWords) said(text string) bool { return t.saidIn(wordsOf(text)) }
 
-// textWords are a text's words (splitWords), cut once for the several
+// textWords are a text's words (change.SplitWords), cut once for the several
 // questions the features ask of one candidate.
 type textWords struct{ words []string }
 
-func wordsOf(text string) textWords { return textWords{splitWords(text)} }
+func wordsOf(text string) textWords { return textWords{change.SplitWords(text)} }
 
 // says reports whether the word w is the stem s or starts with it. A stem
 // only strips an ending, so a word that does not begin as s does is
@@ -104,7 +105,7 @@ func says(w, s string) bool {
 	if w == "" || w[0] != s[0] {
 		return false
 	}
-	return strings.HasPrefix(w, s) || stem(w) == s
+	return strings.HasPrefix(w, s) || change.Stem(w) == s
 }
 
 // countIn is how many of the topic's words a text says.

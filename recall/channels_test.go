@@ -400,3 +400,33 @@ func TestEntitylessFactsLink(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionOrderWhateverTheWeights: the version that holds at the time
+// asked about comes before the versions it is linked to, even under
+// weights that favour the other (here, only the lexical score counts:
+// the old number says "phone number", the new one only "phone"); a
+// question about a reason keeps the weights' order.
+func TestVersionOrderWhateverTheWeights(t *testing.T) {
+	ix := index(t, people)
+	lexicalOnly := &Ranker{Name: "test", Features: featureNames, Weights: make([]float64, len(featureNames))}
+	lexicalOnly.Weights[featureIndex["lexical.bm25"]] = 1
+	sept := memory.TimeRange{Start: day("2025-09-01"), End: day("2025-09-30")}
+	const old, current = "memory/2025-09-15.md#L7", "memory/2025-11-03.md#L6"
+	for _, tc := range []struct {
+		name   string
+		q      query.Query
+		first  string
+		second string
+	}{
+		{"now", query.Query{Words: []string{"pete", "phone", "number", "now"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01"), Intent: query.Current}, current, old},
+		{"in September", query.Query{Words: []string{"pete", "phone", "number"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01"), Window: &sept}, old, current},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := run(t, ix, Plan{Query: tc.q, Ranker: lexicalOnly, K: 10, Lines: 1})
+			fi, si := index0(res, tc.first), index0(res, tc.second)
+			if fi < 0 || si >= 0 && si < fi {
+				t.Fatalf("%s (at %d) should come before %s (at %d): %s", tc.first, fi, tc.second, si, sources(res))
+			}
+		})
+	}
+}

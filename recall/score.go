@@ -71,6 +71,7 @@ func (s *search) score(ranker *Ranker) []scored {
 	} else {
 		ranked = rank(ranker, newFeatureContext(*p, listed, s.links, s.recent, s.lexTop), listed, p.Candidates)
 	}
+	ranked = s.versionOrder(ranked)
 	if p.Floor && len(p.topic.stems) > 0 {
 		ranked = slices.DeleteFunc(ranked, func(sc scored) bool { return !aboutQuery(*p, sc.c) })
 	}
@@ -112,4 +113,65 @@ func topFactEntities(cands []*candidate, n int) []string {
 		}
 	}
 	return out
+}
+
+// versionOrder puts the version of a fact that holds at the time the
+// question asks about above the other versions it is linked to: for a
+// question about now, the current one above those it supersedes; for a
+// past window, the one valid in it above those before and after. This is
+// what supersession means, not a weight: the features place the versions
+// among the other candidates, and the fitted ranking alone let a stale
+// version that matched the question's words better stay first. The
+// holding version takes the place of the best-ranked version that does
+// not hold, which moves down one.
+func (s *search) versionOrder(ranked []scored) []scored {
+	l := s.links
+	past := s.p.pastWindow()
+	if len(l.next) == 0 || !past && !s.asksValueNow() {
+		return ranked
+	}
+	holds := func(row int64) bool {
+		if past {
+			return l.validIn(row, *s.p.Window)
+		}
+		return !l.superseded(row)
+	}
+	for i := 0; i < len(ranked); i++ {
+		row := ranked[i].c.item.RowID
+		if holds(row) || l.sig[row] == nil {
+			continue
+		}
+		j := s.holdingVersionBelow(ranked, i, holds)
+		if j < 0 {
+			continue
+		}
+		v := ranked[j]
+		copy(ranked[i+1:j+1], ranked[i:j])
+		ranked[i] = v
+	}
+	return ranked
+}
+
+// asksValueNow reports whether the question asks what holds now: it says
+// so (intent Current), or it asks a plain question about something that
+// changed (asksNow). Not a question about a choice, a reason or an
+// opinion ("why did we move to AWS?", "is Oti glad we moved?"): an older
+// version may be what it asks about.
+func (s *search) asksValueNow() bool {
+	return s.p.Intent == query.Current || s.recent && s.p.Intent == query.Search && !s.p.Choice
+}
+
+// holdingVersionBelow returns the index of the best-ranked candidate
+// below i that is a version linked to ranked[i] (one it supersedes or one
+// that supersedes it) and holds, or -1.
+func (s *search) holdingVersionBelow(ranked []scored, i int, holds func(int64) bool) int {
+	l := s.links
+	row := ranked[i].c.item.RowID
+	for j := i + 1; j < len(ranked); j++ {
+		o := ranked[j].c.item.RowID
+		if (slices.Contains(l.next[row], o) || slices.Contains(l.prev[row], o)) && holds(o) {
+			return j
+		}
+	}
+	return -1
 }

@@ -101,7 +101,7 @@ func (c *Change) Before(day time.Time) bool {
 
 // yearPattern finds a year said as a time ("in 2022", "since 2019"), not
 // as a model's ("a 2004 J/22").
-var yearPattern = regexp.MustCompile(`(?i)\b(?:in|since|until|till|from|back in)\s+((?:19|20)\d\d)\b`)
+var yearPattern = regexp.MustCompile(`(?i)\b(?:` + alternation(lang.YearPrepositions) + `)\s+((?:19|20)\d\d)\b`)
 
 // Ends reports whether a sentence says that someone or something stopped
 // being what it was ("stepped down", "left", "no longer").
@@ -114,7 +114,18 @@ func Ends(text string) bool { return endingWords.MatchString(text) }
 // "stopped …ing" (not "the head shaking has stopped"), "we've moved",
 // "took over",
 // "started as the …", "went up", "we're with …"; in lower case (Says).
-var changeGrammar = regexp.MustCompile(`\b((from|starting) (next|this|today|tomorrow|(` + alternation(weekdayNames) + `)([^'’\w]|$)|\d{1,2}(st|nd|rd|th)? (` + alternation(monthStems) + `)|\d{4}-\d\d-\d\d)|(go|goes|going|went|gone) (up|down)\b|from (` + alternation(fullMonthNames) + `)\b|the new (\w+ ){1,3}(is|are)|replaced \w+( \w+)? as|stopped \w+ing\b|(has|have|had|'ve|’ve|'s|’s) moved|(is|are|'s|’s|'re|’re) (up|down) to|now:|(took|takes|taken|taking) over|(started|starts|starting|joined|joins) (us )?as (the|our|their|his|her|my|a|an) |extended (to|until|till)|changed (it|them|the|our|his|her|their|its|my)\b|(is|are|'s|’s|'re|’re) now|(is|are|'s|’s) (the|our|their|his|her|my) new|handed (the \w+ )?back|(we're|we’re|we are) with|now[.;,!]|now$|now (comes?|goes?|runs?|lives?|works?|costs?|is|are|starts?|opens?|closes?)\b)`)
+// The words it alternates are lang's (lang/grammar.go: the forms of
+// "be", "have", "go" and "take over", the possessives …); the pattern
+// holds the constructions and their fixed words.
+var changeGrammar = regexp.MustCompile(`\b((from|starting) (` + alternation(lang.ChangeStarts) + `|(` + alternation(weekdayNames) + `)([^'’\w]|$)|\d{1,2}(` + alternation(lang.OrdinalSuffixes) + `)? (` + alternation(monthStems) + `)|\d{4}-\d\d-\d\d)|(` + alternation(lang.GoForms) + `) (up|down)\b|from (` + alternation(fullMonthNames) + `)\b|the new (\w+ ){1,3}(is|are)|replaced \w+( \w+)? as|stopped \w+ing\b|(` + alternation(lang.Have) + `) moved|(` + alternation(beForms) + `) (up|down) to|now:|(` + alternation(lang.TakeOver) + `)|(` + alternation(lang.StartVerbs) + `) (us )?as (` + alternation(ownerWords) + `|a|an) |extended (` + alternation(lang.ExtendedUntil) + `)|changed (` + alternation(lang.ChangedObjects) + `)\b|(` + alternation(beForms) + `) now|(` + alternation(lang.Be) + `) (` + alternation(ownerWords) + `) new|handed (the \w+ )?back|(` + alternation(lang.WeAre) + `) with|now[.;,!]|now$|now (` + alternation(lang.StateVerbs) + `|is|are)\b)`)
+
+// beForms are the present forms of "be" after any subject or a pronoun;
+// ownerWords are "the" and the possessives of persons ("the new", "our
+// new").
+var (
+	beForms    = slices.Concat(lang.Be, lang.BeAfterPronoun)
+	ownerWords = slices.Concat([]string{"the"}, lang.PersonalPossessives)
+)
 
 // alternation joins phrases into a regular expression's alternatives, a
 // phrase ending in '*' matching any word that starts with its last word.
@@ -180,7 +191,7 @@ func settledText(sentence string) string {
 }
 
 // sentenceParts separates the clauses of a sentence, for settledText.
-var sentenceParts = regexp.MustCompile(`;\s+|,\s+(?:but|and|so|while)\s+|\s+but\s+|,?\s+because\s+`)
+var sentenceParts = regexp.MustCompile(`;\s+|,\s+(?:` + alternation(lang.SentenceJoiners) + `)\s+|\s+but\s+|,?\s+because\s+`)
 
 // modalSentence marks a sentence that is a plan or a guess as a whole,
 // whichever clause says it ("If the council agrees, recycling moves to
@@ -205,30 +216,34 @@ func saysByGrammar(l string) bool {
 
 // changeAnchors are parts of changeGrammar, one of which each of its
 // matches holds: the regular expression runs only on a sentence holding
-// one, which few do.
+// one, which few do. They are the fixed words of its constructions and
+// the words of lang's tables it is built of.
 var changeAnchors = func() []string {
-	as := []string{"replaced ", "stopped ", "moved", "took over", "takes over", "taken over", "taking over", "extended ", "changed ", "handed", "re with", "are with",
-		"the new", "now:", "started as", "starts as", "starting as", "joined as", "joins as", "joined us as", "joins us as"}
+	as := []string{"replaced ", "stopped ", "moved", "extended ", "changed ", "handed", "re with", "are with", "the new", "now:"}
+	as = append(as, lang.TakeOver...)
+	for _, v := range lang.StartVerbs {
+		as = append(as, v+" as", v+" us as") // "started as", "joined us as"
+	}
 	for _, m := range monthStems {
 		as = append(as, "from "+m)
 	}
-	for _, v := range []string{"go", "goes", "going", "went", "gone", "is", "are", "'s", "’s", "'re", "’re"} {
+	for _, v := range slices.Concat(lang.GoForms, beForms) {
 		as = append(as, v+" up", v+" down") // "went up", "we're down to"
 	}
-	starts := []string{"next", "this", "today", "tomorrow", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"}
+	starts := slices.Concat(lang.ChangeStarts, []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0"})
 	for _, d := range weekdayNames {
 		starts = append(starts, d[:3])
 	}
 	for _, w := range starts {
 		as = append(as, "from "+w, "starting "+w)
 	}
-	for _, w := range []string{"is", "are", "'s", "’s", "'re", "’re"} {
+	for _, w := range beForms {
 		as = append(as, w+" now")
-		for _, d := range []string{"the", "our", "their", "his", "her", "my"} {
+		for _, d := range ownerWords {
 			as = append(as, w+" "+d+" new")
 		}
 	}
-	for _, w := range []string{"come", "go", "run", "live", "work", "cost", "is", "are", "start", "open", "close"} {
+	for _, w := range slices.Concat(lang.StateVerbs, []string{"is", "are"}) {
 		as = append(as, "now "+w)
 	}
 	return append(as, "now.", "now;", "now,", "now!")
@@ -359,7 +374,7 @@ func Labelled(text string) (label, value string, ok bool) {
 }
 
 // roleIs finds "[the|our|…] role is|are Value" (Labelled).
-var roleIs = regexp.MustCompile(`^(?:(?i:the|our|my|his|her|their|its)\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})\s+(?:is|are)\s+([^\s])`)
+var roleIs = regexp.MustCompile(`^(?:(?i:` + alternation(ownerWords) + `|its)\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})\s+(?:is|are)\s+([^\s])`)
 
 // leadingName returns the lower-cased words of the run of capitalised
 // words a statement opens with, up to the first punctuation ("Thabo
@@ -774,7 +789,7 @@ func replaces(c *Change, value string, field, plainValue bool, head []string, is
 		if w = strings.Trim(w, ",.;:()\"'’"); w != "" && unicode.IsUpper([]rune(w)[0]) && isName(w) {
 			old[strings.ToLower(w)] = true
 			if field {
-				kinds["name"] = true
+				kinds[kindName] = true
 			}
 		}
 	}
@@ -981,10 +996,22 @@ func contentForm(w string) string {
 // "+351 296 123 456", "(03) 9876 5432", "021-555-0199"): without one,
 // "14 300 000" is a number. Later kinds win where two read one value.
 var (
-	moneyValue   = regexp.MustCompile(`(?i)(?:[$€£₹¥]\s?|\b(?:rs\.?|kes|ksh\.?|usd|eur|gbp|inr|zar)\s?)(\d[\d,.]*)|\b(r\d[\d,.]*)`)
+	moneyValue   = regexp.MustCompile(`(?i)(?:(?:` + alternation(lang.CurrencySymbols) + `)\s?|\b(?:` + alternation(lang.CurrencyCodes) + `)\s?)(\d[\d,.]*)|\b(r\d[\d,.]*)`)
 	percentValue = regexp.MustCompile(`(?i)(\d[\d.]*)\s?(?:%|percent\b|per cent\b)`)
-	timeValue    = regexp.MustCompile(`(?i)\b(\d{1,2}[:.]\d{2}(?:\s?(?:am|pm|hrs|h)\b)?|\d{1,2}\s?(?:am|pm|hrs)\b)`)
+	timeValue    = regexp.MustCompile(`(?i)\b(\d{1,2}[:.]\d{2}(?:\s?(?:` + alternation(lang.ClockSuffixes) + `|h)\b)?|\d{1,2}\s?(?:` + alternation(lang.ClockSuffixes) + `)\b)`)
 	phoneValue   = regexp.MustCompile(`((?:\+\d{1,3}[ -]?(?:\(?\d{1,5}\)?[ -])?|\(0?\d{1,5}\)[ -]?|\b0\d{1,5}[ -])\d{3,4}[ -]?\d{3,4})\b`)
+)
+
+// The kinds of value (kindOf): names, not words of a text; those of
+// lang.ValueKindNouns' keys name the same kinds.
+const (
+	kindPhone   = "phone"
+	kindMoney   = "money"
+	kindShare   = "share"
+	kindTime    = "time"
+	kindNumber  = "number"
+	kindWeekday = "weekday"
+	kindName    = "name"
 )
 
 // valueKinds maps the numbers of a text, as valueTokens writes
@@ -994,7 +1021,7 @@ func valueKinds(text string) map[string]string {
 	for _, k := range []struct {
 		re   *regexp.Regexp
 		kind string
-	}{{phoneValue, "phone"}, {moneyValue, "money"}, {percentValue, "share"}, {timeValue, "time"}} {
+	}{{phoneValue, kindPhone}, {moneyValue, kindMoney}, {percentValue, kindShare}, {timeValue, kindTime}} {
 		for _, m := range k.re.FindAllStringSubmatch(text, -1) {
 			for _, g := range m[1:] {
 				if g != "" {
@@ -1021,10 +1048,10 @@ func kindOf(v string, kinds map[string]string) string {
 		}
 	}
 	if strings.IndexFunc(v, unicode.IsDigit) >= 0 {
-		return "number"
+		return kindNumber
 	}
 	if weekdays[strings.TrimSuffix(v, "s")] {
-		return "weekday" // "Wednesdays" is no new rehearsal venue
+		return kindWeekday // "Wednesdays" is no new rehearsal venue
 	}
-	return "name"
+	return kindName
 }

@@ -362,7 +362,7 @@ var calendarWords = func() map[string]bool {
 	for _, n := range lang.Weekdays["en"] {
 		m = addWords(m, n.Short)
 	}
-	for _, unit := range []string{"week", "day", "month", "year"} {
+	for _, unit := range lang.CalendarUnits {
 		m = addWords(m, lang.TimeUnits[unit][:2]) // its singular and plural
 	}
 	maps.Copy(m, monthNames)

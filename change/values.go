@@ -71,9 +71,11 @@ func otherMeasure(statement, fact string) bool {
 }
 
 // measureKinds are the kinds of valueKinds that measure something.
-var measureKinds = map[string]bool{"money": true, "share": true, "time": true}
+var measureKinds = map[string]bool{kindMoney: true, kindShare: true, kindTime: true}
 
-var clauses = regexp.MustCompile(`[;.:]\s+|,\s+(?:but|and|while|whereas|so)\s+|\s+(?:instead of|rather than|replacing|where)\s+`)
+// clauses separates the clauses of a fact (splitClauses): after one of
+// lang.ReplacingWords, what the clause names is over.
+var clauses = regexp.MustCompile(`[;.:]\s+|,\s+(?:` + alternation(lang.FactJoiners) + `)\s+|\s+(?:` + alternation(lang.ReplacingWords) + `|where)\s+`)
 
 // WithoutDeadlines returns a lower-cased text without the words that make
 // a day a deadline rather than an end: "valid until 31 March 2027" and
@@ -123,7 +125,7 @@ func splitClauses(fact string) []clause {
 			out = append(out, clause{text: text, ended: replaced || endsSomething(text)})
 		}
 		sep := strings.TrimSpace(fact[m[0]:m[1]])
-		replaced = sep == "instead of" || sep == "rather than" || sep == "replacing"
+		replaced = slices.Contains(lang.ReplacingWords, sep)
 		at = m[1]
 	}
 	return splitSwaps(out)
@@ -139,7 +141,7 @@ var replacedAs = regexp.MustCompile(`(?i)\breplaced\s+(.+?)\s+as\s+`)
 
 // swapPattern finds "swapped X for Y", "replaced X with Y", "traded X for
 // Y": X is over and Y holds.
-var swapPattern = regexp.MustCompile(`(?i)\b(?:swapped|swapping|swap|traded|exchanged|replaced|replacing)\s+(.+?)\s+(?:for|with)\s+`)
+var swapPattern = regexp.MustCompile(`(?i)\b(?:` + alternation(lang.SwapVerbs) + `)\s+(.+?)\s+(?:for|with)\s+`)
 
 // splitSwaps cuts each clause that swaps one thing for another at the
 // swap: the part up to "for"/"with" is over, the rest begins a clause.

@@ -45,7 +45,40 @@ func ShareCurrentValue(statement, fact string, isName func(string) bool) bool {
 		return false
 	}
 	held, _ := clauseTexts(fact)
-	return !otherMeasure(statement, strings.Join(held, "; "))
+	now := strings.Join(held, "; ")
+	return !otherMeasure(statement, now) && !otherWeekday(statement, now)
+}
+
+// otherWeekday reports whether the fact names days of the week and none
+// of those the statement names: a weekly slot moved ("Coffee with Odd,
+// Thursdays 11:00" and "Coffee with Odd is on Saturdays at 11:00"),
+// whatever time or place the two still share.
+func otherWeekday(statement, fact string) bool {
+	old, now := weekdaysIn(statement), weekdaysIn(fact)
+	if len(old) == 0 || len(now) == 0 {
+		return false
+	}
+	for d := range now {
+		if old[d] {
+			return false
+		}
+	}
+	return true
+}
+
+// weekdaysIn returns the days of the week a text names in full, in the
+// singular ("Thursdays": thursday); nil when none.
+func weekdaysIn(text string) map[string]bool {
+	var out map[string]bool
+	for _, w := range SplitWords(text) {
+		if w = strings.TrimSuffix(w, "s"); weekdays[w] {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[w] = true
+		}
+	}
+	return out
 }
 
 // otherMeasure reports whether the fact gives a measure (valueKinds) of a

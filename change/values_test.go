@@ -31,6 +31,11 @@ func TestShareCurrentValue(t *testing.T) {
 		{"Contact: Tom Beckwith, business manager.", "Tom Beckwith replaced Priya as our business manager.", true},
 		{"Contact: Priya Sethi, business manager.", "Tom Beckwith replaced Priya Sethi as our business manager.", false},
 		{"Supplier: Calder Parts.", "Replaced Ridings with Calder Parts in March.", true},
+		// A weekly slot is what a statement with a weekday is about: other
+		// days change it, whatever time or place the two share.
+		{"Coffee with Odd, Thursdays 11:00 at Risø.", "Coffee with Odd is on Saturdays at 11:00 at the café at Smørtorget since 2026-01-10.", false},
+		{"Coffee with Odd, Thursdays 11:00 at Risø.", "Coffee with Odd is on Thursdays at 11:00, at the café at Smørtorget now.", true},
+		{"Kick-off: 8pm at the leisure centre.", "Sheepscar Rovers kick off at 8pm on Thursdays.", true},
 	} {
 		if got := ShareCurrentValue(c.statement, c.fact, noName); got != c.want {
 			t.Errorf("ShareCurrentValue(%q, %q) = %v, want %v", c.statement, c.fact, got, c.want)

@@ -419,6 +419,7 @@ func TestVersionOrderWhateverTheWeights(t *testing.T) {
 		second string
 	}{
 		{"now", query.Query{Words: []string{"pete", "phone", "number", "now"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01"), Intent: query.Current}, current, old},
+		{"about Pete", query.Query{Words: []string{"pete", "phone", "number"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01"), Intent: query.About}, current, old},
 		{"in September", query.Query{Words: []string{"pete", "phone", "number"}, Entities: []string{"Peter"}, NameWords: []string{"pete"}, Now: day("2025-12-01"), Window: &sept}, old, current},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -153,12 +153,20 @@ func (s *search) versionOrder(ranked []scored) []scored {
 }
 
 // asksValueNow reports whether the question asks what holds now: it says
-// so (intent Current), or it asks a plain question about something that
-// changed (asksNow). Not a question about a choice, a reason or an
-// opinion ("why did we move to AWS?", "is Oti glad we moved?"): an older
-// version may be what it asks about.
+// so (intent Current), it asks about an entity as a whole ("who's our
+// contact at Soko?", "tell me about Pete": its facts as they are, not as
+// they were), or it asks a plain question about something that changed
+// (asksNow). Not a question about a choice, a reason or an opinion ("why
+// did we move to AWS?", "is Oti glad we moved?"): an older version may be
+// what it asks about.
 func (s *search) asksValueNow() bool {
-	return s.p.Intent == query.Current || s.recent && s.p.Intent == query.Search && !s.p.Choice
+	switch {
+	case s.p.Now.IsZero() || s.p.Choice:
+		return false
+	case s.p.Intent == query.Current, s.p.Intent == query.About:
+		return true
+	}
+	return s.recent && s.p.Intent == query.Search
 }
 
 // holdingVersionBelow returns the index of the best-ranked candidate

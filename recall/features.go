@@ -161,9 +161,10 @@ type featureContext struct {
 	dayHits  map[string]int // per log, its lines among the best lexical hits
 	lexTop   float64
 	pool     map[int64]*candidate
-	// onTopic is how many of the topic's words each candidate says, and
-	// latest, for each such count, the latest day a candidate that says
-	// at least as many was written (told_later, latest_on_topic).
+	// onTopic is how many of the topic's words each candidate says
+	// (counted once: several features read it), and latest, for each
+	// such count, the latest day a candidate that says at least as many
+	// was written (told_later, latest_on_topic; not for a past window).
 	onTopic map[*candidate]int
 	latest  []time.Time
 }
@@ -175,13 +176,13 @@ func newFeatureContext(p Plan, cands []*candidate, l *links, recent bool, lexTop
 		fc.pool[c.item.RowID] = c
 	}
 	fc.heldThen = fc.past && p.Intent == query.Past && !p.Browse && len(p.topic.stems) > 0 && !windowMatches(cands, *p.Window)
-	if !fc.past && len(p.topic.stems) > 0 {
+	if len(p.topic.stems) > 0 {
 		fc.onTopic = make(map[*candidate]int, len(cands))
 		fc.latest = make([]time.Time, len(p.topic.stems)+1)
 		for _, c := range cands {
 			n := p.topic.countIn(c.text())
 			fc.onTopic[c] = n
-			for k := 1; k <= n; k++ {
+			for k := 1; k <= n && !fc.past; k++ {
 				if c.item.Written.After(fc.latest[k]) {
 					fc.latest[k] = c.item.Written
 				}
@@ -322,9 +323,9 @@ func (fc *featureContext) topicFeatures(x []float64, c *candidate) {
 		x[featOffTopic] = 1
 	}
 	if n := len(p.topic.stems); n > 0 {
-		x[featTopicShare] = float64(p.topic.countIn(tw)) / float64(n)
+		x[featTopicShare] = float64(fc.onTopic[c]) / float64(n)
 	}
-	if n := fc.onTopic[c]; n > 0 && !it.Written.IsZero() {
+	if n := fc.onTopic[c]; n > 0 && !fc.past && !it.Written.IsZero() {
 		if fc.latest[n].After(it.Written) {
 			x[featToldLater] = 1
 		} else {
@@ -367,7 +368,7 @@ func (fc *featureContext) replacesTopic(row int64) float64 {
 	best := 0.0
 	for _, o := range fc.links.prev[row] {
 		if c, ok := fc.pool[o]; ok {
-			best = math.Max(best, float64(fc.p.topic.countIn(c.text()))/float64(n))
+			best = math.Max(best, float64(fc.onTopic[c])/float64(n))
 		}
 	}
 	return best

@@ -7,5 +7,7 @@ package markdown
 // the fixed-date holidays and the dates inside identifiers, which
 // changed event times under 9. 11: CJK days said alone (3日, 3号) and
 // CJK relative words and weekdays (datephrase) date the lines that say
-// them.
-const Version = 11
+// them. 12: an end of a range may be hedged ("from 23 March until around
+// 8 April" is the range, not a week around 8 April), and "the days before
+// X" is a week of days (datephrase).
+const Version = 12

@@ -275,7 +275,7 @@ var clauseSep = regexp.MustCompile(`[;,]\s+`)
 
 // relationWords relate a statement to a time or a rate; they say nothing
 // of what it is about ("Club treasurer since 2021").
-var relationWords = wordSet(lang.RelationWords)
+var relationWords = lang.WordSet(lang.RelationWords)
 
 // A Statement is a curated statement, read once, that changes are
 // compared with.
@@ -906,7 +906,7 @@ func sameValue(a, b []string) bool {
 	return false
 }
 
-var runTitles = wordSet(lang.AddressTitles)
+var runTitles = lang.WordSet(lang.AddressTitles)
 
 // newValueAfter reports whether a clause names a value not in old or
 // ended, of a kind in kinds, and a head word comes shortly before or within

@@ -341,7 +341,7 @@ func IsSubjectKey(k string) bool { return strings.HasPrefix(k, subjectKeyPrefix)
 
 // workVerbs say that someone works; namesEmployer tells when they name
 // the employer.
-var workVerbs = wordSet(lang.WorkVerbs)
+var workVerbs = lang.WordSet(lang.WorkVerbs)
 
 // namesEmployer reports whether the words after a work verb say where
 // ("works at the bakery", "works after school at the Four Square") or for

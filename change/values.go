@@ -278,7 +278,7 @@ func leftFromAt(text string) int {
 
 // leftFrom are the words that make a later "from X" name what was left
 // (lang.LeftFrom).
-var leftFrom = wordSet(lang.LeftFrom)
+var leftFrom = lang.WordSet(lang.LeftFrom)
 
 // fromTo reports whether "to" follows within the next three words
 // (after "from X").
@@ -297,7 +297,7 @@ func startsWhen(w string) bool {
 }
 
 // startWords say when something begins (lang.StartWords).
-var startWords = wordSet(lang.StartWords)
+var startWords = lang.WordSet(lang.StartWords)
 
 // ShareValue reports whether two statements name a value in common (see
 // Values).
@@ -382,7 +382,7 @@ func isValue(ws []string, i int, w string, isName func(string) bool) bool {
 }
 
 // titles come before a name (lang.Titles).
-var titles = wordSet(lang.Titles)
+var titles = lang.WordSet(lang.Titles)
 
 // isTitle reports whether a lower-cased word is a title before a name
 // ("dr", "mrs"): neither a value nor what a statement is about.
@@ -449,9 +449,6 @@ var (
 		return m
 	}()
 )
-
-// wordSet returns the set of the words of a list.
-func wordSet(words []string) map[string]bool { return addWords(map[string]bool{}, words) }
 
 // addWords adds the words of lists to the set m and returns it.
 func addWords(m map[string]bool, lists ...[]string) map[string]bool {

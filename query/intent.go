@@ -41,8 +41,8 @@ var (
 	pastMarkers     = markers(lang.AsksPast)
 	aboutMarkers    = markers(lang.AsksAbout)
 	suggestMarkers  = markers(lang.AsksSuggestion)
-	likeAux         = wordSet(lang.LikeAuxiliaries)
-	pastVerbs       = wordSet(lang.PastVerbs)
+	likeAux         = lang.WordSet(lang.LikeAuxiliaries)
+	pastVerbs       = lang.WordSet(lang.PastVerbs)
 )
 
 // intentInput is what detectIntent looks at.
@@ -157,15 +157,6 @@ func markers(phrases []string) [][]string {
 		out[i] = strings.Split(p, " ")
 	}
 	return out
-}
-
-// wordSet is a lang table of words as a set.
-func wordSet(words []string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
 }
 
 // likeOpinion finds "like" after an auxiliary of a question: "does Peter

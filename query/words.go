@@ -47,7 +47,7 @@ func words(s string) []word {
 
 // stopWords are dropped from Query.Terms (lang.QueryStopWords). Intent
 // detection reads the original text, so nothing here is needed there.
-var stopWords = wordSet(lang.QueryStopWords)
+var stopWords = lang.WordSet(lang.QueryStopWords)
 
 // IsGenericWord reports whether the lower-cased word w says only that
 // something happened (genericWords).
@@ -59,4 +59,4 @@ func IsStopWord(w string) bool { return stopWords[w] }
 // genericWords say that something happened without saying what
 // (lang.GenericWords). A query whose terms are all generic browses its
 // window (Query.Browse).
-var genericWords = wordSet(lang.GenericWords)
+var genericWords = lang.WordSet(lang.GenericWords)

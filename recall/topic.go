@@ -33,7 +33,7 @@ func aboutQuery(p Plan, c *candidate) bool {
 }
 
 // lightVerbs say little of a topic on their own (lang.LightVerbs).
-var lightVerbs = wordSet(lang.LightVerbs)
+var lightVerbs = lang.WordSet(lang.LightVerbs)
 
 // topicOf is the topic of the query's planned terms, without the words
 // that ask for a time or for anything that happened.
@@ -49,16 +49,7 @@ func topicOf(terms []string) topicWords {
 
 // nowWords place a question in the present without naming a topic
 // (lang.PresentWords).
-var nowWords = wordSet(lang.PresentWords)
-
-// wordSet is a lexicon table as a set.
-func wordSet(words []string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
+var nowWords = lang.WordSet(lang.PresentWords)
 
 // topicWords are the content words of a query's topic (no stop words, no
 // names), as stems, and the attributes they name (attributeCues).

@@ -4,9 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"maps"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -26,7 +24,6 @@ import (
 var notWordLists = map[string]string{
 	"recall.rankedChannels": "the channels' names",
 	"recall.otherFeatures":  "the ranker's feature names",
-	"recall.fittedNames":    "generated: the fitted features' names",
 	"query.intentNames":     "Intent.String's names of the intents: identifiers, not words a text is read by",
 	"datephrase.unitOf":     "lang.TimeUnits' keys, each to the grammar's unit (TestKeysOfLang)",
 	"datephrase.relationOf": "lang.TimeRelations' keys, each to the grammar's relation (TestKeysOfLang)",
@@ -49,35 +46,21 @@ var alternation = regexp.MustCompile(`\p{L}{2,}\|\p{L}{2,}\|\p{L}{2,}`)
 func TestOneLexicon(t *testing.T) {
 	t.Parallel()
 	exempted := map[string]bool{}
-	for _, dir := range []string{"recall", "query", "reflect", "datephrase", "change"} {
-		fset := token.NewFileSet()
-		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-				return err
-			}
-			f, err := parser.ParseFile(fset, path, nil, 0)
-			if err != nil {
-				return err
-			}
-			for _, d := range declarations(f) {
-				ast.Inspect(d.node, func(n ast.Node) bool {
-					if why := wordList(n); why != "" {
-						if _, ok := notWordLists[d.name]; ok {
-							exempted[d.name] = true
-							return false
-						}
-						t.Errorf("%s: %s in %s: word lists live in package lang", fset.Position(n.Pos()), why, d.name)
+	eachSource(t, func(fset *token.FileSet, f *ast.File) {
+		for _, d := range declarations(f) {
+			ast.Inspect(d.node, func(n ast.Node) bool {
+				if why := wordList(n); why != "" {
+					if _, ok := notWordLists[d.name]; ok {
+						exempted[d.name] = true
 						return false
 					}
-					return true
-				})
-			}
-			return nil
-		})
-		if err != nil && !strings.Contains(err.Error(), "no such file") {
-			t.Fatal(err)
+					t.Errorf("%s: %s in %s: word lists live in package lang", fset.Position(n.Pos()), why, d.name)
+					return false
+				}
+				return true
+			})
 		}
-	}
+	})
 	for name := range notWordLists {
 		if !exempted[name] {
 			t.Errorf("notWordLists: %s names no list: drop it", name)

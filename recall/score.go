@@ -14,12 +14,13 @@ import (
 // past window adds the other version of a fact the question should see.
 func (s *search) linkVersions(ctx context.Context) error {
 	p := s.p
+	cands, mentions := s.pl.list(), mentionsOf(p.Entities) // the pool before injectVersions adds to it
 	if len(p.Entities) == 0 && (p.Intent == query.Current || p.Intent == query.Past || p.pastWindow()) {
 		// A question about a time that names no entity: compare the best
 		// facts with what else is known about their entities (one query).
 		// Other questions compare the candidates among themselves only,
 		// which costs no query.
-		if slugs := topFactEntities(s.pl.list(), 3); len(slugs) > 0 {
+		if slugs := topFactEntities(cands, 3); len(slugs) > 0 {
 			f := p.Filter
 			if len(f.Kinds) == 0 {
 				f.Kinds = []memory.Kind{memory.KindWorld, memory.KindOpinion}
@@ -35,12 +36,12 @@ func (s *search) linkVersions(ctx context.Context) error {
 			}
 		}
 	}
-	s.links = supersede(s.pl.list(), s.known, mentionsOf(p.Entities))
-	s.recent = asksNow(p, s.pl.list(), s.links)
+	s.links = supersede(cands, s.known, mentions)
+	s.recent = asksNow(p, cands, s.links)
 	if s.recent || p.pastWindow() {
 		// Changes said in prose count only where versions do; they do not
 		// make a question one about now (asksNow), so they are read after.
-		linkProseChanges(s.pl.list(), s.links, mentionsOf(p.Entities))
+		linkProseChanges(cands, s.links, mentions)
 		injectVersions(p, s.pl, s.links)
 	}
 	return nil

@@ -38,6 +38,7 @@ func TestCueTables(t *testing.T) {
 		{"AnchorSomeSpans", slices.Sorted(maps.Keys(AnchorSomeSpans)), []string{"days", "weeks"}},
 		{"AnchorAfter", AnchorAfter, []string{"after"}},
 		{"AnchorBefore", AnchorBefore, []string{"before"}},
+		{"EventJoiners", EventJoiners, []string{"at", "in"}},
 		{"EventOpeners", EventOpeners, []string{"the", "her"}},
 		{"AsksPast", AsksPast, []string{"used to", "back then"}},
 		{"AsksAbout", AsksAbout, []string{"tell me about", "who s", "wer ist", "кто такой"}},

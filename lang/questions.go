@@ -128,6 +128,9 @@ var (
 	// event.
 	AnchorAfter  = []string{"after", "following"}
 	AnchorBefore = []string{"before", "preceding"}
+	// EventJoiners join the first span to the event ("her first month
+	// at the new job", "my first week in the new flat").
+	EventJoiners = []string{"at", "in", "on", "with", "of"}
 	// EventOpeners open the name of the event ("the launch", "her
 	// surgery").
 	EventOpeners = []string{"the", "her", "his", "my", "our", "their", "its", "your"}

@@ -35,7 +35,7 @@ var (
 		`)\s+(?:` + alternatives(lang.EventOpeners) + `)\s+([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})`)
 	// "her first month at the new job", "my first week in the new flat"
 	anchorFirst = regexp.MustCompile(`(?i)\b(?:` + alternatives(lang.EventOpeners) + `)\s+first\s+(` + alternatives(keys(lang.AnchorSpans)) +
-		`)\s+(?:at|in|on|with|of)\s+(?:(?:` + alternatives(lang.EventOpeners) + `)\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})`)
+		`)\s+(?:` + alternatives(lang.EventJoiners) + `)\s+(?:(?:` + alternatives(lang.EventOpeners) + `)\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})`)
 )
 
 // alternatives is a regexp alternation of phrases, longest first, their

@@ -13,9 +13,10 @@ import (
 )
 
 // terms is the bag of words a statement is compared by: lower-cased,
-// lightly stemmed content words, stop words and negators left out, plus a
-// "~concept" term for every polarity word (so that "concise" and "long"
-// both carry "~length" and opposite statements still look alike).
+// lightly stemmed content words (change.Stem, as recall stems them), stop
+// words and negators left out, plus a "~concept" term for every polarity
+// word (so that "concise" and "long" both carry "~length" and opposite
+// statements still look alike).
 type terms map[string]struct{}
 
 // Similarity is the cosine of two statements' term sets, from 0 (nothing
@@ -44,7 +45,7 @@ func termsOf(s string) terms {
 		if w.neg || w.end || lex().stop[w.text] {
 			continue
 		}
-		st := stem(w.text)
+		st := change.Stem(w.text)
 		if st == "" {
 			continue
 		}
@@ -109,23 +110,6 @@ func appendWord(out []word, w string) []word {
 	return append(out, word{text: w, neg: lex().negators[w], end: lex().clauseJoiners[w]})
 }
 
-// stem removes common English inflections, crudely but symmetrically.
-func stem(w string) string {
-	switch {
-	case len(w) > 4 && strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case len(w) > 4 && strings.HasSuffix(w, "sses"):
-		return w[:len(w)-2]
-	case len(w) > 5 && strings.HasSuffix(w, "ing"):
-		return w[:len(w)-3]
-	case len(w) > 4 && strings.HasSuffix(w, "ed"):
-		return w[:len(w)-2]
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"):
-		return w[:len(w)-1]
-	}
-	return w
-}
-
 // lexicon is the lang tables reflect reads statements by, as sets, made on
 // first use.
 type lexicon struct {
@@ -151,7 +135,7 @@ var lex = sync.OnceValue(func() *lexicon {
 		}
 	}
 	for _, w := range lang.ViewVerbs {
-		l.frameTerms[stem(w)] = true
+		l.frameTerms[change.Stem(w)] = true
 	}
 	return l
 })
@@ -195,7 +179,7 @@ func stanceAbout(s string, topic terms) stance {
 		if neg {
 			sign = -1
 		}
-		k, v := stem(w.text), sign
+		k, v := change.Stem(w.text), sign
 		if p, ok := lex().polarity[w.text]; ok {
 			if topic != nil && p.Concept != "like" && modifiesOther(ws, i, topic) {
 				continue
@@ -278,7 +262,7 @@ func comparedSides(s string) (first, second map[string]bool, ok bool) {
 			side = append(side, cur)
 			cur = map[string]bool{}
 		case !w.neg && !lex().stop[w.text]:
-			cur[stem(w.text)] = true
+			cur[change.Stem(w.text)] = true
 		}
 	}
 	if len(side) == 1 {
@@ -362,6 +346,6 @@ func modifiesOther(ws []word, i int, topic terms) bool {
 	if _, ok := lex().polarity[n.text]; ok {
 		return false
 	}
-	_, known := topic[stem(n.text)]
+	_, known := topic[change.Stem(n.text)]
 	return !known
 }

@@ -54,7 +54,7 @@ func TestCueTables(t *testing.T) {
 		{"ChoiceFrames", ChoiceFrames, []string{"rather than", "instead of"}},
 		{"AsksAmount", AsksAmount, []string{"how many", "what share of"}},
 		{"AmountWords", AmountWords, []string{"two", "dozen", "twice"}},
-		{"QueryStopWords", QueryStopWords, []string{"the", "what", "didn", "s"}},
+		{"StopWords", StopWords, []string{"the", "what", "didn", "s"}},
 		{"GenericWords", GenericWords, []string{"happened", "week"}},
 	}
 	for _, tt := range tables {
@@ -68,8 +68,8 @@ func TestCueTables(t *testing.T) {
 	// What a search keeps: negations carry meaning, and "one" of the
 	// amounts is a pronoun.
 	for _, w := range []string{"not", "no", "never"} {
-		if slices.Contains(QueryStopWords, w) {
-			t.Errorf("QueryStopWords: %q is a negation", w)
+		if slices.Contains(StopWords, w) {
+			t.Errorf("StopWords: %q is a negation", w)
 		}
 	}
 	// A cue of a choice is none of its reason's.

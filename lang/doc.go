@@ -10,8 +10,8 @@
 //     change);
 //   - questions.go, amounts.go, choice.go, searchwords.go: what a question
 //     asks (intent cues, the present, an amount, a choice, whose words),
-//     the windows anchored on an event, the stop and generic words of a
-//     search (query, recall);
+//     the windows anchored on an event, the stop words (query, recall,
+//     reflect) and the generic words of a search (query, recall);
 //   - change.go, grammar.go, values.go: the words that say a value changed,
 //     per language, and the words of the patterns that read a fact's
 //     clauses and values (change);

@@ -1,14 +1,15 @@
 package lang
 
-// QueryStopWords are the English words package query leaves out of a
-// question's search terms (Query.Terms): function words, question words,
-// pronouns, the verbs of asking ("tell", "know", "remember"), and the
-// fragments that apostrophes leave behind ("what's" → "what", "s";
-// "didn't" → "didn", "t"). Negations ("not", "no", "never") are kept:
-// they carry meaning. They are the English function words
-// (functionWords) but for those and a few common adverbs, quantifiers and
-// time words, with the fragments besides.
-var QueryStopWords = []string{
+// StopWords are the English words that name no topic: function words,
+// question words, pronouns, the verbs of asking ("tell", "know",
+// "remember"), and the fragments that apostrophes leave behind ("what's"
+// → "what", "s"; "didn't" → "didn", "t"). Package query leaves them out
+// of a question's search terms (Query.Terms), and reflect out of the
+// terms it compares statements by, with StatementStopWords. Negations
+// ("not", "no", "never") are kept: they carry meaning. They are the
+// English function words (functionWords) but for those and a few common
+// adverbs, quantifiers and time words, with the fragments besides.
+var StopWords = []string{
 	"a", "an", "the", "and", "or", "but", "nor", "of", "to", "in", "on", "at", "for", "with", "by", "from", "about", "as", "into", "onto",
 	"over", "under", "than", "then", "so", "if", "because", "while", "per", "via", "up", "out", "off",
 	"is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "doing", "done", "have", "has", "had", "having",

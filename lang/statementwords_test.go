@@ -24,7 +24,7 @@ func TestStatementWordTables(t *testing.T) {
 		{"NegatedAuxiliaries", NegatedAuxiliaries},
 		{"ClauseJoiners", ClauseJoiners},
 		{"NoMore", NoMore},
-		{"StopWords", StopWords},
+		{"StatementStopWords", StatementStopWords},
 		{"RelationNouns", RelationNouns},
 		{"RelationModifiers", RelationModifiers},
 		{"PersonPronouns", PersonPronouns},
@@ -45,10 +45,17 @@ func TestStatementWordTables(t *testing.T) {
 			t.Errorf("Polarity: %q has one end only", c)
 		}
 	}
-	// A negator or a polarity word is what a statement says: no stop word.
+	// A negator or a polarity word is what a statement says: no stop word
+	// of a statement. (StopWords holds "nor", which reflect reads as a
+	// negator before it looks a word up there.)
 	for _, w := range slices.Concat(Negators, polar) {
+		if slices.Contains(StatementStopWords, w) || !slices.Contains(Negators, w) && slices.Contains(StopWords, w) {
+			t.Errorf("stop words: %q is a negator or a polarity word", w)
+		}
+	}
+	for _, w := range StatementStopWords {
 		if slices.Contains(StopWords, w) {
-			t.Errorf("StopWords: %q is a negator or a polarity word", w)
+			t.Errorf("StatementStopWords: %q is in StopWords already", w)
 		}
 	}
 }

@@ -1,24 +1,13 @@
 package lang
 
-// StopWords are the English words package reflect leaves out when it
-// compares two statements by their words (the terms of an opinion, a fact,
-// a line of core memory): articles, pronouns, prepositions, conjunctions,
-// auxiliaries, and the "s" and "t" an apostrophe leaves. Most are English
-// function words (functionWords), which tell a text's language; unlike
-// them, the stop words keep the negators ("not", "no", "nor"), the
-// polarity words ("more", "few", "like") and the words that say a time or
-// a change ("now", "new", "still", "today"), which are what a view says,
-// and the verbs of a question ("remember", "tell"); and they leave out
-// "down", "during", "once", "since", "until" and "says" besides.
-var StopWords = []string{
-	"a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "for", "with", "by", "from", "into", "onto", "over",
-	"as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those",
-	"he", "she", "they", "we", "i", "you", "him", "her", "them",
-	"his", "their", "our", "my", "your", "me", "us", "so", "than", "then", "there", "here",
-	"which", "who", "whom", "whose", "what", "when", "where", "why", "how",
-	"do", "does", "did", "has", "have", "had", "will", "would", "can", "could", "should", "may", "might", "must", "shall",
-	"also", "just", "very", "too",
-	"about", "after", "before", "since", "until", "up", "down", "out", "off", "again", "once",
-	"all", "any", "each", "both", "some", "such", "own", "same",
-	"only", "if", "because", "while", "during", "per", "via", "s", "t", "one", "two", "said", "says",
+// StatementStopWords are the words reflect leaves out of a statement's
+// terms besides StopWords: relation and time words, adverbs, quantifiers,
+// "one", "two" and "says". A question's search keeps them (one table for
+// both was measured: recall's leave-one-set-out figures fell, CurFirst
+// 91 to 90 of 133 and MRR per set 0.675 to 0.674), while reflect, with
+// them among a statement's terms, fails a check of bench/reflectset/dublin
+// ("too unreliable" against "rock solid since the router swap").
+var StatementStopWords = []string{
+	"also", "just", "very", "too", "after", "before", "since", "until", "down", "again", "once",
+	"each", "both", "such", "own", "same", "only", "during", "one", "two", "says",
 }

@@ -29,7 +29,7 @@
 // # Word lists
 //
 // The words Parse reads are package lang's: the stop words left out of
-// Terms (lang.QueryStopWords: English function words, question words,
+// Terms (lang.StopWords: English function words, question words,
 // pronouns, verbs of asking and contraction fragments; negations are
 // kept), the generic words of a browsing question (lang.GenericWords),
 // and the cues of each intent, of an amount and of a choice

@@ -45,9 +45,9 @@ func words(s string) []word {
 	return out
 }
 
-// stopWords are dropped from Query.Terms (lang.QueryStopWords). Intent
+// stopWords are dropped from Query.Terms (lang.StopWords). Intent
 // detection reads the original text, so nothing here is needed there.
-var stopWords = lang.WordSet(lang.QueryStopWords)
+var stopWords = lang.WordSet(lang.StopWords)
 
 // IsGenericWord reports whether the lower-cased word w says only that
 // something happened (genericWords).

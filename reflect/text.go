@@ -117,7 +117,7 @@ type lexicon struct {
 	negators        map[string]bool
 	negatedAux      map[string]bool // lang.NegatedAuxiliaries
 	clauseJoiners   map[string]bool
-	stop            map[string]bool // lang.StopWords
+	stop            map[string]bool // lang.StopWords and lang.StatementStopWords
 	relationNouns   map[string]bool
 	relationMods    map[string]bool // lang.RelationModifiers
 	frameTerms      map[string]bool // the stems of lang.ViewVerbs
@@ -127,7 +127,7 @@ type lexicon struct {
 var lex = sync.OnceValue(func() *lexicon {
 	l := &lexicon{polarity: map[string]*lang.Pole{}, frameTerms: map[string]bool{},
 		negators: lang.WordSet(lang.Negators), negatedAux: lang.WordSet(lang.NegatedAuxiliaries), clauseJoiners: lang.WordSet(lang.ClauseJoiners),
-		stop: lang.WordSet(lang.StopWords), relationNouns: lang.WordSet(lang.RelationNouns), relationMods: lang.WordSet(lang.RelationModifiers),
+		stop: lang.WordSet(slices.Concat(lang.StopWords, lang.StatementStopWords)), relationNouns: lang.WordSet(lang.RelationNouns), relationMods: lang.WordSet(lang.RelationModifiers),
 		preferenceVerbs: lang.WordSet(lang.PreferenceVerbs)}
 	for i, p := range lang.Polarity {
 		for _, w := range p.Words {

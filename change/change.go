@@ -101,7 +101,7 @@ func (c *Change) Before(day time.Time) bool {
 
 // yearPattern finds a year said as a time ("in 2022", "since 2019"), not
 // as a model's ("a 2004 J/22").
-var yearPattern = regexp.MustCompile(`(?i)\b(?:` + alternation(lang.YearPrepositions) + `)\s+((?:19|20)\d\d)\b`)
+var yearPattern = regexp.MustCompile(`(?i)\b(?:` + lang.Alternation(lang.YearPrepositions) + `)\s+((?:19|20)\d\d)\b`)
 
 // Ends reports whether a sentence says that someone or something stopped
 // being what it was ("stepped down", "left", "no longer").
@@ -117,7 +117,7 @@ func Ends(text string) bool { return endingWords.MatchString(text) }
 // The words it alternates are lang's (lang/grammar.go: the forms of
 // "be", "have", "go" and "take over", the possessives …); the pattern
 // holds the constructions and their fixed words.
-var changeGrammar = regexp.MustCompile(`\b((from|starting) (` + alternation(lang.ChangeStarts) + `|(` + alternation(weekdayNames) + `)([^'’\w]|$)|\d{1,2}(` + alternation(lang.OrdinalSuffixes) + `)? (` + alternation(monthStems) + `)|\d{4}-\d\d-\d\d)|(` + alternation(lang.GoForms) + `) (up|down)\b|from (` + alternation(fullMonthNames) + `)\b|the new (\w+ ){1,3}(is|are)|replaced \w+( \w+)? as|stopped \w+ing\b|(` + alternation(lang.Have) + `) moved|(` + alternation(beForms) + `) (up|down) to|now:|(` + alternation(lang.TakeOver) + `)|(` + alternation(lang.StartVerbs) + `) (us )?as (` + alternation(ownerWords) + `|a|an) |extended (` + alternation(lang.ExtendedUntil) + `)|changed (` + alternation(lang.ChangedObjects) + `)\b|(` + alternation(beForms) + `) now|(` + alternation(lang.Be) + `) (` + alternation(ownerWords) + `) new|handed (the \w+ )?back|(` + alternation(lang.WeAre) + `) with|now[.;,!]|now$|now (` + alternation(lang.StateVerbs) + `|is|are)\b)`)
+var changeGrammar = regexp.MustCompile(`\b((from|starting) (` + lang.Alternation(lang.ChangeStarts) + `|(` + lang.Alternation(weekdayNames) + `)([^'’\w]|$)|\d{1,2}(` + lang.Alternation(lang.OrdinalSuffixes) + `)? (` + lang.Alternation(monthStems) + `)|\d{4}-\d\d-\d\d)|(` + lang.Alternation(lang.GoForms) + `) (up|down)\b|from (` + lang.Alternation(fullMonthNames) + `)\b|the new (\w+ ){1,3}(is|are)|replaced \w+( \w+)? as|stopped \w+ing\b|(` + lang.Alternation(lang.Have) + `) moved|(` + lang.Alternation(beForms) + `) (up|down) to|now:|(` + lang.Alternation(lang.TakeOver) + `)|(` + lang.Alternation(lang.StartVerbs) + `) (us )?as (` + lang.Alternation(ownerWords) + `|a|an) |extended (` + lang.Alternation(lang.ExtendedUntil) + `)|changed (` + lang.Alternation(lang.ChangedObjects) + `)\b|(` + lang.Alternation(beForms) + `) now|(` + lang.Alternation(lang.Be) + `) (` + lang.Alternation(ownerWords) + `) new|handed (the \w+ )?back|(` + lang.Alternation(lang.WeAre) + `) with|now[.;,!]|now$|now (` + lang.Alternation(lang.StateVerbs) + `|is|are)\b)`)
 
 // beForms are the present forms of "be" after any subject or a pronoun;
 // ownerWords are "the" and the possessives of persons ("the new", "our
@@ -126,20 +126,6 @@ var (
 	beForms    = slices.Concat(lang.Be, lang.BeAfterPronoun)
 	ownerWords = slices.Concat([]string{"the"}, lang.PersonalPossessives)
 )
-
-// alternation joins phrases into a regular expression's alternatives, a
-// phrase ending in '*' matching any word that starts with its last word.
-func alternation(phrases []string) string {
-	quoted := make([]string, len(phrases))
-	for i, p := range phrases {
-		if stem, ok := strings.CutSuffix(p, "*"); ok {
-			quoted[i] = regexp.QuoteMeta(stem) + `\w*`
-		} else {
-			quoted[i] = regexp.QuoteMeta(p)
-		}
-	}
-	return strings.Join(quoted, "|")
-}
 
 // fullMonthNames, monthStems and weekdayNames are the English names of
 // the months, their first three letters ("from 3 Mar", "from 3rd
@@ -160,11 +146,11 @@ var fullMonthNames, monthStems, weekdayNames = func() (full, stems, days []strin
 // it was ("we'll keep ordering from Sadashiv kaka"; in lower case, which
 // "Haere Mai Stays" and "4 May" are not). It is read clause by clause
 // (settledText).
-var notSettled = regexp.MustCompile(`(?i)(\?|\b(` + alternation(lang.NotSettled) + `)\b)|(?-i:\bmay\b|` + unchanged.String() + `)`)
+var notSettled = regexp.MustCompile(`(?i)(\?|\b(` + lang.Alternation(lang.NotSettled) + `)\b)|(?-i:\bmay\b|` + unchanged.String() + `)`)
 
 // unchanged marks what stays as it was ("stays at ₹600", "still", "the
 // same"); in lower case, which "Haere Mai Stays" is not.
-var unchanged = regexp.MustCompile(`\b(` + alternation(lang.Unchanged) + `)\b`)
+var unchanged = regexp.MustCompile(`\b(` + lang.Alternation(lang.Unchanged) + `)\b`)
 
 // settledText returns the clauses of a sentence that say how things are
 // now (notSettled), when one of them says a change, else "": of
@@ -191,12 +177,12 @@ func settledText(sentence string) string {
 }
 
 // sentenceParts separates the clauses of a sentence, for settledText.
-var sentenceParts = regexp.MustCompile(`;\s+|,\s+(?:` + alternation(lang.SentenceJoiners) + `)\s+|\s+but\s+|,?\s+because\s+`)
+var sentenceParts = regexp.MustCompile(`;\s+|,\s+(?:` + lang.Alternation(lang.SentenceJoiners) + `)\s+|\s+but\s+|,?\s+because\s+`)
 
 // modalSentence marks a sentence that is a plan or a guess as a whole,
 // whichever clause says it ("If the council agrees, recycling moves to
 // Thursdays").
-var modalSentence = regexp.MustCompile(`(?i)^(` + alternation(lang.ModalOpeners) + `)\b`)
+var modalSentence = regexp.MustCompile(`(?i)^(` + lang.Alternation(lang.ModalOpeners) + `)\b`)
 
 // saysByGrammar reports whether a lower-cased text says a change as
 // changeGrammar reads it.
@@ -374,7 +360,7 @@ func Labelled(text string) (label, value string, ok bool) {
 }
 
 // roleIs finds "[the|our|…] role is|are Value" (Labelled).
-var roleIs = regexp.MustCompile(`^(?:(?i:` + alternation(ownerWords) + `|its)\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})\s+(?:is|are)\s+([^\s])`)
+var roleIs = regexp.MustCompile(`^(?:(?i:` + lang.Alternation(ownerWords) + `|its)\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})\s+(?:is|are)\s+([^\s])`)
 
 // leadingName returns the lower-cased words of the run of capitalised
 // words a statement opens with, up to the first punctuation ("Thabo
@@ -855,7 +841,7 @@ func endsTopic(c *Change, topic []string) bool {
 }
 
 // endingWords say that someone or something stopped being what it was.
-var endingWords = regexp.MustCompile(`(?i)\b(` + alternation(lang.EndingWords) + `)\b`)
+var endingWords = regexp.MustCompile(`(?i)\b(` + lang.Alternation(lang.EndingWords) + `)\b`)
 
 // valueRuns returns the runs of consecutive value words of a text
 // ("riverside", "vets"), each a value as a reader takes it.
@@ -996,9 +982,9 @@ func contentForm(w string) string {
 // "+351 296 123 456", "(03) 9876 5432", "021-555-0199"): without one,
 // "14 300 000" is a number. Later kinds win where two read one value.
 var (
-	moneyValue   = regexp.MustCompile(`(?i)(?:(?:` + alternation(lang.CurrencySymbols) + `)\s?|\b(?:` + alternation(lang.CurrencyCodes) + `)\s?)(\d[\d,.]*)|\b(r\d[\d,.]*)`)
+	moneyValue   = regexp.MustCompile(`(?i)(?:(?:` + lang.Alternation(lang.CurrencySymbols) + `)\s?|\b(?:` + lang.Alternation(lang.CurrencyCodes) + `)\s?)(\d[\d,.]*)|\b(r\d[\d,.]*)`)
 	percentValue = regexp.MustCompile(`(?i)(\d[\d.]*)\s?(?:%|percent\b|per cent\b)`)
-	timeValue    = regexp.MustCompile(`(?i)\b(\d{1,2}[:.]\d{2}(?:\s?(?:` + alternation(lang.ClockSuffixes) + `|h)\b)?|\d{1,2}\s?(?:` + alternation(lang.ClockSuffixes) + `)\b)`)
+	timeValue    = regexp.MustCompile(`(?i)\b(\d{1,2}[:.]\d{2}(?:\s?(?:` + lang.Alternation(lang.ClockSuffixes) + `|h)\b)?|\d{1,2}\s?(?:` + lang.Alternation(lang.ClockSuffixes) + `)\b)`)
 	phoneValue   = regexp.MustCompile(`((?:\+\d{1,3}[ -]?(?:\(?\d{1,5}\)?[ -])?|\(0?\d{1,5}\)[ -]?|\b0\d{1,5}[ -])\d{3,4}[ -]?\d{3,4})\b`)
 )
 

@@ -498,7 +498,7 @@ func sharedUnit(a, b *factSig, u string) int {
 // ("1.5 mL", "20 kg", "15%"). Money is left out: bills and prices of
 // different things differ in every line about them, and the price cues
 // (attributeCues) link the price of one thing.
-var amountPattern = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?(` + alternation(lang.MeasureUnits) + `)(?:[^\p{L}\p{N}]|$)`)
+var amountPattern = regexp.MustCompile(`(\d+(?:\.\d+)?)\s?(` + lang.Alternation(lang.MeasureUnits) + `)(?:[^\p{L}\p{N}]|$)`)
 
 // amountsOf returns the amounts a lower-cased text states, by unit, the
 // first of each unit.

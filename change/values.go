@@ -108,7 +108,7 @@ var measureKinds = map[string]bool{kindMoney: true, kindShare: true, kindTime: t
 
 // clauses separates the clauses of a fact (splitClauses): after one of
 // lang.ReplacingWords, what the clause names is over.
-var clauses = regexp.MustCompile(`[;.:]\s+|,\s+(?:` + alternation(lang.FactJoiners) + `)\s+|\s+(?:` + alternation(lang.ReplacingWords) + `|where)\s+`)
+var clauses = regexp.MustCompile(`[;.:]\s+|,\s+(?:` + lang.Alternation(lang.FactJoiners) + `)\s+|\s+(?:` + lang.Alternation(lang.ReplacingWords) + `|where)\s+`)
 
 // WithoutDeadlines returns a lower-cased text without the words that make
 // a day a deadline rather than an end: "valid until 31 March 2027" and
@@ -174,7 +174,7 @@ var replacedAs = regexp.MustCompile(`(?i)\breplaced\s+(.+?)\s+as\s+`)
 
 // swapPattern finds "swapped X for Y", "replaced X with Y", "traded X for
 // Y": X is over and Y holds.
-var swapPattern = regexp.MustCompile(`(?i)\b(?:` + alternation(lang.SwapVerbs) + `)\s+(.+?)\s+(?:for|with)\s+`)
+var swapPattern = regexp.MustCompile(`(?i)\b(?:` + lang.Alternation(lang.SwapVerbs) + `)\s+(.+?)\s+(?:for|with)\s+`)
 
 // splitSwaps cuts each clause that swaps one thing for another at the
 // swap: the part up to "for"/"with" is over, the rest begins a clause.

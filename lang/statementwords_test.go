@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"regexp"
 	"slices"
 	"testing"
 )
@@ -102,5 +103,14 @@ func TestWordSet(t *testing.T) {
 	s := WordSet(Negators)
 	if len(s) != len(Negators) || !s["never"] || s["always"] {
 		t.Errorf("WordSet(Negators) = %v", s)
+	}
+}
+
+func TestAlternation(t *testing.T) {
+	re := regexp.MustCompile(`^(?:` + Alternation([]string{"rs.", "no longer", "propos*"}) + `)$`)
+	for s, want := range map[string]bool{"rs.": true, "rsx": false, "no longer": true, "proposes": true, "propos": true, "prop": false} {
+		if re.MatchString(s) != want {
+			t.Errorf("Alternation: %q matched %v", s, !want)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"cmp"
 	"maps"
 	"regexp"
 	"slices"
@@ -38,18 +37,13 @@ var (
 		`)\s+(?:` + alternatives(lang.EventJoiners) + `)\s+(?:(?:` + alternatives(lang.EventOpeners) + `)\s+)?([\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,2})`)
 )
 
-// alternatives is a regexp alternation of phrases, longest first, their
-// spaces any run of white space.
+// alternatives is lang.Alternation of phrases whose words a question may
+// part by any white space ("the two  weeks after").
 func alternatives(phrases []string) string {
-	ps := slices.Clone(phrases)
-	slices.SortFunc(ps, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
-	for i, p := range ps {
-		ps[i] = strings.Join(strings.Fields(regexp.QuoteMeta(p)), `\s+`)
-	}
-	return strings.Join(ps, "|")
+	return strings.ReplaceAll(lang.Alternation(phrases), " ", `\s+`)
 }
 
-func keys(m map[string]int) []string { return slices.Collect(maps.Keys(m)) }
+func keys(m map[string]int) []string { return slices.Sorted(maps.Keys(m)) }
 
 // spanDays is how many days a span of an anchored window lasts.
 func spanDays(span string) int {

@@ -19,10 +19,10 @@ func ExampleParse() {
 		return
 	}
 	fmt.Println(q.Intent, q.Entities, q.Terms)
-	fmt.Println(q)
+	fmt.Println(q.Window.Start.Format(time.DateOnly), q.Window.End.Format(time.DateOnly), q.TimePhrases[0].Text, q.Kinds)
 	// Output:
 	// opinion [Peter The-Castle] [pete prefer castle]
-	// intent:opinion entities:[Peter The-Castle] terms:[pete prefer castle] window:2025-11-17..2025-11-27 kinds:[opinion] time:["since last week"] now:2025-11-27T09:00
+	// 2025-11-17 2025-11-27 since last week [opinion]
 }
 
 func ExampleNameTable() {

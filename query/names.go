@@ -93,20 +93,6 @@ func NewNameTable(entities map[string][]string) *NameTable {
 	return t
 }
 
-// NewNameTableFromPages builds a table from entity pages (slug, name and
-// aliases), as the Markdown parser produces them.
-func NewNameTableFromPages(pages []memory.EntityPage) *NameTable {
-	m := make(map[string][]string, len(pages))
-	for _, p := range pages {
-		names := m[p.Slug]
-		if p.Name != "" {
-			names = append(names, p.Name)
-		}
-		m[p.Slug] = append(names, p.Aliases...)
-	}
-	return NewNameTable(m)
-}
-
 // Add adds an entity's slug, with its display name, and further names. It
 // fails only for a slug that memory.ValidateSlug rejects.
 func (t *NameTable) Add(slug string, names ...string) error {

@@ -47,10 +47,10 @@ func TestPeriodsAndBrowse(t *testing.T) {
 			case tc.start == "" && q.Window != nil:
 				t.Errorf("window %v, want none", q.Window)
 			case tc.start != "" && (q.Window == nil || q.Window.Start.Format(time.DateOnly) != tc.start || q.Window.End.Format(time.DateOnly) != tc.end):
-				t.Errorf("window %v, want %s..%s (%s)", q.Window, tc.start, tc.end, q)
+				t.Errorf("window %v, want %s..%s (%+v)", q.Window, tc.start, tc.end, *q)
 			}
 			if q.Browse != tc.browse {
-				t.Errorf("browse %v, want %v (%s)", q.Browse, tc.browse, q)
+				t.Errorf("browse %v, want %v (%+v)", q.Browse, tc.browse, *q)
 			}
 			if !slices.Equal(q.NameWords, tc.nameWords) {
 				t.Errorf("name words %q, want %q", q.NameWords, tc.nameWords)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -200,9 +199,12 @@ func (m *marks) readNames(text string, names EntityMatcher) (mentions, implicit 
 // digits ("June 2024"), which no name explains.
 func (m *marks) readTimePhrases(text string, now time.Time, implicit []EntityMatch) []datephrase.Phrase {
 	found := datephrase.FindNearest(text, now)
-	if periods := findPeriods(text, now); len(periods) > 0 {
-		// A part of a month or a named day wins over the phrases inside
-		// it ("October" in "the first week of October").
+	// The days and periods named by their name, whatever their case
+	// ("since easter", "over xmas"): a question names them on purpose,
+	// where in notes "a christmas tree" names no day. They win over the
+	// phrases inside them (mergePeriods), which would read a named day
+	// more than half a year back as the next one.
+	if periods := datephrase.FindNamedDays(text, now); len(periods) > 0 {
 		found = mergePeriods(found, periods)
 	}
 	quoted, mentioned := m.quotes.index(), m.named.index()
@@ -586,76 +588,6 @@ func lowerWords(ws []word) []string {
 
 func sortMatches(ms []EntityMatch) {
 	slices.SortStableFunc(ms, func(a, b EntityMatch) int { return a.Start - b.Start })
-}
-
-// String renders the query in one line for --explain and debugging, e.g.
-//
-//	intent:opinion entities:[Peter] terms:[replies] window:2025-11-17..2025-11-27 now:2025-11-27T15:04
-func (q *Query) String() string {
-	var b strings.Builder
-	b.WriteString("intent:")
-	b.WriteString(q.Intent.String())
-	list := func(name string, xs []string) {
-		if len(xs) > 0 {
-			fmt.Fprintf(&b, " %s:[%s]", name, strings.Join(xs, " "))
-		}
-	}
-	list("entities", q.Entities)
-	list("terms", quoteOdd(q.Terms))
-	if len(q.Phrases) > 0 {
-		ps := make([]string, len(q.Phrases))
-		for i, p := range q.Phrases {
-			ps[i] = strconv.Quote(strings.Join(p, " "))
-		}
-		list("phrases", ps)
-	}
-	if q.Window != nil {
-		b.WriteString(" window:")
-		if !q.Window.Start.Equal(datephrase.MinDay) {
-			b.WriteString(q.Window.Start.Format(time.DateOnly))
-		}
-		b.WriteString("..")
-		if !q.Window.End.Equal(datephrase.MaxDay) {
-			b.WriteString(q.Window.End.Format(time.DateOnly))
-		}
-	}
-	if q.Around != nil {
-		b.WriteString(" around:" + q.Around.Format(time.DateOnly))
-	}
-	if len(q.Kinds) > 0 {
-		ks := make([]string, len(q.Kinds))
-		for i, k := range q.Kinds {
-			ks[i] = string(k)
-		}
-		list("kinds", ks)
-	}
-	if len(q.TimePhrases) > 0 {
-		ps := make([]string, len(q.TimePhrases))
-		for i, p := range q.TimePhrases {
-			ps[i] = strconv.Quote(p.Text)
-		}
-		list("time", ps)
-	}
-	if !q.Now.IsZero() {
-		b.WriteString(" now:" + q.Now.Format("2006-01-02T15:04"))
-	}
-	for _, n := range q.Notes {
-		b.WriteString(" note:" + strconv.Quote(n))
-	}
-	return b.String()
-}
-
-// quoteOdd quotes terms that would not read as one token in String (none
-// should, since terms are alphanumeric runs, but String must be honest).
-func quoteOdd(ts []string) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		if t == "" || strings.ContainsAny(t, " []\"") {
-			t = strconv.Quote(t)
-		}
-		out[i] = t
-	}
-	return out
 }
 
 // mergePeriods replaces the phrases that overlap a period with the period,

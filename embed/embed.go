@@ -23,6 +23,23 @@ type Embedder interface {
 	Dim() int
 }
 
+// QueryEmbedder is an Embedder whose model embeds a question apart from the passages
+// it should find: e5 reads "query: " before the one and "passage: " before the other.
+// Embed embeds passages (what the index holds), EmbedQueries questions.
+type QueryEmbedder interface {
+	Embedder
+	EmbedQueries(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// EmbedQueries embeds texts as questions: with e's EmbedQueries when it has one, else
+// with Embed.
+func EmbedQueries(ctx context.Context, e Embedder, texts []string) ([][]float32, error) {
+	if q, ok := e.(QueryEmbedder); ok {
+		return q.EmbedQueries(ctx, texts)
+	}
+	return e.Embed(ctx, texts)
+}
+
 // Normalize scales v to unit L2 norm in place and reports whether it could (a zero or
 // non-finite vector is left as it is and reported false).
 func Normalize(v []float32) bool {

@@ -66,6 +66,8 @@ func runModel(_ context.Context, e *env, args []string) error {
 		type row struct {
 			Model     string `json:"model"`
 			Title     string `json:"title"`
+			Languages string `json:"languages"`
+			License   string `json:"license"`
 			Installed bool   `json:"installed"`
 			Selected  bool   `json:"selected"`
 			Path      string `json:"path"`
@@ -74,7 +76,7 @@ func runModel(_ context.Context, e *env, args []string) error {
 		}
 		var rows []row
 		for _, m := range list {
-			r := row{Model: m.Name, Title: m.Title, Path: m.Path(dir), Selected: selErr == nil && m.Name == selected.Name}
+			r := row{Model: m.Name, Title: m.Title, Languages: m.Languages, License: m.License, Path: m.Path(dir), Selected: selErr == nil && m.Name == selected.Name}
 			err := m.Verify(dir)
 			r.Installed = err == nil
 			if err != nil && !errors.Is(err, embed.ErrModelMissing) {
@@ -95,11 +97,11 @@ func runModel(_ context.Context, e *env, args []string) error {
 			}
 			switch {
 			case r.Installed:
-				fmt.Fprintf(e.stdout, "%s %-8s installed, checked (%.1f MB): %s\n  %s\n", mark, r.Model, float64(r.Bytes)/1e6, r.Path, r.Title)
+				fmt.Fprintf(e.stdout, "%s %-8s installed, checked (%.1f MB): %s\n  %s\n  languages: %s; licence: %s\n", mark, r.Model, float64(r.Bytes)/1e6, r.Path, r.Title, r.Languages, r.License)
 			case r.Problem != "":
 				fmt.Fprintf(e.stdout, "%s %-8s damaged: %s; memoria model install %s --force\n", mark, r.Model, r.Problem, r.Model)
 			default:
-				fmt.Fprintf(e.stdout, "%s %-8s not installed: memoria model install %s\n  %s\n", mark, r.Model, r.Model, r.Title)
+				fmt.Fprintf(e.stdout, "%s %-8s not installed: memoria model install %s\n  %s\n  languages: %s; licence: %s\n", mark, r.Model, r.Model, r.Title, r.Languages, r.License)
 			}
 		}
 		switch {

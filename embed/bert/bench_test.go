@@ -42,8 +42,7 @@ func cpuSeconds() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
-func benchBatch(b *testing.B, texts []string) {
-	m := testModel(b)
+func benchBatch(b *testing.B, m *Model, texts []string) {
 	ctx := context.Background()
 	tokens := 0
 	for _, t := range texts {
@@ -62,33 +61,57 @@ func benchBatch(b *testing.B, texts []string) {
 	b.ReportMetric(float64(tokens)/float64(len(texts)), "tokens/passage")
 }
 
+// benchModels are the models the benchmarks run on: MiniLM and multilingual-e5-small
+// (each skipped when not installed).
+var benchModels = []struct {
+	name string
+	load func(testing.TB) *Model
+	spec Spec
+}{{"minilm", testModel, MiniLM}, {"e5", testE5, E5}}
+
 // BenchmarkEmbedShort embeds 256 short passages (one fact, ~20 tokens) per op.
-func BenchmarkEmbedShort(b *testing.B) { benchBatch(b, passages(256, 14)) }
+func BenchmarkEmbedShort(b *testing.B) {
+	for _, bm := range benchModels {
+		b.Run(bm.name, func(b *testing.B) { benchBatch(b, bm.load(b), passages(256, 14)) })
+	}
+}
 
 // BenchmarkEmbedPassage embeds 64 passages of ~60 words (~80 tokens, the size of a
 // recall passage) per op.
-func BenchmarkEmbedPassage(b *testing.B) { benchBatch(b, passages(64, 60)) }
+func BenchmarkEmbedPassage(b *testing.B) {
+	for _, bm := range benchModels {
+		b.Run(bm.name, func(b *testing.B) { benchBatch(b, bm.load(b), passages(64, 60)) })
+	}
+}
 
 // BenchmarkQuery embeds one short query per op: the latency a recall adds.
 func BenchmarkQuery(b *testing.B) {
-	m := testModel(b)
-	q := []string{"what does Peter prefer on WhatsApp?"}
-	for b.Loop() {
-		if _, err := m.Embed(context.Background(), q); err != nil {
-			b.Fatal(err)
-		}
+	for _, bm := range benchModels {
+		b.Run(bm.name, func(b *testing.B) {
+			m := bm.load(b)
+			q := []string{"what does Peter prefer on WhatsApp?"}
+			for b.Loop() {
+				if _, err := m.EmbedQueries(context.Background(), q); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
 // BenchmarkLoad maps the model file and builds the tokenizer: what a one-shot recall
 // pays before its query vector.
 func BenchmarkLoad(b *testing.B) {
-	testModel(b)
-	for b.Loop() {
-		m, err := Load(MiniLM, "", Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		m.unmap()
+	for _, bm := range benchModels {
+		b.Run(bm.name, func(b *testing.B) {
+			bm.load(b)
+			for b.Loop() {
+				m, err := Load(bm.spec, "", Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				m.unmap()
+			}
+		})
 	}
 }

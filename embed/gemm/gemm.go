@@ -110,9 +110,16 @@ func (m *Matrix) Cols() int { return m.n }
 // MEMORIA_NOASM=1 forces the pure-Go path.
 var useAsm = haveAsm() && os.Getenv("MEMORIA_NOASM") == ""
 
-// KernelName names the matrix kernel in use ("avx2-fma" or "go").
+// useAVX512 adds the AVX-512F kernel where the CPU has it; MEMORIA_NOAVX512=1 keeps
+// to AVX2.
+var useAVX512 = useAsm && haveAVX512() && os.Getenv("MEMORIA_NOAVX512") == ""
+
+// KernelName names the matrix kernel in use ("avx512f", "avx2-fma" or "go").
 func KernelName() string {
-	if useAsm {
+	switch {
+	case useAVX512:
+		return "avx512f"
+	case useAsm:
 		return "avx2-fma"
 	}
 	return "go"

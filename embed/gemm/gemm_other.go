@@ -4,6 +4,8 @@ package gemm
 
 func haveAsm() bool { return false }
 
+func haveAVX512() bool { return false }
+
 func matmulAsm(c []float32, ldc int, a []float32, lda int, m int, w *Matrix) {
 	matmulGo(c, ldc, a, lda, m, w)
 }

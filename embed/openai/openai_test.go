@@ -202,3 +202,74 @@ func TestEndpointURL(t *testing.T) {
 		}
 	}
 }
+
+// typeServer answers with [1, 2, 3] for a passage and [3, 2, 1] for a query (as a
+// server of an asymmetric model would differ), and records each request's
+// input_type. A strict one refuses the field, as OpenAI's API refuses arguments it
+// does not know.
+func typeServer(t *testing.T, strict bool, seen *[]string) *httptest.Server {
+	t.Helper()
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, "bad json", http.StatusBadRequest)
+			return
+		}
+		it, has := req["input_type"].(string)
+		*seen = append(*seen, it)
+		if strict && has {
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write([]byte(`{"error":{"message":"Unrecognized request argument supplied: input_type","type":"invalid_request_error"}}`))
+			return
+		}
+		v := []float32{1, 2, 3}
+		if it == "query" {
+			v = []float32{3, 2, 1}
+		}
+		json.NewEncoder(w).Encode(map[string]any{"data": []map[string]any{{"index": 0, "embedding": v}}})
+	}))
+}
+
+func TestInputType(t *testing.T) {
+	ctx := context.Background()
+	t.Run("sent", func(t *testing.T) {
+		var seen []string
+		srv := typeServer(t, false, &seen)
+		defer srv.Close()
+		c, err := New(Config{BaseURL: srv.URL, Model: "e5"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := c.Embed(ctx, []string{"a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := embed.EmbedQueries(ctx, c, []string{"a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(seen, ",") != "passage,query" {
+			t.Errorf("input_type sent: %q, want passage then query", seen)
+		}
+		if p[0][0] >= q[0][0] {
+			t.Errorf("passage %v and query %v vectors are not the server's two", p[0], q[0])
+		}
+	})
+	t.Run("refused", func(t *testing.T) {
+		var seen []string
+		srv := typeServer(t, true, &seen)
+		defer srv.Close()
+		c, err := New(Config{BaseURL: srv.URL, Model: "text-embedding-3-small"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if _, err := c.EmbedQueries(ctx, []string{"a"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if strings.Join(seen, ",") != "query,," {
+			t.Errorf("input_type sent: %q, want it once, then two requests without", seen)
+		}
+	})
+}

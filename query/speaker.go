@@ -27,7 +27,7 @@ func (s Speaker) String() string {
 // conversation as a whole (lang.AsksAssistant): the answer lies in the
 // assistant's turns, or anywhere in the conversation. firstPerson are the
 // words with which a question speaks of the asker.
-var assistantMarkers, firstPerson = markers(lang.AsksAssistant), lang.WordSet(lang.FirstPerson)
+var assistantMarkers, firstPerson = lang.NewPhrases(lang.AsksAssistant), lang.WordSet(lang.FirstPerson)
 
 // AskedSpeaker reads whose words a question asks for from its words
 // (lower-cased, in order, stop words kept: Query.Words). A question that
@@ -37,7 +37,7 @@ var assistantMarkers, firstPerson = markers(lang.AsksAssistant), lang.WordSet(la
 // person ("what did I buy for my sister") asks what the person said about
 // themselves (UserSpeaker); any other is AnySpeaker.
 func AskedSpeaker(words []string) Speaker {
-	if firstMarker(words, assistantMarkers) >= 0 {
+	if assistantMarkers.First(words) >= 0 {
 		return AssistantSpeaker
 	}
 	for _, w := range words {

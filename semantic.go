@@ -23,9 +23,11 @@ var ErrNoModel = embed.ErrModelMissing
 // DefaultEmbedder loads the offline embedding model this process uses, run
 // in pure Go from the model folder ($MEMORIA_MODEL_DIR or the user cache),
 // where `memoria model install` puts it: the model $MEMORIA_MODEL names
-// (uselite or minilm), else the first installed of Universal Sentence
-// Encoder Lite (the default) and all-MiniLM-L6-v2. The error wraps ErrNoModel
-// when it is not there.
+// (uselite, minilm or e5), else the first installed in the order of
+// models.All (the default first). The error wraps ErrNoModel when it is not
+// there. A workspace chooses for itself (Workspace.IndexEmbedder: a
+// multilingual model for text mostly not in English); this is the choice
+// without a workspace.
 //
 // With $MEMORIA_EMBED_URL set, it is instead the model $MEMORIA_EMBED_MODEL
 // of that OpenAI-compatible /v1/embeddings server (Ollama, llama.cpp's
@@ -51,9 +53,31 @@ func DefaultEmbedder() (embed.Embedder, error) {
 	return m.Load("")
 }
 
-// installCommand is what installs the model this process would use.
-func installCommand() string {
-	m, _, err := models.Selected("")
+// IndexEmbedder is the embedding model `memoria index` embeds the workspace with:
+// $MEMORIA_EMBED_URL's server, else the model $MEMORIA_MODEL names, else the first
+// installed model that reads the workspace's text, which for a workspace whose
+// newest lines are mostly not in English is a multilingual one (e5) before the
+// English-only ones. The error wraps ErrNoModel when none is installed.
+func (w *Workspace) IndexEmbedder(ctx context.Context) (embed.Embedder, error) {
+	if os.Getenv("MEMORIA_EMBED_URL") != "" {
+		return DefaultEmbedder()
+	}
+	m, _, err := w.selectedModel(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return m.Load("")
+}
+
+// selectedModel is the offline model for this workspace (IndexEmbedder's).
+func (w *Workspace) selectedModel(ctx context.Context) (models.Model, bool, error) {
+	other, total := w.languageCount(ctx)
+	return models.SelectedFor("", 2*other > total)
+}
+
+// installCommand is what installs the model this workspace would use.
+func (w *Workspace) installCommand(ctx context.Context) string {
+	m, _, err := w.selectedModel(ctx)
 	if err != nil {
 		return "memoria model install"
 	}
@@ -82,7 +106,7 @@ func (w *Workspace) queryVector(ctx context.Context, text string) ([]float32, er
 		return nil, err
 	}
 	if model == "" {
-		if lost, ok := w.ix.(interface{ VectorsLost() bool }); ok && lost.VectorsLost() && w.loadEmbedder() != nil {
+		if lost, ok := w.ix.(interface{ VectorsLost() bool }); ok && lost.VectorsLost() && w.loadEmbedder(ctx) != nil {
 			// The store was damaged and started afresh: embed the texts
 			// again, in the background; lexical recall answers meanwhile.
 			w.reembedOnce.Do(func() {
@@ -100,15 +124,15 @@ func (w *Workspace) queryVector(ctx context.Context, text string) ([]float32, er
 			return nil, nil
 		}
 		// No vectors: do not pay for loading a model.
-		if w.opts.Embedder == nil && !modelInstalled() {
-			w.lexical("the embedding model is not installed (" + installCommand() + ", then memoria index)")
+		if w.opts.Embedder == nil && !w.modelInstalled(ctx) {
+			w.lexical("the embedding model is not installed (" + w.installCommand(ctx) + ", then memoria index)")
 		} else {
 			w.lexical("no vectors yet (memoria index embeds the text)")
 		}
 		return nil, nil
 	}
-	if w.loadEmbedder() == nil {
-		w.lexical("the embedding model is not installed (" + installCommand() + ")")
+	if w.loadEmbedder(ctx) == nil {
+		w.lexical("the embedding model is not installed (" + w.installCommand(ctx) + ")")
 		return nil, nil
 	}
 	if model != w.embedder.Identity() {
@@ -147,7 +171,7 @@ func (w *Workspace) queryVector(ctx context.Context, text string) ([]float32, er
 	} else {
 		w.lag.Store(0)
 	}
-	vecs, err := w.embedder.Embed(ctx, []string{text})
+	vecs, err := embed.EmbedQueries(ctx, w.embedder, []string{text})
 	if err != nil {
 		return nil, fmt.Errorf("recall: embed the query: %w", err)
 	}
@@ -167,22 +191,24 @@ func (w *Workspace) EmbedNew(ctx context.Context) (memory.EmbedStats, error) {
 	if err != nil || model == "" {
 		return memory.EmbedStats{}, err
 	}
-	e := w.loadEmbedder()
+	e := w.loadEmbedder(ctx)
 	if e == nil || e.Identity() != model {
 		return memory.EmbedStats{}, nil
 	}
 	return w.ix.EmbedPending(ctx, e, memory.EmbedOptions{})
 }
 
-// loadEmbedder returns the workspace's embedding model (Options.Embedder,
-// else the default model when it is installed), loaded once, or nil.
-func (w *Workspace) loadEmbedder() embed.Embedder {
+// loadEmbedder returns the workspace's embedding model, loaded once, or nil:
+// Options.Embedder, else $MEMORIA_EMBED_URL's or $MEMORIA_MODEL's, else the
+// installed model whose vectors the index holds (recall asks as the index was
+// embedded), else IndexEmbedder's.
+func (w *Workspace) loadEmbedder(ctx context.Context) embed.Embedder {
 	w.embedOnce.Do(func() {
 		if w.opts.Embedder != nil {
 			w.embedder = w.opts.Embedder
 			return
 		}
-		m, err := DefaultEmbedder()
+		m, err := w.recallEmbedder(ctx)
 		if err != nil {
 			if !errors.Is(err, ErrNoModel) && w.opts.Warn != nil {
 				w.opts.Warn("semantic recall off: " + err.Error())
@@ -194,10 +220,21 @@ func (w *Workspace) loadEmbedder() embed.Embedder {
 	return w.embedder
 }
 
+func (w *Workspace) recallEmbedder(ctx context.Context) (embed.Embedder, error) {
+	if os.Getenv("MEMORIA_EMBED_URL") == "" && os.Getenv("MEMORIA_MODEL") == "" {
+		if id, err := w.ix.VectorModel(ctx); err == nil && id != "" {
+			if m, ok := models.ByIdentity(id); ok && m.Installed("") {
+				return m.Load("")
+			}
+		}
+	}
+	return w.IndexEmbedder(ctx)
+}
+
 // similarity returns the cosine similarity of two texts' embeddings under
 // the workspace's model (nil without one), each text embedded once.
 func (w *Workspace) similarity(ctx context.Context) func(a, b string) float64 {
-	e := w.loadEmbedder()
+	e := w.loadEmbedder(ctx)
 	if e == nil {
 		return nil
 	}
@@ -257,37 +294,52 @@ func (w *Workspace) SemanticOff() string {
 
 // modelInstalled reports whether the selected model's file is in its
 // folder, without loading it.
-func modelInstalled() bool {
+func (w *Workspace) modelInstalled(ctx context.Context) bool {
 	if os.Getenv("MEMORIA_EMBED_URL") != "" {
 		return true
 	}
-	m, _, err := models.Selected("")
+	m, _, err := w.selectedModel(ctx)
 	return err == nil && m.Installed("")
 }
 
-// languageSample is how many of the newest lines languageNotice reads.
+// languageSample is how many of the newest lines languageCount reads.
 const languageSample = 200
 
-// languageNotice is the warning to give when most of the workspace's
-// newest lines are not in English and the model whose vectors the index
-// holds (identity) is English-only; "" otherwise.
-func (w *Workspace) languageNotice(ctx context.Context, identity string) string {
-	m, ok := models.ByIdentity(identity)
-	if !ok || !m.EnglishOnly {
-		return ""
-	}
+// languageCount reads the workspace's newest lines (at most languageSample) and
+// returns how many are not in English, of how many.
+func (w *Workspace) languageCount(ctx context.Context) (other, total int) {
 	items, err := w.ix.Items(ctx, memory.Filter{Kinds: []memory.Kind{memory.KindPassage}}, true, languageSample)
-	if err != nil || len(items) == 0 {
-		return ""
+	if err != nil {
+		return 0, 0
 	}
-	other := 0
 	for _, it := range items {
 		if lang.NotEnglish(it.Content) {
 			other++
 		}
 	}
-	if 2*other <= len(items) {
+	return other, len(items)
+}
+
+// languageNotice is the warning to give when most of the workspace's
+// newest lines are not in English and the model whose vectors the index
+// holds (identity) is English-only; "" otherwise. It names the model that
+// reads them: the one `memoria index` then embeds with, or the one to install.
+func (w *Workspace) languageNotice(ctx context.Context, identity string) string {
+	m, ok := models.ByIdentity(identity)
+	if !ok || !m.EnglishOnly {
 		return ""
 	}
-	return fmt.Sprintf("%d of the %d newest lines are not in English, and the embedding model %s is English-only: its semantic channel ranks them poorly (recall --lexical leaves it out)", other, len(items), m.Name)
+	other, total := w.languageCount(ctx)
+	if total == 0 || 2*other <= total {
+		return ""
+	}
+	msg := fmt.Sprintf("%d of the %d newest lines are not in English, and the embedding model %s is English-only: its semantic channel ranks them poorly (recall --lexical leaves it out)", other, total, m.Name)
+	switch better, _, err := models.SelectedFor("", true); {
+	case err != nil || better.EnglishOnly || os.Getenv("MEMORIA_MODEL") != "":
+	case better.Installed(""):
+		msg += fmt.Sprintf("; memoria index embeds them again with %s, which reads them", better.Name)
+	default:
+		msg += fmt.Sprintf("; %s, then memoria index, gives it a model that reads them", better.InstallCommand())
+	}
+	return msg
 }

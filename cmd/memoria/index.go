@@ -84,10 +84,10 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// embedPending embeds new text with the default model when it is
-// installed; without it, recall stays lexical and this says so.
+// embedPending embeds new text with the workspace's model (IndexEmbedder)
+// when it is installed; without it, recall stays lexical and this says so.
 func embedPending(ctx context.Context, e *env, ws *memoria.Workspace) (memory.EmbedStats, string, error) {
-	model, err := memoria.DefaultEmbedder()
+	model, err := ws.IndexEmbedder(ctx)
 	if errors.Is(err, memoria.ErrNoModel) {
 		return memory.EmbedStats{}, "semantic recall off: no embedding model (install it with `memoria model install`)", nil
 	}

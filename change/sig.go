@@ -209,7 +209,7 @@ func (s *factSig) readWords(words []string) (firstContent int) {
 				s.addCue(c)
 			}
 		}
-		if query.IsStopWord(w) || slicesContains(s.names, w) {
+		if query.IsStopWord(w) || slices.Contains(s.names, w) {
 			continue
 		}
 		s.tokens = append(s.tokens, Stem(w))
@@ -223,7 +223,7 @@ func (s *factSig) readWords(words []string) (firstContent int) {
 		if firstContent < 0 {
 			firstContent = i
 		}
-		if !slicesContains(s.words, w) {
+		if !slices.Contains(s.words, w) {
 			s.words = append(s.words, w)
 		}
 	}
@@ -468,7 +468,7 @@ func attributeMatch(a, b *factSig) bool {
 	}
 	if len(a.words) > 0 && len(b.words) > 0 && a.words[0] == b.words[0] {
 		for _, w := range a.words[1:min(headWords, len(a.words))] {
-			if slicesContains(b.words[1:min(headWords, len(b.words))], w) {
+			if slices.Contains(b.words[1:min(headWords, len(b.words))], w) {
 				return true
 			}
 		}
@@ -541,23 +541,9 @@ func sharedCount(a, b []string) int {
 	return n
 }
 
-func slicesContains(ws []string, w string) bool {
-	for _, x := range ws {
-		if x == w {
-			return true
-		}
-	}
-	return false
-}
-
 // shareKey reports whether two facts' entity keys have one in common.
 func shareKey(a, b []string) bool {
-	for _, x := range a {
-		if slicesContains(b, x) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(a, func(k string) bool { return slices.Contains(b, k) })
 }
 
 // later reports whether a supersedes b, given they state the same
@@ -605,7 +591,7 @@ func replacesCurated(log, curated *factSig) bool {
 func sharesValue(curated, log *factSig) bool {
 	isName := func(w string) bool {
 		w = strings.ToLower(w)
-		return slicesContains(curated.names, w) || slicesContains(log.names, w)
+		return slices.Contains(curated.names, w) || slices.Contains(log.names, w)
 	}
 	return ShareCurrentValue(curated.it.Content, log.it.Content, isName)
 }

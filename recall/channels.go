@@ -1,11 +1,13 @@
 package recall
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"memoria/datephrase"
@@ -328,14 +330,8 @@ func sortDay(its []memory.Item) {
 		}
 		return 2
 	}
-	sort.SliceStable(its, func(i, j int) bool {
-		if ci, cj := class(its[i]), class(its[j]); ci != cj {
-			return ci < cj
-		}
-		if its[i].Source.Path != its[j].Source.Path {
-			return its[i].Source.Path < its[j].Source.Path
-		}
-		return its[i].Source.Start < its[j].Source.Start
+	slices.SortStableFunc(its, func(a, b memory.Item) int {
+		return cmp.Or(cmp.Compare(class(a), class(b)), strings.Compare(a.Source.Path, b.Source.Path), cmp.Compare(a.Source.Start, b.Source.Start))
 	})
 }
 

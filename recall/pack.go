@@ -145,25 +145,14 @@ func (pk *packer) result(s scored, it memory.Item) Result {
 }
 
 // touching returns the index of a passage result that s overlaps or
-// adjoins, whose lines together with s stay within max, or -1.
-func touching(out []Result, s memory.Source, max int) int {
+// adjoins, whose lines together with s stay within lines, or -1.
+func touching(out []Result, s memory.Source, lines int) int {
 	for i, r := range out {
-		if r.Kind != memory.KindPassage || !r.src.Touches(s) {
-			continue
-		}
-		lo, hi := min(r.src.Start, s.Start), maxInt(r.src.End, s.End)
-		if hi-lo+1 <= max {
+		if r.Kind == memory.KindPassage && r.src.Touches(s) && max(r.src.End, s.End)-min(r.src.Start, s.Start)+1 <= lines {
 			return i
 		}
 	}
 	return -1
-}
-
-func maxInt(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 // merge grows passage result r with the touching passage it; the content
@@ -371,9 +360,7 @@ func toResult(it memory.Item) Result {
 	if r.ID == "" {
 		r.ID = PassageID(it.Source.Path, it.Content)
 	}
-	if !it.Written.IsZero() {
-		r.Timestamp = it.Written.Format("2006-01-02")
-	}
+	r.Timestamp = writtenDay(it)
 	if it.Event != nil {
 		r.EventTime = &EventTime{Start: it.Event.Start.Format("2006-01-02"), End: it.Event.End.Format("2006-01-02")}
 	}

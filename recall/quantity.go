@@ -53,10 +53,4 @@ func isEnumerator(tok string) bool {
 func isNotLetter(r rune) bool { return !unicode.IsLetter(r) }
 
 // numberWords are amounts written out (lang.AmountWords).
-var numberWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range lang.AmountWords {
-		m[w] = true
-	}
-	return m
-}()
+var numberWords = lang.WordSet(lang.AmountWords)

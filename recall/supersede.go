@@ -326,10 +326,5 @@ func Versions(items []memory.Item) []Result {
 
 // shareKey reports whether two facts' entity keys have one in common.
 func shareKey(a, b []string) bool {
-	for _, x := range a {
-		if slices.Contains(b, x) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(a, func(k string) bool { return slices.Contains(b, k) })
 }

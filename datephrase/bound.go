@@ -34,21 +34,8 @@ func ParseBound(s string, now time.Time) (time.Time, error) {
 	case "":
 		return time.Time{}, fmt.Errorf("empty time bound: %s", boundForms)
 	}
-	if n := len(v); n >= 2 && n <= 7 && strings.IndexByte("dwmyh", v[n-1]) >= 0 {
-		if k, ok := digits(v[:n-1]); ok {
-			switch v[n-1] {
-			case 'd':
-				return now.AddDate(0, 0, -k), nil
-			case 'w':
-				return now.AddDate(0, 0, -7*k), nil
-			case 'm':
-				return now.AddDate(0, -k, 0), nil
-			case 'y':
-				return now.AddDate(-k, 0, 0), nil
-			case 'h':
-				return now.Add(-time.Duration(k) * time.Hour), nil
-			}
-		}
+	if t, ok := spanBack(v, now); ok {
+		return t, nil
 	}
 	if t, ok := parseStamp(v); ok {
 		return t, nil
@@ -73,16 +60,32 @@ func ParseUntil(s string, now time.Time) (time.Time, error) {
 // a date, today, yesterday), read the same way by both ends.
 func ParseableSimply(s string) bool {
 	v := strings.ToLower(strings.TrimSpace(s))
-	if v == "today" || v == "yesterday" {
-		return true
+	_, span := spanBack(v, time.Time{})
+	_, stamp := parseStamp(v)
+	return v == "today" || v == "yesterday" || span || stamp
+}
+
+// spanBack reads a lower-cased span back from now ("30d", "2w", "6m" for
+// months, "1y", "12h"): the time that far before now.
+func spanBack(v string, now time.Time) (time.Time, bool) {
+	n := len(v)
+	if n < 2 || n > 7 || strings.IndexByte("dwmyh", v[n-1]) < 0 {
+		return time.Time{}, false
 	}
-	if n := len(v); n >= 2 && n <= 7 && strings.IndexByte("dwmyh", v[n-1]) >= 0 {
-		if _, ok := digits(v[:n-1]); ok {
-			return true
-		}
+	k, ok := digits(v[:n-1])
+	switch {
+	case !ok:
+		return time.Time{}, false
+	case v[n-1] == 'd':
+		return now.AddDate(0, 0, -k), true
+	case v[n-1] == 'w':
+		return now.AddDate(0, 0, -7*k), true
+	case v[n-1] == 'm':
+		return now.AddDate(0, -k, 0), true
+	case v[n-1] == 'y':
+		return now.AddDate(-k, 0, 0), true
 	}
-	_, ok := parseStamp(v)
-	return ok
+	return now.Add(-time.Duration(k) * time.Hour), true
 }
 
 // wholePhrase reads s as one date phrase ("last week", "Nov 2025"), when

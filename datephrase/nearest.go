@@ -1,6 +1,7 @@
 package datephrase
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -57,10 +58,5 @@ func HasYear(s string) bool {
 
 func isRelative(s string) bool {
 	s = strings.ToLower(s)
-	for _, w := range lang.RelativeTimeWords {
-		if strings.Contains(s, w) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(lang.RelativeTimeWords, func(w string) bool { return strings.Contains(s, w) })
 }

@@ -136,37 +136,21 @@ func (p *parser) ago(n, k int) (span, int, bool) {
 	if k+1 >= len(p.toks) || p.toks[k].kind != tWord || p.toks[k].w.class != cUnit || !p.word(k+1, cWord, wAgo) || n > 10000 {
 		return span{}, 0, false
 	}
-	j := k + 2
-	if p.word(j, cWord, wToday) {
-		// "two weeks ago today", "a year ago today": that very day.
-		switch p.toks[k].w.val {
-		case unitDay:
-			return p.day(p.today.AddDate(0, 0, -n)), j + 1, true
-		case unitWeek:
-			return p.day(p.today.AddDate(0, 0, -7*n)), j + 1, true
-		case unitMonth:
-			return p.day(p.today.AddDate(0, -n, 0)), j + 1, true
-		case unitYear:
-			return p.day(p.today.AddDate(-n, 0, 0)), j + 1, true
-		}
+	j, unit := k+2, int(p.toks[k].w.val)
+	if p.word(j, cWord, wToday) && (unit == unitDay || unit == unitWeek || unit == unitMonth || unit == unitYear) {
+		return p.day(p.shift(unit, -n)), j + 1, true // "two weeks ago today", "a year ago today": that very day
 	}
-	switch p.toks[k].w.val {
-	case unitMinute:
-		return p.day(memory.Day(p.now.Add(-time.Duration(n) * time.Minute))), j, true
-	case unitHour:
-		return p.day(memory.Day(p.now.Add(-time.Duration(n) * time.Hour))), j, true
-	case unitDay:
-		return p.day(p.today.AddDate(0, 0, -n)), j, true
-	case unitWeek:
-		return p.near(p.today.AddDate(0, 0, -7*n), 3), j, true
-	case unitFortnight:
-		return p.near(p.today.AddDate(0, 0, -14*n), 3), j, true
+	switch unit {
+	case unitMinute, unitHour, unitDay:
+		return p.day(p.shift(unit, -n)), j, true
+	case unitWeek, unitFortnight:
+		return p.near(p.shift(unit, -n), 3), j, true
 	case unitWeekend:
 		return p.calendarAt(-n, unitWeekend), j, true // "two weekends ago"
 	case unitMonth:
-		return p.near(p.today.AddDate(0, -n, 0), 15), j, true
+		return p.near(p.shift(unit, -n), 15), j, true
 	case unitYear:
-		return p.near(p.today.AddDate(-n, 0, 0), 182), j, true
+		return p.near(p.shift(unit, -n), 182), j, true
 	}
 	return span{}, 0, false
 }
@@ -174,31 +158,30 @@ func (p *parser) ago(n, k int) (span, int, bool) {
 // rolling is the window of n units ending today (last, past) or starting
 // today (next).
 func (p *parser) rolling(lead, n, unit int) span {
-	var other time.Time
-	sign := -1
 	if lead == wNext || lead == wThis {
-		sign = 1
+		return p.rng(p.today, p.shift(unit, n))
 	}
+	return p.rng(p.shift(unit, -n), p.today)
+}
+
+// shift is the day n units (minutes, hours, days, weeks, fortnights,
+// months, else years) from now; back for a negative n.
+func (p *parser) shift(unit, n int) time.Time {
 	switch unit {
 	case unitMinute:
-		other = memory.Day(p.now.Add(time.Duration(sign*n) * time.Minute))
+		return memory.Day(p.now.Add(time.Duration(n) * time.Minute))
 	case unitHour:
-		other = memory.Day(p.now.Add(time.Duration(sign*n) * time.Hour))
+		return memory.Day(p.now.Add(time.Duration(n) * time.Hour))
 	case unitDay:
-		other = p.today.AddDate(0, 0, sign*n)
+		return p.today.AddDate(0, 0, n)
 	case unitWeek:
-		other = p.today.AddDate(0, 0, sign*7*n)
+		return p.today.AddDate(0, 0, 7*n)
 	case unitFortnight:
-		other = p.today.AddDate(0, 0, sign*14*n)
+		return p.today.AddDate(0, 0, 14*n)
 	case unitMonth:
-		other = p.today.AddDate(0, sign*n, 0)
-	default:
-		other = p.today.AddDate(sign*n, 0, 0)
+		return p.today.AddDate(0, n, 0)
 	}
-	if sign < 0 {
-		return p.rng(other, p.today)
-	}
-	return p.rng(p.today, other)
+	return p.today.AddDate(n, 0, 0)
 }
 
 // calendar is the calendar unit before (last), containing (this) or after

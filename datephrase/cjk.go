@@ -2,19 +2,12 @@ package datephrase
 
 import (
 	"strings"
-	"unicode"
 
 	"memoria/lang"
 )
 
 // Dates written with the CJK signs (2025年11月27日, 2025년 11월 27일) and
 // the date words of Chinese, Japanese and Korean (昨天, 先週, 지난주).
-
-// isCJK reports whether r is Han, kana or Hangul.
-func isCJK(r rune) bool {
-	return r >= 0x1100 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
-		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r))
-}
 
 // scanCJK reads a date written with the CJK year, month and day signs at
 // s[i:]: 2025年11月27日 (Chinese, Japanese; 号 for 日 too), 2025년 11월 27일

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"memoria/lang"
 )
 
 // tokKind classifies a token of the input text.
@@ -116,12 +118,12 @@ func wideToken(s string, i int, toks []token) ([]token, int) {
 	case isDash(r) || r == '至':
 		return append(toks, token{start: i, end: i + size, kind: tDash}), i + size
 	}
-	if isCJK(r) {
+	if lang.IsCJK(r) {
 		if k, end := scanCJKWord(s, i, toks); end > i {
 			return k, end
 		}
 	}
-	if !isAlnum(r) || isCJK(r) {
+	if !isAlnum(r) || lang.IsCJK(r) {
 		return append(toks, token{start: i, end: i + size, kind: tOther}), i + size
 	}
 	return toks, i
@@ -145,7 +147,7 @@ func alnumToken(s string, i int, toks []token) ([]token, int) {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[j:])
-		if !isAlnum(r) || isCJK(r) {
+		if !isAlnum(r) || lang.IsCJK(r) {
 			break
 		}
 		ascii = false

@@ -117,9 +117,7 @@ func readLogs(ctx context.Context, root string, logs []string) ([]*memory.Docume
 	var next atomic.Int64 // the next log to read
 	var wg sync.WaitGroup
 	for range max(runtime.GOMAXPROCS(0), 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for {
 				j := int(next.Add(1) - 1)
 				if j >= len(logs) || ctx.Err() != nil {
@@ -137,7 +135,7 @@ func readLogs(ctx context.Context, root string, logs []string) ([]*memory.Docume
 					docs[j], _ = markdown.Parse(logs[j], data) // nil for binary content: nothing to reflect on
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {

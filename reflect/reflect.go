@@ -483,7 +483,7 @@ func stepOf(op *Opinion, f *fact, supports bool) Step {
 		// writer leans the other way, with strength 1 − c.
 		step.Supports, step.Strength, step.Doubted = false, 1-f.Confidence, true
 	}
-	step.Strong = !step.Supports && (step.Strength >= StrongAt || hasChangeMarker(f.Text))
+	step.Strong = !step.Supports && (step.Strength >= StrongAt || change.Says(f.Text))
 	return step
 }
 
@@ -594,7 +594,7 @@ const soleShared = 2
 // entity's name: "Emacs") and has a change marker, and contradicts it.
 // It returns nil when no opinion, or more than one, qualifies.
 func changedView(ops []*Opinion, f *fact, res *resolver) *Opinion {
-	if !hasChangeMarker(f.Text) {
+	if !change.Says(f.Text) {
 		return nil
 	}
 	return onlyOpinion(ops, func(op *Opinion) bool {

@@ -140,10 +140,6 @@ var lex = sync.OnceValue(func() *lexicon {
 	return l
 })
 
-// hasChangeMarker reports whether s says a view changed ("no longer",
-// "now prefers", "switched", "stopped", a bare "now"): change.Says.
-func hasChangeMarker(s string) bool { return change.Says(s) }
-
 // stance is a statement's polar content: for each polarity concept
 // ("~length") or plain content word, the sign of its first mention (a
 // statement's first clause usually carries its claim; "concise replies;
@@ -296,7 +292,7 @@ type stanceComparison struct {
 // (Contradicts). One negated plain word ("a disk nobody moves" against
 // "move it") is too little on its own.
 func (c stanceComparison) contradicts(fact string) bool {
-	return c.conflicts > c.agrees && (c.polar > 0 || c.conflicts >= 2 || hasChangeMarker(fact))
+	return c.conflicts > c.agrees && (c.polar > 0 || c.conflicts >= 2 || change.Says(fact))
 }
 
 func compareStances(statement, fact string) stanceComparison {

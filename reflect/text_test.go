@@ -1,6 +1,10 @@
 package reflect
 
-import "testing"
+import (
+	"testing"
+
+	"memoria/change"
+)
 
 // TestBears: a fact that is no opinion bears on an opinion when it
 // contradicts it, or agrees with it on a polarity concept without a
@@ -92,8 +96,8 @@ func TestChangeMarker(t *testing.T) {
 		"Stopped using Emacs": true, "Switched to Zed": true, "Won't go back to Emacs": true, "Prefers Zed now": true,
 		"Upgraded to Debian 13": true, "Moved to Utrecht": true, "Knows the way now, she says": true, "Nowhere to park": false,
 	} {
-		if got := hasChangeMarker(s); got != want {
-			t.Errorf("hasChangeMarker(%q) = %v", s, got)
+		if got := change.Says(s); got != want {
+			t.Errorf("change.Says(%q) = %v", s, got)
 		}
 	}
 }

@@ -257,8 +257,8 @@ func browseOrder(items []memory.Item, w memory.TimeRange, around *time.Time) []m
 	var days []time.Time
 	for _, it := range items {
 		d := memory.Day(it.Written)
-		if it.Written.IsZero() || !w.Contains(it.Written) {
-			d = time.Time{} // in the window by its event time only
+		if eventOnly(it, w) {
+			d = time.Time{}
 		}
 		if _, ok := byDay[d]; !ok {
 			days = append(days, d)

@@ -199,7 +199,7 @@ func TestSameAttribute(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := sameAttribute(signature(tc.a), signature(tc.b)); got != tc.want {
+			if got := signature(tc.a).sig.SameAttribute(signature(tc.b).sig); got != tc.want {
 				t.Errorf("sameAttribute = %v, want %v", got, tc.want)
 			}
 		})

@@ -36,10 +36,6 @@ func newFactSig(sig change.Sig) *factSig {
 // signature makes the signature of an item.
 func signature(it memory.Item) *factSig { return newFactSig(change.NewSig(it)) }
 
-// sameAttribute reports whether two facts about a shared entity state the
-// same attribute (change.Sig.SameAttribute).
-func sameAttribute(a, b *factSig) bool { return a.sig.SameAttribute(b.sig) }
-
 // dateCurated dates each curated line that repeats a dated one of its
 // entities (change.Sig.DateBy).
 func dateCurated(sigs map[int64]*factSig, byEntity map[string][]*factSig) {
@@ -163,7 +159,7 @@ func supersede(cands []*candidate, known []memory.Item, mentions func(string) []
 // linkPair links two facts of a shared entity when one supersedes the
 // other.
 func (l *links) linkPair(a, b *factSig) {
-	if !sameAttribute(a, b) {
+	if !a.sig.SameAttribute(b.sig) {
 		// Prose is only ever replaced by a later log line that says so; it
 		// never supersedes a log line itself.
 		if a.sig.ProsePair(b.sig) {

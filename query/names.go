@@ -308,21 +308,14 @@ func nameWord(lw string) bool {
 // abbreviations, and the names as short as they are ("may").
 var calendarAbbrev = func() map[string]bool {
 	m := map[string]bool{}
-	add := func(ns []lang.Names) {
-		for _, n := range ns {
-			for _, w := range n.Short {
+	months, weekdays := lang.Months["en"], lang.Weekdays["en"]
+	for _, n := range slices.Concat(months[:], weekdays[:]) {
+		for _, w := range slices.Concat(n.Short, n.Full) {
+			if len(w) <= 3 || slices.Contains(n.Short, w) {
 				m[w] = true
-			}
-			for _, w := range n.Full {
-				if len(w) <= 3 {
-					m[w] = true
-				}
 			}
 		}
 	}
-	months, weekdays := lang.Months["en"], lang.Weekdays["en"]
-	add(months[:])
-	add(weekdays[:])
 	return m
 }()
 

@@ -499,13 +499,7 @@ func opinionChannel(ctx context.Context, ix Index, p Plan, pl *pool, terms []str
 			rest = append(rest, it)
 		}
 	}
-	sort.SliceStable(rest, func(i, j int) bool {
-		ci, cj := conf(rest[i]), conf(rest[j])
-		if ci != cj {
-			return ci > cj
-		}
-		return rest[i].Written.After(rest[j].Written)
-	})
+	slices.SortStableFunc(rest, func(a, b memory.Item) int { return cmp.Or(cmp.Compare(conf(b), conf(a)), b.Written.Compare(a.Written)) })
 	for _, it := range rest {
 		if rank >= depth {
 			break

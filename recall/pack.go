@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"memoria/memory"
 )
@@ -302,16 +303,8 @@ func startsMidSentence(before, text string) bool {
 	if last == "" || strings.HasPrefix(strings.TrimLeft(last, " "), "#") {
 		return false
 	}
-	switch last[len(last)-1] {
-	case '.', '!', '?', ':', ';':
-		return false
-	}
-	for _, end := range []string{"。", "！", "？", "…"} {
-		if strings.HasSuffix(last, end) {
-			return false
-		}
-	}
-	return true
+	end, _ := utf8.DecodeLastRuneInString(last)
+	return !strings.ContainsRune(".!?:;。！？…", end)
 }
 
 // continuesItem reports whether text starts with an indented line that is

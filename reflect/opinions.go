@@ -285,22 +285,19 @@ func (f *OpinionsFile) Add(o *Opinion) {
 // Bytes renders the file: unchanged lines exactly as read, changed
 // opinions with their edits.
 func (f *OpinionsFile) Bytes() []byte {
-	var b strings.Builder
 	var lines []string
 	for _, bl := range f.blocks {
 		if bl.op == nil {
 			lines = append(lines, bl.raw...)
-			continue
-		}
-		lines = append(lines, bl.op.lines(f.eol)...)
-	}
-	for i, l := range lines {
-		b.WriteString(l)
-		if i < len(lines)-1 || f.final {
-			b.WriteString("\n") // a CRLF line keeps its "\r" in l
+		} else {
+			lines = append(lines, bl.op.lines(f.eol)...)
 		}
 	}
-	return []byte(b.String())
+	s := strings.Join(lines, "\n") // a CRLF line keeps its "\r"
+	if f.final && len(lines) > 0 {
+		s += "\n"
+	}
+	return []byte(s)
 }
 
 // lines renders an opinion; eol is only used to end new lines consistently
@@ -344,14 +341,11 @@ func round2(c float64) float64 {
 // Head is the opinion's bullet as reflect writes it:
 // "O(c=0.8) @Peter @warelay: statement".
 func (o *Opinion) Head() string {
-	var b strings.Builder
-	b.WriteString("O")
+	c := ""
 	if o.HasConfidence {
-		b.WriteString("(c=" + FormatConfidence(o.Confidence) + ")")
+		c = "(c=" + FormatConfidence(o.Confidence) + ")"
 	}
-	b.WriteString(mentions(o.Entities))
-	b.WriteString(": " + o.Statement)
-	return b.String()
+	return "O" + c + mentions(o.Entities) + ": " + o.Statement
 }
 
 func renderHead(o *Opinion, cr string) []string {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"memoria/change"
+	"memoria/markdown"
 	"memoria/memory"
 	"memoria/safewrite"
 )
@@ -28,10 +29,11 @@ const (
 	window        = 60 // recent facts examined for the summary
 )
 
-// The managed block's markers. The begin marker records a hash of the
-// block's content, so that a hand edit inside the block is detected.
+// The managed block's markers (the index skips the block by markdown's).
+// The begin marker records a hash of the block's content, so that a hand
+// edit inside the block is detected.
 const (
-	BeginMarker  = "<!-- memoria:begin"
+	BeginMarker  = markdown.ManagedBegin
 	EndMarker    = "<!-- memoria:end -->"
 	EditedBegin  = "<!-- memoria:edited: this block was written by memoria reflect, then edited by hand. Reflect kept it and wrote a fresh block below; move what you want to keep outside both blocks and delete this one. -->"
 	EditedEnd    = "<!-- memoria:edited-end -->"
@@ -123,13 +125,8 @@ func splice(data []byte, slug string, body []string) (out []byte, edited bool, e
 		eol = "\r\n"
 	}
 	block := func() string {
-		var b strings.Builder
-		b.WriteString(fmt.Sprintf("%s hash=%s: %s -->%s", BeginMarker, blockHash(body), beginComment, eol))
-		for _, l := range body {
-			b.WriteString(l + eol)
-		}
-		b.WriteString(EndMarker + eol)
-		return b.String()
+		begin := fmt.Sprintf("%s hash=%s: %s -->", BeginMarker, blockHash(body), beginComment)
+		return strings.Join(slices.Concat([]string{begin}, body, []string{EndMarker}), eol) + eol
 	}
 	if len(s) == 0 {
 		return []byte("# " + memory.EntityName(slug) + eol + eol + block()), false, nil

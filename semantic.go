@@ -14,6 +14,7 @@ import (
 	"memoria/embed/openai"
 	"memoria/lang"
 	"memoria/memory"
+	"memoria/recall"
 )
 
 // ErrNoModel is wrapped by DefaultEmbedder when the offline embedding model
@@ -232,11 +233,21 @@ func (w *Workspace) recallEmbedder(ctx context.Context) (embed.Embedder, error) 
 }
 
 // similarity returns the cosine similarity of two texts' embeddings under
-// the workspace's model (nil without one), each text embedded once.
+// the workspace's model (nil without one), each text embedded once, on the
+// scale of the default model (USE-lite), on which reflect's thresholds were
+// measured: another model's cosines are mapped so that its own "near in
+// meaning" (models.Near, measured once per call) lands on the default's.
 func (w *Workspace) similarity(ctx context.Context) func(a, b string) float64 {
 	e := w.loadEmbedder(ctx)
 	if e == nil {
 		return nil
+	}
+	scale := func(c float64) float64 { return c }
+	if e.Identity() != recall.DefaultModelIdentity {
+		if near, err := models.Near(ctx, e, false); err == nil && near < 1 {
+			ref := recall.NearCosine(recall.DefaultModelIdentity)
+			scale = func(c float64) float64 { return ref + (c-near)*(1-ref)/(1-near) }
+		}
 	}
 	cache := map[string][]float32{}
 	vec := func(s string) []float32 {
@@ -265,7 +276,7 @@ func (w *Workspace) similarity(ctx context.Context) func(a, b string) float64 {
 		if na == 0 || nb == 0 {
 			return 0
 		}
-		return dot / math.Sqrt(na*nb)
+		return scale(dot / math.Sqrt(na*nb))
 	}
 }
 

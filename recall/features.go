@@ -42,7 +42,7 @@ var otherFeatures = []string{
 	"lexical.bm25",     // its bm25 over the best lexical hit's (0…1)
 	"semantic.cosine",  // its cosine to the question (semantic channel)
 	"semantic.suggest", // found by the semantic channel, for a request for suggestions or for what the assistant said
-	"semantic.nearest", // the semantic channel's first, near in meaning (cosine ≥ semanticFloor)
+	"semantic.nearest", // the semantic channel's first, near in meaning (cosine ≥ Ranker.Near)
 	"entity.listed",    // listed for "tell me about X" (the entity's page and facts)
 	"entity.page",      // on the page of the entity asked about, for "tell me about X"
 	"entity.weak",      // found by the entity channel on the question's weak words only
@@ -233,7 +233,7 @@ func (fc *featureContext) channelFeatures(x []float64, c *candidate) {
 		if fc.p.Intent == query.Suggest || fc.asked == query.AssistantSpeaker {
 			x[featSemanticSuggest] = 1 / float64(r)
 		}
-		if r == 1 && c.raw["semantic"] >= semanticFloor {
+		if r == 1 && c.raw["semantic"] >= fc.p.near {
 			x[featSemanticNearest] = 1
 		}
 	}

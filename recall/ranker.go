@@ -20,7 +20,25 @@ type Ranker struct {
 	// Features names the weights, in the order of FeatureNames.
 	Features []string
 	Weights  []float64
+	// Near is the cosine from which a semantic neighbour is near in
+	// meaning under the model (the semantic.nearest feature, and "about
+	// the question" under Plan.Floor): models put cosines on different
+	// scales, and the fit measures each one's (models.Near). 0 means
+	// semanticFloor.
+	Near float64
 }
+
+// near is the ranker's Near, or semanticFloor.
+func (r *Ranker) near() float64 {
+	if r.Near > 0 {
+		return r.Near
+	}
+	return semanticFloor
+}
+
+// NearCosine is the cosine from which a text is near in meaning to another
+// under the model whose vectors have this identity, as the fit measured it.
+func NearCosine(identity string) float64 { return FittedRanker(identity).near() }
 
 // Check reports whether the ranker's features are this build's.
 func (r *Ranker) Check() error {

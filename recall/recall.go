@@ -35,6 +35,7 @@ type Plan struct {
 	topic topicWords // the query's own topic words, set by Run for the features
 	rare  topicWords // its rare word, if it has one (planTerms), set by Run for the features
 	heavy topicWords // its topic words that are not light verbs (Floor)
+	near  float64    // the ranker's Near, set by Run
 
 	// Filter holds the hard constraints the caller gives (--since,
 	// --until, --kind, --entity); the time the question's text speaks of
@@ -60,7 +61,7 @@ type Plan struct {
 	Explain    bool // attach per-result explanations
 	// Floor keeps only candidates that are about the query: they say one
 	// of its own words, or come from the entity or opinion channel of an
-	// entity it names, or lie near it in meaning (semanticFloor), or hold
+	// entity it names, or lie near it in meaning (Ranker.Near), or hold
 	// now (the ongoing channel). A query with no words of its own ("tell
 	// me about Ana", "what happened last week") has no floor. Context sets
 	// it: a turn's context is better empty than filled with the best of
@@ -69,8 +70,9 @@ type Plan struct {
 }
 
 // semanticFloor is the cosine from which a semantic neighbour counts as
-// about the query under Plan.Floor (Universal Sentence Encoder Lite:
-// paraphrases 0.5–0.7, unrelated statements 0.25–0.45).
+// near in meaning for a model the fit has not calibrated (Ranker.Near):
+// that of Universal Sentence Encoder Lite's scale, on which most models
+// served over HTTP put unrelated statements below it.
 const semanticFloor = 0.45
 
 // pastWindow reports whether the plan asks about a window that ended

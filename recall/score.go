@@ -52,6 +52,7 @@ func (s *search) linkVersions(ctx context.Context) error {
 // about the question.
 func (s *search) score(ranker *Ranker) []scored {
 	p := &s.p
+	p.near = ranker.near()
 	p.topic = topicOf(s.topic)
 	var heavy []string
 	for _, w := range s.topic {

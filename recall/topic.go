@@ -26,7 +26,7 @@ func aboutQuery(p Plan, c *candidate) bool {
 			}
 		}
 	}
-	if r, ok := c.ranks["semantic"]; ok && r > 0 && c.raw["semantic"] >= semanticFloor {
+	if r, ok := c.ranks["semantic"]; ok && r > 0 && c.raw["semantic"] >= p.near {
 		return true
 	}
 	return false

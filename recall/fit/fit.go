@@ -259,7 +259,7 @@ func crossValidate(ctx context.Context, w io.Writer, sets []*set, data []example
 	var r5, r10, mrr float64
 	for si, s := range sets {
 		r := fit(data, func(set int) bool { return set == si && !inSample })
-		r.Name = c.name + "-without-" + s.name
+		r.Name, r.Near = c.name+"-without-"+s.name, c.near
 		rep, err := score(ctx, s, c, r)
 		if err != nil {
 			return err

@@ -20,7 +20,11 @@ func generate(rankers []*recall.Ranker, cfgs []config) ([]byte, error) {
 	b.WriteString("// lexical recall).\n")
 	b.WriteString("var fittedRankers = map[string]*Ranker{\n")
 	for i, r := range rankers {
-		fmt.Fprintf(&b, "\t%q: {\n\t\tName: %q,\n\t\tFeatures: fittedNames,\n\t\tWeights: []float64{\n", cfgs[i].identity, r.Name)
+		fmt.Fprintf(&b, "\t%q: {\n\t\tName: %q,\n", cfgs[i].identity, r.Name)
+		if r.Near > 0 {
+			fmt.Fprintf(&b, "\t\tNear: %s, // models.Near\n", strconv.FormatFloat(r.Near, 'g', -1, 64))
+		}
+		b.WriteString("\t\tFeatures: fittedNames,\n\t\tWeights: []float64{\n")
 		for j, name := range r.Features {
 			fmt.Fprintf(&b, "\t\t\t%s, // %s\n", strconv.FormatFloat(r.Weights[j], 'g', -1, 64), name)
 		}

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"memoria/embed"
@@ -72,9 +73,10 @@ type config struct {
 	name     string
 	identity string // the model's vectors' identity; "" for lexical
 	embedder embed.Embedder
+	near     float64 // models.Near of the embedder; 0 for lexical
 }
 
-func configs(only string) ([]config, error) {
+func configs(ctx context.Context, only string) ([]config, error) {
 	want := map[string]bool{}
 	for _, n := range strings.Split(only, ",") {
 		if n = strings.TrimSpace(n); n != "" {
@@ -93,13 +95,20 @@ func configs(only string) ([]config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("model %s: %w (%s)", m.Name, err, m.InstallCommand())
 		}
-		out = append(out, config{name: m.Name, identity: m.Identity, embedder: e})
+		near, err := models.Near(ctx, e, true)
+		if err != nil {
+			return nil, fmt.Errorf("model %s: %w", m.Name, err)
+		}
+		// Rounded as written into the generated file, so that a fit
+		// and a run of the file's ranker read the same features.
+		near, _ = strconv.ParseFloat(strconv.FormatFloat(near, 'g', 4, 64), 64)
+		out = append(out, config{name: m.Name, identity: m.Identity, embedder: e, near: near})
 	}
 	return out, nil
 }
 
 func run(ctx context.Context, out string, check, cv, inSample bool, only, indexDir, reports string) error {
-	cfgs, err := configs(only)
+	cfgs, err := configs(ctx, only)
 	if err != nil {
 		return err
 	}
@@ -128,7 +137,7 @@ func run(ctx context.Context, out string, check, cv, inSample bool, only, indexD
 			continue
 		}
 		r := fit(data, nil)
-		r.Name = c.name
+		r.Name, r.Near = c.name, c.near
 		fitted = append(fitted, r)
 		closeSets(sets)
 	}

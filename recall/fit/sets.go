@@ -109,9 +109,12 @@ func citesAny(src memory.Source, lines []memory.Source) bool {
 	return false
 }
 
-// unfitted is a ranker with this build's features and no weights: the
-// candidates are collected with it, whatever the generated file holds.
-var unfitted = &recall.Ranker{Name: "unfitted", Features: recall.FeatureNames(), Weights: make([]float64, recall.NumFeatures())}
+// unfitted is a ranker with this build's features, no weights, and the
+// config's Near: the candidates are collected with it, whatever the
+// generated file holds.
+func unfitted(c config) *recall.Ranker {
+	return &recall.Ranker{Name: "unfitted", Features: recall.FeatureNames(), Weights: make([]float64, recall.NumFeatures()), Near: c.near}
+}
 
 // collect runs every query of the sets and keeps each one's candidate
 // pool, labelled by the gold lines. The pool and its features do not
@@ -121,7 +124,7 @@ func collect(ctx context.Context, sets []*set, c config) ([]example, error) {
 	for si, s := range sets {
 		for _, q := range s.queries {
 			ex := example{set: si}
-			o := recallOptions(q, c, unfitted)
+			o := recallOptions(q, c, unfitted(c))
 			o.Candidates = func(cands []recall.Candidate) {
 				for _, cand := range cands {
 					ex.x = append(ex.x, cand.Features)

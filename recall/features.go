@@ -233,7 +233,7 @@ func (fc *featureContext) channelFeatures(x []float64, c *candidate) {
 		if fc.p.Intent == query.Suggest || fc.asked == query.AssistantSpeaker {
 			x[featSemanticSuggest] = 1 / float64(r)
 		}
-		if r == 1 && c.raw["semantic"] >= fc.p.near {
+		if r == 1 && c.raw["semantic"] >= fc.p.nearCosine() {
 			x[featSemanticNearest] = 1
 		}
 	}

@@ -8,7 +8,8 @@ import (
 )
 
 // TestNearestFeature: the semantic channel's first item has the nearest
-// feature when it is near in meaning (cosine ≥ semanticFloor); its second,
+// feature when it is near in meaning (cosine ≥ the ranker's Near, here
+// semanticFloor); its second,
 // or a first that is not near, has none.
 func TestNearestFeature(t *testing.T) {
 	cand := func(row int64, rank int, cos float64) *candidate {

@@ -35,7 +35,7 @@ type Plan struct {
 	topic topicWords // the query's own topic words, set by Run for the features
 	rare  topicWords // its rare word, if it has one (planTerms), set by Run for the features
 	heavy topicWords // its topic words that are not light verbs (Floor)
-	near  float64    // the ranker's Near, set by Run
+	near  float64    // the ranker's Near, set by Run (0: semanticFloor; see nearCosine)
 
 	// Filter holds the hard constraints the caller gives (--since,
 	// --until, --kind, --entity); the time the question's text speaks of
@@ -74,6 +74,16 @@ type Plan struct {
 // that of Universal Sentence Encoder Lite's scale, on which most models
 // served over HTTP put unrelated statements below it.
 const semanticFloor = 0.45
+
+// nearCosine is the cosine from which a semantic neighbour is near in
+// meaning: the ranker's Near, or semanticFloor for a plan Run has not
+// scored.
+func (p Plan) nearCosine() float64 {
+	if p.near > 0 {
+		return p.near
+	}
+	return semanticFloor
+}
 
 // pastWindow reports whether the plan asks about a window that ended
 // before today: what was true then, not now.

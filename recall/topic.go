@@ -26,7 +26,7 @@ func aboutQuery(p Plan, c *candidate) bool {
 			}
 		}
 	}
-	if r, ok := c.ranks["semantic"]; ok && r > 0 && c.raw["semantic"] >= p.near {
+	if r, ok := c.ranks["semantic"]; ok && r > 0 && c.raw["semantic"] >= p.nearCosine() {
 		return true
 	}
 	return false

@@ -50,7 +50,9 @@ func Near(ctx context.Context, e embed.Embedder, questions bool) (float64, error
 	}
 	embedAnchors := e.Embed
 	if questions {
-		embedAnchors = func(ctx context.Context, texts []string) ([][]float32, error) { return embed.EmbedQueries(ctx, e, texts) }
+		embedAnchors = func(ctx context.Context, texts []string) ([][]float32, error) {
+			return embed.EmbedQueries(ctx, e, texts)
+		}
 	}
 	q, err := embedAnchors(ctx, anchors)
 	if err != nil {

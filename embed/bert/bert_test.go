@@ -14,12 +14,15 @@ import (
 	"memoria/embed"
 )
 
-// testModel loads the installed MiniLM, or skips when it is not installed (CI installs
-// it: memoria model install minilm). MEMORIA_REQUIRE_MODEL=1 turns the skip into a
-// failure.
-func testModel(t testing.TB) *Model {
+// testModel loads the installed MiniLM, or skips when it is not installed.
+func testModel(t testing.TB) *Model { return testSpec(t, MiniLM) }
+
+// testSpec loads the installed model of spec, or skips when it is not installed (CI
+// installs them: memoria model install minilm, e5). MEMORIA_REQUIRE_MODEL=1 turns the
+// skip into a failure.
+func testSpec(t testing.TB, spec Spec) *Model {
 	t.Helper()
-	m, err := Load(MiniLM, "", Options{})
+	m, err := Load(spec, "", Options{})
 	if errors.Is(err, ErrModelMissing) {
 		if os.Getenv("MEMORIA_REQUIRE_MODEL") != "" {
 			t.Fatal(err)

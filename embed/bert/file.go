@@ -161,6 +161,113 @@ func (s *safetensors) f32(name string, shape ...int) ([]float32, error) {
 	return out, nil
 }
 
+// vector returns tensor name, of any shape, as count float32s.
+func (s *safetensors) vector(name string, count int) ([]float32, error) {
+	t, ok := s.tensors[name]
+	if !ok {
+		return nil, fmt.Errorf("safetensors: no tensor %s", name)
+	}
+	n := 1
+	for _, d := range t.Shape {
+		n *= d
+	}
+	if n != count {
+		return nil, fmt.Errorf("safetensors: tensor %s has shape %v, want %d values", name, t.Shape, count)
+	}
+	return s.f32(name, t.Shape...)
+}
+
+// linear returns the Linear weights name (out×in, PyTorch's layout) as float32 rows.
+func (s *safetensors) linear(name string, out, in int) ([]float32, error) {
+	return s.f32(name, out, in)
+}
+
+// weightSource reads a source format's tensors: vectors, and Linear weights (out×in,
+// PyTorch's layout) as float32 rows.
+type weightSource interface {
+	vector(name string, count int) ([]float32, error)
+	linear(name string, out, in int) ([]float32, error)
+}
+
+// sourceNames are where a source format keeps an encoder's tensors (all but the word
+// table); a layer's names follow its prefix, Layer with the layer's number.
+type sourceNames struct {
+	Pos, Type, EmbG, EmbB                      string
+	Layer                                      string
+	Q, K, V, QB, KB, VB, Out, OutB, LN1G, LN1B string
+	FFN1, FFN1B, FFN2, FFN2B, LN2G, LN2B       string
+}
+
+// safetensorsNames are a Hugging Face BertModel's.
+var safetensorsNames = sourceNames{
+	Pos: "embeddings.position_embeddings.weight", Type: "embeddings.token_type_embeddings.weight",
+	EmbG: "embeddings.LayerNorm.weight", EmbB: "embeddings.LayerNorm.bias",
+	Layer: "encoder.layer.%d.",
+	Q:     "attention.self.query.weight", K: "attention.self.key.weight", V: "attention.self.value.weight",
+	QB: "attention.self.query.bias", KB: "attention.self.key.bias", VB: "attention.self.value.bias",
+	Out: "attention.output.dense.weight", OutB: "attention.output.dense.bias",
+	LN1G: "attention.output.LayerNorm.weight", LN1B: "attention.output.LayerNorm.bias",
+	FFN1: "intermediate.dense.weight", FFN1B: "intermediate.dense.bias",
+	FFN2: "output.dense.weight", FFN2B: "output.dense.bias",
+	LN2G: "output.LayerNorm.weight", LN2B: "output.LayerNorm.bias",
+}
+
+// encoderTensors reads an encoder's tensors but the word table from src, in the
+// converted file's names and layout: the matrices packed into the kernel's panels,
+// Q, K and V side by side as one product.
+func encoderTensors(src weightSource, cfg Config, n sourceNames) ([]tensor, error) {
+	H, I := cfg.Hidden, cfg.Intermediate
+	var tensors []tensor
+	var firstErr error
+	vec := func(name string, count int, from ...string) {
+		var data []float32
+		for _, f := range from {
+			v, err := src.vector(f, count)
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+			data = append(data, v...)
+		}
+		tensors = append(tensors, tensor{name: name, data: data})
+	}
+	// lin packs the Linear weights named (each rows×k) side by side.
+	lin := func(name string, k, rows int, from ...string) {
+		var wt []float32
+		for _, f := range from {
+			v, err := src.linear(f, rows, k)
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				return
+			}
+			wt = append(wt, v...)
+		}
+		n := rows * len(from)
+		tensors = append(tensors, tensor{name: name, data: gemm.PackTransposed(wt, k, n).Packed(), k: k, n: n})
+	}
+	vec("pos", cfg.MaxPositions*H, n.Pos)
+	vec("type", 2*H, n.Type)
+	vec("emb.g", H, n.EmbG)
+	vec("emb.b", H, n.EmbB)
+	for l := 0; l < cfg.Layers; l++ {
+		p, q := fmt.Sprintf(n.Layer, l), fmt.Sprintf("l%d.", l)
+		lin(q+"qkv", H, H, p+n.Q, p+n.K, p+n.V)
+		vec(q+"qkv.b", H, p+n.QB, p+n.KB, p+n.VB)
+		lin(q+"out", H, H, p+n.Out)
+		vec(q+"out.b", H, p+n.OutB)
+		vec(q+"ln1.g", H, p+n.LN1G)
+		vec(q+"ln1.b", H, p+n.LN1B)
+		lin(q+"ffn1", H, I, p+n.FFN1)
+		vec(q+"ffn1.b", I, p+n.FFN1B)
+		lin(q+"ffn2", I, H, p+n.FFN2)
+		vec(q+"ffn2.b", H, p+n.FFN2B)
+		vec(q+"ln2.g", H, p+n.LN2G)
+		vec(q+"ln2.b", H, p+n.LN2B)
+	}
+	return tensors, firstErr
+}
+
 // hfConfig is the part of a Hugging Face config.json that shapes a BERT encoder.
 type hfConfig struct {
 	ModelType    string  `json:"model_type"`
@@ -201,72 +308,15 @@ func convert(w io.Writer, model, source, sourceSHA string, configJSON, vocabTxt,
 	if err != nil {
 		return err
 	}
-	H, I := cfg.Hidden, cfg.Intermediate
-	var tensors []tensor
-	var firstErr error
-	vec := func(name, src string, shape ...int) {
-		v, err := st.f32(src, shape...)
-		if err != nil && firstErr == nil {
-			firstErr = err
-		}
-		tensors = append(tensors, tensor{name: name, data: v})
+	word, err := st.vector("embeddings.word_embeddings.weight", cfg.Vocab*cfg.Hidden)
+	if err != nil {
+		return err
 	}
-	// lin packs the PyTorch Linear weights named (each out×in, in = k) side by side.
-	lin := func(name string, k int, srcs ...string) {
-		var wt []float32
-		n := 0
-		for _, src := range srcs {
-			t, ok := st.tensors[src]
-			if !ok || len(t.Shape) != 2 {
-				if firstErr == nil {
-					firstErr = fmt.Errorf("safetensors: no 2-D tensor %s", src)
-				}
-				return
-			}
-			v, err := st.f32(src, t.Shape[0], k)
-			if err != nil {
-				if firstErr == nil {
-					firstErr = err
-				}
-				return
-			}
-			wt = append(wt, v...)
-			n += t.Shape[0]
-		}
-		tensors = append(tensors, tensor{name: name, data: gemm.PackTransposed(wt, k, n).Packed(), k: k, n: n})
+	tensors, err := encoderTensors(st, cfg, safetensorsNames)
+	if err != nil {
+		return err
 	}
-	vec("word", "embeddings.word_embeddings.weight", cfg.Vocab, H)
-	vec("pos", "embeddings.position_embeddings.weight", cfg.MaxPositions, H)
-	vec("type", "embeddings.token_type_embeddings.weight", 2, H)
-	vec("emb.g", "embeddings.LayerNorm.weight", H)
-	vec("emb.b", "embeddings.LayerNorm.bias", H)
-	for l := 0; l < cfg.Layers; l++ {
-		p := fmt.Sprintf("encoder.layer.%d.", l)
-		q := fmt.Sprintf("l%d.", l)
-		lin(q+"qkv", H, p+"attention.self.query.weight", p+"attention.self.key.weight", p+"attention.self.value.weight")
-		var b []float32
-		for _, s := range []string{"query", "key", "value"} {
-			v, err := st.f32(p+"attention.self."+s+".bias", H)
-			if err != nil && firstErr == nil {
-				firstErr = err
-			}
-			b = append(b, v...)
-		}
-		tensors = append(tensors, tensor{name: q + "qkv.b", data: b})
-		lin(q+"out", H, p+"attention.output.dense.weight")
-		vec(q+"out.b", p+"attention.output.dense.bias", H)
-		vec(q+"ln1.g", p+"attention.output.LayerNorm.weight", H)
-		vec(q+"ln1.b", p+"attention.output.LayerNorm.bias", H)
-		lin(q+"ffn1", H, p+"intermediate.dense.weight")
-		vec(q+"ffn1.b", p+"intermediate.dense.bias", I)
-		lin(q+"ffn2", I, p+"output.dense.weight")
-		vec(q+"ffn2.b", p+"output.dense.bias", H)
-		vec(q+"ln2.g", p+"output.LayerNorm.weight", H)
-		vec(q+"ln2.b", p+"output.LayerNorm.bias", H)
-	}
-	if firstErr != nil {
-		return firstErr
-	}
+	tensors = append([]tensor{{name: "word", data: word}}, tensors...)
 	return writeFile(w, fileHeader{Format: fileFormat, Model: model, Source: source, SourceSHA256: sourceSHA, Config: cfg, Vocab: vocab}, tensors)
 }
 

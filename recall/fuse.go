@@ -122,12 +122,10 @@ func eventOnly(it memory.Item, w memory.TimeRange) bool {
 // windowMatches reports whether one of the best lexical matches of a
 // question (its windowDepth best) lies in its window.
 func windowMatches(cands []*candidate, w memory.TimeRange) bool {
-	for _, c := range cands {
-		if r, ok := c.ranks["lexical"]; ok && r <= windowDepth && inWindow(c.item.Written, c.item.Event, w) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(cands, func(c *candidate) bool {
+		r, ok := c.ranks["lexical"]
+		return ok && r <= windowDepth && inWindow(c.item.Written, c.item.Event, w)
+	})
 }
 
 // heldBefore reports whether a candidate is one of the best lexical
@@ -161,10 +159,5 @@ const eventSpan = 4
 // candidate: versions the query does not reach are about something else,
 // whatever the link says, and are left alone.
 func inPool(rows []int64, pool map[int64]*candidate) bool {
-	for _, r := range rows {
-		if _, ok := pool[r]; ok {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(rows, func(r int64) bool { return pool[r] != nil })
 }

@@ -84,12 +84,7 @@ func (pk *packer) relativeScores(ranked []scored) {
 
 // cited reports whether a packed result cites lines of s.
 func (pk *packer) cited(s memory.Source) bool {
-	for _, r := range pk.out {
-		if r.src.Overlaps(s) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(pk.out, func(r Result) bool { return r.src.Overlaps(s) })
 }
 
 // absorb reports whether an item adds no result of its own: a fact

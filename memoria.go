@@ -77,7 +77,7 @@ type Workspace struct {
 	lexicalOnce sync.Once
 	lag         atomic.Int64 // items the last semantic recall may have missed
 	lagOnce     sync.Once
-	// languageOnce: languageNotice, once per Workspace.
+	// languageOnce: LanguageNotice, once per Workspace.
 	languageOnce sync.Once
 	reembedOnce  sync.Once      // a damaged vector store is embedded again once
 	reembed      sync.WaitGroup // that embedding, which Close stops and waits for

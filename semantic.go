@@ -159,7 +159,7 @@ func (w *Workspace) queryVector(ctx context.Context, text string) ([]float32, er
 		notice.Add(1)
 		go func() {
 			defer notice.Done()
-			languageMsg = w.languageNotice(ctx, model)
+			languageMsg = w.LanguageNotice(ctx, model)
 		}()
 	})
 	if lag, err := w.ix.VectorLag(ctx); err == nil && lag > 0 {
@@ -331,11 +331,13 @@ func (w *Workspace) languageCount(ctx context.Context) (other, total int) {
 	return other, len(items)
 }
 
-// languageNotice is the warning to give when most of the workspace's
+// LanguageNotice is the warning to give when most of the workspace's
 // newest lines are not in English and the model whose vectors the index
 // holds (identity) is English-only; "" otherwise. It names the model that
-// reads them: the one `memoria index` then embeds with, or the one to install.
-func (w *Workspace) languageNotice(ctx context.Context, identity string) string {
+// reads them: the one `memoria index` then embeds with, or the one to
+// install. Recall says it once per workspace; `memoria index` after
+// embedding.
+func (w *Workspace) LanguageNotice(ctx context.Context, identity string) string {
 	m, ok := models.ByIdentity(identity)
 	if !ok || !m.EnglishOnly {
 		return ""

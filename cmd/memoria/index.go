@@ -89,7 +89,9 @@ func runIndex(ctx context.Context, e *env, args []string) error {
 func embedPending(ctx context.Context, e *env, ws *memoria.Workspace) (memory.EmbedStats, string, error) {
 	model, err := ws.IndexEmbedder(ctx)
 	if errors.Is(err, memoria.ErrNoModel) {
-		return memory.EmbedStats{}, "semantic recall off: no embedding model (install it with `memoria model install`)", nil
+		// The error names the model this workspace would use and its
+		// install command (e5 for text mostly not in English).
+		return memory.EmbedStats{}, "semantic recall off: " + err.Error(), nil
 	}
 	if err != nil {
 		return memory.EmbedStats{}, "", err
@@ -107,6 +109,9 @@ func embedPending(ctx context.Context, e *env, ws *memoria.Workspace) (memory.Em
 	}
 	if err != nil {
 		return st, "", err
+	}
+	if msg := ws.LanguageNotice(ctx, model.Identity()); msg != "" {
+		fmt.Fprintln(e.stderr, "note: "+msg)
 	}
 	return st, fmt.Sprintf("semantic: %d texts embedded now, %d in all (%s)", st.Embedded, st.Total, st.Model), nil
 }

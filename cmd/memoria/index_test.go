@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"memoria"
+	"memoria/embed/models"
 	"memoria/internal/testworkspace"
 	"os"
 	"path/filepath"
@@ -61,5 +62,27 @@ func TestIndexEmbeds(t *testing.T) {
 	code, out, _ = cli(t, "index", "-w", ws)
 	if code != exitOK || !strings.Contains(out, "semantic: 0 texts embedded now, 2 in all") {
 		t.Errorf("second index: %q", out)
+	}
+}
+
+// TestIndexEmbedsWithTheWorkspacesModel: a workspace mostly not in English is
+// embedded with e5 when it is installed (as CI does).
+func TestIndexEmbedsWithTheWorkspacesModel(t *testing.T) {
+	e5, err := models.Lookup("e5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e5.Installed("") {
+		if os.Getenv("MEMORIA_REQUIRE_MODEL") != "" {
+			t.Fatal("e5 is not installed: memoria model install e5")
+		}
+		t.Skip("e5 is not installed: memoria model install e5")
+	}
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, "memory"), 0o755)
+	os.WriteFile(filepath.Join(ws, "memory", "2025-11-27.md"), []byte("# 2025-11-27\n\nJ'ai rendu la voiture de location à l'aéroport.\n\nLa réunion des parents d'élèves est jeudi soir.\n"), 0o644)
+	code, out, errOut := cli(t, "index", "-w", ws)
+	if code != exitOK || !strings.Contains(out, "semantic: 2 texts embedded now, 2 in all ("+e5.Identity+")") {
+		t.Fatalf("exit %d: %q %q", code, out, errOut)
 	}
 }

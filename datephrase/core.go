@@ -295,9 +295,7 @@ func (p *parser) weekdayNextTo(wd time.Weekday, k int) (span, int, bool) {
 		return span{}, 0, false
 	}
 	if after {
-		t := r.End.AddDate(0, 0, 1)
-		return p.day(t.AddDate(0, 0, (int(wd)-int(t.Weekday())+7)%7)), j, true
+		return p.day(onOrAfter(r.End.AddDate(0, 0, 1), wd)), j, true
 	}
-	t := r.Start.AddDate(0, 0, -1)
-	return p.day(t.AddDate(0, 0, -((int(t.Weekday()) - int(wd) + 7) % 7))), j, true
+	return p.day(onOrBefore(r.Start.AddDate(0, 0, -1), wd)), j, true
 }

@@ -166,29 +166,16 @@ func easterRange(h int, qual string, y int) (time.Time, time.Time) {
 func usHoliday(h, y int) time.Time {
 	switch h {
 	case holMemorial:
-		t := time.Date(y, time.May, 31, 0, 0, 0, 0, time.UTC)
-		for t.Weekday() != time.Monday {
-			t = t.AddDate(0, 0, -1)
-		}
-		return t
+		return onOrBefore(time.Date(y, time.May, 31, 0, 0, 0, 0, time.UTC), time.Monday)
 	case holLabor:
-		return firstWeekday(y, time.September, time.Monday)
+		return onOrAfter(time.Date(y, time.September, 1, 0, 0, 0, 0, time.UTC), time.Monday)
 	}
-	t := firstWeekday(y, time.November, time.Thursday).AddDate(0, 0, 21)
+	t := onOrAfter(time.Date(y, time.November, 1, 0, 0, 0, 0, time.UTC), time.Thursday).AddDate(0, 0, 21)
 	switch h {
 	case holBlack:
 		return t.AddDate(0, 0, 1)
 	case holCyber:
 		return t.AddDate(0, 0, 4)
-	}
-	return t
-}
-
-// firstWeekday is the first weekday wd of month m of year y.
-func firstWeekday(y int, m time.Month, wd time.Weekday) time.Time {
-	t := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
-	for t.Weekday() != wd {
-		t = t.AddDate(0, 0, 1)
 	}
 	return t
 }

@@ -243,15 +243,9 @@ func (p *parser) nextTo(k int) (span, int, bool) {
 		return span{}, 0, false
 	}
 	if unit == unitWeekend {
-		sat := r.End.AddDate(0, 0, 1)
-		for sat.Weekday() != time.Saturday {
-			sat = sat.AddDate(0, 0, 1)
-		}
+		sat := onOrAfter(r.End.AddDate(0, 0, 1), time.Saturday)
 		if !after {
-			sat = r.Start.AddDate(0, 0, -2)
-			for sat.Weekday() != time.Saturday {
-				sat = sat.AddDate(0, 0, -1)
-			}
+			sat = onOrBefore(r.Start.AddDate(0, 0, -2), time.Saturday)
 		}
 		return p.rng(sat, sat.AddDate(0, 0, 1)), j, true
 	}
@@ -284,24 +278,29 @@ var nextToDays = map[int][2]int{
 // today, wNext the first one after, wThis the one in this Monday-based week,
 // and 0 (a bare weekday) the latest one not after today.
 func (p *parser) weekday(wd time.Weekday, lead int) time.Time {
-	t := p.today
 	switch lead {
 	case wThis:
-		ws := monday(t)
-		return ws.AddDate(0, 0, (int(wd)+6)%7)
+		return monday(p.today).AddDate(0, 0, (int(wd)+6)%7)
 	case wNext:
-		t = t.AddDate(0, 0, 1)
-		return t.AddDate(0, 0, (int(wd)-int(t.Weekday())+7)%7)
+		return onOrAfter(p.today.AddDate(0, 0, 1), wd)
 	case wLast:
-		t = t.AddDate(0, 0, -1)
+		return onOrBefore(p.today.AddDate(0, 0, -1), wd)
 	}
+	return onOrBefore(p.today, wd)
+}
+
+// onOrAfter is the first weekday wd on or after the day t; onOrBefore
+// the last on or before it.
+func onOrAfter(t time.Time, wd time.Weekday) time.Time {
+	return t.AddDate(0, 0, (int(wd)-int(t.Weekday())+7)%7)
+}
+
+func onOrBefore(t time.Time, wd time.Weekday) time.Time {
 	return t.AddDate(0, 0, -((int(t.Weekday()) - int(wd) + 7) % 7))
 }
 
 // monday is the Monday of t's week (weeks run Monday to Sunday).
-func monday(t time.Time) time.Time {
-	return t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7))
-}
+func monday(t time.Time) time.Time { return onOrBefore(t, time.Monday) }
 
 func (p *parser) day(t time.Time) span {
 	return span{r: memory.TimeRange{Start: t, End: t}}

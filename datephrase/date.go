@@ -202,36 +202,31 @@ func (a parts) rangeOf() (memory.TimeRange, bool) {
 	if a.y < 1 || a.y > 9999 {
 		return memory.TimeRange{}, false
 	}
+	date := func(m, d int) time.Time { return time.Date(a.y, time.Month(m), d, 0, 0, 0, 0, time.UTC) }
 	switch {
+	case a.m == 0 && a.sub > 0:
+		// A third of the year: January to April, May to August,
+		// September to December.
+		s := date(4*a.sub-3, 1)
+		return memory.TimeRange{Start: s, End: s.AddDate(0, 4, -1)}, true
 	case a.m == 0:
-		s, e := time.Date(a.y, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(a.y, 12, 31, 0, 0, 0, 0, time.UTC)
-		switch a.sub {
-		case 1:
-			e = time.Date(a.y, 4, 30, 0, 0, 0, 0, time.UTC)
-		case 2:
-			s, e = time.Date(a.y, 5, 1, 0, 0, 0, 0, time.UTC), time.Date(a.y, 8, 31, 0, 0, 0, 0, time.UTC)
-		case 3:
-			s = time.Date(a.y, 9, 1, 0, 0, 0, 0, time.UTC)
-		}
-		return memory.TimeRange{Start: s, End: e}, true
+		return memory.TimeRange{Start: date(1, 1), End: date(12, 31)}, true
 	case a.d == 0:
-		last := daysIn(a.y, a.m)
-		s, e := 1, last
-		switch a.sub {
-		case 1:
-			e = 10
-		case 2:
-			s, e = 11, 20
-		case 3:
-			s = 21
+		// The month, or a third of it: the 1st to the 10th, the 11th to
+		// the 20th, the 21st to its end.
+		s, e := 1, daysIn(a.y, a.m)
+		if a.sub > 0 {
+			s = 10*a.sub - 9
 		}
-		m := time.Month(a.m)
-		return memory.TimeRange{Start: time.Date(a.y, m, s, 0, 0, 0, 0, time.UTC), End: time.Date(a.y, m, e, 0, 0, 0, 0, time.UTC)}, true
+		if a.sub == 1 || a.sub == 2 {
+			e = 10 * a.sub
+		}
+		return memory.TimeRange{Start: date(a.m, s), End: date(a.m, e)}, true
 	}
 	if a.d > daysIn(a.y, a.m) {
 		return memory.TimeRange{}, false
 	}
-	t := time.Date(a.y, time.Month(a.m), a.d, 0, 0, 0, 0, time.UTC)
+	t := date(a.m, a.d)
 	return memory.TimeRange{Start: t, End: t}, true
 }
 

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -91,7 +92,7 @@ func AltTerms(word string) []string {
 	var out []string
 	eachWord(word, false, func(w string) {
 		for _, t := range wordAlts(w, true) {
-			if !contains(out, t) {
+			if !slices.Contains(out, t) {
 				out = append(out, t)
 			}
 		}
@@ -105,7 +106,7 @@ func wordAlts(w string, stem bool) []string {
 	var out []string
 	if hasNonASCII(w) {
 		for _, t := range altForms(w) {
-			if !contains(out, t) {
+			if !slices.Contains(out, t) {
 				out = append(out, t)
 			}
 		}
@@ -114,15 +115,6 @@ func wordAlts(w string, stem bool) []string {
 		out = stemTokens(out, w)
 	}
 	return out
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 func hasNonASCII(s string) bool {
@@ -221,15 +213,15 @@ func wordForms(w string, glued bool) []string {
 		return out
 	}
 	f, plain := fold(w, true), fold(w, false)
-	if f != "" && f != plain && !contains(out, f) {
+	if f != "" && f != plain && !slices.Contains(out, f) {
 		out = append(out, f)
 	}
-	if t := transliterate(w); t != "" && t != f && t != plain && !contains(out, t) {
+	if t := transliterate(w); t != "" && t != f && t != plain && !slices.Contains(out, t) {
 		out = append(out, t)
 	}
 	if stemRussian && isCyrillic(w) {
 		s := russian.Stem(f, true)
-		if s != "" && s != f && utf8.RuneCountInString(s) >= 3 && !contains(out, s) {
+		if s != "" && s != f && utf8.RuneCountInString(s) >= 3 && !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}

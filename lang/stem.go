@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -111,7 +112,7 @@ func stemTokens(out []string, w string) []string {
 		if utf8.RuneCountInString(st) < minStem {
 			continue
 		}
-		if t := st + StemMark; !contains(out, t) {
+		if t := st + StemMark; !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -129,7 +130,7 @@ func stemsOf(ts []string) []string {
 
 func shares(a, b []string) bool {
 	for _, x := range a {
-		if contains(b, x) {
+		if slices.Contains(b, x) {
 			return true
 		}
 	}

@@ -131,12 +131,7 @@ func (pk *packer) result(s scored, it memory.Item) Result {
 			r.Explain.Features = pk.ranker.contributions(s.x)
 		}
 	}
-	for _, n := range pk.links.next[row] {
-		r.SupersededBy = append(r.SupersededBy, linkTo(pk.links.sig[n].it))
-	}
-	for _, o := range pk.links.prev[row] {
-		r.Supersedes = append(r.Supersedes, linkTo(pk.links.sig[o].it))
-	}
+	pk.links.linkResult(&r, row)
 	return r
 }
 

@@ -308,16 +308,21 @@ func Versions(items []memory.Item) []Result {
 	l := supersede(cands, nil, nil)
 	out := make([]Result, len(items))
 	for i, it := range items {
-		r := toResult(it)
-		for _, n := range l.next[it.RowID] {
-			r.SupersededBy = append(r.SupersededBy, linkTo(l.sig[n].it))
-		}
-		for _, o := range l.prev[it.RowID] {
-			r.Supersedes = append(r.Supersedes, linkTo(l.sig[o].it))
-		}
-		out[i] = r
+		out[i] = toResult(it)
+		l.linkResult(&out[i], it.RowID)
 	}
 	return out
+}
+
+// linkResult links the result of the fact in row to the versions that
+// supersede it and those it supersedes.
+func (l *links) linkResult(r *Result, row int64) {
+	for _, n := range l.next[row] {
+		r.SupersededBy = append(r.SupersededBy, linkTo(l.sig[n].it))
+	}
+	for _, o := range l.prev[row] {
+		r.Supersedes = append(r.Supersedes, linkTo(l.sig[o].it))
+	}
 }
 
 // shareKey reports whether two facts' entity keys have one in common.

@@ -315,15 +315,7 @@ func startsNumbered(line string) bool {
 	return i > 0 && i+1 < len(line) && (line[i] == '.' || line[i] == ')') && line[i+1] == ' '
 }
 
-func mergeEntities(a, b []string) []string {
-	out := append([]string(nil), a...)
-	for _, e := range b {
-		if !slices.Contains(out, e) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
+func mergeEntities(a, b []string) []string { return addNew(append([]string(nil), a...), b...) }
 
 func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
 

@@ -65,11 +65,7 @@ func newSearch(ctx context.Context, ix Index, p Plan) (*search, error) {
 	// the question as it would be without the quotes.
 	s.asked = p.Words
 	for _, ph := range p.Phrases {
-		for _, w := range ph {
-			if !slices.Contains(s.asked, w) {
-				s.asked = append(slices.Clip(s.asked), w)
-			}
-		}
+		s.asked = addNew(s.asked, ph...)
 	}
 	words, nameWords := withEntityNames(s.asked, p.NameWords, p.Entities)
 	// Words in other scripts also search under their alternative forms
@@ -114,16 +110,21 @@ func newSearch(ctx context.Context, ix Index, p Plan) (*search, error) {
 // search and the words that name the entities.
 func withEntityNames(words, nameWords, entities []string) ([]string, []string) {
 	for _, e := range entities {
-		for _, w := range strings.Fields(strings.ToLower(memory.EntityName(e))) {
-			if !slices.Contains(words, w) {
-				words = append(slices.Clip(words), w)
-			}
-			if !slices.Contains(nameWords, w) {
-				nameWords = append(slices.Clip(nameWords), w)
-			}
-		}
+		ws := strings.Fields(strings.ToLower(memory.EntityName(e)))
+		words, nameWords = addNew(words, ws...), addNew(nameWords, ws...)
 	}
 	return words, nameWords
+}
+
+// addNew appends to list those of words it does not hold, each once, in
+// a new array: never in the one list shares with its caller.
+func addNew(list []string, words ...string) []string {
+	for _, w := range words {
+		if !slices.Contains(list, w) {
+			list = append(slices.Clip(list), w)
+		}
+	}
+	return list
 }
 
 // placeWindow settles the time the question speaks of. Time phrases that
@@ -232,11 +233,7 @@ const rareRows = 5
 func withAltTerms(words []string) []string {
 	out := words
 	for _, w := range words {
-		for _, t := range lang.AltTerms(w) {
-			if !slices.Contains(out, t) {
-				out = append(slices.Clip(out), t)
-			}
-		}
+		out = addNew(out, lang.AltTerms(w)...)
 	}
 	return out
 }

@@ -83,9 +83,10 @@ func (u *unigram) piece(id int) []byte {
 	return u.blob[lo:hi]
 }
 
-// lookup returns the id of the piece whose bytes are b, or -1: a binary search of
-// the sorted ids for the first piece not below b (of equal pieces, the first id).
-func (u *unigram) lookup(b []byte) int {
+// lookup returns the id of the piece whose bytes are b, or -1 (of equal pieces, the
+// first id), and whether any piece starts with b: a binary search of the sorted ids
+// for the first piece not below b.
+func (u *unigram) lookup(b []byte) (id int, prefix bool) {
 	lo, hi := 0, u.n
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
@@ -95,10 +96,14 @@ func (u *unigram) lookup(b []byte) int {
 			hi = mid
 		}
 	}
-	if lo < u.n && bytes.Equal(u.piece(u.sortedID(lo)), b) {
-		return u.sortedID(lo)
+	if lo == u.n {
+		return -1, false
 	}
-	return -1
+	p := u.piece(u.sortedID(lo))
+	if bytes.Equal(p, b) {
+		return u.sortedID(lo), true
+	}
+	return -1, bytes.HasPrefix(p, b)
 }
 
 func (u *unigram) sortedID(i int) int { return int(binary.LittleEndian.Uint32(u.sorted[4*i:])) }
@@ -138,7 +143,10 @@ func (u *unigram) content(text string) []int {
 			continue
 		}
 		for e := i + 1; e <= n && starts[e]-starts[i] <= u.maxBytes; e++ {
-			id := u.lookup(buf[starts[i]:starts[e]])
+			id, prefix := u.lookup(buf[starts[i]:starts[e]])
+			if !prefix {
+				break // no piece is longer from here
+			}
 			if id < 0 || id == u.specials.Unk {
 				continue
 			}

@@ -66,8 +66,8 @@ func (w *Workspace) Doctor(ctx context.Context) ([]Finding, error) {
 	add("skipped files", len(skipped) == 0, pick(len(skipped) == 0, "none", strings.Join(skipped, "; ")),
 		"fix or move each file as its reason says; it is not recalled until then")
 
-	installed := w.modelInstalled(ctx) || w.opts.Embedder != nil
-	add("model", installed, pick(installed, "installed", "not installed: recall is lexical"), w.installCommand(ctx)+", then memoria index")
+	installed := modelInstalled() || w.opts.Embedder != nil
+	add("model", installed, pick(installed, "installed", "not installed: recall is lexical"), installCommand()+", then memoria index")
 	switch {
 	case st.Texts == 0:
 		add("vectors", true, "no text to embed", "")

@@ -76,13 +76,18 @@ func (w *Workspace) selectedModel(ctx context.Context) (models.Model, bool, erro
 	return models.SelectedFor("", 2*other > total)
 }
 
-// installCommand is what installs the model this workspace would use.
-func (w *Workspace) installCommand(ctx context.Context) string {
-	m, _, err := w.selectedModel(ctx)
+// installCommand is what installs a model, said where none is: the
+// default, or e5 for text mostly not in English. It reads no text: it is
+// said on the path of a lexical recall, which must not pay for that.
+func installCommand() string {
+	m, _, err := models.Selected("")
 	if err != nil {
 		return "memoria model install"
 	}
-	return m.InstallCommand()
+	if !m.EnglishOnly {
+		return m.InstallCommand()
+	}
+	return m.InstallCommand() + " (memoria model install e5 for text mostly not in English)"
 }
 
 // Embed gives every indexed text without a vector one from e (only new or
@@ -125,15 +130,15 @@ func (w *Workspace) queryVector(ctx context.Context, text string) ([]float32, er
 			return nil, nil
 		}
 		// No vectors: do not pay for loading a model.
-		if w.opts.Embedder == nil && !w.modelInstalled(ctx) {
-			w.lexical("the embedding model is not installed (" + w.installCommand(ctx) + ", then memoria index)")
+		if w.opts.Embedder == nil && !modelInstalled() {
+			w.lexical("the embedding model is not installed (" + installCommand() + ", then memoria index)")
 		} else {
 			w.lexical("no vectors yet (memoria index embeds the text)")
 		}
 		return nil, nil
 	}
 	if w.loadEmbedder(ctx) == nil {
-		w.lexical("the embedding model is not installed (" + w.installCommand(ctx) + ")")
+		w.lexical("the embedding model is not installed (" + installCommand() + ")")
 		return nil, nil
 	}
 	if model != w.embedder.Identity() {
@@ -303,13 +308,14 @@ func (w *Workspace) SemanticOff() string {
 	return why
 }
 
-// modelInstalled reports whether the selected model's file is in its
-// folder, without loading it.
-func (w *Workspace) modelInstalled(ctx context.Context) bool {
+// modelInstalled reports whether a model is installed (or a server named),
+// without loading it or reading the workspace: the workspace's choice
+// (selectedModel) is an installed model whenever one is.
+func modelInstalled() bool {
 	if os.Getenv("MEMORIA_EMBED_URL") != "" {
 		return true
 	}
-	m, _, err := w.selectedModel(ctx)
+	m, _, err := models.Selected("")
 	return err == nil && m.Installed("")
 }
 

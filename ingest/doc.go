@@ -8,5 +8,7 @@ package ingest
 
 // Version changes whenever the rows made here change (what a full-text
 // row holds, how items are cut): indexes written with other rows are
-// rebuilt rather than edited. Each index puts it in its identity.
-const Version = 1
+// rebuilt rather than edited. Each index puts it in its identity. 2: a
+// tombstone of forgotten lines, and a line whose text the workspace's
+// record of forgotten text holds, is read as a blank line (forget.Mask).
+const Version = 2

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sync"
 
+	"memoria/forget"
 	"memoria/markdown"
 	"memoria/memory"
 	"memoria/workspace"
@@ -67,21 +68,32 @@ func HashBytes(b []byte) string {
 }
 
 // Load reads and parses one file. Problems become a status, never an error:
-// a bad file must not stop the index of a good workspace.
+// a bad file must not stop the index of a good workspace. A record of
+// forgotten text that cannot be read (forget.Load) is a status too: the
+// file is not indexed rather than indexed with what was forgotten.
 func Load(ws string, f workspace.File, o Options) Loaded {
+	gone, err := forget.Load(ws)
+	if err != nil {
+		return Loaded{File: f, Status: "unreadable: " + errText(err)}
+	}
 	r, err := workspace.NewReader(ws)
 	if err != nil {
 		return Loaded{File: f, Status: "unreadable: " + errText(err)}
 	}
 	defer r.Close()
-	return load(r, f, o)
+	return load(r, f, o, gone)
 }
 
 // load is Load with the workspace open. The file is opened as get opens
 // it (workspace.Reader): what the index reads is what a citation of it
 // reads back, and a file swapped since the listing for a symlink to
 // something that is not a memory file, or for a FIFO, is not read.
-func load(r *workspace.Reader, f workspace.File, o Options) Loaded {
+//
+// What was forgotten is not read (forget.Mask): a line whose text the
+// workspace's record of forgotten text holds (gone), and every tombstone,
+// is parsed as a blank line, so that the lines around keep their numbers
+// and the hash stays the file's own (a sync compares it with the disk).
+func load(r *workspace.Reader, f workspace.File, o Options, gone forget.Set) Loaded {
 	l := Loaded{File: f}
 	if f.Size > o.MaxSize() {
 		l.Status = fmt.Sprintf("too large (%d MB > %d MB limit)", f.Size>>20, o.MaxSize()>>20)
@@ -119,7 +131,7 @@ func load(r *workspace.Reader, f workspace.File, o Options) Loaded {
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		l.Lines++
 	}
-	doc, err := markdown.ParseWith(f.Rel, data, markdown.Options{MaxPassageLines: o.Passage()})
+	doc, err := markdown.ParseWith(f.Rel, forget.Mask(data, gone), markdown.Options{MaxPassageLines: o.Passage()})
 	if err != nil {
 		if errors.Is(err, markdown.ErrBinary) {
 			l.Status = "binary, not Markdown"
@@ -150,10 +162,16 @@ func errText(err error) string {
 }
 
 // LoadAll loads files in parallel and hands them to fn in input order, so
-// that a build is deterministic whatever the scheduling.
+// that a build is deterministic whatever the scheduling. The workspace's
+// record of forgotten text is read once for all of them; one that cannot
+// be read stops the load, rather than index what was forgotten.
 func LoadAll(ctx context.Context, ws string, files []workspace.File, o Options, fn func(i int, l Loaded) error) error {
 	if len(files) == 0 {
 		return nil
+	}
+	gone, err := forget.Load(ws)
+	if err != nil {
+		return err
 	}
 	r, err := workspace.NewReader(ws)
 	if err != nil {
@@ -181,7 +199,7 @@ func LoadAll(ctx context.Context, ws string, files []workspace.File, o Options, 
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = load(r, files[i], o)
+				results[i] = load(r, files[i], o, gone)
 				close(done[i])
 			}
 		}()

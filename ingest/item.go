@@ -18,6 +18,7 @@ type Item struct {
 	Day, EventEnd     string // YYYY-MM-DD: the event's first day, else the day written; the event's last day ("" when none)
 	Section, Entities string // Entities: the slugs, space-separated
 	Content, TextHash string
+	Status            memory.EntryStatus // a USER.md entry's mark ("" for none)
 }
 
 // DocItem is the i-th item of a parsed document in the order a store
@@ -29,7 +30,9 @@ func DocItem(doc *memory.Document, i int) Item {
 		return NewItem(f.Kind, f.ID, f.Confidence, f.HasConfidence, f.Source, f.Written, f.Event, "", f.Entities, f.Text)
 	}
 	p := &doc.Passages[i-len(doc.Facts)]
-	return NewItem(memory.KindPassage, "", 0, false, p.Source, p.Written, nil, p.Section, p.Entities, p.Text)
+	it := NewItem(memory.KindPassage, "", 0, false, p.Source, p.Written, p.Event, p.Section, p.Entities, p.Text)
+	it.Status = p.Status
+	return it
 }
 
 // NewItem makes an item's row from what the parser read.
@@ -49,7 +52,7 @@ func NewItem(kind memory.Kind, factID string, conf float64, hasConf bool, src me
 // a sync of a changed file can tell its unchanged items and keep them.
 func (it *Item) Columns() []string {
 	return []string{string(it.Kind), it.FactID, strconv.FormatBool(it.HasConf), strconv.FormatFloat(it.Conf, 'g', -1, 64),
-		strconv.Itoa(it.Start), strconv.Itoa(it.End), it.Day, it.EventEnd, it.Section, it.Entities, it.Content, it.TextHash}
+		strconv.Itoa(it.Start), strconv.Itoa(it.End), it.Day, it.EventEnd, it.Section, it.Entities, it.Content, it.TextHash, string(it.Status)}
 }
 
 // DateLayout is how days are stored.

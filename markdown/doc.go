@@ -102,6 +102,30 @@
 // elsewhere). Passages carry the text of the nearest heading above as
 // Section and their @mentions as Entities.
 //
+// # OpenClaw's files
+//
+// A daily note with a slug, memory/YYYY-MM-DD-<slug>.md (OpenClaw's
+// session-memory hook and its memory flush write them), is a daily log of
+// its day like memory/YYYY-MM-DD.md; a name whose date is not a day of
+// the calendar is an other file, undated (memory.ClassifyPath).
+//
+// USER.md (OpenClaw's user model), DREAMS.md or dreams.md and
+// memory/dreaming/ (its dreaming sweep's summaries), and memory/imports/
+// (memory imported from Codex, Claude Code or Hermes) are read as text
+// only (memory.FileKind.TextOnly): every line is a passage, headings and
+// front matter included; no line is a typed fact, no heading opens a
+// Retain section or sets a Section, and Memoria's managed-block markers
+// hide nothing. Their text was written by another program, and none of
+// it can become a fact or a heading. @mentions still name entities.
+//
+// In USER.md, a line that is nothing but a mark, "<!-- observed:
+// 2026-07-27 | status: active -->" (keys observed and status, any case,
+// separated by "|"), is metadata: not a passage, it gives the lines below
+// it, up to the next mark, heading or thematic break, the observed day
+// as their Event and the status (active or superseded) as their Status
+// (usermodel.go). A day that is not YYYY-MM-DD or a status of another
+// name is dropped with a warning; any other comment is text.
+//
 // # Entity pages
 //
 // For bank/entities/<Slug>.md, Document.Entity holds the slug (the file

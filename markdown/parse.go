@@ -92,6 +92,7 @@ func ParseWith(rel string, data []byte, opts Options) (*memory.Document, error) 
 	case memory.FileCore, memory.FileBank, memory.FileOpinions, memory.FileEntity:
 		p.typedAnywhere = true
 	}
+	p.textOnly = kind.TextOnly()
 	switch rel {
 	case "bank/world.md":
 		p.defaultKind = memory.KindWorld
@@ -110,6 +111,11 @@ func ParseWith(rel string, data []byte, opts Options) (*memory.Document, error) 
 		}
 	}
 	p.doc.Passages = make([]memory.Passage, 0, len(p.lines)/3+1)
+	if p.textOnly {
+		// Front matter is the file's own text too (Claude Code's memory
+		// files describe themselves in it).
+		fm.end = 0
+	}
 	p.run(fm.end)
 	if p.suppressed > 0 {
 		w := &p.doc.Warnings[MaxWarnings]
@@ -152,6 +158,8 @@ type parser struct {
 	code  []bool   // lines inside a fenced code block, fences included
 
 	typedAnywhere bool        // typed facts are recognised outside Retain sections
+	textOnly      bool        // memory.FileKind.TextOnly: no facts, Retain sections or headings
+	entry         entryMark   // the USER.md mark of the lines being read
 	defaultKind   memory.Kind // the kind of an untyped top-level bullet, if any
 	page          string      // the entity page's slug; "" if none
 	headings      *[]Heading  // collects headings when set
@@ -196,11 +204,15 @@ func (p *parser) run(start int) {
 		}
 		w, off := indentWidth(s)
 		t := s[off:]
-		if w <= 3 && strings.HasPrefix(t, ManagedBegin) {
+		if w <= 3 && !p.textOnly && strings.HasPrefix(t, ManagedBegin) {
 			if j := p.managedEnd(i); j > 0 {
 				i = j
 				continue
 			}
+		}
+		if w <= 3 && p.readMark(i, t) {
+			i++
+			continue
 		}
 		if w <= 3 {
 			if f, ok := openFence(t); ok {
@@ -208,14 +220,12 @@ func (p *parser) run(start int) {
 				continue
 			}
 			if level, text, ok := heading(s); ok {
-				p.heading(level, text)
-				if p.headings != nil {
-					*p.headings = append(*p.headings, Heading{Line: i + 1, Level: level, Text: p.section, Retain: level == 2 && p.retain})
-				}
+				p.heading(i, level, text)
 				i++
 				continue
 			}
 			if thematicBreak(s) {
+				p.entry = entryMark{}
 				i++
 				continue
 			}
@@ -232,7 +242,7 @@ func (p *parser) run(start int) {
 				j++
 			}
 		} else {
-			for j < len(lines) && continuesParagraph(lines[j]) {
+			for j < len(lines) && continuesParagraph(lines[j]) && !p.isMark(lines[j]) {
 				j++
 			}
 		}
@@ -268,10 +278,26 @@ func continuesParagraph(s string) bool {
 	return !thematicBreak(s) && t[0] != '|'
 }
 
-// heading makes a heading the current section and opens or closes a Retain
-// section: a level-2 heading whose text starts with "retain", in any case,
-// lasting until the next heading of level 2 or less.
-func (p *parser) heading(level int, text string) {
+// heading reads the heading on line i: it becomes the current section and
+// opens or closes a Retain section (a level-2 heading whose text starts
+// with "retain", in any case, lasting until the next heading of level 2 or
+// less). In a file read as text only it is a passage instead, and ends
+// the USER.md entry above it.
+func (p *parser) heading(i, level int, text string) {
+	if p.textOnly {
+		p.entry = entryMark{}
+		p.passages(i, i+1)
+		return
+	}
+	p.setSection(level, text)
+	if p.headings != nil {
+		*p.headings = append(*p.headings, Heading{Line: i + 1, Level: level, Text: p.section, Retain: level == 2 && p.retain})
+	}
+}
+
+// setSection makes a heading the current section and opens or closes a
+// Retain section.
+func (p *parser) setSection(level int, text string) {
 	text = strings.Clone(text)
 	p.section = text
 	if level <= 2 {
@@ -496,5 +522,7 @@ func (p *parser) passage(start, end int) {
 		Section:  p.section,
 		Written:  p.doc.Date,
 		Entities: ents,
+		Event:    p.entry.observed,
+		Status:   p.entry.status,
 	})
 }

@@ -9,5 +9,9 @@ package markdown
 // CJK relative words and weekdays (datephrase) date the lines that say
 // them. 12: an end of a range may be hedged ("from 23 March until around
 // 8 April" is the range, not a week around 8 April), and "the days before
-// X" is a week of days (datephrase).
-const Version = 12
+// X" is a week of days (datephrase). 13: OpenClaw's layout: USER.md,
+// DREAMS.md, memory/dreaming/ and memory/imports/ are read as text only
+// (no facts, Retain sections or headings), USER.md's marks give its
+// entries an observed day and a status, and memory/YYYY-MM-DD-<slug>.md
+// is a daily log of its day.
+const Version = 13

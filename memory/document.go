@@ -22,6 +22,52 @@ const (
 	FileOpinions FileKind = "opinions" // bank/opinions.md
 	FileEntity   FileKind = "entity"   // bank/entities/<Slug>.md
 	FileOther    FileKind = "other"    // any other .md file under memory/ or bank/
+
+	// OpenClaw's layout (docs/openclaw.md, "The layout"). A daily note
+	// with a slug, memory/YYYY-MM-DD-<slug>.md, is a FileLog of its day.
+	FileUser   FileKind = "user"   // USER.md: OpenClaw's user model, directives with observed/status marks
+	FileDreams FileKind = "dreams" // DREAMS.md (or dreams.md), memory/dreaming/**: OpenClaw's dreaming summaries
+	FileImport FileKind = "import" // memory/imports/<source>/**: memory OpenClaw imported from Codex, Claude Code, Hermes
+)
+
+// RootFiles are the memory files of the workspace folder itself, in the
+// order a listing looks for them; the rest live under memory/ and bank/.
+var RootFiles = []string{"memory.md", "MEMORY.md", "USER.md", "DREAMS.md", "dreams.md"}
+
+// TextOnly reports whether a file of this kind is read as text only:
+// passages, with no typed facts, no Retain sections and no headings. Its
+// text was written by another program (OpenClaw's user model, its
+// dreaming sweep, another assistant's memory): Memoria reads it, cites
+// it, and lets none of it become a fact or a heading.
+func (k FileKind) TextOnly() bool {
+	return k == FileUser || k == FileDreams || k == FileImport
+}
+
+// LowerTrust reports whether a file of this kind is not the workspace's
+// own record: a machine's summary (dreaming) or memory copied from
+// another assistant. Recall finds and cites its lines but never counts
+// them as curated memory.
+func (k FileKind) LowerTrust() bool { return k == FileDreams || k == FileImport }
+
+// ImportSource is the assistant a file under memory/imports/ was imported
+// from: the folder below memory/imports/ ("codex", "claude-code",
+// "hermes"), or "" for any other path, and for a file right in
+// memory/imports/ (which results and status call "unknown").
+func ImportSource(rel string) string {
+	rest, ok := strings.CutPrefix(rel, importsDir)
+	if !ok {
+		return ""
+	}
+	src, _, ok := strings.Cut(rest, "/")
+	if !ok {
+		return ""
+	}
+	return src
+}
+
+const (
+	importsDir  = "memory/imports/"
+	dreamingDir = "memory/dreaming/"
 )
 
 // Document is everything the parser read from one file.
@@ -59,11 +105,21 @@ func ClassifyPath(rel string) (FileKind, time.Time, bool) {
 	switch {
 	case dir == "" && (file == "memory.md" || file == "MEMORY.md"):
 		return FileCore, time.Time{}, true
+	case dir == "" && file == "USER.md":
+		return FileUser, time.Time{}, true
+	case dir == "" && (file == "DREAMS.md" || file == "dreams.md"):
+		return FileDreams, time.Time{}, true
 	case dir == "memory/":
-		if d, ok := parseDay(strings.TrimSuffix(file, ".md")); ok {
+		if d, ok := logDay(file); ok {
 			return FileLog, d, true
 		}
 		return FileOther, time.Time{}, true
+	case strings.HasPrefix(rel, importsDir):
+		return FileImport, time.Time{}, true
+	case strings.HasPrefix(rel, dreamingDir):
+		// OpenClaw's phase reports, memory/dreaming/<phase>/YYYY-MM-DD.md.
+		d, _ := parseDay(strings.TrimSuffix(file, ".md"))
+		return FileDreams, d, true
 	case rel == "bank/opinions.md":
 		return FileOpinions, time.Time{}, true
 	case dir == "bank/entities/":
@@ -74,6 +130,19 @@ func ClassifyPath(rel string) (FileKind, time.Time, bool) {
 		return FileOther, time.Time{}, true
 	}
 	return "", time.Time{}, false
+}
+
+// logDay reads the day of a daily log's file name: YYYY-MM-DD.md, or
+// YYYY-MM-DD-<slug>.md with a slug of at least one character (OpenClaw's
+// session-memory hook and memory flush write "2026-07-27-1430.md",
+// "2026-07-27-vendor-pitch.md", "2026-07-27-vendor-pitch-2.md"). A name
+// whose date is not a day of the calendar is no log.
+func logDay(file string) (time.Time, bool) {
+	name, ok := strings.CutSuffix(file, ".md")
+	if !ok || len(name) < 10 || len(name) == 11 || len(name) > 10 && name[10] != '-' {
+		return time.Time{}, false
+	}
+	return parseDay(name[:10])
 }
 
 // parseDay reads YYYY-MM-DD without time.Parse: the freshness check

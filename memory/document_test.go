@@ -25,6 +25,28 @@ func TestClassifyPath(t *testing.T) {
 		{"bank/entities/Peter.md", FileEntity, "", true},
 		{"bank/sub/x.md", FileOther, "", true},
 		{"elsewhere.md", "", "", false},
+
+		// OpenClaw's layout (docs/openclaw.md, "The layout").
+		{"USER.md", FileUser, "", true},
+		{"user.md", "", "", false},
+		{"DREAMS.md", FileDreams, "", true},
+		{"dreams.md", FileDreams, "", true},
+		{"memory/dreaming/deep/2026-07-27.md", FileDreams, "2026-07-27", true},
+		{"memory/dreaming/rem/notes.md", FileDreams, "", true},
+		{"memory/2026-07-27-1430.md", FileLog, "2026-07-27", true},
+		{"memory/2026-07-27-vendor-pitch.md", FileLog, "2026-07-27", true},
+		{"memory/2026-07-27-vendor-pitch-2.md", FileLog, "2026-07-27", true},
+		{"memory/2026-07-27-.md", FileOther, "", true},
+		{"memory/2026-07-27x.md", FileOther, "", true},
+		{"memory/2026-02-30-standup.md", FileOther, "", true},
+		{"memory/2026-13-01-standup.md", FileOther, "", true},
+		{"memory/2026-7-27-standup.md", FileOther, "", true},
+		{"memory/2026-07-27-standup.MD", FileOther, "", true},
+		{"memory/imports/codex/MEMORY.md", FileImport, "", true},
+		{"memory/imports/claude-code/proj/notes.md", FileImport, "", true},
+		{"memory/imports/hermes/USER.md", FileImport, "", true},
+		{"memory/imports/2026-07-27.md", FileImport, "", true},
+		{"memory/imports.md", FileOther, "", true},
 	}
 	for _, tt := range tests {
 		kind, day, ok := ClassifyPath(tt.rel)
@@ -34,6 +56,44 @@ func TestClassifyPath(t *testing.T) {
 		}
 		if kind != tt.kind || got != tt.day || ok != tt.ok {
 			t.Errorf("ClassifyPath(%q) = %q, %q, %v; want %q, %q, %v", tt.rel, kind, got, ok, tt.kind, tt.day, tt.ok)
+		}
+	}
+}
+
+func TestImportSource(t *testing.T) {
+	for rel, want := range map[string]string{
+		"memory/imports/codex/MEMORY.md":           "codex",
+		"memory/imports/claude-code/proj/notes.md": "claude-code",
+		"memory/imports/hermes/USER.md":            "hermes",
+		"memory/imports/loose.md":                  "",
+		"memory/2026-07-27.md":                     "",
+		"USER.md":                                  "",
+	} {
+		if got := ImportSource(rel); got != want {
+			t.Errorf("ImportSource(%q) = %q, want %q", rel, got, want)
+		}
+	}
+}
+
+func TestFileKindTrust(t *testing.T) {
+	for _, k := range []FileKind{FileUser, FileDreams, FileImport} {
+		if !k.TextOnly() {
+			t.Errorf("%s: not read as text only", k)
+		}
+	}
+	for _, k := range []FileKind{FileLog, FileCore, FileBank, FileOpinions, FileEntity, FileOther} {
+		if k.TextOnly() {
+			t.Errorf("%s: read as text only", k)
+		}
+	}
+	for _, k := range []FileKind{FileDreams, FileImport} {
+		if !k.LowerTrust() {
+			t.Errorf("%s: not of lower trust", k)
+		}
+	}
+	for _, k := range []FileKind{FileLog, FileCore, FileUser, FileBank, FileOpinions, FileEntity, FileOther} {
+		if k.LowerTrust() {
+			t.Errorf("%s: of lower trust", k)
 		}
 	}
 }

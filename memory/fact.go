@@ -32,7 +32,22 @@ type Passage struct {
 	Section  string    // the nearest heading above, for context; not part of Text
 	Written  time.Time // the log's day; zero outside daily logs
 	Entities []string  // explicit @mentions
+	// Event and Status are what the mark of a USER.md entry says of it
+	// ("<!-- observed: 2026-07-27 | status: active -->"): the day it was
+	// observed, and whether it is active or superseded. Nil and "" elsewhere.
+	Event  *TimeRange  `json:",omitempty"`
+	Status EntryStatus `json:",omitempty"`
 }
+
+// EntryStatus is how OpenClaw's user model (USER.md) marks an entry:
+// active, or superseded by the entry that replaced it ("" when unmarked).
+type EntryStatus string
+
+// The statuses of a USER.md entry.
+const (
+	StatusActive     EntryStatus = "active"
+	StatusSuperseded EntryStatus = "superseded"
+)
 
 // TimeRange is an inclusive range of days, each at UTC midnight.
 type TimeRange struct {

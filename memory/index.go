@@ -118,6 +118,7 @@ type Item struct {
 	Section    string
 	Entities   []string
 	Content    string
+	Status     EntryStatus // a USER.md entry's mark: active or superseded ("" for none)
 }
 
 // Hit is an item found by a search, with its score (higher is better).
@@ -239,12 +240,13 @@ type Status struct {
 	Bytes       int64  // the index's size on disk
 	Built       time.Time
 	Files       map[FileKind]int
+	Imported    map[string]int    // the files of kind FileImport, by the assistant they came from (ImportSource)
 	Skipped     map[string]string // path → why it is not indexed
 	Facts       map[Kind]int
 	Passages    int
 	Entities    int // distinct entities mentioned or with a page
 	EntityPages int
-	FirstDay    time.Time // earliest daily log
+	FirstDay    time.Time // earliest daily log (memory/YYYY-MM-DD[-slug].md)
 	LastDay     time.Time // latest daily log
 	Pending     int       // files changed on disk since the index saw them
 	VectorModel string    // the model of the stored vectors ("" if none)

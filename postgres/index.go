@@ -92,9 +92,9 @@ func identity(o ingest.Options) string {
 }
 
 // rowSchema is the last schema version that changed what a workspace's
-// rows hold. A later one that only adds an index (6) leaves the rows as
-// they are, and rebuilds no workspace.
-const rowSchema = 5
+// rows hold. One that only adds an index (6) or changes the policies (7)
+// leaves the rows as they are, and rebuilds no workspace.
+const rowSchema = 8
 
 // Workspace returns the index of the workspace called name, whose
 // Markdown is in dir ("" for a process that serves the index without the
@@ -443,6 +443,7 @@ type writer struct {
 type itemBatch struct {
 	ids, fileIDs, textIDs                                 []int64
 	kinds, factIDs, days, eventEnds, sections, entities   []string
+	statuses                                              []string
 	contents, rowContent, rowSection, rowEntities, rowCtx []string
 	rowHashes                                             []string
 	confs                                                 []*float64
@@ -683,6 +684,7 @@ func (b *itemBatch) add(id, fileID int64, it *ingest.Item, r ingest.Row, hash st
 	b.sections = append(b.sections, it.Section)
 	b.entities = append(b.entities, it.Entities)
 	b.contents = append(b.contents, it.Content)
+	b.statuses = append(b.statuses, string(it.Status))
 	b.rowContent = append(b.rowContent, r.Content)
 	b.rowSection = append(b.rowSection, r.Section)
 	b.rowEntities = append(b.rowEntities, r.Entities)
@@ -699,12 +701,12 @@ func (b *itemBatch) add(id, fileID int64, it *ingest.Item, r ingest.Row, hash st
 // and its length in tokens (its positions, every column's), which bm25
 // compares with the workspace's average. It answers the lengths' sum,
 // which the writer adds to the workspace's.
-const insertItems = `WITH ins AS (INSERT INTO memoria_items(ws, id, file_id, kind, fact_id, confidence, start_line, end_line, day, event_end, section, entities, content, text_id, tsv, tokens, row_hash)
+const insertItems = `WITH ins AS (INSERT INTO memoria_items(ws, id, file_id, kind, fact_id, confidence, start_line, end_line, day, event_end, section, entities, content, text_id, tsv, tokens, row_hash, status)
 SELECT $1, id, file_id, kind, nullif(fact_id, ''), conf, s, e, day, event_end, section, entities, content, text_id,
-  v.tsv, (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(v.tsv)), h
+  v.tsv, (SELECT coalesce(sum(cardinality(positions)), 0) FROM unnest(v.tsv)), h, st
 FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::int[], $8::int[], $9::text[], $10::text[],
-  $11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[])
-  AS u(id, file_id, kind, fact_id, conf, s, e, day, event_end, section, entities, content, text_id, rc, rs, re, rx, h)
+  $11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])
+  AS u(id, file_id, kind, fact_id, conf, s, e, day, event_end, section, entities, content, text_id, rc, rs, re, rx, h, st)
 CROSS JOIN LATERAL (SELECT setweight(to_tsvector('memoria', memoria_words(rc)), 'A') || setweight(to_tsvector('memoria', memoria_words(re)), 'B') ||
   setweight(to_tsvector('memoria', memoria_words(rs)), 'C') || setweight(to_tsvector('memoria', memoria_words(rx)), 'D') AS tsv) v
 RETURNING tokens)
@@ -718,7 +720,7 @@ func (w *writer) flush(ctx context.Context, tx pgx.Tx) error {
 	w.added += len(b.ids)
 	var tokens int
 	if err := tx.QueryRow(ctx, insertItems, w.ws, b.ids, b.fileIDs, b.kinds, b.factIDs, b.confs, b.starts, b.ends, b.days, b.eventEnds,
-		b.sections, b.entities, b.contents, b.textIDs, b.rowContent, b.rowSection, b.rowEntities, b.rowCtx, b.rowHashes).Scan(&tokens); err != nil {
+		b.sections, b.entities, b.contents, b.textIDs, b.rowContent, b.rowSection, b.rowEntities, b.rowCtx, b.rowHashes, b.statuses).Scan(&tokens); err != nil {
 		return fmt.Errorf("items: %w", err)
 	}
 	w.addedTokens += tokens

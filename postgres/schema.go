@@ -192,6 +192,12 @@ BEGIN
   END LOOP;
 END $$;
 `,
+	// 8: each item's status, the mark of an entry of OpenClaw's user
+	// model (USER.md): '', 'active' or 'superseded'. Rows written before
+	// have none: the workspaces are rebuilt (rowSchema).
+	`
+ALTER TABLE memoria_items ADD COLUMN status text NOT NULL DEFAULT '';
+`,
 }
 
 // wsPolicy is the condition of every table's row-level security policy

@@ -28,7 +28,7 @@ const (
 	bm25B  = 0.75
 )
 
-const itemColumns = `i.id, i.kind, coalesce(i.fact_id, ''), i.confidence, f.path, i.start_line, i.end_line, f.day, i.day, i.event_end, i.section, i.entities, i.content`
+const itemColumns = `i.id, i.kind, coalesce(i.fact_id, ''), i.confidence, f.path, i.start_line, i.end_line, f.day, i.day, i.event_end, i.section, i.entities, i.content, i.status`
 
 // args collects a statement's parameters and names them $1, $2…
 type args []any
@@ -292,14 +292,14 @@ func idf(n, total int) float64 {
 
 // scanItem reads itemColumns (and extra columns) into it.
 func scanItem(rows pgx.Rows, it *memory.Item, extra ...any) error {
-	var kind, written, evStart, evEnd, ents string
+	var kind, written, evStart, evEnd, ents, status string
 	var conf *float64
 	dst := append([]any{&it.RowID, &kind, &it.FactID, &conf, &it.Source.Path, &it.Source.Start, &it.Source.End,
-		&written, &evStart, &evEnd, &it.Section, &ents, &it.Content}, extra...)
+		&written, &evStart, &evEnd, &it.Section, &ents, &it.Content, &status}, extra...)
 	if err := rows.Scan(dst...); err != nil {
 		return err
 	}
-	it.Kind = memory.Kind(kind)
+	it.Kind, it.Status = memory.Kind(kind), memory.EntryStatus(status)
 	it.Confidence = conf
 	ingest.FillStored(it, written, evStart, evEnd, ents)
 	return nil

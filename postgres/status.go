@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -17,7 +18,7 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 	var manifest map[string]storedFile
 	err := ix.read(ctx, func(tx querier) error {
 		// From nothing, each time: a lost connection runs this again.
-		st.Files, st.Skipped, st.Facts, st.Passages = map[memory.FileKind]int{}, map[string]string{}, map[memory.Kind]int{}, 0
+		st.Files, st.Imported, st.Skipped, st.Facts, st.Passages = map[memory.FileKind]int{}, nil, map[string]string{}, map[memory.Kind]int{}, 0
 		var built, synced *time.Time
 		if err := tx.QueryRow(ctx, `SELECT built, synced, vector_model FROM memoria_workspaces WHERE id = $1`, ix.id).Scan(&built, &synced, &st.VectorModel); err != nil {
 			return err
@@ -39,6 +40,12 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 				return err
 			}
 			st.Files[memory.FileKind(kind)]++
+			if memory.FileKind(kind) == memory.FileImport {
+				if st.Imported == nil {
+					st.Imported = map[string]int{}
+				}
+				st.Imported[cmp.Or(memory.ImportSource(path), "unknown")]++
+			}
 			if status != "" {
 				st.Skipped[path] = status
 			}
@@ -72,8 +79,8 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 		err = tx.QueryRow(ctx, fmt.Sprintf(`SELECT
 			(SELECT count(*) FROM (SELECT slug_key FROM memoria_item_entities WHERE ws = $1 UNION SELECT lower(slug) FROM memoria_entity_pages WHERE ws = $1) e),
 			(SELECT count(*) FROM memoria_entity_pages WHERE ws = $1),
-			coalesce((SELECT min(day) FROM memoria_files WHERE ws = $1 AND day != ''), ''),
-			coalesce((SELECT max(day) FROM memoria_files WHERE ws = $1 AND day != ''), ''),
+			coalesce((SELECT min(day) FROM memoria_files WHERE ws = $1 AND day != '' AND kind = 'log'), ''),
+			coalesce((SELECT max(day) FROM memoria_files WHERE ws = $1 AND day != '' AND kind = 'log'), ''),
 			(SELECT count(DISTINCT text_id) FROM memoria_items WHERE ws = $1),
 			(SELECT count(*) FROM memoria_vectors v WHERE ws = $1 AND EXISTS (SELECT 1 FROM memoria_items i WHERE i.ws = $1 AND i.text_id = v.text_id)),
 			pg_total_relation_size('memoria_items_%d')`, ix.id), ix.id).Scan(&st.Entities, &st.EntityPages, &first, &last, &st.Texts, &st.Embedded, &st.Bytes)

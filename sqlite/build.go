@@ -103,7 +103,7 @@ func newWriter(ctx context.Context, tx *sql.Tx, ftsTable string) (*writer, error
 	if w.sections, err = newSectionIDs(ctx, tx); err != nil {
 		return nil, err
 	}
-	if w.items, err = newBatch(ctx, tx, `INSERT INTO items(id, file_id, kind, fact_id, confidence, start_line, end_line, day, event_end, section, entities, content, text_hash) VALUES`, 13); err != nil {
+	if w.items, err = newBatch(ctx, tx, `INSERT INTO items(id, file_id, kind, fact_id, confidence, start_line, end_line, day, event_end, section, entities, content, text_hash, status) VALUES`, 14); err != nil {
 		return nil, err
 	}
 	if w.fts, err = newBatch(ctx, tx, `INSERT INTO `+ftsTable+`(rowid, content, section, entities, context) VALUES`, 5); err != nil {
@@ -242,7 +242,11 @@ func (w *writer) addItem(ctx context.Context, fileID int64, it *ingest.Item, r i
 	if err != nil {
 		return err
 	}
-	if err := w.items.add(ctx, w.tx, id, fileID, kind, factID, conf, it.Start, it.End, dayNum(it.Day), dayNum(it.EventEnd), section, it.Entities, it.Content, hash); err != nil {
+	status, err := statusCode(it.Status)
+	if err != nil {
+		return err
+	}
+	if err := w.items.add(ctx, w.tx, id, fileID, kind, factID, conf, it.Start, it.End, dayNum(it.Day), dayNum(it.EventEnd), section, it.Entities, it.Content, hash, status); err != nil {
 		return err
 	}
 	if err := w.fts.add(ctx, w.tx, id, r.Content, r.Section, r.Entities, r.Context); err != nil {

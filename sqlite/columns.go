@@ -24,6 +24,26 @@ var kindNames = [...]memory.Kind{memory.KindPassage, memory.KindWorld, memory.Ki
 
 const kindPassageSQL = "0"
 
+// statusNames numbers the marks of a USER.md entry by their place; 0 is
+// none, what every other item has.
+var statusNames = [...]memory.EntryStatus{"", memory.StatusActive, memory.StatusSuperseded}
+
+func statusCode(s memory.EntryStatus) (int64, error) {
+	for i, name := range statusNames {
+		if name == s {
+			return int64(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown entry status %q", s)
+}
+
+func statusOf(n int64) memory.EntryStatus {
+	if n >= 0 && n < int64(len(statusNames)) {
+		return statusNames[n]
+	}
+	return ""
+}
+
 func kindCode(k memory.Kind) (int64, error) {
 	for i, name := range kindNames {
 		if name == k {

@@ -115,7 +115,8 @@ CREATE TABLE items(
   section INTEGER NOT NULL DEFAULT 0,   -- sections.id of its heading; 0 for none
   entities TEXT NOT NULL DEFAULT '',
   content TEXT NOT NULL,
-  text_hash INTEGER NOT NULL          -- the text's id in the vector store (vector.TextID)
+  text_hash INTEGER NOT NULL,         -- the text's id in the vector store (vector.TextID)
+  status INTEGER NOT NULL DEFAULT 0   -- statusNames: a USER.md entry's mark; 0 none
 );
 CREATE TABLE sections(id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
 CREATE TABLE item_entities(

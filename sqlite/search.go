@@ -25,7 +25,7 @@ const (
 	weightContext  = 0.3
 )
 
-const itemColumns = `i.id, i.kind, coalesce(i.fact_id, ''), i.confidence, f.path, i.start_line, i.end_line, f.day, i.day, i.event_end, ` + sectionColumn + `, i.entities, i.content`
+const itemColumns = `i.id, i.kind, coalesce(i.fact_id, ''), i.confidence, f.path, i.start_line, i.end_line, f.day, i.day, i.event_end, ` + sectionColumn + `, i.entities, i.content, i.status`
 
 // where renders the filter as SQL conditions on items i.
 func where(f memory.Filter) (string, []any) {
@@ -384,14 +384,14 @@ func (ix *Index) wrapErrNil(err error) error {
 
 func scanItem(rows *sql.Rows, it *memory.Item, extra ...any) error {
 	var written, ents string
-	var kind, evStart, evEnd int64
+	var kind, evStart, evEnd, status int64
 	var conf sql.NullFloat64
 	dst := append([]any{&it.RowID, &kind, &it.FactID, &conf, &it.Source.Path, &it.Source.Start, &it.Source.End,
-		&written, &evStart, &evEnd, &it.Section, &ents, &it.Content}, extra...)
+		&written, &evStart, &evEnd, &it.Section, &ents, &it.Content, &status}, extra...)
 	if err := rows.Scan(dst...); err != nil {
 		return err
 	}
-	it.Kind = kindOf(kind)
+	it.Kind, it.Status = kindOf(kind), statusOf(status)
 	if conf.Valid {
 		c := conf.Float64
 		it.Confidence = &c

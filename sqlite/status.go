@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -68,6 +69,7 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 		}
 		n++
 		st.Files[memory.FileKind(kind)]++
+		countImport(&st, memory.FileKind(kind), path)
 		if status != "" {
 			st.Skipped[path] = status
 		}
@@ -104,8 +106,8 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 	err = ix.db().QueryRowContext(ctx, `SELECT
 		(`+entityCount+`),
 		(SELECT count(*) FROM entity_pages),
-		coalesce((SELECT min(day) FROM files WHERE day != ''), ''),
-		coalesce((SELECT max(day) FROM files WHERE day != ''), '')`).Scan(&st.Entities, &st.EntityPages, &first, &last)
+		coalesce((SELECT min(day) FROM files WHERE day != '' AND kind = 'log'), ''),
+		coalesce((SELECT max(day) FROM files WHERE day != '' AND kind = 'log'), '')`).Scan(&st.Entities, &st.EntityPages, &first, &last)
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
@@ -154,4 +156,16 @@ func corruptIfNot(err error) error {
 		return err
 	}
 	return fmt.Errorf("%w: %w", memory.ErrCorrupt, err)
+}
+
+// countImport counts a file imported from another assistant by where it
+// came from (memory.ImportSource).
+func countImport(st *memory.Status, kind memory.FileKind, path string) {
+	if kind != memory.FileImport {
+		return
+	}
+	if st.Imported == nil {
+		st.Imported = map[string]int{}
+	}
+	st.Imported[cmp.Or(memory.ImportSource(path), "unknown")]++
 }

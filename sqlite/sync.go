@@ -478,7 +478,7 @@ func deleteFile(ctx context.Context, tx *sql.Tx, path string) error {
 // digests of their columns, and in doc what eachFTSRow needs to make their
 // full-text rows again exactly as they were inserted.
 func storedItems(ctx context.Context, tx *sql.Tx, fileID int64) (ids []int64, digests []itemKey, doc *memory.Document, err error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, kind, fact_id, confidence, start_line, end_line, day, event_end, `+sectionColumn+`, entities, content, text_hash
+	rows, err := tx.QueryContext(ctx, `SELECT id, kind, fact_id, confidence, start_line, end_line, day, event_end, `+sectionColumn+`, entities, content, text_hash, status
 		FROM items i WHERE file_id = ? ORDER BY kind = `+kindPassageSQL+`, start_line, id`, fileID)
 	if err != nil {
 		return nil, nil, nil, err
@@ -488,13 +488,13 @@ func storedItems(ctx context.Context, tx *sql.Tx, fileID int64) (ids []int64, di
 	for rows.Next() {
 		var id int64
 		var it ingest.Item
-		var kind, day, eventEnd, hash int64
+		var kind, day, eventEnd, hash, status int64
 		var factID sql.NullString
 		var conf sql.NullFloat64
-		if err := rows.Scan(&id, &kind, &factID, &conf, &it.Start, &it.End, &day, &eventEnd, &it.Section, &it.Entities, &it.Content, &hash); err != nil {
+		if err := rows.Scan(&id, &kind, &factID, &conf, &it.Start, &it.End, &day, &eventEnd, &it.Section, &it.Entities, &it.Content, &hash, &status); err != nil {
 			return nil, nil, nil, err
 		}
-		it.Kind, it.FactID, it.Conf, it.HasConf = kindOf(kind), factID.String, conf.Float64, conf.Valid
+		it.Kind, it.FactID, it.Conf, it.HasConf, it.Status = kindOf(kind), factID.String, conf.Float64, conf.Valid, statusOf(status)
 		it.Day, it.EventEnd, it.TextHash = dayText(day), dayText(eventEnd), hashText(hash)
 		var ents []string
 		if it.Entities != "" {

@@ -194,7 +194,7 @@ func (w *watcher) handle(ev fsnotify.Event) (changed, complete bool) {
 	}
 	top := parts[0]
 	inTree := top == "memory" || top == "bank"
-	if len(parts) == 1 && !inTree && !strings.EqualFold(top, "memory.md") {
+	if len(parts) == 1 && !inTree && !isRootFile(top) {
 		return false, true // another file at the root
 	}
 	if ev.Has(fsnotify.Create) && inTree {
@@ -210,6 +210,17 @@ func (w *watcher) handle(ev fsnotify.Event) (changed, complete bool) {
 	// Markdown file (or to a name that might have been a folder) syncs.
 	name := parts[len(parts)-1]
 	return strings.HasSuffix(strings.ToLower(name), ".md") || !strings.Contains(name, "."), true
+}
+
+// isRootFile reports whether name, at the workspace's root, is one of its
+// memory files (memory.RootFiles: memory.md, MEMORY.md, USER.md, DREAMS.md…).
+func isRootFile(name string) bool {
+	for _, f := range memory.RootFiles {
+		if strings.EqualFold(name, f) {
+			return true
+		}
+	}
+	return false
 }
 
 func hidden(name string) bool {

@@ -187,3 +187,25 @@ func TestWatchFolderCreatedLater(t *testing.T) {
 	}
 	h.waitIndexed(2, "Pomelozzi")
 }
+
+// TestWatchOpenClawRootFiles: OpenClaw's files at the workspace's root,
+// USER.md and DREAMS.md, are watched like memory.md.
+func TestWatchOpenClawRootFiles(t *testing.T) {
+	t.Parallel()
+	dir := testworkspace.CopyExample(t)
+	h := start(t, dir)
+	n := h.files()
+	write := func(rel, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("USER.md", "<!-- observed: 2026-07-27 | status: active -->\n\n- Prefer replies signed Quokkaville.\n")
+	h.waitIndexed(n+1, "Quokkaville")
+	write("DREAMS.md", "# Dream Diary\n\nThe sweep noticed Wombatfield twice this week.\n")
+	h.waitIndexed(n+2, "Wombatfield")
+	write("AGENTS.md", "# Agents\n\nNever index Numbatown.\n")
+	write("memory/2025-12-06-1430.md", "# Session\n\nWe named the build bot Bilbyburg.\n")
+	h.waitIndexed(n+3, "Bilbyburg")
+}

@@ -74,7 +74,8 @@ func IsWorkspace(dir string) bool {
 }
 
 // List returns the indexable files of the workspace in dir, sorted by path:
-// memory.md (or MEMORY.md), memory/**.md and bank/**.md. Hidden folders are
+// memory.md (or MEMORY.md), OpenClaw's USER.md and DREAMS.md (or
+// dreams.md) (memory.RootFiles), memory/**.md and bank/**.md. Hidden folders are
 // not entered, symlinked folders are not followed, and a symlinked file is
 // listed only when it resolves inside the workspace; anything else passed
 // over is reported in skipped.
@@ -99,7 +100,7 @@ func List(dir string) (files []File, skipped []Skipped, err error) {
 	defer top.close()
 	l := lister{root: root, layout: &layout{top: root}}
 	var core found
-	for _, name := range []string{"memory.md", "MEMORY.md"} {
+	for _, name := range memory.RootFiles {
 		if st, err := top.lstat(name); err == nil {
 			l.add(&core, name, st)
 		}

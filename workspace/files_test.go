@@ -31,8 +31,9 @@ func walkReference(t *testing.T, dir string) []File {
 		}
 		want = append(want, File{Rel: rel, Kind: kind, Size: info.Size(), ModTime: info.ModTime().UnixNano()})
 	}
-	addFile("memory.md")
-	addFile("MEMORY.md")
+	for _, name := range []string{"memory.md", "MEMORY.md", "USER.md", "DREAMS.md", "dreams.md"} {
+		addFile(name)
+	}
 	for _, top := range []string{"bank", "memory"} {
 		err := filepath.WalkDir(filepath.Join(dir, top), func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -69,7 +70,8 @@ func relsOf(files []File) []string {
 func TestListOrder(t *testing.T) {
 	dir := t.TempDir()
 	for _, p := range []string{
-		"MEMORY.md", "memory.md",
+		"MEMORY.md", "memory.md", "USER.md", "DREAMS.md", "dreams.md", "users.md", "AGENTS.md",
+		"memory/2025-01-01-1430.md", "memory/imports/codex/MEMORY.md", "memory/dreaming/deep/2025-01-01.md",
 		"bank/a.md", "bank/a-b.md", "bank/a_b.md", "bank/A.md", "bank/b.MD", "bank/.hidden.md", "bank/x.txt",
 		"bank/a/inner.md", "bank/a-b/inner.md", "bank/a.md.d/inner.md", "bank/a0/inner.md", "bank/Z/inner.md",
 		"bank/dir.md/inside.md", "bank/a/deeper/more/x.md", "bank/.git/x.md",
@@ -88,6 +90,14 @@ func TestListOrder(t *testing.T) {
 	want := walkReference(t, dir)
 	if !slices.Equal(files, want) {
 		t.Errorf("files:\n got %v\nwant %v", relsOf(files), relsOf(want))
+	}
+	for _, rel := range []string{"USER.md", "DREAMS.md", "dreams.md", "memory/2025-01-01-1430.md", "memory/imports/codex/MEMORY.md"} {
+		if !slices.Contains(relsOf(files), rel) {
+			t.Errorf("%s is not listed: %v", rel, relsOf(files))
+		}
+	}
+	if slices.Contains(relsOf(files), "users.md") || slices.Contains(relsOf(files), "AGENTS.md") {
+		t.Errorf("a root file that is no memory file is listed: %v", relsOf(files))
 	}
 	if !slices.Contains(relsOf(files), "bank/.hidden.md") || slices.Contains(relsOf(files), "bank/.git/x.md") {
 		t.Errorf("hidden files and folders: %v", relsOf(files))

@@ -1,6 +1,10 @@
 package workspace
 
-import "errors"
+import (
+	"errors"
+
+	"memoria/memory"
+)
 
 // ErrMonitorUnsupported is returned by NewMonitor where change
 // notification cannot be trusted: another operating system, or a network
@@ -26,7 +30,7 @@ type monitorImpl interface {
 	close() error
 }
 
-// NewMonitor watches the workspace in dir: memory.md, MEMORY.md and every
+// NewMonitor watches the workspace in dir: its memory.RootFiles and every
 // non-hidden folder under memory/ and bank/ (the files List returns).
 func NewMonitor(dir string) (*Monitor, error) {
 	impl, err := newMonitorImpl(dir)
@@ -45,4 +49,10 @@ func (m *Monitor) Close() error { return m.impl.close() }
 
 // watchedRootNames are the entries of the workspace folder itself whose
 // changes matter; editors' swap files and the index folder do not.
-var watchedRootNames = map[string]bool{"memory.md": true, "MEMORY.md": true, "memory": true, "bank": true}
+var watchedRootNames = func() map[string]bool {
+	m := map[string]bool{"memory": true, "bank": true}
+	for _, name := range memory.RootFiles {
+		m[name] = true
+	}
+	return m
+}()

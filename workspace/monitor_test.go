@@ -61,6 +61,10 @@ func TestMonitor(t *testing.T) {
 			os.Chtimes(filepath.Join(dir, "memory", "2025-11-27.md"), ts, ts)
 		}, true},
 		{"core memory", appendTo("memory.md", "- fact\n"), true},
+		{"OpenClaw's user model", write("USER.md", "- Prefer tabs.\n"), true},
+		{"OpenClaw's dream diary", write("DREAMS.md", "# Dream Diary\n"), true},
+		{"a slugged daily note", write("memory/2025-11-27-1430.md", "# Session\n"), true},
+		{"another root file", write("AGENTS.md", "# Agents\n"), false},
 		{"file beside the workspace's folders", write("notes.txt", "x"), false},
 		{"index folder", write(".memory/scratch", "x"), false},
 		{"editor swap file", write("memory/.2025-11-27.md.swp", "x"), false},

@@ -48,7 +48,7 @@ var otherFeatures = []string{
 	"entity.weak",      // found by the entity channel on the question's weak words only
 	"typed_fact",       // a typed fact (W, B, O, S)
 	"confidence",       // a typed fact's confidence − 0.5
-	"curated",          // undated (bank/, memory.md), for "tell me about X" / "who is X"
+	"curated",          // undated (bank/, memory.md, USER.md; not a machine's summary or an import), for "tell me about X" / "who is X"
 	"recency",          // asks about now: 2^(−age/30 days)
 	"recency.slow",     // asks about now: 2^(−age/180 days)
 	"superseded",       // another version replaced it (for now, or after the asked window)
@@ -252,7 +252,7 @@ func (fc *featureContext) kindFeatures(x []float64, c *candidate) {
 	p, it := fc.p, c.item
 	if p.Intent == query.About && c.onPage {
 		x[featEntityPage] = 1
-	} else if p.Intent == query.About && it.Written.IsZero() {
+	} else if p.Intent == query.About && it.Written.IsZero() && !lowerTrust(it) {
 		x[featCurated] = 1
 	}
 	if it.Kind.IsFact() && !(p.Browse && p.Window != nil && eventOnly(it, *p.Window)) {
@@ -390,4 +390,13 @@ func (fc *featureContext) age(c *candidate) float64 {
 		return math.Max(0, float64(now.Sub(sig.asOf)))
 	}
 	return undatedAge
+}
+
+// lowerTrust reports whether an item is of a file that is not the
+// workspace's own record (memory.FileKind.LowerTrust): OpenClaw's
+// dreaming summaries and the memory it imported from other assistants.
+// They are found and cited, never taken for curated memory.
+func lowerTrust(it memory.Item) bool {
+	kind, _, _ := memory.ClassifyPath(it.Source.Path)
+	return kind.LowerTrust()
 }

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -106,7 +107,7 @@ func (pk *packer) absorb(it memory.Item) bool {
 		return false
 	}
 	i := touching(pk.out, it.Source, pk.lines)
-	if i < 0 {
+	if i < 0 || pk.out[i].Status != it.Status {
 		return false
 	}
 	// One result for touching lines: grow the earlier one, unless the
@@ -231,9 +232,12 @@ func widen(it memory.Item, max int, near []memory.Item, score map[int64]float64,
 		// The passages right before and right after: ending on the line
 		// before its first, or starting on the line after its last (a
 		// blank line, a heading or the file's edge may leave either out).
+		// A USER.md entry grows only with lines of its own status: an
+		// active directive never reads as part of a superseded one.
 		var prev, next *memory.Item
 		for i := range near {
 			switch {
+			case near[i].Status != it.Status:
 			case near[i].Source.End == it.Source.Start-1:
 				prev = &near[i]
 			case near[i].Source.Start == it.Source.End+1:
@@ -336,6 +340,20 @@ func toResult(it memory.Item) Result {
 		r.ID = PassageID(it.Source.Path, it.Content)
 	}
 	r.Timestamp = writtenDay(it)
+	kind, _, _ := memory.ClassifyPath(it.Source.Path)
+	switch {
+	case kind == memory.FileUser:
+		// A USER.md entry's event is the day its mark says it was observed.
+		if it.Event != nil {
+			r.Observed = it.Event.Start.Format("2006-01-02")
+		}
+		r.Status = it.Status
+		return r
+	case kind == memory.FileImport:
+		r.ImportedFrom = cmp.Or(memory.ImportSource(it.Source.Path), "unknown")
+	case kind == memory.FileDreams:
+		r.MachineSummary = true
+	}
 	if it.Event != nil {
 		r.EventTime = &EventTime{Start: it.Event.Start.Format("2006-01-02"), End: it.Event.End.Format("2006-01-02")}
 	}

@@ -14,14 +14,26 @@ type Result struct {
 	Kind      memory.Kind `json:"kind"`
 	Timestamp string      `json:"timestamp,omitempty"`  // the day it was written (YYYY-MM-DD)
 	EventTime *EventTime  `json:"event_time,omitempty"` // when it happened, if the text says
-	Entities  []string    `json:"entities"`
+	// Observed and Status are what OpenClaw's user model (USER.md) marks
+	// an entry with: the day the preference was observed, and whether it
+	// is active or superseded by another entry.
+	Observed string             `json:"observed,omitempty"`
+	Status   memory.EntryStatus `json:"status,omitempty"`
+	Entities []string           `json:"entities"`
 	Content   string      `json:"content"`
 	// Truncated is how many bytes of the cited text Content leaves out
 	// (MaxContentBytes); 0 when it holds it all.
 	Truncated  int      `json:"truncated,omitempty"`
 	Confidence *float64 `json:"confidence,omitempty"`
 	Source     string   `json:"source"` // path#Lx or path#Lx-Ly, exactly the lines of Content
-	Score      float64  `json:"score"`  // relative: 1 for the best result
+	// ImportedFrom names the assistant a line imported by OpenClaw came
+	// from (memory/imports/<source>/: "codex", "claude-code", "hermes").
+	ImportedFrom string `json:"imported_from,omitempty"`
+	// MachineSummary is set for a line of OpenClaw's dreaming sweep
+	// (DREAMS.md, memory/dreaming/): a machine's summary for review, not
+	// a record, to be checked against the lines it summarises.
+	MachineSummary bool    `json:"machine_summary,omitempty"`
+	Score          float64 `json:"score"` // relative: 1 for the best result
 	// SupersededBy are the later facts about the same entity and attribute
 	// that replace this one; Supersedes the earlier ones it replaces.
 	SupersededBy []Link `json:"superseded_by,omitempty"`
@@ -122,10 +134,32 @@ func (r Result) Meta(entities bool) string {
 	if r.Confidence != nil {
 		meta = append(meta, fmt.Sprintf("c=%.2f", *r.Confidence))
 	}
+	meta = append(meta, r.Origin()...)
 	if entities && len(r.Entities) > 0 {
 		meta = append(meta, "@"+strings.Join(r.Entities, " @"))
 	}
 	return strings.Join(meta, ", ")
+}
+
+// Origin says, in short phrases for people and prompts, what a line of
+// OpenClaw's files is beside its kind: "observed 2026-07-27" and
+// "superseded" (USER.md), "imported from codex", "machine summary"
+// (DREAMS.md). None for the workspace's own notes.
+func (r Result) Origin() []string {
+	var out []string
+	if r.Observed != "" {
+		out = append(out, "observed "+r.Observed)
+	}
+	if r.Status != "" {
+		out = append(out, string(r.Status))
+	}
+	if r.ImportedFrom != "" {
+		out = append(out, "imported from "+r.ImportedFrom)
+	}
+	if r.MachineSummary {
+		out = append(out, "machine summary")
+	}
+	return out
 }
 
 // Cite is the result's citation as a Source.

@@ -73,7 +73,7 @@ func (s *search) score(ranker *Ranker) []scored {
 	} else {
 		ranked = rank(ranker, newFeatureContext(*p, listed, s.links, s.recent, s.lexTop), listed, p.Candidates)
 	}
-	ranked = s.versionOrder(ranked)
+	ranked = statusOrder(s.versionOrder(ranked))
 	if p.Floor && len(p.topic.stems) > 0 {
 		ranked = slices.DeleteFunc(ranked, func(sc scored) bool { return !aboutQuery(*p, sc.c) })
 	}
@@ -147,6 +147,29 @@ func (s *search) versionOrder(ranked []scored) []scored {
 		if j < 0 {
 			continue
 		}
+		v := ranked[j]
+		copy(ranked[i+1:j+1], ranked[i:j])
+		ranked[i] = v
+	}
+	return ranked
+}
+
+// statusOrder keeps what OpenClaw's user model (USER.md) marks superseded
+// from outranking what it marks active: a superseded entry ranked above
+// an active one gives its place to the best-ranked active entry below
+// it, and moves down one, as versionOrder moves the versions of a fact.
+// The other candidates keep their places. As with versionOrder, this is
+// what the marks mean, not a weight: the file says which entry holds.
+func statusOrder(ranked []scored) []scored {
+	for i := range ranked {
+		if ranked[i].c.item.Status != memory.StatusSuperseded {
+			continue
+		}
+		j := slices.IndexFunc(ranked[i+1:], func(s scored) bool { return s.c.item.Status == memory.StatusActive })
+		if j < 0 {
+			break // no active entry below this one, nor below the later ones
+		}
+		j += i + 1
 		v := ranked[j]
 		copy(ranked[i+1:j+1], ranked[i:j])
 		ranked[i] = v

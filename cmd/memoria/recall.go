@@ -221,6 +221,7 @@ const compactMax = 200
 // compactLine renders a result on one line for agents, e.g.
 //
 //	[opinion c=0.95 2025-11-27 @Peter] Prefers concise replies… (memory/2025-11-27.md#L97)
+//	[passage imported from codex] The staging cluster is Kestrel. (memory/imports/codex/MEMORY.md#L3)
 //
 // Content is folded to one line (list markers and indentation dropped)
 // and cut at compactMax bytes with "…"; a superseded fact says by what.
@@ -239,6 +240,7 @@ func compactLine(r recall.Result) string {
 		}
 		meta = append(meta, "event "+ev)
 	}
+	meta = append(meta, r.Origin()...)
 	for _, en := range r.Entities {
 		meta = append(meta, "@"+en)
 	}

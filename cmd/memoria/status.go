@@ -64,6 +64,9 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		if len(st.Advice) > 0 {
 			out["advice"] = st.Advice
 		}
+		if len(st.Imported) > 0 {
+			out["imported"] = st.Imported
+		}
 		if !st.Synced.IsZero() {
 			out["synced"] = st.Synced
 		}
@@ -111,6 +114,9 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(w, "files      %d daily logs (%s … %s), %d core, %d bank, %d opinions, %d entity pages, %d other\n",
 		st.Files[memory.FileLog], day(st.FirstDay), day(st.LastDay), st.Files[memory.FileCore], st.Files[memory.FileBank],
 		st.Files[memory.FileOpinions], st.Files[memory.FileEntity], st.Files[memory.FileOther])
+	if line := openClawFiles(st); line != "" {
+		fmt.Fprintf(w, "openclaw   %s\n", line)
+	}
 	total := 0
 	for _, n := range st.Facts {
 		total += n
@@ -144,6 +150,30 @@ func runStatus(ctx context.Context, e *env, args []string) error {
 		return doctor(ctx, e, &c, ws)
 	}
 	return nil
+}
+
+// openClawFiles counts the files of OpenClaw's own kinds (docs/openclaw.md,
+// "The layout"): its user model, its dreaming summaries, and the memory it
+// imported from other assistants, by assistant; "" when there are none.
+func openClawFiles(st memory.Status) string {
+	user, dreams, imported := st.Files[memory.FileUser], st.Files[memory.FileDreams], st.Files[memory.FileImport]
+	if user+dreams+imported == 0 {
+		return ""
+	}
+	line := fmt.Sprintf("%d user model (USER.md), %d dreaming summaries (DREAMS.md, memory/dreaming/), %d imported",
+		user, dreams, imported)
+	if len(st.Imported) > 0 {
+		srcs := make([]string, 0, len(st.Imported))
+		for src := range st.Imported {
+			srcs = append(srcs, src)
+		}
+		sort.Strings(srcs)
+		for i, src := range srcs {
+			srcs[i] = fmt.Sprintf("%s %d", src, st.Imported[src])
+		}
+		line += " (" + strings.Join(srcs, ", ") + ")"
+	}
+	return line
 }
 
 // derivedFile is one file Memoria derived from the Markdown: the index, the

@@ -1,8 +1,10 @@
 package memoria
 
 import (
+	"cmp"
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"memoria/memory"
@@ -31,11 +33,15 @@ const (
 	MaxTimelineFacts    = 1000
 )
 
-// TimelineDay is one day of the timeline: its log and the typed facts
-// written in it, in line order.
+// TimelineDay is one day of the timeline: its logs and the typed facts
+// written in them, in line order, log by log.
 type TimelineDay struct {
-	Day      string          `json:"day"` // YYYY-MM-DD
-	Log      string          `json:"log"` // the daily log, workspace-relative
+	Day string `json:"day"` // YYYY-MM-DD
+	Log string `json:"log"` // the daily log, workspace-relative: memory/DAY.md, else the day's first
+	// Logs are all the day's logs, Log among them: memory/DAY.md and the
+	// notes with a slug, memory/DAY-<slug>.md (OpenClaw's session-memory
+	// hook and memory flush write them), by name.
+	Logs     []string        `json:"logs"`
 	Retained []recall.Result `json:"retained"`
 }
 
@@ -70,26 +76,13 @@ func (w *Workspace) Timeline(ctx context.Context, o TimelineOptions) (Timeline, 
 	if err != nil {
 		return tl, err
 	}
-	type log struct {
-		day time.Time
-		rel string
-	}
-	var logs []log
-	for _, f := range files {
-		if f.Kind != memory.FileLog {
-			continue
-		}
-		if _, day, ok := memory.ClassifyPath(f.Rel); ok {
-			logs = append(logs, log{day, f.Rel})
-		}
-	}
-	slices.SortFunc(logs, func(a, b log) int { return b.day.Compare(a.day) })
+	logs := logDays(files)
 	if len(logs) > 0 {
 		tl.LastDay, tl.FirstDay = logs[0].day.Format(time.DateOnly), logs[len(logs)-1].day.Format(time.DateOnly)
 	}
 	if !o.Before.IsZero() {
 		before := memory.Day(o.Before)
-		i, _ := slices.BinarySearchFunc(logs, before, func(l log, d time.Time) int { return d.Compare(l.day) })
+		i, _ := slices.BinarySearchFunc(logs, before, func(l logDay, d time.Time) int { return d.Compare(l.day) })
 		logs = logs[i:]
 		for len(logs) > 0 && !logs[0].day.Before(before) {
 			logs = logs[1:]
@@ -125,22 +118,76 @@ func (w *Workspace) Timeline(ctx context.Context, o TimelineOptions) (Timeline, 
 		items, tl.Truncated = items[:limit], true
 	}
 	results := recall.Versions(items)
-	byDay := map[string]int{}
+	byLog := map[string]int{}
 	for _, l := range logs {
-		byDay[l.day.Format(time.DateOnly)] = len(tl.Days)
-		tl.Days = append(tl.Days, TimelineDay{Day: l.day.Format(time.DateOnly), Log: l.rel, Retained: []recall.Result{}})
+		for _, rel := range l.rels {
+			byLog[rel] = len(tl.Days)
+		}
+		tl.Days = append(tl.Days, TimelineDay{Day: l.day.Format(time.DateOnly), Log: l.main(), Logs: l.rels, Retained: []recall.Result{}})
 	}
 	for i, r := range results {
-		if d, ok := byDay[r.Timestamp]; ok && items[i].Source.Path == tl.Days[d].Log {
+		if d, ok := byLog[items[i].Source.Path]; ok && r.Timestamp == tl.Days[d].Day {
 			tl.Days[d].Retained = append(tl.Days[d].Retained, r)
 		} else if r.EventTime != nil {
 			tl.Events = append(tl.Events, r)
 		}
 	}
 	for _, d := range tl.Days {
-		slices.SortStableFunc(d.Retained, func(a, b recall.Result) int { return lineOf(a.Source) - lineOf(b.Source) })
+		slices.SortStableFunc(d.Retained, func(a, b recall.Result) int {
+			return cmp.Or(strings.Compare(sourcePath(a.Source), sourcePath(b.Source)), lineOf(a.Source)-lineOf(b.Source))
+		})
 	}
 	return tl, nil
+}
+
+// logDay is a day that has daily logs, and their paths, sorted.
+type logDay struct {
+	day  time.Time
+	rels []string
+}
+
+// main is the day's own log, memory/DAY.md, else its first.
+func (l logDay) main() string {
+	own := "memory/" + l.day.Format(time.DateOnly) + ".md"
+	if slices.Contains(l.rels, own) {
+		return own
+	}
+	return l.rels[0]
+}
+
+// logDays groups the daily logs among files by day, newest day first.
+func logDays(files []workspace.File) []logDay {
+	var logs []logDay
+	byDay := map[time.Time]int{}
+	for _, f := range files {
+		if f.Kind != memory.FileLog {
+			continue
+		}
+		_, day, ok := memory.ClassifyPath(f.Rel)
+		if !ok {
+			continue
+		}
+		if i, seen := byDay[day]; seen {
+			logs[i].rels = append(logs[i].rels, f.Rel)
+			continue
+		}
+		byDay[day] = len(logs)
+		logs = append(logs, logDay{day: day, rels: []string{f.Rel}})
+	}
+	for _, l := range logs {
+		slices.Sort(l.rels)
+	}
+	slices.SortFunc(logs, func(a, b logDay) int { return b.day.Compare(a.day) })
+	return logs
+}
+
+// sourcePath is the path a citation names.
+func sourcePath(src string) string {
+	s, err := memory.ParseSource(src)
+	if err != nil {
+		return src
+	}
+	return s.Path
 }
 
 // lineOf is the first line a citation names (0 when it names none).

@@ -20,7 +20,7 @@ type Result struct {
 	Observed string             `json:"observed,omitempty"`
 	Status   memory.EntryStatus `json:"status,omitempty"`
 	Entities []string           `json:"entities"`
-	Content   string      `json:"content"`
+	Content  string             `json:"content"`
 	// Truncated is how many bytes of the cited text Content leaves out
 	// (MaxContentBytes); 0 when it holds it all.
 	Truncated  int      `json:"truncated,omitempty"`

@@ -17,6 +17,21 @@ func Example() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "examples", "workspace")
 }
 
+// OpenClaw is the path of a workspace laid out as OpenClaw's builtin
+// memory writes it (openclaw/README.md): MEMORY.md, USER.md, DREAMS.md,
+// daily notes with and without a slug, a dreaming report and the memory
+// OpenClaw imported from Codex, Claude Code and Hermes.
+func OpenClaw() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "openclaw")
+}
+
+// CopyOpenClaw is Copy of the OpenClaw workspace.
+func CopyOpenClaw(t testing.TB) string {
+	t.Helper()
+	return Copy(t, OpenClaw())
+}
+
 // Copy copies the workspace in src, without its derived .memory/ folder,
 // into a new temporary folder and returns that folder.
 func Copy(t testing.TB, src string) string {

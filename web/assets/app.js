@@ -216,7 +216,7 @@ function viewTimeline() {
       if (d.days.length) out.append(eventChart(d));
       for (const day of d.days) {
         out.append(h("section.day", {"data-day": day.day},
-          h("h3", {}, h("span", {text: day.day}), cite(day.log, day.log),
+          h("h3", {}, h("span", {text: day.day}), (day.logs || [day.log]).map((l) => cite(l, l)),
             h("span.muted", {text: day.retained.length ? day.retained.length + " retained" : "no Retain section"})),
           day.retained.map((r) => resultCard(r))));
       }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -142,6 +143,25 @@ func (ix *Index) storedFiles(ctx context.Context) (*manifest, error) {
 	}
 	ix.manifestVersion, ix.manifest = version, m
 	return m, nil
+}
+
+// heldManifest is the manifest storedFiles keeps, if it is for the
+// database as it is now (PRAGMA data_version); nil otherwise.
+func (ix *Index) heldManifest(ctx context.Context) (*manifest, error) {
+	var version int64
+	if err := ix.queryRow(ctx, `PRAGMA data_version`).Scan(&version); err != nil {
+		return nil, err
+	}
+	ix.manifestMu.Lock()
+	defer ix.manifestMu.Unlock()
+	if ix.manifest != nil && version == ix.manifestVersion {
+		return ix.manifest, nil
+	}
+	return nil, nil
+}
+
+func sameManifest(a, b *manifest) bool {
+	return slices.Equal(a.paths, b.paths) && slices.Equal(a.vals, b.vals)
 }
 
 // forgetCaches drops what is kept while the database is unchanged (the

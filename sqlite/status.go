@@ -38,6 +38,17 @@ func (ix *Index) Status(ctx context.Context) (memory.Status, error) {
 	if err != nil {
 		return st, ix.wrapErr(err)
 	}
+	// What this Index holds of the manifest for the same state of the
+	// database must be what the file says now. A -shm whose page map sends
+	// reads to older pages may send the manifest's and the files table's
+	// alike (they then agree, below) while the freshness check reads the
+	// manifest this Index decoded before the damage: status would say "up
+	// to date" of a file every other reader finds older.
+	if held, err := ix.heldManifest(ctx); err != nil {
+		return st, ix.wrapErr(err)
+	} else if held != nil && !sameManifest(held, stored) {
+		return st, ix.wrapErr(fmt.Errorf("%w: the manifest read from the file is not the one this index holds for the same state", memory.ErrCorrupt))
+	}
 	for _, suffix := range []string{"", "-wal"} {
 		if fi, err := os.Stat(ix.path + suffix); err == nil {
 			st.Bytes += fi.Size()

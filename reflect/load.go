@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"memoria/forget"
 	"memoria/markdown"
 	"memoria/memory"
 	"memoria/safewrite"
@@ -105,8 +106,14 @@ func (in *Input) loadPage(root, rel string) error {
 }
 
 // readLogs reads and parses the daily logs, in parallel, leaving out
-// those too large to index and binary ones.
+// those too large to index and binary ones. What the workspace forgot is
+// read as the index reads it, as blank lines (forget.Mask): reflect never
+// copies a forgotten fact into a page or an opinion.
 func readLogs(ctx context.Context, root string, logs []string) ([]*memory.Document, error) {
+	gone, err := forget.Load(root)
+	if err != nil {
+		return nil, fmt.Errorf("reflect: %w", err)
+	}
 	r, err := workspace.NewReader(root)
 	if err != nil {
 		return nil, err
@@ -132,7 +139,7 @@ func readLogs(ctx context.Context, root string, logs []string) ([]*memory.Docume
 				case err != nil:
 					errs[j] = fmt.Errorf("reflect: read %s: %w", logs[j], err)
 				default:
-					docs[j], _ = markdown.Parse(logs[j], data) // nil for binary content: nothing to reflect on
+					docs[j], _ = markdown.Parse(logs[j], forget.Mask(data, gone)) // nil for binary content: nothing to reflect on
 				}
 			}
 		})

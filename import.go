@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"memoria/forget"
 	"memoria/imports"
 	"memoria/memory"
 	"memoria/safewrite"
@@ -30,13 +31,17 @@ type ImportOptions struct {
 
 // ImportReport says what an import did.
 type ImportReport struct {
-	Format   string   `json:"format"`
-	Sessions int      `json:"sessions"` // read from the input
-	Imported int      `json:"imported"` // written
-	Skipped  int      `json:"skipped"`  // imported before (their key is in their log already)
-	Turns    int      `json:"turns"`    // of the sessions read
-	Files    []string `json:"files"`    // daily logs written, in order
-	Warnings []string `json:"warnings,omitempty"`
+	Format   string `json:"format"`
+	Sessions int    `json:"sessions"` // read from the input
+	Imported int    `json:"imported"` // written
+	Skipped  int    `json:"skipped"`  // imported before (their key is in their log already)
+	// Forgotten counts the lines left out because the workspace forgot
+	// their text (memoria forget), a session whose heading or every line
+	// was forgotten being left out whole (not counted in Imported).
+	Forgotten int      `json:"forgotten,omitempty"`
+	Turns     int      `json:"turns"` // of the sessions read
+	Files     []string `json:"files"` // daily logs written, in order
+	Warnings  []string `json:"warnings,omitempty"`
 }
 
 // importBuffer bounds the Markdown an import holds before it writes: an
@@ -51,6 +56,11 @@ const importBuffer = 2 << 20
 // is in its log already was imported before and is skipped, so importing
 // the same export again changes nothing.
 //
+// Text the workspace forgot (memoria forget: the record forgotten.md) is
+// not brought back: its lines are left out of each session (imports.
+// Filter), and a session whose heading or every turn was forgotten is not
+// imported at all.
+//
 // The input is untrusted (imports.Render: none of its text can start a
 // heading, a section or a fact) and read twice: first whole, writing
 // nothing, so that input cut short, over the size of one session or not
@@ -63,6 +73,10 @@ func (w *Workspace) Import(ctx context.Context, name string, r io.Reader, o Impo
 	rep := ImportReport{Format: o.Format}
 	if o.Now.IsZero() {
 		o.Now = time.Now()
+	}
+	gone, err := forget.Load(w.dir)
+	if err != nil {
+		return rep, err
 	}
 	in, err := rereadable(r)
 	if err != nil {
@@ -94,12 +108,18 @@ func (w *Workspace) Import(ctx context.Context, name string, r io.Reader, o Impo
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if _, err := imports.Render(s); err != nil {
+		text, err := imports.Render(s)
+		if err != nil {
 			return err
 		}
 		rep.Sessions++
 		rep.Turns += len(s.Turns)
-		if o.DryRun {
+		if !o.DryRun {
+			return nil
+		}
+		_, dropped, keep := imports.Filter(text, gone.Has)
+		rep.Forgotten += dropped
+		if keep {
 			day := s.Day(o.Now)
 			if logKeys[day] == nil {
 				old, _ := os.ReadFile(filepath.Join(w.dir, "memory", day+".md"))
@@ -159,6 +179,11 @@ func (w *Workspace) Import(ctx context.Context, name string, r io.Reader, o Impo
 		text, err := imports.Render(s)
 		if err != nil {
 			return err
+		}
+		text, dropped, keep := imports.Filter(text, gone.Has)
+		rep.Forgotten += dropped
+		if !keep {
+			return nil
 		}
 		day := s.Day(o.Now)
 		if pending[day] == nil {

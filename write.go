@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"memoria/core"
+	"memoria/forget"
 	"memoria/memory"
 	"memoria/retain"
 	"memoria/safewrite"
@@ -58,15 +59,22 @@ type RetainResult struct {
 // Retain section of the day's log (memory/YYYY-MM-DD.md), creating the
 // file or the section when missing and keeping every other byte. Then it
 // brings the index up to date, so that the next recall sees them. If any
-// fact is invalid nothing is written and the error, wrapping ErrInvalid,
-// names it.
+// fact is invalid, or says text the workspace forgot (memoria forget),
+// nothing is written and the error, wrapping ErrInvalid, names it.
 func (w *Workspace) Retain(ctx context.Context, facts []string, o RetainOptions) (RetainResult, error) {
 	if len(facts) == 0 {
 		return RetainResult{}, invalidError{errors.New("no facts given")}
 	}
+	gone, err := forget.Load(w.dir)
+	if err != nil {
+		return RetainResult{}, err
+	}
 	valid := make([]retain.Fact, 0, len(facts))
 	for i, s := range facts {
 		f, err := retain.Validate(s)
+		if err == nil && gone.Has(s) {
+			err = errForgotten
+		}
 		if err != nil {
 			if len(facts) > 1 {
 				return RetainResult{}, invalidError{fmt.Errorf("fact %d: %w", i+1, err)}
@@ -85,7 +93,7 @@ func (w *Workspace) Retain(ctx context.Context, facts []string, o RetainOptions)
 	}
 	date := day.Format("2006-01-02")
 	res := RetainResult{Path: "memory/" + date + ".md"}
-	err := w.update(ctx, res.Path, safewrite.Options{LockTimeout: o.LockTimeout, Holder: "memoria retain"},
+	err = w.update(ctx, res.Path, safewrite.Options{LockTimeout: o.LockTimeout, Holder: "memoria retain"},
 		func(old []byte) ([]byte, error) {
 			a, err := retain.Append(old, date, valid)
 			if err != nil {
@@ -111,6 +119,11 @@ func (w *Workspace) Retain(ctx context.Context, facts []string, o RetainOptions)
 	}
 	return res, err
 }
+
+// errForgotten refuses to write text the workspace forgot: the index
+// would leave it out (ingest reads the record), so it would be written
+// and never recalled.
+var errForgotten = fmt.Errorf("this text was forgotten (memoria forget; its hash is in %s): delete its entry there to remember it again", forget.RecordFile)
 
 // errIndex marks a write that succeeded but whose index update failed.
 var errIndex = errors.New("index update failed")
@@ -289,6 +302,10 @@ func (w *Workspace) InferFacts(ctx context.Context, o InferOptions) (InferResult
 	if err != nil {
 		return res, err
 	}
+	gone, err := forget.Load(w.dir)
+	if err != nil {
+		return res, err
+	}
 	var client *llm.Client
 	if o.LLMURL != "" {
 		client = &llm.Client{URL: o.LLMURL, Model: o.LLMModel, HTTP: o.HTTPClient}
@@ -308,6 +325,8 @@ func (w *Workspace) InferFacts(ctx context.Context, o InferOptions) (InferResult
 		if retain.HasRetain(data) {
 			continue
 		}
+		// What the workspace forgot is not proposed again.
+		data = forget.Mask(data, gone)
 		res.Logs++
 		var props []retain.Proposal
 		if client != nil {
@@ -381,6 +400,10 @@ func (w *Workspace) AcceptProposals(ctx context.Context, o AcceptOptions) (Accep
 	if !exists {
 		return res, invalidError{fmt.Errorf("no review file %s: run `memoria retain --infer` first", res.Review)}
 	}
+	gone, err := forget.Load(w.dir)
+	if err != nil {
+		return res, err
+	}
 	byLog := map[string][]retain.Fact{}
 	var order, done []string
 	var lines []int
@@ -390,6 +413,9 @@ func (w *Workspace) AcceptProposals(ctx context.Context, o AcceptOptions) (Accep
 			continue
 		}
 		f, err := retain.Validate(p.Fact)
+		if err == nil && gone.Has(p.Fact) {
+			err = errForgotten
+		}
 		if err != nil {
 			return res, invalidError{fmt.Errorf("%s:%d: %w; fix or untick it", res.Review, p.Line, err)}
 		}

@@ -24,7 +24,7 @@ const (
 	exitError    = 1 // the operation failed: I/O, index, bad data
 	exitUsage    = 2 // bad command line: unknown flag, missing argument, bad value
 	exitNoSpace  = 3 // no workspace at the resolved path
-	exitNotFound = 4 // `get` of lines or a file that does not exist
+	exitNotFound = 4 // `get` or `forget` of lines or a file that do not exist, an unknown entity
 )
 
 // quickCommands are the short-lived query commands (see main).
@@ -64,6 +64,7 @@ func init() {
 		{"serve", "[--http 127.0.0.1:7377 [--token T] [--allow-remote]] [--watch]", "serve memory to agents over MCP (stdio, or streamable HTTP)", runServe},
 		{"reflect", "[--since 7d] [--dry-run] [--now DATE] [--lexical]", "update entity pages, opinions and core proposals from the logs; mark stale curated lines", runReflect},
 		{"import", "FILE... [--format F] [--dry-run]", "bring ChatGPT or Claude exports, OpenClaw session transcripts, CLAUDE.md or AGENTS.md into the daily logs", runImport},
+		{"forget", "PATH#Lx[-Ly]... | --entity NAME | --query TEXT [--k 5] [--reason TEXT] [--no-trace] [--dry-run]", "remove lines from memory (a tombstone and a record of their hashes keep them out of every index and import)", runForget},
 		{"model", "install|status|remove [NAME] [--from FILE] [--force]", "install, check or remove the offline embedding models semantic recall uses (uselite, the default, or minilm)", runModel},
 		{"version", "[--json]", "the build: module version, commit, Go version, and whether the embedding model is installed", runVersion},
 		{"help", "", "show this help", nil},

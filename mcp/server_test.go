@@ -137,7 +137,7 @@ func TestSchemasAndResource(t *testing.T) {
 			t.Errorf("%s: no output schema", tool.Name)
 		}
 	}
-	if len(schemas) != 7 {
+	if len(schemas) != 8 {
 		t.Errorf("tools: %v", schemas)
 	}
 	for name, want := range map[string]string{

@@ -20,7 +20,7 @@ import (
 const DefaultK = 10
 
 // Tools are the built-in tools: recall, get, retain, core, context,
-// reflect and status.
+// reflect, forget and status.
 func Tools() []Tool {
 	return []Tool{
 		{"recall", addRecall},
@@ -29,8 +29,91 @@ func Tools() []Tool {
 		{"core", addCore},
 		{"context", addContext},
 		{"reflect", addReflect},
+		{"forget", addForget},
 		{"status", addStatus},
 	}
+}
+
+// ForgetInput is the forget tool's input.
+type ForgetInput struct {
+	Sources []string `json:"sources,omitempty" jsonschema:"the lines to forget, as recall cites them: path#L12 or path#L12-L15 (lines of memory files only)"`
+	Entity  []string `json:"entity,omitempty" jsonschema:"forget every line that names one of these entities (name, alias or slug)"`
+	Query   string   `json:"query,omitempty" jsonschema:"forget the lines of the results of recalling this query"`
+	K       int      `json:"k,omitempty" jsonschema:"with query: how many of its results (default 5)"`
+	Reason  string   `json:"reason,omitempty" jsonschema:"why, kept in the tombstone and the record (one line)"`
+	NoTrace bool     `json:"no_trace,omitempty" jsonschema:"leave no tombstone where the lines were (the record of their hashes is kept all the same)"`
+	DryRun  bool     `json:"dry_run,omitempty" jsonschema:"report exactly which lines of which files would go, and change nothing: do this first and show it to the user"`
+	Now     string   `json:"now,omitempty" jsonschema:"the day to record: YYYY-MM-DD (default: today); also the query's now"`
+}
+
+func addForget(s *Server) {
+	AddTool(s, &sdk.Tool{
+		Name:  "forget",
+		Title: "Forget memory",
+		Description: "Remove lines from long-term memory for good: by citation (sources), by entity (every line that names it) or by a recall query's results, with every copy of them. " +
+			"A tombstone is left where they were unless no_trace, and a record of their hashes (never the text) keeps any later index or import from bringing them back. " +
+			"Only when the user asks to forget something: run it with dry_run first, show the user the lines, and apply only once they agree.",
+		Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)},
+	}, func(ctx context.Context, _ *sdk.CallToolRequest, in ForgetInput) (*sdk.CallToolResult, memoria.ForgetReport, error) {
+		o := memoria.ForgetOptions{Sources: in.Sources, Entities: in.Entity, Query: in.Query, K: in.K, Reason: in.Reason, NoTrace: in.NoTrace, DryRun: in.DryRun}
+		if in.K < 0 {
+			return nil, memoria.ForgetReport{}, errors.New("k must not be negative")
+		}
+		if err := parseNow(in.Now, &o.Now); err != nil {
+			return nil, memoria.ForgetReport{}, err
+		}
+		var rep memoria.ForgetReport
+		err := s.Write(func() error {
+			var err error
+			rep, err = s.ws.Forget(ctx, o)
+			return err
+		})
+		if err != nil {
+			return nil, memoria.ForgetReport{}, fmt.Errorf("forget: %w", err)
+		}
+		for i := range rep.Files {
+			if rep.Files[i].Lines == nil {
+				rep.Files[i].Lines = []memoria.ForgetLine{}
+			}
+		}
+		return text(renderForget(rep)), rep, nil
+	})
+}
+
+// plural is "1 line", "2 lines", "2 new hashes".
+func plural(n int, noun string) string {
+	switch {
+	case n == 1:
+		return "1 " + noun
+	case strings.HasSuffix(noun, "sh"):
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// renderForget is the text content of a forget: what went, line by line.
+func renderForget(rep memoria.ForgetReport) string {
+	var b strings.Builder
+	what := plural(rep.Lines, "line") + " in " + plural(len(rep.Files), "file")
+	if rep.DryRun {
+		fmt.Fprintf(&b, "Dry run: %s would be forgotten (nothing was changed):\n", what)
+	} else {
+		fmt.Fprintf(&b, "Forgot %s; %s in %s, %s removed:\n", what, plural(rep.Recorded, "new hash"), rep.Record, plural(rep.Vectors, "vector"))
+	}
+	for _, f := range rep.Files {
+		b.WriteString(f.Path)
+		if f.Removed {
+			b.WriteString(" (the whole page)")
+		}
+		b.WriteString("\n")
+		for _, l := range f.Lines {
+			fmt.Fprintf(&b, "  L%d %s (%s)\n", l.Line, l.Text, l.Why)
+		}
+	}
+	if rep.Tombstone != "" {
+		fmt.Fprintf(&b, "Tombstone: %s\n", rep.Tombstone)
+	}
+	return b.String()
 }
 
 // ReflectInput is the reflect tool's input.

@@ -1,5 +1,6 @@
-// `openclaw memory …`: recall, get, retain, reflect and status through the
-// same memoria serve the tools use.
+// `openclaw memory …`: recall, get, retain, reflect, forget and status
+// through the same memoria serve the tools use.
+import { originOf } from "./results.js";
 function print(s) {
     process.stdout.write(s.endsWith("\n") ? s : `${s}\n`);
 }
@@ -24,7 +25,7 @@ function renderHits(hits) {
     return hits
         .map((h, i) => {
         const cite = h.startLine === h.endLine ? `${h.path}#L${h.startLine}` : `${h.path}#L${h.startLine}-L${h.endLine}`;
-        const meta = [h.kind, h.timestamp, typeof h.confidence === "number" ? `c=${h.confidence}` : "", (h.entities ?? []).map((e) => `@${e}`).join(" ")]
+        const meta = [h.kind, h.timestamp, typeof h.confidence === "number" ? `c=${h.confidence}` : "", ...originOf(h), (h.entities ?? []).map((e) => `@${e}`).join(" ")]
             .filter(Boolean)
             .join(", ");
         const body = h.snippet.replace(/\n\nSource: .*$/s, "");
@@ -32,7 +33,7 @@ function renderHits(hits) {
     })
         .join("\n\n");
 }
-/** Register `openclaw <root> recall|get|retain|reflect|status` (root: memory or memoria). */
+/** Register `openclaw <root> recall|get|retain|reflect|forget|status` (root: memory or memoria). */
 export function registerMemoryCli(program, deps, root = "memory") {
     const memory = program.command(root).description("Recall, read and reflect long-term memory (Memoria)");
     memory
@@ -107,6 +108,44 @@ export function registerMemoryCli(program, deps, root = "memory") {
             if (opts.dryRun)
                 args.dry_run = true;
             const res = await deps.pool.get(deps.workspaceFor(opts.agent)).callTool("reflect", args);
+            print(opts.json ? JSON.stringify(res.structured, null, 2) : res.text);
+        });
+    });
+    memory
+        .command("forget [sources...]")
+        .description("Forget lines for good: by citation (path#Lx-Ly), --entity or --query; --dry-run shows them first")
+        .option("--entity <name>", "forget every line that names this entity; repeatable", collect)
+        .option("--query <text>", "forget the lines of the results of recalling this")
+        .option("--k <n>", "with --query: how many results", "5")
+        .option("--reason <text>", "why, kept in the tombstone and the record")
+        .option("--no-trace", "leave no tombstone where the lines were (the record is kept)")
+        .option("--dry-run", "show which lines of which files would go, and change nothing")
+        .option("--agent <id>", "the agent whose workspace to change")
+        .option("--json", "print JSON (the report)")
+        .action(async (sources, opts) => {
+        await run(deps, async () => {
+            const k = Number(opts.k ?? 5);
+            if (!Number.isInteger(k) || k < 1)
+                throw new Error(`--k must be a positive integer, not ${opts.k}`);
+            const args = {};
+            if (sources.length)
+                args.sources = sources;
+            if (opts.entity?.length)
+                args.entity = opts.entity;
+            if (opts.query) {
+                args.query = opts.query;
+                args.k = k;
+            }
+            if (!sources.length && !opts.entity?.length && !opts.query) {
+                throw new Error("say what to forget: citations (memory/2025-11-27.md#L3-L4), --entity NAME or --query TEXT; try --dry-run first");
+            }
+            if (opts.reason)
+                args.reason = opts.reason;
+            if (opts.trace === false)
+                args.no_trace = true;
+            if (opts.dryRun)
+                args.dry_run = true;
+            const res = await deps.pool.get(deps.workspaceFor(opts.agent)).callTool("forget", args);
             print(opts.json ? JSON.stringify(res.structured, null, 2) : res.text);
         });
     });

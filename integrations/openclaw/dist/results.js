@@ -46,9 +46,30 @@ export function toSearchHits(results, withCitations) {
             hit.confidence = r.confidence;
         if (r.superseded_by && r.superseded_by.length > 0)
             hit.supersededBy = r.superseded_by.map((l) => l.source);
+        if (r.observed)
+            hit.observed = r.observed;
+        if (r.status)
+            hit.status = r.status;
+        if (r.imported_from)
+            hit.importedFrom = r.imported_from;
+        if (r.machine_summary)
+            hit.machineSummary = true;
         hits.push(hit);
     }
     return hits;
+}
+/** What a hit of OpenClaw's own files is, as memoria recall's text says it: "observed 2026-07-27", "superseded", "imported from codex", "machine summary". */
+export function originOf(h) {
+    const out = [];
+    if (h.observed)
+        out.push(`observed ${h.observed}`);
+    if (h.status)
+        out.push(h.status);
+    if (h.importedFrom)
+        out.push(`imported from ${h.importedFrom}`);
+    if (h.machineSummary)
+        out.push("machine summary");
+    return out;
 }
 /** Default lines and characters of a memory_get excerpt, as OpenClaw's memory_get uses. */
 export const DEFAULT_READ_LINES = 120;

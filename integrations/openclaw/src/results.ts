@@ -15,6 +15,11 @@ export type MemoriaResult = {
   score: number;
   superseded_by?: Array<{ source: string; timestamp?: string }>;
   supersedes?: Array<{ source: string; timestamp?: string }>;
+  // Where a line of OpenClaw's own files came from (docs/openclaw.md, "The layout").
+  observed?: string;
+  status?: string;
+  imported_from?: string;
+  machine_summary?: boolean;
 };
 
 export type MemoriaRecallOutput = {
@@ -40,6 +45,13 @@ export type SearchHit = {
   entities?: string[];
   confidence?: number;
   supersededBy?: string[];
+  /** USER.md: the day the entry's mark says it was observed, and its status (active or superseded). */
+  observed?: string;
+  status?: string;
+  /** memory/imports/<source>/: the assistant the line was imported from (codex, claude-code, hermes). */
+  importedFrom?: string;
+  /** DREAMS.md, memory/dreaming/: a summary the dreaming sweep wrote, not a record. */
+  machineSummary?: boolean;
 };
 
 export type Citation = { path: string; startLine: number; endLine: number };
@@ -83,9 +95,23 @@ export function toSearchHits(results: MemoriaResult[], withCitations: boolean): 
     if (r.entities && r.entities.length > 0) hit.entities = r.entities;
     if (typeof r.confidence === "number") hit.confidence = r.confidence;
     if (r.superseded_by && r.superseded_by.length > 0) hit.supersededBy = r.superseded_by.map((l) => l.source);
+    if (r.observed) hit.observed = r.observed;
+    if (r.status) hit.status = r.status;
+    if (r.imported_from) hit.importedFrom = r.imported_from;
+    if (r.machine_summary) hit.machineSummary = true;
     hits.push(hit);
   }
   return hits;
+}
+
+/** What a hit of OpenClaw's own files is, as memoria recall's text says it: "observed 2026-07-27", "superseded", "imported from codex", "machine summary". */
+export function originOf(h: SearchHit): string[] {
+  const out: string[] = [];
+  if (h.observed) out.push(`observed ${h.observed}`);
+  if (h.status) out.push(h.status);
+  if (h.importedFrom) out.push(`imported from ${h.importedFrom}`);
+  if (h.machineSummary) out.push("machine summary");
+  return out;
 }
 
 /** Default lines and characters of a memory_get excerpt, as OpenClaw's memory_get uses. */

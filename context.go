@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"memoria/forget"
 	"memoria/recall"
 )
 
@@ -61,7 +62,13 @@ func (w *Workspace) Context(ctx context.Context, query string, o ContextOptions)
 	if err != nil {
 		return tc, fmt.Errorf("core memory: %w", err)
 	}
-	tc.Core = strings.TrimSpace(core)
+	// What the workspace forgot, put back into memory.md by hand, is not
+	// injected, as recall does not return it; nor are tombstones.
+	gone, err := forget.Load(w.dir)
+	if err != nil {
+		return tc, err
+	}
+	tc.Core = strings.TrimSpace(string(forget.Mask([]byte(core), gone)))
 	// Core memory may take at most the budget less the frame around it
 	// (a few tokens of slack absorb the rounding of the estimate).
 	frame := EstimateTextTokens(TurnContext{CorePath: tc.CorePath}.render(nil)) + 4

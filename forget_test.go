@@ -371,6 +371,11 @@ func TestForgottenStaysForgotten(t *testing.T) {
 	if got := recallsSecret(t, ws, "Kärntner Ring lawyer", true); got != "" {
 		t.Errorf("recalled from a restored backup: %s", got)
 	}
+	core := readFile(t, dir, "memory.md")
+	os.WriteFile(filepath.Join(dir, "memory.md"), []byte(core+"- "+secretText+"\n"), 0o644)
+	if tc, err := ws.Context(ctx, "Peter's lawyer", memoria.ContextOptions{Recall: memoria.RecallOptions{Now: forgetNow}}); err != nil || strings.Contains(tc.Markdown(), secretWord) {
+		t.Errorf("the turn context injects the forgotten line put back into core memory: %v\n%s", err, tc.Markdown())
+	}
 	if _, err := ws.Rebuild(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -80,7 +80,7 @@ func forgetError(err error) error {
 // printForget prints what went, file by file, with each line's number,
 // text and why.
 func printForget(w io.Writer, rep memoria.ForgetReport) {
-	what := count(rep.Lines, "line") + " in " + count(len(rep.Files), "file")
+	what := plural(rep.Lines, "line") + " in " + plural(len(rep.Files), "file")
 	if rep.DryRun {
 		fmt.Fprintf(w, "dry run: would forget %s (nothing was changed)\n", what)
 	} else {
@@ -107,21 +107,14 @@ func printForget(w io.Writer, rep memoria.ForgetReport) {
 		fmt.Fprintf(w, "tombstone: none (--no-trace)\n")
 	}
 	verb = map[bool]string{true: "would get", false: "got"}[rep.DryRun]
-	fmt.Fprintf(w, "record: %s %s %s (never the text), so that no index or import brings them back\n", rep.Record, verb, count(rep.Recorded, "new hash"))
+	hashes := "new hashes"
+	if rep.Recorded == 1 {
+		hashes = "new hash"
+	}
+	fmt.Fprintf(w, "record: %s %s %d %s (never the text), so that no index or import brings them back\n", rep.Record, verb, rep.Recorded, hashes)
 	if !rep.DryRun {
-		fmt.Fprintf(w, "index: updated; %s removed\n", count(rep.Vectors, "vector"))
+		fmt.Fprintf(w, "index: updated; %s removed\n", plural(rep.Vectors, "vector"))
 	}
-}
-
-// count is "1 line", "2 lines".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	if strings.HasSuffix(noun, "sh") {
-		return fmt.Sprintf("%d %ses", n, noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // terminalSafe shows control characters of memory text (an escape

@@ -94,6 +94,9 @@ func runImport(ctx context.Context, e *env, args []string) error {
 			}
 			fmt.Fprintf(e.stdout, "%s (%s): %s read (%s): %d %s, %d imported before", name, rep.Format,
 				plural(rep.Sessions, "session"), plural(rep.Turns, "turn"), rep.Imported, verb, rep.Skipped)
+			if rep.Forgotten > 0 {
+				fmt.Fprintf(e.stdout, "; %s left out (forgotten: memoria forget)", plural(rep.Forgotten, "line"))
+			}
 			if len(rep.Files) > 0 {
 				fmt.Fprintf(e.stdout, "; %s", plural(len(rep.Files), "daily log")+" written")
 			}

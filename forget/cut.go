@@ -166,7 +166,5 @@ func ManagedBlocks(lines []string) []bool {
 }
 
 // Fold is a line's text for a containment test: white space folded to
-// single spaces, lower case.
-func Fold(s string) string {
-	return strings.ToLower(strings.Join(strings.Fields(s), " "))
-}
+// single spaces, lower case, as Content folds it.
+func Fold(s string) string { return fold(s) }

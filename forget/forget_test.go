@@ -38,7 +38,7 @@ func TestKeyIsWhatTheLineSays(t *testing.T) {
 	if got, _ := Key("- W @Peter: Moved to Bern on 2025-11-03."); got == want {
 		t.Error("different text, same key")
 	}
-	for _, l := range []string{"", "## Retain", "## Retain (edited)", "## Notes", "# 2025-11-27", "- yes", "```", "---",
+	for _, l := range []string{"", "## Retain", "## Retain (edited)", "## Notes", "# 2025-11-27", "- yes", "```", "```javascript", "~~~ python script", "---",
 		"<!-- forgotten 2026-12-02: x -->", "<!-- memoria:begin hash=abc -->", "# Biscuit"} {
 		if k, ok := Key(l); ok {
 			t.Errorf("Key(%q) = %q: too little to record", l, k)
@@ -173,5 +173,42 @@ func TestCutLeavesOneTombstonePerRun(t *testing.T) {
 	lines := markdown.Lines([]byte("- a\n  more\n\n  - sub\n- b\n"))
 	if e := Extent(lines, 0); e != 3 {
 		t.Errorf("Extent = %d, want 3 (the continuation, the blank line and the sub-item)", e)
+	}
+}
+
+// BenchmarkMask: masking a day's log of the example workspace against a
+// record of 100 hashes (what every file an index reads pays once there
+// is a record), and without a record (a scan for tombstones).
+func BenchmarkMask(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "examples", "workspace", "memory", "2025-11-27.md"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := Set{}
+	for i := range 100 {
+		k, _ := Key(strings.Repeat("forgotten text ", 1+i%7) + string(rune('a'+i%26)))
+		s[k] = struct{}{}
+	}
+	for _, c := range []struct {
+		name string
+		set  Set
+	}{{"record", s}, {"none", nil}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				Mask(data, c.set)
+			}
+		})
+	}
+}
+
+// TestFoldIsFieldsLowered: fold is strings.ToLower of strings.Fields
+// joined by spaces, for ASCII, other scripts and every kind of space.
+func TestFoldIsFieldsLowered(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "  ", " Moved  to\tBERLIN \r\n", "Ünïcödé\u00a0Straße\u2003ÇA", "北京 很冷", "a\u2028b\u0085c", "ΣΊΣΥΦΟΣ"} {
+		if got, want := fold(s), strings.ToLower(strings.Join(strings.Fields(s), " ")); got != want {
+			t.Errorf("fold(%q) = %q, want %q", s, got, want)
+		}
 	}
 }

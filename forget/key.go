@@ -23,9 +23,17 @@ const (
 // 32 hex digits (128 bits of SHA-256). It reports false for a line that
 // says too little to be told apart from ordinary lines (MinWeight; a
 // heading needs two words, and a Retain heading is never recorded), for
-// a tombstone and for any other HTML comment line: such a line is removed
-// where it was selected, but not recorded.
+// a code fence, a tombstone and any other HTML comment line: such a line
+// is removed where it was selected, but not recorded (blanking it
+// elsewhere would change how the lines around it read).
 func Key(line string) (string, bool) {
+	// A line of fewer bytes cannot weigh MinWeight (a character weighs
+	// at most as many bytes as it has): blank lines, fences and short
+	// markup cost nothing (every line of every file an index reads asks,
+	// once there is a record).
+	if len(line) < MinWeight {
+		return "", false
+	}
 	text, heading := Content(line)
 	if !recordable(text, heading) {
 		return "", false
@@ -40,7 +48,7 @@ func hashText(text string) string {
 
 // recordable reports whether a line's content may be recorded.
 func recordable(text string, heading bool) bool {
-	if strings.HasPrefix(text, "<!--") || weight(text) < MinWeight {
+	if strings.HasPrefix(text, "<!--") || strings.HasPrefix(text, "```") || strings.HasPrefix(text, "~~~") || weight(text) < MinWeight {
 		return false
 	}
 	if heading {
@@ -51,15 +59,23 @@ func recordable(text string, heading bool) bool {
 	return true
 }
 
-// weight counts the letters and digits of s, CJK characters cjkWeight.
+// weight counts the letters and digits of s, CJK characters cjkWeight,
+// up to MinWeight (enough to know a line may be recorded).
 func weight(s string) int {
 	n := 0
 	for _, r := range s {
 		switch {
+		case r < utf8.RuneSelf:
+			if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' {
+				n++
+			}
 		case lang.IsCJK(r):
 			n += cjkWeight
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			n++
+		}
+		if n >= MinWeight {
+			return n
 		}
 	}
 	return n
@@ -91,7 +107,42 @@ func Content(line string) (text string, heading bool) {
 	if len(s) > 4 && strings.HasPrefix(s, "**") && strings.HasSuffix(s, "**") {
 		s = s[2 : len(s)-2]
 	}
-	return strings.ToLower(strings.Join(strings.Fields(s), " ")), heading
+	return fold(s), heading
+}
+
+// fold is s with every run of white space made one space, in lower case
+// (strings.ToLower of strings.Fields joined by spaces, in one pass).
+func fold(s string) string {
+	b := make([]byte, 0, len(s))
+	space := false
+	for _, r := range s {
+		if r < utf8.RuneSelf {
+			c := byte(r)
+			switch {
+			case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
+				space = true
+				continue
+			case 'A' <= c && c <= 'Z':
+				c += 'a' - 'A'
+			}
+			if space && len(b) > 0 {
+				b = append(b, ' ')
+			}
+			space = false
+			b = append(b, c)
+			continue
+		}
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space && len(b) > 0 {
+			b = append(b, ' ')
+		}
+		space = false
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+	}
+	return string(b)
 }
 
 // headingText is the text of an ATX heading (as package markdown reads

@@ -34,10 +34,15 @@ func RawLines(data []byte) [][]byte {
 // loneCR reports whether data has a '\r' that ends a line on its own
 // (not before '\n', and not the file's last byte), as markdown's does.
 func loneCR(data []byte) bool {
-	for i, c := range data {
-		if c == '\r' && i+1 < len(data) && data[i+1] != '\n' {
+	for i := bytes.IndexByte(data, '\r'); i >= 0; {
+		if i+1 < len(data) && data[i+1] != '\n' {
 			return true
 		}
+		j := bytes.IndexByte(data[i+1:], '\r')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
 	}
 	return false
 }

@@ -187,6 +187,8 @@ func (s *forgetSelection) read(k *safewrite.Locked, rel string, review bool) err
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || err == nil && !exists:
 		return nil
+	case errors.Is(err, workspace.ErrTooLarge) || err == nil && markdown.IsBinary(data):
+		return nil // not indexed either
 	case err != nil:
 		return err
 	}

@@ -582,3 +582,21 @@ func whyOf(rep memoria.ForgetReport, rel string, n int) string {
 	}
 	return ""
 }
+
+// TestForgetSkipsWhatTheIndexSkips: a binary file among the memory files
+// (which the index does not read) neither stops a forget nor is written,
+// even when it holds the forgotten text.
+func TestForgetSkipsWhatTheIndexSkips(t *testing.T) {
+	t.Parallel()
+	dir := forgetWorkspace(t)
+	blob := append(bytes.Repeat([]byte{0}, 64), []byte("\n- W @Peter: "+secretText+"\n")...)
+	os.WriteFile(filepath.Join(dir, "memory", "blob.md"), blob, 0o644)
+	ws := open(t, dir, nil)
+	rep, err := ws.Forget(context.Background(), memoria.ForgetOptions{Sources: []string{secretLog + "#L7-L8"}, Now: forgetNow})
+	if err != nil || lineMap(rep)["memory/blob.md"] != nil {
+		t.Fatalf("%+v, %v", rep, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "memory", "blob.md")); !bytes.Equal(b, blob) {
+		t.Error("the binary file was written")
+	}
+}

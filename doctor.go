@@ -27,8 +27,9 @@ type Finding struct {
 // Doctor checks the workspace and its derived files and says what to do
 // about each problem: the index's consistency (reading all of it), its
 // freshness, files the index skips, the embedding model and the vectors,
-// files in the index folder that are not the index's, temporary files a
-// killed write left, and the review queues. It changes nothing.
+// files in the index folder that are not the index's, forgotten text back
+// in the Markdown, temporary files a killed write left, and the review
+// queues. It changes nothing.
 func (w *Workspace) Doctor(ctx context.Context) ([]Finding, error) {
 	var out []Finding
 	add := func(check string, ok bool, detail, fix string) {
@@ -91,6 +92,10 @@ func (w *Workspace) Doctor(ctx context.Context) ([]Finding, error) {
 	}
 	add("index folder", len(orphans) == 0, pick(len(orphans) == 0, "only the index's files", "not the index's: "+strings.Join(orphans, ", ")),
 		"delete them ("+filepath.Dir(w.path)+" holds only derived files)")
+
+	if f, ok := w.forgottenFinding(); ok {
+		out = append(out, f)
+	}
 
 	var temps []string
 	for _, d := range []string{".", "memory", "bank", "bank/entities"} {

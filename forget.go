@@ -13,6 +13,7 @@ import (
 	"memoria/reflect"
 	"memoria/retain"
 	"memoria/safewrite"
+	"memoria/workspace"
 )
 
 // ErrNothingToForget is wrapped by Forget when its selection holds no
@@ -313,4 +314,52 @@ func cutReview(rel string, data []byte, drop map[int]bool) []byte {
 		return retain.RemoveReviewLines(data, lines)
 	}
 	return forget.Cut(data, drop, nil, "")
+}
+
+// maxNamed bounds the lines a finding names.
+const maxNamed = 10
+
+// forgottenFinding is Doctor's check of what was forgotten, when the
+// workspace has a record: lines of the Markdown that say forgotten text
+// (put back by hand, or by a restored backup) are not indexed, so they
+// are neither recalled nor gone; forget removes them, or deleting their
+// entries remembers them again. ok is false without a record.
+func (w *Workspace) forgottenFinding() (Finding, bool) {
+	f := Finding{Check: "forgotten"}
+	gone, err := forget.Load(w.dir)
+	switch {
+	case err != nil:
+		f.Detail, f.Fix = err.Error(), "make "+forget.RecordFile+" a regular file of the workspace (nothing is indexed until then)"
+		return f, true
+	case len(gone) == 0:
+		return f, false
+	}
+	var back []string
+	if files, _, err := workspace.List(w.dir); err == nil {
+		if r, err := workspace.NewReader(w.dir); err == nil {
+			for _, file := range files {
+				data, err := r.ReadFile(file.Rel)
+				if err != nil {
+					continue
+				}
+				for i, l := range forget.RawLines(data) {
+					if gone.Has(string(forget.Body(l))) {
+						back = append(back, memory.Source{Path: file.Rel, Start: i + 1}.String())
+					}
+				}
+			}
+			r.Close()
+		}
+	}
+	f.OK = len(back) == 0
+	f.Detail = fmt.Sprintf("%d entries in %s; none of their text is in the Markdown", len(gone), forget.RecordFile)
+	if !f.OK {
+		named := strings.Join(back[:min(len(back), maxNamed)], " ")
+		if len(back) > maxNamed {
+			named += fmt.Sprintf(" and %d more", len(back)-maxNamed)
+		}
+		f.Detail = fmt.Sprintf("%d lines say forgotten text again, not indexed: %s", len(back), named)
+		f.Fix = "memoria forget " + strings.Join(back[:min(len(back), maxNamed)], " ") + " (or delete their entries in " + forget.RecordFile + " to remember them again)"
+	}
+	return f, true
 }

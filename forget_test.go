@@ -600,3 +600,39 @@ func TestForgetSkipsWhatTheIndexSkips(t *testing.T) {
 		t.Error("the binary file was written")
 	}
 }
+
+// TestDoctorNamesForgottenTextBack: doctor says when forgotten text is
+// back in the Markdown (it is not indexed, so neither recalled nor gone),
+// names the lines and what to run; with none back it is content.
+func TestDoctorNamesForgottenTextBack(t *testing.T) {
+	t.Parallel()
+	dir := forgetWorkspace(t)
+	ws := open(t, dir, nil)
+	ctx := context.Background()
+	finding := func() memoria.Finding {
+		t.Helper()
+		fs, err := ws.Doctor(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fs {
+			if f.Check == "forgotten" {
+				return f
+			}
+		}
+		return memoria.Finding{}
+	}
+	if f := finding(); f.Check != "" {
+		t.Errorf("a finding without a record: %+v", f)
+	}
+	if _, err := ws.Forget(ctx, memoria.ForgetOptions{Sources: []string{secretLog + "#L7-L8"}, Now: forgetNow}); err != nil {
+		t.Fatal(err)
+	}
+	if f := finding(); !f.OK || !strings.Contains(f.Detail, "2 entries") {
+		t.Errorf("after forgetting: %+v", f)
+	}
+	os.WriteFile(filepath.Join(dir, "memory", "2025-11-29.md"), []byte("# 2025-11-29\n\n"+secretText+"\n"), 0o644)
+	if f := finding(); f.OK || !strings.Contains(f.Detail, "memory/2025-11-29.md#L3") || !strings.HasPrefix(f.Fix, "memoria forget memory/2025-11-29.md#L3") {
+		t.Errorf("with the text back: %+v", f)
+	}
+}

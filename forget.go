@@ -95,7 +95,8 @@ type ForgetLine struct {
 
 // Forget removes lines from the workspace's memory (docs/forget.md):
 // those o selects, and every other copy of them in memory files (an
-// identical line), in reflect's generated blocks and in the review
+// identical line, or a typed fact that says what a selected fact says,
+// wrapped otherwise), in reflect's generated blocks and in the review
 // queues (a line that cites them or repeats their text). Under the
 // workspace write lock it records their text's hashes in the record of
 // forgotten text (forget.RecordFile), writes every changed file
@@ -352,7 +353,11 @@ func (w *Workspace) forgottenFinding() (Finding, bool) {
 		}
 	}
 	f.OK = len(back) == 0
-	f.Detail = fmt.Sprintf("%d entries in %s; none of their text is in the Markdown", len(gone), forget.RecordFile)
+	entries := fmt.Sprintf("%d entries", len(gone))
+	if len(gone) == 1 {
+		entries = "1 entry"
+	}
+	f.Detail = fmt.Sprintf("%s in %s; none of their text is in the Markdown", entries, forget.RecordFile)
 	if !f.OK {
 		named := strings.Join(back[:min(len(back), maxNamed)], " ")
 		if len(back) > maxNamed {

@@ -322,6 +322,7 @@ func (s *forgetSelection) copies() {
 			}
 		}
 	}
+	s.factCopies()
 	for _, rel := range s.order {
 		f := s.files[rel]
 		for i, line := range f.lines {
@@ -347,6 +348,61 @@ func (s *forgetSelection) copies() {
 			}
 		}
 	}
+}
+
+// factCopies picks the typed facts that say what a fact every line of
+// which is picked says, wrapped otherwise (a fact's text is its lines
+// joined; white space and case are folded), with their items: a copy in
+// bank/ of a log's fact of two lines is no line-for-line copy.
+func (s *forgetSelection) factCopies() {
+	docs := map[string]*memory.Document{}
+	parse := func(f *forgetFile) *memory.Document {
+		if d, ok := docs[f.rel]; ok {
+			return d
+		}
+		d, _ := markdown.ParseWith(f.rel, forget.Mask(f.data, s.gone), markdown.Options{MaxPassageLines: s.passage})
+		docs[f.rel] = d
+		return d
+	}
+	said := map[string]string{}
+	for _, rel := range s.order {
+		if f := s.files[rel]; !f.review && len(s.picked[rel]) > 0 {
+			for _, fc := range factsOf(parse(f)) {
+				if s.allPicked(fc.Source) && fc.Source.End > fc.Source.Start {
+					said[forget.Fold(fc.Text)] = fc.Source.String()
+				}
+			}
+		}
+	}
+	if len(said) == 0 {
+		return
+	}
+	for _, rel := range s.order {
+		if f := s.files[rel]; !f.review {
+			for _, fc := range factsOf(parse(f)) {
+				if at, ok := said[forget.Fold(fc.Text)]; ok && !s.allPicked(fc.Source) {
+					s.addRange(rel, fc.Source.Start, fc.Source.End, "copy of "+at, true)
+				}
+			}
+		}
+	}
+}
+
+func factsOf(d *memory.Document) []memory.Fact {
+	if d == nil {
+		return nil
+	}
+	return d.Facts
+}
+
+// allPicked reports whether every line of src is picked.
+func (s *forgetSelection) allPicked(src memory.Source) bool {
+	for n := src.Start; n <= src.End; n++ {
+		if _, ok := s.picked[src.Path][n]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // citesPicked returns the first citation in line of a picked line, or "".

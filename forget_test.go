@@ -636,3 +636,29 @@ func TestDoctorNamesForgottenTextBack(t *testing.T) {
 		t.Errorf("with the text back: %+v", f)
 	}
 }
+
+// TestForgetFindsRewrappedCopies: a typed fact that says what a forgotten
+// fact says, its lines wrapped otherwise (a copy in bank/ of a log's fact),
+// goes with it; a fact that says more stays.
+func TestForgetFindsRewrappedCopies(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for rel, text := range map[string]string{
+		"memory/2025-11-27.md": "# 2025-11-27\n\n## Retain\n- W @Peter: Peter's lawyer is Dr. Anna Gruber, Kärntner Ring 5, and she charges\n  300 euros an hour.\n",
+		"bank/world.md": "# World\n\n- W @Peter: Peter's lawyer is Dr. Anna Gruber,\n  Kärntner Ring 5, and she charges 300 euros an hour.\n" +
+			"- W @Peter: Peter's lawyer is Dr. Anna Gruber, Kärntner Ring 5, and she charges 300 euros an hour, and more.\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+	}
+	ws := open(t, dir, nil)
+	rep, err := ws.Forget(context.Background(), memoria.ForgetOptions{Sources: []string{"memory/2025-11-27.md#L4-L5"}, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lineMap(rep); !equalLines(got, map[string][]int{"memory/2025-11-27.md": {4, 5}, "bank/world.md": {3, 4}}) ||
+		whyOf(rep, "bank/world.md", 3) != "copy of memory/2025-11-27.md#L4-L5" {
+		t.Errorf("forgot %v:\n%+v", got, rep.Files)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -660,5 +661,60 @@ func TestForgetFindsRewrappedCopies(t *testing.T) {
 	if got := lineMap(rep); !equalLines(got, map[string][]int{"memory/2025-11-27.md": {4, 5}, "bank/world.md": {3, 4}}) ||
 		whyOf(rep, "bank/world.md", 3) != "copy of memory/2025-11-27.md#L4-L5" {
 		t.Errorf("forgot %v:\n%+v", got, rep.Files)
+	}
+}
+
+// forgetsWhileEmbedding is the real model, whose first Embed runs a
+// forget in another Workspace (another process's view) before it
+// answers: a forget that lands while a batch is embedded.
+type forgetsWhileEmbedding struct {
+	embed.Embedder
+	once   sync.Once
+	forget func()
+}
+
+func (f *forgetsWhileEmbedding) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	f.once.Do(f.forget)
+	return f.Embedder.Embed(ctx, texts)
+}
+
+// TestForgetWhileEmbedding: texts forgotten while `memoria index` embeds
+// them get no vector back from that run: no file of .memory/ holds the
+// forgotten text's vector afterwards.
+func TestForgetWhileEmbedding(t *testing.T) {
+	t.Parallel()
+	e := forgetModel(t)
+	dir := forgetWorkspace(t)
+	ctx := context.Background()
+	hook := &forgetsWhileEmbedding{Embedder: e}
+	hook.forget = func() {
+		other, err := memoria.Open(ctx, dir, memoria.Options{})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer other.Close()
+		if _, err := other.Forget(ctx, memoria.ForgetOptions{Sources: []string{secretLog + "#L7-L8"}, Now: forgetNow}); err != nil {
+			t.Error(err)
+		}
+	}
+	ws, err := memoria.Open(ctx, dir, memoria.Options{Embedder: hook})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	if _, err := ws.Embed(ctx, hook, nil); err != nil {
+		t.Fatal(err)
+	}
+	v, err := e.Embed(ctx, []string{"Peter's lawyer is Dr. Anna Gruber, Kärntner Ring 5.\nShe charges 300 euros an hour."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := vector.Encode(v[0])[4:]
+	entries, _ := os.ReadDir(filepath.Join(dir, ".memory"))
+	for _, f := range entries {
+		if b, _ := os.ReadFile(filepath.Join(dir, ".memory", f.Name())); bytes.Contains(b, enc) {
+			t.Errorf(".memory/%s holds the vector of a text forgotten while it was embedded", f.Name())
+		}
 	}
 }

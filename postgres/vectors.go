@@ -117,6 +117,10 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 				lits = append(lits, vectorLiteral(v))
 			}
 		}
+		// Only for texts an item still holds: one `memoria forget` took
+		// out while the batch was embedded gets no vector back (its sync
+		// committed before it removes vectors, so this sees it or that
+		// removes it).
 		err = ix.db.tx(ctx, []int64{ix.id}, func(tx pgx.Tx) error {
 			tag, err := tx.Exec(ctx, `UPDATE memoria_workspaces SET vector_generation = vector_generation + 1 WHERE id = $1 AND vector_model = $2`, ix.id, model)
 			if err != nil {
@@ -127,10 +131,12 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 			}
 			if ix.db.vectorColumn {
 				_, err = tx.Exec(ctx, `INSERT INTO memoria_vectors(ws, text_id, vec, emb) SELECT $1, t, v, e::vector FROM unnest($2::bigint[], $3::bytea[], $4::text[]) AS u(t, v, e)
+					WHERE EXISTS (SELECT 1 FROM memoria_items i WHERE i.ws = $1 AND i.text_id = u.t)
 					ON CONFLICT (ws, text_id) DO UPDATE SET vec = excluded.vec, emb = excluded.emb`, ix.id, ids, encoded, lits)
 				return err
 			}
 			_, err = tx.Exec(ctx, `INSERT INTO memoria_vectors(ws, text_id, vec) SELECT $1, t, v FROM unnest($2::bigint[], $3::bytea[]) AS u(t, v)
+				WHERE EXISTS (SELECT 1 FROM memoria_items i WHERE i.ws = $1 AND i.text_id = u.t)
 				ON CONFLICT (ws, text_id) DO UPDATE SET vec = excluded.vec`, ix.id, ids, encoded)
 			return err
 		})

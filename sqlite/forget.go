@@ -68,3 +68,45 @@ func (ix *Index) unheld(ctx context.Context, hashes []string) ([]string, error) 
 	}
 	return out, nil
 }
+
+// putHeld stores the vectors of a batch of texts, but not of those no
+// item holds any more: a text `memoria forget` removed while the batch
+// was embedded. A forget that lands between the check and the store is
+// caught by a second check after it (its sync drops the items before it
+// removes the vectors, so one of the two sees them gone).
+func (ix *Index) putHeld(ctx context.Context, hashes []string, vecs [][]float32) error {
+	gone, err := ix.unheld(ctx, hashes)
+	if err != nil {
+		return err
+	}
+	if len(gone) > 0 {
+		hashes, vecs = without(hashes, vecs, gone)
+	}
+	if len(hashes) == 0 {
+		return nil
+	}
+	if err := ix.vec.Put(ctx, hashes, vecs); err != nil {
+		return err
+	}
+	if gone, err = ix.unheld(ctx, hashes); err != nil || len(gone) == 0 {
+		return err
+	}
+	_, err = ix.vec.Remove(ctx, gone)
+	return err
+}
+
+// without drops the texts gone (and their vectors) from a batch.
+func without(hashes []string, vecs [][]float32, gone []string) ([]string, [][]float32) {
+	drop := map[string]bool{}
+	for _, h := range gone {
+		drop[h] = true
+	}
+	var hs []string
+	var vs [][]float32
+	for i, h := range hashes {
+		if !drop[h] {
+			hs, vs = append(hs, h), append(vs, vecs[i])
+		}
+	}
+	return hs, vs
+}

@@ -62,7 +62,7 @@ func (ix *Index) EmbedPending(ctx context.Context, e memory.Embedder, o memory.E
 		if err != nil {
 			return st, fmt.Errorf("embed: %w", err)
 		}
-		if err := ix.vec.Put(ctx, hashes, vecs); err != nil {
+		if err := ix.putHeld(ctx, hashes, vecs); err != nil {
 			return st, ix.wrapErr(err)
 		}
 		st.Embedded += end - start

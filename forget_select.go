@@ -82,13 +82,15 @@ type forgetFile struct {
 	lines   []string // as the parser reads them (markdown.Lines)
 	review  bool     // a review queue, not a memory file
 	managed []bool   // lines inside reflect's managed block
+	edited  []bool   // lines inside a block reflect kept as a hand edit
 }
 
 // generated reports whether line i (0-based) is text Memoria made from
 // other memory, which goes without a tombstone when it copies forgotten
-// text: a review queue's, a managed block's, a bookkeeping sub-item.
+// text: a review queue's, a managed block's or one reflect kept when it
+// had been edited (which is indexed), a bookkeeping sub-item.
 func (f *forgetFile) generated(i int) bool {
-	return f.review || f.managed[i] || forget.IsBookkeeping(f.lines[i])
+	return f.review || f.managed[i] || f.edited[i] || forget.IsBookkeeping(f.lines[i])
 }
 
 // picked is why a line goes.
@@ -196,7 +198,8 @@ func (s *forgetSelection) read(k *safewrite.Locked, rel string, review bool) err
 	if len(lines) != len(forget.RawLines(data)) {
 		return fmt.Errorf("%s: its lines cannot be told apart safely (mixed line endings); forget edits nothing", rel)
 	}
-	s.files[rel] = &forgetFile{rel: rel, data: data, lines: lines, review: review, managed: forget.ManagedBlocks(lines)}
+	s.files[rel] = &forgetFile{rel: rel, data: data, lines: lines, review: review,
+		managed: forget.ManagedBlocks(lines), edited: forget.Blocks(lines, reflect.EditedBegin, reflect.EditedEnd)}
 	s.order = append(s.order, rel)
 	return nil
 }

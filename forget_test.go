@@ -47,7 +47,11 @@ func forgetWorkspace(t *testing.T) string {
 		"## Summary (memoria)\n\n" +
 		"- 2025-11-27 W: " + secretText + " She charges 300 euros an hour. (memory/2025-11-27.md#L7-L8)\n" +
 		"- 2025-11-27 W: Peter had lunch at the Naschmarkt. (memory/2025-11-27.md#L3)\n" +
-		"<!-- memoria:end -->\n"))
+		"<!-- memoria:end -->\n" +
+		reflect.EditedBegin + "\n" +
+		"- 2025-11-27 W: " + secretText + " (memory/2025-11-27.md#L7)\n" +
+		"A note of mine about the lunch.\n" +
+		reflect.EditedEnd + "\n"))
 	review, _ := retain.AddToReview(nil, []retain.Proposal{
 		{Fact: "W @Peter: Went to the divorce lawyer Anna Gruber with Peter.", Source: memory.Source{Path: secretLog, Start: 3}},
 		{Fact: "W @Andy: Andy turns 40 on 2025-11-28.", Source: memory.Source{Path: secretLog, Start: 9}},
@@ -132,8 +136,8 @@ func TestForgetByCitation(t *testing.T) {
 	if after := testworkspace.Files(t, dir); !equalFiles(before, after) {
 		t.Fatal("the dry run changed the workspace")
 	}
-	want := map[string][]int{secretLog: {7, 8}, "bank/world.md": {3}, "bank/entities/Peter.md": {8}}
-	if got := lineMap(dry); !equalLines(got, want) || dry.Lines != 4 || dry.Recorded != 2 || !dry.DryRun || dry.Vectors != 0 {
+	want := map[string][]int{secretLog: {7, 8}, "bank/world.md": {3}, "bank/entities/Peter.md": {8, 12}}
+	if got := lineMap(dry); !equalLines(got, want) || dry.Lines != 5 || dry.Recorded != 2 || !dry.DryRun || dry.Vectors != 0 {
 		t.Fatalf("dry run selects %v (%d lines, %d recorded), want %v:\n%+v", got, dry.Lines, dry.Recorded, want, dry)
 	}
 	if whyOf(dry, secretLog, 7) != "cited" || !strings.HasPrefix(whyOf(dry, "bank/world.md", 3), "copy of memory/2025-11-27.md#L7") ||
@@ -161,7 +165,8 @@ func TestForgetByCitation(t *testing.T) {
 		t.Errorf("bank/world.md:\n%s", w)
 	}
 	page := readFile(t, dir, "bank/entities/Peter.md")
-	if strings.Contains(page, secretWord) || strings.Contains(page, "forgotten") || !strings.Contains(page, "Naschmarkt") || string(reflect.Reseal([]byte(page))) != page {
+	if strings.Contains(page, secretWord) || strings.Contains(page, "forgotten") || !strings.Contains(page, "Naschmarkt") || !strings.Contains(page, "A note of mine") ||
+		string(reflect.Reseal([]byte(page))) != page {
 		t.Errorf("Peter's page: the copy stays, a tombstone is in the block, or the block's hash is stale:\n%s", page)
 	}
 	if r := readFile(t, dir, memoria.ReviewFile); r != before[memoria.ReviewFile] {

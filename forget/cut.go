@@ -142,25 +142,33 @@ func IsBookkeeping(line string) bool {
 // ManagedBlocks reports, for each line, whether it lies inside a block
 // `memoria reflect` manages (between its markers, the markers excluded).
 func ManagedBlocks(lines []string) []bool {
+	return Blocks(lines, markdown.ManagedBegin, markdown.ManagedEnd)
+}
+
+// Blocks reports, for each line, whether it lies between a line that
+// starts with begin and the next that starts with end (white space
+// trimmed; the markers excluded). A block with no end marks nothing, as
+// the parser reads a managed block with no end.
+func Blocks(lines []string, begin, end string) []bool {
 	in := make([]bool, len(lines))
 	for i := 0; i < len(lines); i++ {
-		if !strings.HasPrefix(strings.TrimSpace(lines[i]), markdown.ManagedBegin) {
+		if !strings.HasPrefix(strings.TrimSpace(lines[i]), begin) {
 			continue
 		}
-		end := -1
+		stop := -1
 		for j := i + 1; j < len(lines); j++ {
-			if strings.HasPrefix(strings.TrimSpace(lines[j]), markdown.ManagedEnd) {
-				end = j
+			if strings.HasPrefix(strings.TrimSpace(lines[j]), end) {
+				stop = j
 				break
 			}
 		}
-		if end < 0 {
-			break // a block with no end is indexed, as the parser reads it
+		if stop < 0 {
+			break
 		}
-		for j := i + 1; j < end; j++ {
+		for j := i + 1; j < stop; j++ {
 			in[j] = true
 		}
-		i = end
+		i = stop
 	}
 	return in
 }

@@ -124,8 +124,8 @@ func (ix *Index) metaValue(ctx context.Context, key string) (string, error) {
 // last one decoded is kept until the database changes (PRAGMA
 // data_version, for other connections' commits) or this Index writes.
 func (ix *Index) storedFiles(ctx context.Context) (*manifest, error) {
-	var version int64
-	if err := ix.queryRow(ctx, `PRAGMA data_version`).Scan(&version); err != nil {
+	version, err := ix.dataVersion(ctx)
+	if err != nil {
 		return nil, err
 	}
 	ix.manifestMu.Lock()
@@ -148,8 +148,8 @@ func (ix *Index) storedFiles(ctx context.Context) (*manifest, error) {
 // heldManifest is the manifest storedFiles keeps, if it is for the
 // database as it is now (PRAGMA data_version); nil otherwise.
 func (ix *Index) heldManifest(ctx context.Context) (*manifest, error) {
-	var version int64
-	if err := ix.queryRow(ctx, `PRAGMA data_version`).Scan(&version); err != nil {
+	version, err := ix.dataVersion(ctx)
+	if err != nil {
 		return nil, err
 	}
 	ix.manifestMu.Lock()

@@ -44,34 +44,11 @@ func TestOpenClawForget(t *testing.T) {
 	if testing.Short() && os.Getenv("MEMORIA_REQUIRE_OPENCLAW") != "1" {
 		t.Skip("runs OpenClaw: not in -short")
 	}
-	tl := findTools(t)
-	dir := pluginDir(t)
-	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "bin", "memoria")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/memoria")
-	build.Dir = filepath.Join(dir, "..", "..")
-	run(t, build)
-	home := filepath.Join(tmp, "home")
-	if err := os.MkdirAll(filepath.Join(home, ".openclaw"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	e := newEnv(t, tl, home)
-	tgz := buildPlugin(t, e, dir, tmp)
-	ws := filepath.Join(tmp, "workspace")
-	copyDir(t, filepath.Join(dir, "..", "..", "examples", "workspace"), ws)
+	r := newRig(t, "examples/workspace")
+	e, tl, home, bin, ws := r.e, r.tl, r.home, r.bin, r.ws
 	// Vectors too, when the model is installed (CI installs it): the
 	// forgotten texts' vectors must go as well.
 	run(t, exec.Command(bin, "index", "-w", ws))
-	cfg := map[string]any{
-		"agents":  map[string]any{"defaults": map[string]any{"workspace": ws}},
-		"gateway": map[string]any{"mode": "local"},
-		"logging": map[string]any{"file": filepath.Join(tmp, "openclaw.log")},
-	}
-	b, _ := json.MarshalIndent(cfg, "", "  ")
-	if err := os.WriteFile(filepath.Join(home, ".openclaw", "openclaw.json"), b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	e.openclaw(t, "plugins", "install", "npm-pack:"+tgz, "--force", "--accept-capabilities")
 	conf, _ := json.Marshal(map[string]any{"binary": bin, "timeoutMs": 120000})
 	e.openclaw(t, "config", "set", "plugins.entries.memoria.config", string(conf))
 	e.openclaw(t, "config", "set", "plugins.entries.memory-core.enabled", "false")

@@ -3,7 +3,6 @@ package openclaw_test
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -40,31 +39,8 @@ func layoutHitsOf(t *testing.T, v any) []layoutHit {
 // memoria binary and the workspace.
 func layoutOpenClaw(t *testing.T) (*env, string, string) {
 	t.Helper()
-	tl := findTools(t)
-	dir := pluginDir(t)
-	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "bin", "memoria")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/memoria")
-	build.Dir = filepath.Join(dir, "..", "..")
-	run(t, build)
-	home := filepath.Join(tmp, "home")
-	if err := os.MkdirAll(filepath.Join(home, ".openclaw"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	e := newEnv(t, tl, home)
-	tgz := buildPlugin(t, e, dir, tmp)
-	ws := filepath.Join(tmp, "workspace")
-	copyDir(t, filepath.Join(dir, "..", "..", "internal", "testworkspace", "openclaw"), ws)
-	cfg := map[string]any{
-		"agents":  map[string]any{"defaults": map[string]any{"workspace": ws}},
-		"gateway": map[string]any{"mode": "local"},
-		"logging": map[string]any{"file": filepath.Join(tmp, "openclaw.log")},
-	}
-	b, _ := json.MarshalIndent(cfg, "", "  ")
-	if err := os.WriteFile(filepath.Join(home, ".openclaw", "openclaw.json"), b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	e.openclaw(t, "plugins", "install", "npm-pack:"+tgz, "--force", "--accept-capabilities")
+	r := newRig(t, "internal/testworkspace/openclaw")
+	e, bin, ws := r.e, r.bin, r.ws
 	conf, _ := json.Marshal(map[string]any{"binary": bin, "timeoutMs": 120000})
 	e.openclaw(t, "config", "set", "plugins.entries.memoria.config", string(conf))
 	e.openclaw(t, "config", "set", "plugins.entries.memory-core.enabled", "false")

@@ -498,43 +498,56 @@ func citations(hs []hit) []string {
 	return out
 }
 
+// rig is what each plugin test starts from: memoria built from this
+// repository, the plugin compiled and packed, an isolated OpenClaw home
+// whose agents' workspace is a copy of a workspace of this repository,
+// and the plugin installed there as a user installs it.
+type rig struct {
+	e                       *env
+	tl                      tools
+	tmp, home, bin, tgz, ws string
+}
+
+// newRig sets up a rig on a copy of workspace (a folder of this
+// repository, slash-separated).
+func newRig(t *testing.T, workspace string) *rig {
+	t.Helper()
+	tl := findTools(t)
+	dir := pluginDir(t)
+	r := &rig{tl: tl, tmp: t.TempDir()}
+	r.bin = filepath.Join(r.tmp, "bin", "memoria")
+	build := exec.Command("go", "build", "-o", r.bin, "./cmd/memoria")
+	build.Dir = filepath.Join(dir, "..", "..")
+	run(t, build)
+	r.home = filepath.Join(r.tmp, "home")
+	if err := os.MkdirAll(filepath.Join(r.home, ".openclaw"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	r.e = newEnv(t, tl, r.home)
+	r.tgz = buildPlugin(t, r.e, dir, r.tmp)
+	r.ws = filepath.Join(r.tmp, "workspace")
+	copyDir(t, filepath.Join(dir, "..", "..", filepath.FromSlash(workspace)), r.ws)
+	// An isolated OpenClaw: its config, then the plugin installed as a user does.
+	cfg := map[string]any{
+		"agents":  map[string]any{"defaults": map[string]any{"workspace": r.ws}},
+		"gateway": map[string]any{"mode": "local"},
+		"logging": map[string]any{"file": filepath.Join(r.tmp, "openclaw.log")},
+	}
+	b, _ := json.MarshalIndent(cfg, "", "  ")
+	if err := os.WriteFile(filepath.Join(r.home, ".openclaw", "openclaw.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.e.openclaw(t, "plugins", "install", "npm-pack:"+r.tgz, "--force", "--accept-capabilities")
+	return r
+}
+
 func TestOpenClawPlugin(t *testing.T) {
 	if testing.Short() && os.Getenv("MEMORIA_REQUIRE_OPENCLAW") != "1" {
 		t.Skip("runs OpenClaw: not in -short")
 	}
-	tl := findTools(t)
+	r := newRig(t, "examples/workspace")
+	e, tl, tmp, home, bin, ws := r.e, r.tl, r.tmp, r.home, r.bin, r.ws
 	dir := pluginDir(t)
-	tmp := t.TempDir()
-
-	// memoria, built from this repository.
-	bin := filepath.Join(tmp, "bin", "memoria")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/memoria")
-	build.Dir = filepath.Join(dir, "..", "..")
-	run(t, build)
-
-	// The plugin, compiled and packed.
-	home := filepath.Join(tmp, "home")
-	if err := os.MkdirAll(filepath.Join(home, ".openclaw"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	e := newEnv(t, tl, home)
-	tgz := buildPlugin(t, e, dir, tmp)
-
-	// OpenClaw's own workspace: a copy of the example workspace.
-	ws := filepath.Join(tmp, "workspace")
-	copyDir(t, filepath.Join(dir, "..", "..", "examples", "workspace"), ws)
-
-	// An isolated OpenClaw: its config, then the plugin installed as a user does.
-	cfg := map[string]any{
-		"agents":  map[string]any{"defaults": map[string]any{"workspace": ws}},
-		"gateway": map[string]any{"mode": "local"},
-		"logging": map[string]any{"file": filepath.Join(tmp, "openclaw.log")},
-	}
-	b, _ := json.MarshalIndent(cfg, "", "  ")
-	if err := os.WriteFile(filepath.Join(home, ".openclaw", "openclaw.json"), b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	e.openclaw(t, "plugins", "install", "npm-pack:"+tgz, "--force", "--accept-capabilities")
 	// A call's timeout well above the plugin's 30 s default: on a loaded
 	// two-core CI machine, one run of the CLI recall waited more than 30 s
 	// for a fresh memoria serve to answer initialize (stop 38), a wait

@@ -60,7 +60,7 @@ func Extent(lines []string, i int) int {
 		if strings.TrimSpace(t) == "" {
 			continue
 		}
-		if indentOf(t) <= w {
+		if iw, _ := markdown.IndentWidth(t); iw <= w {
 			break
 		}
 		last = j
@@ -75,24 +75,8 @@ func listIndent(s string) (int, bool) {
 	if listItem(t) == t {
 		return 0, false
 	}
-	return indentOf(s), true
-}
-
-// indentOf is the width of s's leading white space, a tab to the next
-// multiple of four columns.
-func indentOf(s string) int {
-	w := 0
-	for _, c := range s {
-		switch c {
-		case ' ':
-			w++
-		case '\t':
-			w += 4 - w%4
-		default:
-			return w
-		}
-	}
-	return w
+	w, _ := markdown.IndentWidth(s)
+	return w, true
 }
 
 // citeRE finds citations of memory files in a line: path#Lx or

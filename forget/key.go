@@ -3,6 +3,7 @@ package forget
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"memoria/markdown"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -169,23 +170,13 @@ func headingText(s string) (string, bool) {
 // listItem drops a list marker ("- ", "* ", "+ ", "1. ", "2) ") and a task
 // box ("[ ] ", "[x] ") after it.
 func listItem(s string) string {
-	rest, ok := "", false
-	switch {
-	case len(s) >= 2 && strings.ContainsRune("-*+", rune(s[0])) && (s[1] == ' ' || s[1] == '\t'):
-		rest, ok = s[2:], true
-	default:
-		d := 0
-		for d < len(s) && d < 9 && s[d] >= '0' && s[d] <= '9' {
-			d++
-		}
-		if d > 0 && d+1 < len(s) && (s[d] == '.' || s[d] == ')') && (s[d+1] == ' ' || s[d+1] == '\t') {
-			rest, ok = s[d+2:], true
-		}
-	}
-	if !ok {
+	// A marker at the end of the line, with no space after it, is read
+	// as text here (markdown.ListMarker reads it as an empty item).
+	n, _, ok := markdown.ListMarker(s)
+	if !ok || (s[n-1] != ' ' && s[n-1] != '\t') {
 		return s
 	}
-	rest = strings.TrimSpace(rest)
+	rest := strings.TrimSpace(s[n:])
 	if len(rest) >= 4 && rest[0] == '[' && rest[2] == ']' && strings.ContainsRune(" xX", rune(rest[1])) && rest[3] == ' ' {
 		rest = strings.TrimSpace(rest[4:])
 	}

@@ -72,8 +72,8 @@ func (p *parser) subItems(start, end int) {
 	from := start
 	for i := start; i < end; {
 		s := p.lines[i]
-		w, off := indentWidth(s)
-		content, _, ok := listMarker(s[off:])
+		w, off := IndentWidth(s)
+		content, _, ok := ListMarker(s[off:])
 		if !ok || !isBookkeeping(s[off+content:]) {
 			i++
 			continue
@@ -83,7 +83,7 @@ func (p *parser) subItems(start, end int) {
 		j := i + 1
 		for j < end {
 			if t := p.lines[j]; t != "" {
-				if wj, _ := indentWidth(t); wj <= w {
+				if wj, _ := IndentWidth(t); wj <= w {
 					break
 				}
 			}

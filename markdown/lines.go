@@ -88,10 +88,10 @@ func trimRight(s string) string {
 	return s
 }
 
-// indentWidth is the width of s's leading spaces and tabs, a tab advancing
+// IndentWidth is the width of s's leading spaces and tabs, a tab advancing
 // to the next multiple of four columns, and the byte offset of the first
 // other character.
-func indentWidth(s string) (width, offset int) {
+func IndentWidth(s string) (width, offset int) {
 	for offset < len(s) {
 		switch s[offset] {
 		case ' ':
@@ -109,15 +109,15 @@ func indentWidth(s string) (width, offset int) {
 // isIndented reports whether s is a continuation line: indented by at
 // least two columns (two spaces or a tab).
 func isIndented(s string) bool {
-	w, off := indentWidth(s)
+	w, off := IndentWidth(s)
 	return w >= 2 && off < len(s)
 }
 
-// listMarker reports whether t (a line with its indentation removed) starts
+// ListMarker reports whether t (a line with its indentation removed) starts
 // with a list marker: '-', '*' or '+', or 1–9 digits followed by '.' or
 // ')', then a space, a tab or the end of the line. It returns the byte
 // offset of the item's text and whether the marker is a bullet (unordered).
-func listMarker(t string) (content int, bullet, ok bool) {
+func ListMarker(t string) (content int, bullet, ok bool) {
 	if t == "" {
 		return 0, false, false
 	}
@@ -152,7 +152,7 @@ func listMarker(t string) (content int, bullet, ok bool) {
 // space, a tab or the end of the line. The text has an optional closing
 // run of '#' removed.
 func heading(s string) (level int, text string, ok bool) {
-	w, off := indentWidth(s)
+	w, off := IndentWidth(s)
 	if w > 3 || off >= len(s) || s[off] != '#' {
 		return 0, "", false
 	}
@@ -176,7 +176,7 @@ func heading(s string) (level int, text string, ok bool) {
 // then three or more of the same character among '-', '*' and '_', with
 // optional spaces or tabs between them and nothing else.
 func thematicBreak(s string) bool {
-	w, off := indentWidth(s)
+	w, off := IndentWidth(s)
 	if w > 3 || off >= len(s) {
 		return false
 	}
@@ -237,6 +237,6 @@ func (f fence) closes(t string) bool {
 
 // isTableRow reports whether s looks like a row of a pipe table.
 func isTableRow(s string) bool {
-	w, off := indentWidth(s)
+	w, off := IndentWidth(s)
 	return w <= 3 && off < len(s) && s[off] == '|'
 }

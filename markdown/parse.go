@@ -202,7 +202,7 @@ func (p *parser) run(start int) {
 			i++
 			continue
 		}
-		w, off := indentWidth(s)
+		w, off := IndentWidth(s)
 		t := s[off:]
 		if w <= 3 && !p.textOnly && strings.HasPrefix(t, ManagedBegin) {
 			if j := p.managedEnd(i); j > 0 {
@@ -230,7 +230,7 @@ func (p *parser) run(start int) {
 				continue
 			}
 		}
-		if _, _, ok := listMarker(t); ok {
+		if _, _, ok := ListMarker(t); ok {
 			end := p.itemEnd(i)
 			p.item(i, end, w == 0)
 			i = end
@@ -261,9 +261,9 @@ func continuesParagraph(s string) bool {
 	if s == "" {
 		return false
 	}
-	w, off := indentWidth(s)
+	w, off := IndentWidth(s)
 	t := s[off:]
-	if _, _, ok := listMarker(t); ok {
+	if _, _, ok := ListMarker(t); ok {
 		return false
 	}
 	if w > 3 {
@@ -314,7 +314,7 @@ func (p *parser) setSection(level int, text string) {
 func (p *parser) codeBlock(i int, f fence) int {
 	j := i + 1
 	for ; j < len(p.lines); j++ {
-		w, off := indentWidth(p.lines[j])
+		w, off := IndentWidth(p.lines[j])
 		if w <= 3 && f.closes(p.lines[j][off:]) {
 			break
 		}
@@ -339,7 +339,7 @@ func (p *parser) itemEnd(i int) int {
 		s := lines[j]
 		if inFence {
 			p.code[j] = true
-			_, off := indentWidth(s)
+			_, off := IndentWidth(s)
 			inFence = !f.closes(s[off:])
 			j++
 			continue
@@ -358,7 +358,7 @@ func (p *parser) itemEnd(i int) int {
 		if !isIndented(s) {
 			break
 		}
-		_, off := indentWidth(s)
+		_, off := IndentWidth(s)
 		if f, inFence = openFence(s[off:]); inFence {
 			p.code[j] = true
 		}
@@ -372,8 +372,8 @@ func (p *parser) itemEnd(i int) int {
 // otherwise as passages. top reports whether the item is unindented.
 func (p *parser) item(i, end int, top bool) {
 	s := p.lines[i]
-	_, off := indentWidth(s)
-	content, bullet, _ := listMarker(s[off:])
+	_, off := IndentWidth(s)
+	content, bullet, _ := ListMarker(s[off:])
 	if top && (p.typedAnywhere || p.retain) {
 		text := s[off+content:]
 		pre, typed := parsePrefix(text)
@@ -405,9 +405,9 @@ func (p *parser) fact(i, end int, pre prefix, explicit bool) bool {
 		if !isIndented(s) {
 			break
 		}
-		_, off := indentWidth(s)
+		_, off := IndentWidth(s)
 		t := s[off:]
-		if _, _, ok := listMarker(t); ok {
+		if _, _, ok := ListMarker(t); ok {
 			break
 		}
 		if _, ok := openFence(t); ok {

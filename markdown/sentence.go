@@ -71,7 +71,7 @@ func Sentences(line string) []string {
 // mentions. ok is false when line is no list item.
 func ItemStart(line string) (start int, ok bool) {
 	t := strings.TrimLeft(line, " \t")
-	n, _, ok := listMarker(t)
+	n, _, ok := ListMarker(t)
 	if !ok {
 		return 0, false
 	}

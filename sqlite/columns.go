@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"memoria/memory"
@@ -29,10 +30,8 @@ const kindPassageSQL = "0"
 var statusNames = [...]memory.EntryStatus{"", memory.StatusActive, memory.StatusSuperseded}
 
 func statusCode(s memory.EntryStatus) (int64, error) {
-	for i, name := range statusNames {
-		if name == s {
-			return int64(i), nil
-		}
+	if i := slices.Index(statusNames[:], s); i >= 0 {
+		return int64(i), nil
 	}
 	return 0, fmt.Errorf("unknown entry status %q", s)
 }
@@ -45,10 +44,8 @@ func statusOf(n int64) memory.EntryStatus {
 }
 
 func kindCode(k memory.Kind) (int64, error) {
-	for i, name := range kindNames {
-		if name == k {
-			return int64(i), nil
-		}
+	if i := slices.Index(kindNames[:], k); i >= 0 {
+		return int64(i), nil
 	}
 	return 0, fmt.Errorf("unknown item kind %q", k)
 }

@@ -130,8 +130,8 @@ func (ix *Index) storedFiles(ctx context.Context) (*manifest, error) {
 	}
 	ix.manifestMu.Lock()
 	defer ix.manifestMu.Unlock()
-	if ix.manifest != nil && version == ix.manifestVersion {
-		return ix.manifest, nil
+	if m := ix.heldAt(version); m != nil {
+		return m, nil
 	}
 	text, err := ix.metaValue(ctx, "manifest")
 	if err != nil {
@@ -154,10 +154,16 @@ func (ix *Index) heldManifest(ctx context.Context) (*manifest, error) {
 	}
 	ix.manifestMu.Lock()
 	defer ix.manifestMu.Unlock()
+	return ix.heldAt(version), nil
+}
+
+// heldAt is the kept manifest if it was read at this data_version, else
+// nil; manifestMu is held.
+func (ix *Index) heldAt(version int64) *manifest {
 	if ix.manifest != nil && version == ix.manifestVersion {
-		return ix.manifest, nil
+		return ix.manifest
 	}
-	return nil, nil
+	return nil
 }
 
 func sameManifest(a, b *manifest) bool {
